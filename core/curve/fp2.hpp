@@ -1,0 +1,70 @@
+// Fp2 = Fp[u] / (u^2 + 1): coordinates of G2 and the bottom of the pairing tower
+// (Fp6 = Fp2[v] / (v^3 - xi) with xi = 9 + u, Fp12 = Fp6[w] / (w^2 - v): core/pairing/).
+#pragma once
+
+#include <optional>
+
+#include "core/field/fp.hpp"
+
+namespace enygma {
+
+struct Fp2 {
+  Fp c0, c1;  // c0 + c1*u
+
+  static constexpr Fp2 zero() { return {Fp::zero(), Fp::zero()}; }
+  static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
+  bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  bool operator==(const Fp2& o) const { return c0 == o.c0 && c1 == o.c1; }
+  bool operator!=(const Fp2& o) const { return !(*this == o); }
+
+  friend Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+  friend Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  friend Fp2 operator-(const Fp2& a) { return {-a.c0, -a.c1}; }
+  // Karatsuba: 3 multiplications.
+  friend Fp2 operator*(const Fp2& a, const Fp2& b) {
+    Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+    Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+    return {t0 - t1, t2 - t0 - t1};
+  }
+  friend Fp2 operator*(const Fp2& a, const Fp& s) { return {a.c0 * s, a.c1 * s}; }
+  Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
+  Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
+  Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
+  // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications.
+  Fp2 square() const {
+    Fp ab = c0 * c1;
+    return {(c0 + c1) * (c0 - c1), ab + ab};
+  }
+  Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  Fp2 conjugate() const { return {c0, -c1}; }
+  Fp norm() const { return c0.square() + c1.square(); }
+  Fp2 inverse() const {
+    Fp inv = norm().inverse();
+    return {c0 * inv, -(c1 * inv)};
+  }
+  // Multiplication by xi = 9 + u (the non-residue of the sextic twist).
+  Fp2 mul_by_xi() const {
+    // (a + bu)(9 + u) = 9a - b + (a + 9b)u
+    Fp a8 = c0.dbl().dbl().dbl(), b8 = c1.dbl().dbl().dbl();
+    return {a8 + c0 - c1, c0 + b8 + c1};
+  }
+  Fp2 pow(const U256& e) const {
+    Fp2 r = one();
+    for (int i = int(e.bit_length()) - 1; i >= 0; --i) {
+      r = r.square();
+      if (e.bit(unsigned(i))) r *= *this;
+    }
+    return r;
+  }
+  // Square root in Fp2 if one exists (Adj and Rodriguez-Henriquez, "Square root computation
+  // over even extension fields", Algorithm 9, for p = 3 mod 4).
+  std::optional<Fp2> sqrt() const;
+  // Sign for point compression: the imaginary part decides, the real part breaks a tie
+  // (the convention of gnark-crypto's compressed G2 encoding).
+  bool is_lexicographically_largest() const {
+    if (!c1.is_zero()) return c1.is_lexicographically_largest();
+    return c0.is_lexicographically_largest();
+  }
+};
+
+}  // namespace enygma

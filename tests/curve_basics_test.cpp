@@ -1,0 +1,75 @@
+// G1 and G2 group law: generators, orders, formulas against each other.
+#include <gtest/gtest.h>
+
+#include "core/curve/g1.hpp"
+#include "core/curve/g2.hpp"
+#include "support/test_rng.hpp"
+
+namespace enygma {
+namespace {
+
+TEST(Curve, TwistConstantAndGenerators) {
+  Fp2 xi = {Fp::from_u64(9), Fp::one()};
+  EXPECT_EQ(G2Params::b() * xi, (Fp2{Fp::from_u64(3), Fp::zero()}));
+  EXPECT_TRUE(G1Affine::generator().is_on_curve());
+  EXPECT_TRUE(G2Affine::generator().is_on_curve());
+  EXPECT_TRUE(G1Affine::infinity().to_jacobian().is_on_curve());
+  // r * G = infinity for both generators
+  EXPECT_TRUE(G1::generator().mul_vartime(Fr::kModulus).is_infinity());
+  EXPECT_TRUE(G2::generator().mul_vartime(Fr::kModulus).is_infinity());
+  U256 rm1;
+  sub_borrow(rm1, Fr::kModulus, U256::from_u64(1));
+  EXPECT_EQ(G1::generator().mul_vartime(rm1), -G1::generator());
+  EXPECT_EQ(G2::generator().mul_vartime(rm1), -G2::generator());
+}
+
+template <class J>
+void group_law(uint64_t seed) {
+  test::TestRng rng(seed);
+  J g = J::generator();
+  for (int i = 0; i < 40; ++i) {
+    U256 a = rng.field<Fr>().to_u256(), b = rng.field<Fr>().to_u256();
+    J p = g.mul_vartime(a), q = g.mul_vartime(b);
+    EXPECT_TRUE(p.is_on_curve());
+    EXPECT_EQ(p + q, q + p);
+    EXPECT_EQ(p + p, p.dbl());
+    EXPECT_TRUE((p - p).is_infinity());
+    EXPECT_EQ(p + J::infinity(), p);
+    auto pa = p.to_affine();
+    EXPECT_TRUE(pa.is_on_curve());
+    EXPECT_EQ(q.add_mixed(pa), q + p);
+    EXPECT_EQ(p.add_mixed(pa), p.dbl());
+    EXPECT_TRUE(p.add_mixed(-pa).is_infinity());
+    EXPECT_EQ(g.mul_secret(a), p);
+    // (a + b) G = aG + bG
+    Fr s = *Fr::from_canonical(a) + *Fr::from_canonical(b);
+    EXPECT_EQ(g.mul_vartime(s.to_u256()), p + q);
+  }
+  std::vector<J> js = {J::generator(), J::infinity(), J::generator().dbl().dbl()};
+  std::vector<typename J::Affine> out(js.size());
+  J::batch_to_affine(js.data(), out.data(), js.size());
+  for (size_t i = 0; i < js.size(); ++i) EXPECT_EQ(out[i], js[i].to_affine());
+}
+
+TEST(Curve, G1GroupLaw) { group_law<G1>(1); }
+TEST(Curve, G2GroupLaw) { group_law<G2>(2); }
+
+TEST(Fp2, ArithmeticAndSqrt) {
+  test::TestRng rng(3);
+  for (int i = 0; i < 200; ++i) {
+    Fp2 a = {rng.field<Fp>(), rng.field<Fp>()}, b = {rng.field<Fp>(), rng.field<Fp>()};
+    EXPECT_EQ(a.square(), a * a);
+    EXPECT_EQ(a * b, b * a);
+    if (!a.is_zero()) {
+      EXPECT_EQ(a * a.inverse(), Fp2::one());
+    }
+    const Fp2 xi = {Fp::from_u64(9), Fp::one()};
+    EXPECT_EQ(a.mul_by_xi(), a * xi);
+    auto r = a.square().sqrt();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(*r == a || *r == -a);
+  }
+}
+
+}  // namespace
+}  // namespace enygma

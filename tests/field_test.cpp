@@ -1,0 +1,239 @@
+// Fp and Fr: parsing, field axioms, inversion, square roots, and agreement of the two limb
+// backends with each other and (natively) with GMP.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/field/batch_inverse.hpp"
+#include "core/field/fp.hpp"
+#include "core/field/fr.hpp"
+#include "support/test_rng.hpp"
+
+#if defined(ENYGMA_HAVE_GMP)
+#include <gmp.h>
+#endif
+
+namespace enygma {
+namespace {
+
+using test::TestRng;
+
+TEST(U256, DecimalRoundTripAndStrictParsing) {
+  EXPECT_EQ(to_decimal(U256{}), "0");
+  const char* p = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
+  auto v = u256_from_decimal(p);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(to_decimal(*v), p);
+  EXPECT_EQ(*v, Fp::kModulus);
+  // 2^256 - 1 parses, 2^256 does not.
+  auto max = u256_from_decimal(
+      "115792089237316195423570985008687907853269984665640564039457584007913129639935");
+  ASSERT_TRUE(max.has_value());
+  EXPECT_EQ(max->w[3], ~uint64_t(0));
+  EXPECT_FALSE(u256_from_decimal(
+      "115792089237316195423570985008687907853269984665640564039457584007913129639936"));
+  for (const char* bad : {"", "01", "+1", "-1", "1a", " 1", "1 ", "0x10", "1.0", "1e3"}) {
+    EXPECT_FALSE(u256_from_decimal(bad)) << bad;
+  }
+  EXPECT_FALSE(u256_from_decimal(std::string(79, '1')));
+  TestRng rng(1);
+  for (int i = 0; i < 200; ++i) {
+    U256 x = rng.u256();
+    x.w[3] >>= (i % 64);
+    auto y = u256_from_decimal(to_decimal(x));
+    ASSERT_TRUE(y.has_value());
+    EXPECT_EQ(*y, x);
+    uint8_t be[32];
+    u256_to_be_bytes(x, be);
+    EXPECT_EQ(u256_from_be_bytes(be), x);
+  }
+}
+
+template <class F>
+class PrimeFieldTest : public ::testing::Test {};
+using FieldTypes = ::testing::Types<Fp, Fr>;
+TYPED_TEST_SUITE(PrimeFieldTest, FieldTypes);
+
+TYPED_TEST(PrimeFieldTest, SmallIntegers) {
+  using F = TypeParam;
+  EXPECT_EQ(F::from_u64(2) * F::from_u64(3), F::from_u64(6));
+  EXPECT_EQ(F::from_u64(10) - F::from_u64(3), F::from_u64(7));
+  EXPECT_EQ(F::from_u64(3) - F::from_u64(10), -F::from_u64(7));
+  EXPECT_EQ(F::one().to_u256(), U256::from_u64(1));
+  EXPECT_EQ(F::from_u64(12345).to_decimal(), "12345");
+  EXPECT_TRUE(F::zero().is_zero());
+  EXPECT_EQ(-F::zero(), F::zero());
+  EXPECT_EQ(F::constant("77"), F::from_u64(77));
+}
+
+TYPED_TEST(PrimeFieldTest, CanonicalInputOnly) {
+  using F = TypeParam;
+  U256 m = F::kModulus;
+  EXPECT_FALSE(F::from_canonical(m).has_value());
+  U256 m1;
+  sub_borrow(m1, m, U256::from_u64(1));
+  auto top = F::from_canonical(m1);
+  ASSERT_TRUE(top.has_value());
+  EXPECT_EQ(*top + F::one(), F::zero());
+  EXPECT_FALSE(F::from_decimal(to_decimal(m)).has_value());
+  EXPECT_TRUE(F::from_decimal(to_decimal(m1)).has_value());
+  uint8_t be[32];
+  u256_to_be_bytes(m, be);
+  EXPECT_FALSE(F::from_be_bytes(be).has_value());
+  be[31] -= 1;
+  ASSERT_TRUE(F::from_be_bytes(be).has_value());
+  uint8_t out[32];
+  F::from_be_bytes(be)->to_be_bytes(out);
+  EXPECT_EQ(0, memcmp(be, out, 32));
+}
+
+TYPED_TEST(PrimeFieldTest, FieldAxiomsOnRandomElements) {
+  using F = TypeParam;
+  TestRng rng(42);
+  for (int i = 0; i < 2000; ++i) {
+    F a = rng.field<F>(), b = rng.field<F>(), c = rng.field<F>();
+    EXPECT_EQ(a + b, b + a);
+    EXPECT_EQ(a * b, b * a);
+    EXPECT_EQ((a + b) + c, a + (b + c));
+    EXPECT_EQ((a * b) * c, a * (b * c));
+    EXPECT_EQ(a * (b + c), a * b + a * c);
+    EXPECT_EQ(a - a, F::zero());
+    EXPECT_EQ(a + (-a), F::zero());
+    EXPECT_EQ(a * F::one(), a);
+    EXPECT_EQ(a.square(), a * a);
+    EXPECT_EQ(a.dbl(), a + a);
+    EXPECT_EQ(a - b, -(b - a));
+    auto back = F::from_canonical(a.to_u256());
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, a);
+    EXPECT_EQ(*F::from_decimal(a.to_decimal()), a);
+  }
+}
+
+TYPED_TEST(PrimeFieldTest, InverseAndBatchInverse) {
+  using F = TypeParam;
+  TestRng rng(7);
+  EXPECT_EQ(F::zero().inverse(), F::zero());
+  std::vector<F> xs(300), scratch(300);
+  for (size_t i = 0; i < xs.size(); ++i) {
+    xs[i] = (i % 17 == 3) ? F::zero() : rng.field<F>();
+  }
+  std::vector<F> orig = xs;
+  batch_inverse(xs.data(), xs.size(), scratch.data());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (orig[i].is_zero()) {
+      EXPECT_TRUE(xs[i].is_zero());
+    } else {
+      EXPECT_EQ(xs[i] * orig[i], F::one());
+      EXPECT_EQ(xs[i], orig[i].inverse());
+    }
+  }
+}
+
+TYPED_TEST(PrimeFieldTest, PowAndSqrt) {
+  using F = TypeParam;
+  TestRng rng(9);
+  int non_squares = 0;
+  for (int i = 0; i < 300; ++i) {
+    F a = rng.field<F>();
+    auto r = a.square().sqrt();
+    ASSERT_TRUE(r.has_value());
+    EXPECT_TRUE(*r == a || *r == -a);
+    auto s = a.sqrt();
+    if (a.legendre() == 1) {
+      ASSERT_TRUE(s.has_value());
+      EXPECT_EQ(s->square(), a);
+    } else {
+      EXPECT_FALSE(s.has_value());
+      ++non_squares;
+    }
+    EXPECT_EQ(a.pow(U256::from_u64(5)), a * a * a * a * a);
+  }
+  EXPECT_GT(non_squares, 100);  // about half the elements are non-squares
+  // Fermat: a^(m-1) = 1
+  U256 e;
+  sub_borrow(e, F::kModulus, U256::from_u64(1));
+  EXPECT_EQ(F::from_u64(123456789).pow(e), F::one());
+}
+
+// A long chain of dependent operations whose result is pinned: the native (64-bit limb) and
+// the WebAssembly (32-bit limb) builds both run this test and must print the same numbers.
+// Expected values computed independently with Python's integers.
+template <class F>
+std::string chain_result() {
+  F x = F::from_u64(7);
+  for (uint64_t i = 0; i < 10000; ++i) {
+    x = x * x * x + F::from_u64(i) * x + F::from_u64(5);
+    if (i % 100 == 0) x = x.inverse();
+  }
+  return x.to_decimal();
+}
+
+TEST(PrimeField, ChainKnownAnswerSameOnEveryTarget) {
+  EXPECT_EQ(chain_result<Fp>(),
+            "17560214566304942236091523026844314083611075397682845095296016485470502317462");
+  EXPECT_EQ(chain_result<Fr>(),
+            "19205114376257703298784307886249093110298577532235272719188426516779085046483");
+}
+
+// The 32-bit backend is what WebAssembly runs; natively we can run it beside the 64-bit one on
+// the same inputs and compare the bytes.
+#if !defined(ENYGMA_LIMB32)
+template <class F>
+void compare_backends(uint64_t seed) {
+  TestRng rng(seed);
+  std::vector<F> inputs = {F::zero(), F::one(), -F::one(), F::from_u64(2)};
+  for (int i = 0; i < 5000; ++i) inputs.push_back(rng.field<F>());
+  for (size_t i = 0; i + 1 < inputs.size(); ++i) {
+    const F& a = inputs[i];
+    const F& b = inputs[inputs.size() - 1 - i];
+    uint64_t r64[4], r32[4];
+    limbs64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+    limbs32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
+    ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
+                                               << b.to_decimal();
+  }
+}
+TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {
+  compare_backends<Fp>(11);
+  compare_backends<Fr>(12);
+}
+#endif
+
+#if defined(ENYGMA_HAVE_GMP)
+template <class F>
+void compare_with_gmp(uint64_t seed) {
+  mpz_t m, a, b, r;
+  mpz_inits(m, a, b, r, nullptr);
+  mpz_set_str(m, to_decimal(F::kModulus).c_str(), 10);
+  TestRng rng(seed);
+  for (int i = 0; i < 2000; ++i) {
+    F x = rng.field<F>(), y = rng.field<F>();
+    mpz_set_str(a, x.to_decimal().c_str(), 10);
+    mpz_set_str(b, y.to_decimal().c_str(), 10);
+    mpz_mul(r, a, b);
+    mpz_mod(r, r, m);
+    char buf[100];
+    EXPECT_EQ((x * y).to_decimal(), mpz_get_str(buf, 10, r));
+    mpz_add(r, a, b);
+    mpz_mod(r, r, m);
+    EXPECT_EQ((x + y).to_decimal(), mpz_get_str(buf, 10, r));
+    mpz_sub(r, a, b);
+    mpz_mod(r, r, m);
+    EXPECT_EQ((x - y).to_decimal(), mpz_get_str(buf, 10, r));
+    if (!x.is_zero()) {
+      mpz_invert(r, a, m);
+      EXPECT_EQ(x.inverse().to_decimal(), mpz_get_str(buf, 10, r));
+    }
+  }
+  mpz_clears(m, a, b, r, nullptr);
+}
+TEST(PrimeField, AgreesWithGmp) {
+  compare_with_gmp<Fp>(21);
+  compare_with_gmp<Fr>(22);
+}
+#endif
+
+}  // namespace
+}  // namespace enygma
