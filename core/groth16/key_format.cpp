@@ -1,0 +1,217 @@
+#include "core/groth16/key_format.hpp"
+
+#include <sodium.h>
+
+#include <cstring>
+
+#include "core/groth16/point_codec.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/util/bytes.hpp"
+
+namespace enygma {
+
+static_assert(sizeof(G1Affine) == 64 && sizeof(G2Affine) == 128, "packed point layout");
+
+namespace {
+
+constexpr char kMagicPk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'P', 'K'};
+constexpr char kMagicVk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'V', 'K'};
+constexpr uint32_t kFlagInsecure = 1, kFlagCompressed = 2;
+
+Error key_error(const std::string& what) { return make_error(what, "key"); }
+
+std::array<uint8_t, 32> blake2b(std::span<const uint8_t> data) {
+  std::array<uint8_t, 32> out;
+  crypto_generichash(out.data(), out.size(), data.data(), data.size(), nullptr, 0);
+  return out;
+}
+
+std::vector<uint8_t> wrap(KeyKind kind, bool insecure, PointFormat format,
+                          const std::string& circuit_name,
+                          const std::array<uint8_t, 32>& circuit_digest,
+                          const std::vector<uint8_t>& body) {
+  ByteWriter w;
+  w.bytes(kind == KeyKind::kProving ? kMagicPk : kMagicVk, 8);
+  w.u32(kKeyFormatVersion);
+  w.u32((insecure ? kFlagInsecure : 0) | (format == PointFormat::kCompressed ? kFlagCompressed : 0));
+  w.text("bn254", 16);
+  w.text(circuit_name, 32);
+  w.bytes(circuit_digest.data(), 32);
+  w.u64(body.size());
+  auto digest = blake2b(body);
+  w.bytes(digest.data(), 32);
+  w.bytes(body.data(), body.size());
+  return w.take();
+}
+
+template <class Q>
+void put_query(ByteWriter& w, const Q& q, const PointCodec& codec) {
+  w.u32(uint32_t(q.size()));
+  for (uint32_t wire : q.wires) w.u32(wire);
+  codec.write(w, q.points);
+}
+
+template <class Q>
+bool get_query(ByteReader& r, Q& q, const PointCodec& codec, uint32_t num_wires) {
+  uint32_t count;
+  if (!r.u32(count)) return false;
+  using Affine = typename decltype(q.points)::value_type;
+  if (size_t(count) * (4 + codec.size_of<Affine>()) > r.remaining()) return false;
+  q.wires.resize(count);
+  for (auto& wire : q.wires) {
+    if (!r.u32(wire) || wire >= num_wires) return false;
+  }
+  return codec.read(r, q.points, count);
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,
+                                           PointFormat format) {
+  const PointCodec codec(format);
+  ByteWriter w;
+  w.u32(pk.num_wires);
+  w.u32(pk.num_public);
+  w.u32(pk.log_n);
+  codec.write_one(w, pk.alpha1);
+  codec.write_one(w, pk.beta1);
+  codec.write_one(w, pk.delta1);
+  codec.write_one(w, pk.beta2);
+  codec.write_one(w, pk.delta2);
+  put_query(w, pk.a, codec);
+  put_query(w, pk.b1, codec);
+  put_query(w, pk.b2, codec);
+  put_query(w, pk.c, codec);
+  w.u32(uint32_t(pk.h.size()));
+  codec.write(w, pk.h);
+  return wrap(KeyKind::kProving, pk.insecure_dev, format, circuit_name, pk.circuit_digest,
+              w.data());
+}
+
+std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
+                                             const std::string& circuit_name,
+                                             PointFormat format) {
+  const PointCodec codec(format);
+  ByteWriter w;
+  w.u32(vk.num_public);
+  codec.write_one(w, vk.alpha1);
+  codec.write_one(w, vk.beta2);
+  codec.write_one(w, vk.gamma2);
+  codec.write_one(w, vk.delta2);
+  w.u32(uint32_t(vk.ic.size()));
+  codec.write(w, vk.ic);
+  return wrap(KeyKind::kVerifying, false, format, circuit_name, vk.circuit_digest, w.data());
+}
+
+Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
+  if (file.size() < kKeyHeaderSize) {
+    return key_error("not a key file: " + std::to_string(file.size()) +
+                     " bytes is shorter than the " + std::to_string(kKeyHeaderSize) +
+                     "-byte header (truncated?)");
+  }
+  ByteReader r(file);
+  KeyFileHeader h;
+  char magic[8];
+  uint32_t flags;
+  r.bytes(magic, 8);
+  if (!memcmp(magic, kMagicPk, 8)) {
+    h.kind = KeyKind::kProving;
+  } else if (!memcmp(magic, kMagicVk, 8)) {
+    h.kind = KeyKind::kVerifying;
+  } else {
+    return key_error("not an enygma key file (bad magic bytes)");
+  }
+  r.u32(h.version);
+  r.u32(flags);
+  h.insecure_dev = flags & kFlagInsecure;
+  h.compressed = flags & kFlagCompressed;
+  r.text(h.curve, 16);
+  r.text(h.circuit_name, 32);
+  r.bytes(h.circuit_digest.data(), 32);
+  r.u64(h.body_length);
+  r.bytes(h.body_digest.data(), 32);
+  if (h.version != kKeyFormatVersion) {
+    return key_error("unsupported key format version " + std::to_string(h.version) +
+                     " (this build reads version " + std::to_string(kKeyFormatVersion) + ")");
+  }
+  if (h.curve != "bn254") return key_error("key is for curve '" + h.curve + "', not bn254");
+  if ((flags & ~(kFlagInsecure | kFlagCompressed)) != 0) return key_error("unknown key flags");
+  return h;
+}
+
+namespace {
+
+// Header, length, digest and circuit name; returns the body.
+Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
+                                              const std::string& expected_name,
+                                              KeyFileHeader& h) {
+  auto hr = read_key_header(file);
+  if (!hr) return hr.error();
+  h = *hr;
+  const char* what = kind == KeyKind::kProving ? "proving" : "verifying";
+  if (h.kind != kind) {
+    return key_error(std::string("expected a ") + what + " key, found a " +
+                     (h.kind == KeyKind::kProving ? "proving" : "verifying") + " key");
+  }
+  if (!expected_name.empty() && h.circuit_name != expected_name) {
+    return key_error(std::string("this ") + what + " key is for circuit '" + h.circuit_name +
+                     "', expected '" + expected_name + "'");
+  }
+  const size_t have = file.size() - kKeyHeaderSize;
+  if (h.body_length != have) {
+    return key_error(std::string(what) + " key body is " + std::to_string(have) +
+                     " bytes, the header says " + std::to_string(h.body_length) +
+                     (have < h.body_length ? " (truncated file)" : " (trailing bytes)"));
+  }
+  auto body = file.subspan(kKeyHeaderSize);
+  if (blake2b(body) != h.body_digest) {
+    return key_error(std::string(what) + " key is corrupt: its BLAKE2b-256 digest does not match");
+  }
+  return body;
+}
+
+}  // namespace
+
+Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
+                                    const std::string& expected_circuit_name, ThreadPool& pool) {
+  KeyFileHeader h;
+  auto body = checked_body(file, KeyKind::kProving, expected_circuit_name, h);
+  if (!body) return body.error();
+  const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw, &pool);
+  ByteReader r(*body);
+  ProvingKey pk;
+  pk.circuit_digest = h.circuit_digest;
+  pk.insecure_dev = h.insecure_dev;
+  bool ok = r.u32(pk.num_wires) && r.u32(pk.num_public) && r.u32(pk.log_n) && pk.log_n <= 27 &&
+            pk.num_public < pk.num_wires && codec.read_one(r, pk.alpha1) &&
+            codec.read_one(r, pk.beta1) && codec.read_one(r, pk.delta1) &&
+            codec.read_one(r, pk.beta2) && codec.read_one(r, pk.delta2) &&
+            get_query(r, pk.a, codec, pk.num_wires) && get_query(r, pk.b1, codec, pk.num_wires) &&
+            get_query(r, pk.b2, codec, pk.num_wires) && get_query(r, pk.c, codec, pk.num_wires);
+  uint32_t hn = 0;
+  ok = ok && r.u32(hn) && hn == (uint32_t(1) << pk.log_n) && codec.read(r, pk.h, hn) &&
+       r.remaining() == 0;
+  if (!ok) return key_error("proving key body is malformed" + codec.last_error_suffix());
+  return pk;
+}
+
+Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
+                                        const std::string& expected_circuit_name) {
+  KeyFileHeader h;
+  auto body = checked_body(file, KeyKind::kVerifying, expected_circuit_name, h);
+  if (!body) return body.error();
+  const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw);
+  ByteReader r(*body);
+  VerifyingKey vk;
+  vk.circuit_digest = h.circuit_digest;
+  uint32_t nic = 0;
+  bool ok = r.u32(vk.num_public) && codec.read_one(r, vk.alpha1) && codec.read_one(r, vk.beta2) &&
+            codec.read_one(r, vk.gamma2) && codec.read_one(r, vk.delta2) && r.u32(nic) &&
+            nic == vk.num_public + 1 && codec.read(r, vk.ic, nic) && r.remaining() == 0;
+  if (!ok) return key_error("verifying key body is malformed" + codec.last_error_suffix());
+  auto valid = validate_verifying_key_points(vk);
+  if (!valid) return valid.error();
+  return vk;
+}
+
+}  // namespace enygma

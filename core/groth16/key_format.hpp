@@ -1,0 +1,71 @@
+// Binary key files for Groth16 proving and verifying keys.
+//
+// Layout (all integers little-endian):
+//   offset  size  field
+//   0       8     magic "ENYGMAPK" (proving key) or "ENYGMAVK" (verifying key)
+//   8       4     format version (1)
+//   12      4     flags: bit 0 = insecure development key (seeded setup), bit 1 = compressed
+//   16      16    curve name, zero padded ("bn254")
+//   32      32    circuit name, zero padded (e.g. "enygma-transfer-k6")
+//   64      32    circuit digest (R1cs::digest of the circuit the key was made for)
+//   96      8     body length in bytes
+//   104     32    BLAKE2b-256 of the body (libsodium crypto_generichash), checked on load
+//   136     ...   body
+// Raw bodies store field elements as their Montgomery limbs (four little-endian 64-bit words,
+// R = 2^256), the in-memory form on every target, so loading is one read, one hash and copies:
+// no per-point conversion or validation (the digest vouches for the bytes). Compressed bodies
+// (for the browser download) store points as 32-byte (G1) / 64-byte (G2) compressed encodings
+// (core/curve/point_encoding.hpp) and cost a square root per point to decode.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/groth16/keys.hpp"
+#include "core/parallel/thread_pool.hpp"
+#include "core/util/result.hpp"
+
+namespace enygma {
+
+enum class KeyKind { kProving, kVerifying };
+enum class PointFormat { kRaw, kCompressed };
+
+struct KeyFileHeader {
+  KeyKind kind = KeyKind::kProving;
+  uint32_t version = 0;
+  bool insecure_dev = false;
+  bool compressed = false;
+  std::string curve;
+  std::string circuit_name;
+  std::array<uint8_t, 32> circuit_digest{};
+  uint64_t body_length = 0;
+  std::array<uint8_t, 32> body_digest{};
+};
+
+inline constexpr uint32_t kKeyFormatVersion = 1;
+inline constexpr size_t kKeyHeaderSize = 136;
+
+std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,
+                                           PointFormat format = PointFormat::kRaw);
+std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
+                                             const std::string& circuit_name,
+                                             PointFormat format = PointFormat::kRaw);
+
+// Header only (no digest check): what a file claims to be, for messages and listings.
+Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file);
+
+// Full load: header, body length, digest, then the body. Errors (rule "key") say what is wrong:
+// truncated, wrong magic or version, digest mismatch ("corrupt"), another circuit's key.
+// expected_circuit_name: when non-empty, a key for another circuit is refused.
+// pool: parallelises decompression of compressed bodies.
+Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
+                                    const std::string& expected_circuit_name, ThreadPool& pool);
+// Verifying keys are small and may come from elsewhere: every point is also checked on the
+// curve and in its subgroup.
+Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
+                                        const std::string& expected_circuit_name);
+
+}  // namespace enygma

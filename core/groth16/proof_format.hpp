@@ -1,0 +1,48 @@
+// Proof and verifying-key formats at the boundary:
+// - the reference service's JSON: {"pi_a": [Ax, Ay], "pi_b": [[Bx.c1, Bx.c0], [By.c1, By.c0]],
+//   "pi_c": [Cx, Cy], "public_signal": [...]} (decimal strings; G2 imaginary part first, the
+//   Ethereum precompile order);
+// - snarkjs's proof.json / public.json / verification_key.json (projective triples, G2 real
+//   part first, curve "bn128");
+// - a 128-byte binary proof: compressed A (32) || B (64) || C (32).
+// Parsing is strict: canonical coordinates, points on the curve, B in the G2 subgroup; errors
+// name the field ("pi_b[1][0]").
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/groth16/keys.hpp"
+#include "core/util/result.hpp"
+
+namespace enygma {
+
+struct ProofWithPublic {
+  Proof proof;
+  std::vector<Fr> public_inputs;
+};
+
+// Reference JSON.
+std::string proof_to_reference_json(const Proof& proof, std::span<const Fr> public_inputs);
+Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text);
+
+// snarkjs JSON.
+std::string proof_to_snarkjs_json(const Proof& proof);
+std::string public_to_snarkjs_json(std::span<const Fr> public_inputs);
+std::string verifying_key_to_snarkjs_json(const VerifyingKey& vk);
+Result<Proof> proof_from_snarkjs_json(std::string_view json_text);
+Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text);
+Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text);
+
+// 128-byte binary.
+inline constexpr size_t kProofBytes = 128;
+std::array<uint8_t, kProofBytes> proof_to_bytes(const Proof& proof);
+Result<Proof> proof_from_bytes(std::span<const uint8_t> bytes);
+
+// Checks every point of a proof from outside: on the curve, B in the G2 subgroup.
+Status validate_proof_points(const Proof& proof);
+
+}  // namespace enygma

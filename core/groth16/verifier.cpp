@@ -1,0 +1,60 @@
+#include "core/groth16/verifier.hpp"
+
+#include <string>
+
+#include "core/curve/g2_subgroup.hpp"
+#include "core/groth16/proof_format.hpp"
+#include "core/msm/msm.hpp"
+
+namespace enygma {
+
+namespace {
+Error invalid(const std::string& why) { return make_error(why, "invalid"); }
+}  // namespace
+
+Status validate_verifying_key_points(const VerifyingKey& vk) {
+  auto bad = [](const std::string& what) { return make_error("verifying key: " + what, "key"); };
+  if (!vk.alpha1.is_on_curve() || vk.alpha1.is_infinity()) return bad("alpha is not a G1 point");
+  for (const auto* p : {&vk.beta2, &vk.gamma2, &vk.delta2}) {
+    if (p->is_infinity() || !p->is_on_curve() || !g2_is_in_subgroup(*p)) {
+      return bad("beta, gamma or delta is not a G2 point of order r");
+    }
+  }
+  if (vk.ic.size() != size_t(vk.num_public) + 1) return bad("IC has the wrong length");
+  for (const auto& p : vk.ic) {
+    if (!p.is_on_curve()) return bad("an IC point is not on the curve");
+  }
+  return ok_status();
+}
+
+PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
+  PreparedVerifyingKey pvk;
+  pvk.vk = vk;
+  pvk.alpha_beta_inverse = pairing(vk.alpha1, vk.beta2).conjugate();  // GT: inverse = conjugate
+  pvk.gamma = prepare_g2(vk.gamma2);
+  pvk.delta = prepare_g2(vk.delta2);
+  return pvk;
+}
+
+Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
+                      std::span<const Fr> public_inputs) {
+  const VerifyingKey& vk = pvk.vk;
+  if (public_inputs.size() != vk.num_public) {
+    return invalid("expected " + std::to_string(vk.num_public) + " public inputs, got " +
+                   std::to_string(public_inputs.size()));
+  }
+  if (auto st = validate_proof_points(proof); !st) return invalid(st.error().message);
+
+  // vk_x = IC_0 + sum_j x_j IC_j
+  G1 vk_x = msm_g1(vk.ic.data() + 1, public_inputs.data(), public_inputs.size(),
+                   sequential_pool())
+                .add_mixed(vk.ic[0]);
+  const G1Affine g1[3] = {-proof.a, vk_x.to_affine(), proof.c};
+  const G2Prepared b = prepare_g2(proof.b);
+  const G2Prepared* g2[3] = {&b, &pvk.gamma, &pvk.delta};
+  Fp12 f = final_exponentiation(miller_loop(g1, g2));
+  if (f != pvk.alpha_beta_inverse) return invalid("the pairing check failed");
+  return ok_status();
+}
+
+}  // namespace enygma

@@ -1,0 +1,30 @@
+// File access for the native tools (core/ does none): whole-file reads with clear errors and
+// atomic writes (temporary file, fsync, rename, fsync of the folder), so an interrupted write
+// never leaves a half file under the final name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/util/result.hpp"
+
+namespace enygma::native {
+
+Result<std::vector<uint8_t>> read_file(const std::string& path);
+Result<std::string> read_text_file(const std::string& path);
+Status write_file_atomic(const std::string& path, const void* data, size_t size);
+inline Status write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes) {
+  return write_file_atomic(path, bytes.data(), bytes.size());
+}
+inline Status write_file_atomic(const std::string& path, const std::string& text) {
+  return write_file_atomic(path, text.data(), text.size());
+}
+// mkdir -p
+Status make_directories(const std::string& path);
+
+// Where `enygma setup` puts and the other commands look for the key files of k.
+std::string proving_key_path(const std::string& dir, unsigned k);
+std::string verifying_key_path(const std::string& dir, unsigned k);
+
+}  // namespace enygma::native

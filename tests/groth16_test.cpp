@@ -1,0 +1,277 @@
+// Groth16 end to end on random R1CS instances: setup, prove, verify, and everything that must
+// make verification fail; key and proof formats.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "core/groth16/key_format.hpp"
+#include "core/groth16/proof_format.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/verifier.hpp"
+#include "support/random_r1cs.hpp"
+
+namespace enygma {
+namespace {
+
+using test::RandomCircuit;
+using test::TestRng;
+
+std::vector<Fr> public_part(const RandomCircuit& rc) {
+  return {rc.witness.begin() + 1, rc.witness.begin() + 1 + rc.r1cs.num_public};
+}
+
+const uint8_t kSeed[] = {1, 2, 3, 4};
+const uint8_t kOtherSeed[] = {9, 9};
+
+struct Fixture {
+  RandomCircuit rc;
+  Groth16Keys keys;
+  PreparedVerifyingKey pvk;
+};
+
+Fixture make_fixture(uint64_t rng_seed, uint32_t npub, uint32_t npriv, size_t m) {
+  TestRng rng(rng_seed);
+  Fixture f{test::random_circuit(rng, npub, npriv, m), {}, {}};
+  f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, kSeed, sequential_pool());
+  f.pvk = prepare_verifying_key(f.keys.vk);
+  return f;
+}
+
+TEST(Groth16, RandomCircuitsProveAndVerify) {
+  struct Shape {
+    uint32_t npub, npriv;
+    size_t m;
+  };
+  ThreadPool pool(2);
+  int i = 0;
+  for (Shape s : {Shape{0, 3, 4}, Shape{1, 5, 10}, Shape{3, 20, 60}, Shape{10, 50, 200},
+                  Shape{2, 300, 700}}) {
+    auto f = make_fixture(100 + i++, s.npub, s.npriv, s.m);
+    ASSERT_FALSE(f.rc.r1cs.first_unsatisfied(f.rc.witness).has_value());
+    auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool);
+    ASSERT_TRUE(proof.ok()) << proof.error().message;
+    auto pub = public_part(f.rc);
+    EXPECT_TRUE(groth16_verify(f.pvk, *proof, pub).ok()) << "shape " << s.npub << "/" << s.m;
+    if (!pub.empty()) {
+      pub[0] += Fr::one();
+      auto st = groth16_verify(f.pvk, *proof, pub);
+      ASSERT_FALSE(st.ok());
+      EXPECT_EQ(st.error().rule, "invalid");
+    }
+  }
+}
+
+TEST(Groth16, TamperedProofsAndForeignKeysFail) {
+  auto f = make_fixture(7, 4, 40, 120);
+  auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+  ASSERT_TRUE(proof.ok());
+  auto pub = public_part(f.rc);
+  ASSERT_TRUE(groth16_verify(f.pvk, *proof, pub).ok());
+
+  Proof p = *proof;
+  p.a = (p.a.to_jacobian() + G1::generator()).to_affine();
+  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  p = *proof;
+  p.b = p.b.to_jacobian().dbl().to_affine();
+  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  p = *proof;
+  p.c = -p.c;
+  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  p = *proof;
+  std::swap(p.a, p.c);
+  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+
+  // wrong number of public inputs
+  auto fewer = pub;
+  fewer.pop_back();
+  auto st = groth16_verify(f.pvk, *proof, fewer);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("public inputs"), std::string::npos);
+
+  // a B not in the G2 subgroup (a point on the twist of the wrong order) is rejected by name
+  p = *proof;
+  for (uint64_t x = 1;; ++x) {
+    Fp2 xx{Fp::from_u64(x), Fp::one()};
+    auto y = (xx.square() * xx + G2Params::b()).sqrt();
+    if (!y) continue;
+    p.b = G2Affine{xx, *y};
+    break;
+  }
+  st = groth16_verify(f.pvk, p, pub);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message.find("subgroup"), std::string::npos) << st.error().message;
+
+  // the same circuit with other toxic waste: a different key, the proof does not verify
+  auto other = groth16_setup_insecure_from_seed(f.rc.r1cs, kOtherSeed, sequential_pool());
+  EXPECT_FALSE(groth16_verify(prepare_verifying_key(other.vk), *proof, pub).ok());
+}
+
+TEST(Groth16, UnsatisfiedWitnessIsAnErrorNotAProof) {
+  auto f = make_fixture(8, 2, 10, 30);
+  auto w = f.rc.witness;
+  w[5] += Fr::one();
+  auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, w, sequential_pool());
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.error().rule, "witness");
+  EXPECT_NE(proof.error().message.find("constraint"), std::string::npos);
+  w.pop_back();
+  EXPECT_FALSE(groth16_prove(f.keys.pk, f.rc.r1cs, w, sequential_pool()).ok());
+}
+
+TEST(Groth16, SeededProofsAreReproducibleAndThreadIndependent) {
+  auto f = make_fixture(9, 3, 100, 300);
+  ProveOptions opt;
+  opt.insecure_test_seed = kSeed;
+  ThreadPool pool2(2);
+  auto p1 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  auto p2 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool2, opt);
+  ASSERT_TRUE(p1.ok() && p2.ok());
+  EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*p2));
+  opt.insecure_test_seed = kOtherSeed;
+  auto p3 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_TRUE(p3.ok());
+  EXPECT_NE(proof_to_bytes(*p1), proof_to_bytes(*p3));
+  // unseeded proofs are randomised
+  auto r1 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+  auto r2 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+  ASSERT_TRUE(r1.ok() && r2.ok());
+  EXPECT_NE(proof_to_bytes(*r1), proof_to_bytes(*r2));
+  auto pub = public_part(f.rc);
+  for (const auto* p : {&*p1, &*p3, &*r1, &*r2}) EXPECT_TRUE(groth16_verify(f.pvk, *p, pub).ok());
+}
+
+TEST(Groth16, SecureSetupProvesAndVerifies) {
+  TestRng rng(10);
+  auto rc = test::random_circuit(rng, 2, 20, 50);
+  auto keys = groth16_setup(rc.r1cs, sequential_pool());
+  EXPECT_FALSE(keys.pk.insecure_dev);
+  auto proof = groth16_prove(keys.pk, rc.r1cs, rc.witness, sequential_pool());
+  ASSERT_TRUE(proof.ok());
+  EXPECT_TRUE(groth16_verify(prepare_verifying_key(keys.vk), *proof, public_part(rc)).ok());
+}
+
+TEST(Groth16, StagesAreReportedAndCancelStops) {
+  auto f = make_fixture(11, 1, 20, 40);
+  std::vector<ProveStage> seen;
+  ProveOptions opt;
+  opt.on_stage = [&](ProveStage s) { seen.push_back(s); };
+  ASSERT_TRUE(groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt).ok());
+  ASSERT_EQ(seen.size(), 8u);
+  EXPECT_EQ(seen.front(), ProveStage::kConstraints);
+  EXPECT_EQ(seen.back(), ProveStage::kDone);
+
+  std::atomic<bool> cancel{false};
+  opt.cancel = &cancel;
+  opt.on_stage = [&](ProveStage s) {
+    if (s == ProveStage::kMsmB2) cancel = true;
+  };
+  auto r = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "cancelled");
+}
+
+TEST(KeyFormat, RoundTripsRawAndCompressed) {
+  auto f = make_fixture(12, 3, 30, 80);
+  for (PointFormat fmt : {PointFormat::kRaw, PointFormat::kCompressed}) {
+    auto pk_bytes = serialize_proving_key(f.keys.pk, "test-circuit", fmt);
+    auto vk_bytes = serialize_verifying_key(f.keys.vk, "test-circuit", fmt);
+    auto hdr = read_key_header(pk_bytes);
+    ASSERT_TRUE(hdr.ok());
+    EXPECT_EQ(hdr->circuit_name, "test-circuit");
+    EXPECT_TRUE(hdr->insecure_dev);
+    EXPECT_EQ(hdr->compressed, fmt == PointFormat::kCompressed);
+    auto pk = load_proving_key(pk_bytes, "test-circuit", sequential_pool());
+    ASSERT_TRUE(pk.ok()) << pk.error().message;
+    auto vk = load_verifying_key(vk_bytes, "test-circuit");
+    ASSERT_TRUE(vk.ok()) << vk.error().message;
+    EXPECT_EQ(pk->h, f.keys.pk.h);
+    EXPECT_EQ(pk->b2.points, f.keys.pk.b2.points);
+    EXPECT_EQ(pk->c.wires, f.keys.pk.c.wires);
+    EXPECT_EQ(vk->ic, f.keys.vk.ic);
+    EXPECT_EQ(vk->gamma2, f.keys.vk.gamma2);
+    // the reloaded keys prove and verify
+    auto proof = groth16_prove(*pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+    ASSERT_TRUE(proof.ok());
+    EXPECT_TRUE(groth16_verify(prepare_verifying_key(*vk), *proof, public_part(f.rc)).ok());
+  }
+}
+
+TEST(KeyFormat, DamagedOrForeignFilesAreRefusedWithAReason) {
+  auto f = make_fixture(13, 2, 10, 20);
+  auto pk_bytes = serialize_proving_key(f.keys.pk, "circuit-a");
+  auto vk_bytes = serialize_verifying_key(f.keys.vk, "circuit-a");
+  auto expect_error = [&](std::vector<uint8_t> bytes, const char* needle, bool proving = true) {
+    std::string msg = proving ? load_proving_key(bytes, "circuit-a", sequential_pool()).error().message
+                              : load_verifying_key(bytes, "circuit-a").error().message;
+    EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+  };
+  auto flipped = pk_bytes;
+  flipped[flipped.size() / 2] ^= 0x10;
+  expect_error(flipped, "corrupt");
+  auto truncated = pk_bytes;
+  truncated.resize(truncated.size() - 100);
+  expect_error(truncated, "truncated");
+  expect_error({pk_bytes.begin(), pk_bytes.begin() + 50}, "header");
+  auto magic = pk_bytes;
+  magic[0] = 'X';
+  expect_error(magic, "magic");
+  expect_error(vk_bytes, "expected a proving key");
+  expect_error(pk_bytes, "expected a verifying key", false);
+  EXPECT_NE(load_proving_key(pk_bytes, "circuit-b", sequential_pool())
+                .error()
+                .message.find("'circuit-a', expected 'circuit-b'"),
+            std::string::npos);
+  auto version = pk_bytes;
+  version[8] = 99;
+  expect_error(version, "version");
+  EXPECT_FALSE(load_proving_key({}, "", sequential_pool()).ok());
+}
+
+TEST(ProofFormat, RoundTripsAndNamesBadFields) {
+  auto f = make_fixture(14, 3, 10, 20);
+  auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+  ASSERT_TRUE(proof.ok());
+  auto pub = public_part(f.rc);
+
+  auto ref = proof_to_reference_json(*proof, pub);
+  auto back = proof_from_reference_json(ref);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->proof, *proof);
+  EXPECT_EQ(back->public_inputs, pub);
+  EXPECT_EQ(ref.find("{\"pi_a\":"), 0u);  // field order of the reference service
+  EXPECT_LT(ref.find("\"pi_c\""), ref.find("\"public_signal\""));
+
+  auto sj = proof_from_snarkjs_json(proof_to_snarkjs_json(*proof));
+  ASSERT_TRUE(sj.ok()) << sj.error().message;
+  EXPECT_EQ(*sj, *proof);
+  auto sp = public_from_snarkjs_json(public_to_snarkjs_json(pub));
+  ASSERT_TRUE(sp.ok());
+  EXPECT_EQ(*sp, pub);
+  auto svk = verifying_key_from_snarkjs_json(verifying_key_to_snarkjs_json(f.keys.vk));
+  ASSERT_TRUE(svk.ok()) << svk.error().message;
+  EXPECT_EQ(svk->ic, f.keys.vk.ic);
+  EXPECT_EQ(svk->delta2, f.keys.vk.delta2);
+
+  auto bytes = proof_to_bytes(*proof);
+  auto pb = proof_from_bytes(bytes);
+  ASSERT_TRUE(pb.ok());
+  EXPECT_EQ(*pb, *proof);
+  EXPECT_FALSE(proof_from_bytes({bytes.data(), 100}).ok());
+
+  auto err = [](const std::string& text) { return proof_from_reference_json(text).error(); };
+  EXPECT_EQ(err("not json").rule, "input");
+  EXPECT_EQ(err("{}").field, "pi_a");
+  std::string p = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
+  auto e = err("{\"pi_a\": [\"1\", \"" + p + "\"], \"pi_b\": [], \"pi_c\": [], \"public_signal\": []}");
+  EXPECT_EQ(e.field, "pi_a[1]");
+  EXPECT_NE(e.message.find("canonical"), std::string::npos);
+  e = err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\"]], \"pi_c\": [], \"public_signal\": []}");
+  EXPECT_EQ(e.field, "pi_b");
+  e = err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\", \"2\"], [\"3\", 4]], \"pi_c\": [], "
+          "\"public_signal\": []}");
+  EXPECT_EQ(e.field, "pi_b[1][1]");
+}
+
+}  // namespace
+}  // namespace enygma
