@@ -36,15 +36,14 @@ class PointCodec {
       return;
     }
     const size_t sz = size_of<Affine>();
-    const size_t at = w.size();
-    w.data().resize(at + points.size() * sz);
-    uint8_t* out = w.data().data() + at;
-    for (size_t i = 0; i < points.size(); ++i) {
+    uint8_t buf[sizeof(Affine) / 2];
+    for (const auto& p : points) {
       if constexpr (std::is_same_v<Affine, G1Affine>) {
-        g1_to_compressed(points[i], out + i * sz);
+        g1_to_compressed(p, buf);
       } else {
-        g2_to_compressed(points[i], out + i * sz);
+        g2_to_compressed(p, buf);
       }
+      w.bytes(buf, sz);
     }
   }
 

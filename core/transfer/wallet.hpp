@@ -1,0 +1,67 @@
+// What a wallet computes to build a valid transfer request ("What a wallet computes" in
+// ../shared/docs/transfer-relation.md), and deterministic wallet inputs from a seed for tests
+// and the demo.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/transfer/request.hpp"
+#include "core/util/result.hpp"
+
+namespace enygma {
+
+struct WalletInputs {
+  unsigned k = 0;
+  Fr secret_key;                  // sk
+  Fr balance;                     // V, the committed previous balance (< 2^250)
+  Fr balance_random;              // R, the blinding of the previous commitment Pedersen(V, R)
+  Fr amount;                      // v, sent to the recipient (v <= V)
+  unsigned sender_index = 0;      // j
+  unsigned recipient_index = 1;   // the index that receives v (!= j)
+  std::vector<Fr> anonymity_set;  // k ids; anonymity_set[j] is the sender's id
+  Fr block_number;
+  // k entries each; entry j is ignored (the wallet derives it from sk and R).
+  std::vector<Fr> shared_secrets;  // the other participants' shared secrets
+  std::vector<Fr> public_keys;     // the other participants' public keys
+  // k entries, or empty for all (0, 1); entry j is ignored (Pedersen(V, R)).
+  std::vector<BjjPoint> previous_commits;
+
+  WalletInputs() = default;
+  WalletInputs(const WalletInputs&) = default;
+  WalletInputs& operator=(const WalletInputs&) = default;
+  WalletInputs(WalletInputs&&) = default;
+  WalletInputs& operator=(WalletInputs&&) = default;
+  ~WalletInputs() { wipe_secrets(); }
+  void wipe_secrets();
+};
+
+// Whether make_transfer can build a valid request from `in`: k in kMinK..kMaxK, array sizes,
+// j and the recipient in 0..k-1 and different, anonymity_set[j] occurring once (R1),
+// V < 2^250 and v <= V (R11). Errors use rule "wallet" and name the input.
+Status check_wallet_inputs(const WalletInputs& in);
+
+// The request for `in`, or the reason check_wallet_inputs gives.
+Result<TransferRequest> make_transfer_checked(const WalletInputs& in);
+
+// The request for `in`, which must pass check_wallet_inputs (aborts otherwise: for trusted
+// inputs such as wallet_inputs_from_seed; the CLI uses make_transfer_checked).
+TransferRequest make_transfer(const WalletInputs& in);
+
+// Every secret derived from the seed with BLAKE2b (libsodium crypto_generichash keyed by the
+// seed, one labelled 64-byte output per value, reduced mod l or p without noticeable bias):
+// sk, R, the other participants' shared secrets and keys uniform mod l; V < 2^250 of a random
+// bit length with v <= V (a few seeds give the edges v = 0, v = V, V = 0, V = 2^250 - 1);
+// j and the recipient; distinct 64-bit anonymity-set ids; a 32-bit block number; the other
+// participants' previous commitments as Pedersen commitments of random balances.
+WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed);
+// The same with the seed's 8 little-endian bytes followed by zeros as the 32-byte seed.
+WalletInputs wallet_inputs_from_seed(unsigned k, uint64_t seed);
+
+// The wallet inputs of a valid request: make_transfer of them rebuilds the request when it is
+// wallet-shaped (the recipient, taken as the first i != j with tx_values[i] == sender_tx_value,
+// receives v and every other receiver 0), as both reference requests are.
+Result<WalletInputs> wallet_inputs_from_request(const TransferRequest& req);
+
+}  // namespace enygma

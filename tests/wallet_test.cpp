@@ -1,0 +1,148 @@
+// The wallet: it rebuilds the reference requests from their inputs, its requests are valid for
+// every k and many seeds, it refuses inputs that cannot make a valid request, and the seed
+// derivation is deterministic and covers the edges of R11.
+#include "core/transfer/wallet.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "core/transfer/relation.hpp"
+#include "core/transfer/validate.hpp"
+
+namespace enygma {
+namespace {
+
+std::string read_vector(const char* name) {
+  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
+  if (!f) return {};
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+TEST(Wallet, RebuildsTheReferenceRequests) {
+  for (auto [name, k] : {std::pair{"transfer-k2.json", 2u}, {"transfer-k6.json", 6u}}) {
+    const std::string text = read_vector(name);
+    if (text.empty()) GTEST_SKIP() << name;
+    auto req = parse_transfer_request(text, k);
+    ASSERT_TRUE(req.ok());
+    auto in = wallet_inputs_from_request(*req);
+    ASSERT_TRUE(in.ok()) << in.error().message;
+    EXPECT_EQ(in->sender_index, 0u);
+    EXPECT_EQ(in->recipient_index, 1u);
+    // Only the sender's secrets, the others' keys and shared secrets and the public context go
+    // in; every derived value must come out as the reference has it.
+    WalletInputs blank = *in;
+    blank.shared_secrets[0] = Fr::zero();
+    blank.public_keys[0] = Fr::zero();
+    blank.previous_commits[0] = {Fr::zero(), Fr::zero()};
+    auto rebuilt = make_transfer_checked(blank);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.error().message;
+    EXPECT_EQ(transfer_request_to_json(*rebuilt), text) << name;
+  }
+}
+
+TEST(Wallet, RequestsAreValidForEveryKAndManySeeds) {
+  for (unsigned k = kMinK; k <= kMaxK; ++k) {
+    const uint64_t seeds = k <= 6 ? 12 : 4;
+    for (uint64_t seed = 0; seed < seeds; ++seed) {
+      WalletInputs in = wallet_inputs_from_seed(k, seed * 1000 + k);
+      ASSERT_TRUE(check_wallet_inputs(in).ok());
+      TransferRequest q = make_transfer(in);
+      Status st = validate_transfer(q);
+      ASSERT_TRUE(st.ok()) << "k " << k << " seed " << seed << ": " << st.error().message;
+      EXPECT_EQ(sender_index(q), in.sender_index);
+      EXPECT_EQ(q.tx_values[in.recipient_index], in.amount);
+      EXPECT_EQ(q.public_inputs().size(), 8u * k + 2);
+    }
+  }
+}
+
+TEST(Wallet, SeedDerivationIsDeterministicAndWellFormed) {
+  std::set<std::string> shapes;
+  for (uint64_t seed = 0; seed < 64; ++seed) {
+    WalletInputs a = wallet_inputs_from_seed(5, seed), b = wallet_inputs_from_seed(5, seed);
+    EXPECT_EQ(a.secret_key, b.secret_key);
+    EXPECT_EQ(a.balance, b.balance);
+    EXPECT_EQ(a.amount, b.amount);
+    EXPECT_EQ(a.anonymity_set, b.anonymity_set);
+    std::array<uint8_t, 32> bytes{};
+    for (int i = 0; i < 8; ++i) bytes[i] = uint8_t(seed >> (8 * i));
+    EXPECT_EQ(wallet_inputs_from_seed(5, bytes).secret_key, a.secret_key);
+    EXPECT_NE(wallet_inputs_from_seed(5, seed + 1).secret_key, a.secret_key);
+    // R11's ranges, distinct ids, values below l where the relation reduces
+    EXPECT_TRUE(relation::below_pow2(a.balance, 250));
+    EXPECT_LE(cmp(a.amount.to_u256(), a.balance.to_u256()), 0);
+    std::set<std::string> ids;
+    for (const Fr& id : a.anonymity_set) ids.insert(id.to_decimal());
+    EXPECT_EQ(ids.size(), 5u);
+    EXPECT_NE(a.sender_index, a.recipient_index);
+    EXPECT_EQ(relation::reduce_mod_l(a.secret_key), a.secret_key);
+    for (const Fr& ss : a.shared_secrets) EXPECT_EQ(relation::reduce_mod_l(ss), ss);
+    if (a.balance.is_zero()) shapes.insert("V = 0");
+    if (a.amount.is_zero()) shapes.insert("v = 0");
+    if (a.amount == a.balance && !a.balance.is_zero()) shapes.insert("v = V > 0");
+    if (a.balance == relation::pow2(250) - Fr::one()) shapes.insert("V = 2^250 - 1");
+    if (!a.amount.is_zero() && a.amount != a.balance) shapes.insert("0 < v < V");
+  }
+  EXPECT_EQ(shapes.size(), 5u);
+}
+
+TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
+  const WalletInputs good = wallet_inputs_from_seed(4, uint64_t(9));
+  ASSERT_TRUE(check_wallet_inputs(good).ok());
+  struct Case {
+    const char* field;
+    void (*edit)(WalletInputs&);
+  };
+  const Case cases[] = {
+      {"k", [](WalletInputs& in) { in.k = 1; }},
+      {"k", [](WalletInputs& in) { in.k = 17; }},
+      {"anonymity_set", [](WalletInputs& in) { in.anonymity_set.pop_back(); }},
+      {"shared_secrets", [](WalletInputs& in) { in.shared_secrets.push_back(Fr::one()); }},
+      {"public_keys", [](WalletInputs& in) { in.public_keys.clear(); }},
+      {"previous_commits", [](WalletInputs& in) { in.previous_commits.resize(2); }},
+      {"sender_index", [](WalletInputs& in) { in.sender_index = 4; }},
+      {"recipient_index", [](WalletInputs& in) { in.recipient_index = 9; }},
+      {"recipient_index", [](WalletInputs& in) { in.recipient_index = in.sender_index; }},
+      {"anonymity_set",
+       [](WalletInputs& in) {
+         in.anonymity_set[in.recipient_index] = in.anonymity_set[in.sender_index];
+       }},
+      {"balance", [](WalletInputs& in) { in.balance = relation::pow2(250); }},
+      {"amount", [](WalletInputs& in) { in.amount = in.balance + Fr::one(); }},
+  };
+  for (const Case& c : cases) {
+    WalletInputs in = good;
+    c.edit(in);
+    Status st = check_wallet_inputs(in);
+    ASSERT_FALSE(st.ok()) << c.field;
+    EXPECT_EQ(st.error().field, c.field);
+    EXPECT_EQ(st.error().rule, "wallet");
+    EXPECT_FALSE(make_transfer_checked(in).ok());
+  }
+  // An empty previous_commits means (0, 1) for everyone but the sender.
+  WalletInputs in = good;
+  in.previous_commits.clear();
+  auto q = make_transfer_checked(in);
+  ASSERT_TRUE(q.ok());
+  EXPECT_TRUE(validate_transfer(*q).ok());
+  EXPECT_EQ(q->previous_commits[in.recipient_index], babyjubjub::identity());
+}
+
+TEST(Wallet, WipeSecrets) {
+  WalletInputs in = wallet_inputs_from_seed(3, uint64_t(10));
+  in.wipe_secrets();
+  EXPECT_TRUE(in.secret_key.is_zero());
+  EXPECT_TRUE(in.balance.is_zero());
+  EXPECT_TRUE(in.balance_random.is_zero());
+  EXPECT_TRUE(in.amount.is_zero());
+  for (const Fr& ss : in.shared_secrets) EXPECT_TRUE(ss.is_zero());
+}
+
+}  // namespace
+}  // namespace enygma
