@@ -1,0 +1,144 @@
+// The pairing and its parts: tower arithmetic, Miller loop, final exponentiation, one pairing,
+// and the Groth16 verifier shape (3 pairs, 2 of them with prepared G2 points).
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "core/curve/g1.hpp"
+#include "core/curve/g2.hpp"
+#include "core/pairing/fp12.hpp"
+#include "core/pairing/pairing.hpp"
+
+namespace {
+
+using namespace enygma;
+
+U256 scalar(uint64_t seed) {
+  return U256{{seed * 0x9e3779b97f4a7c15ull, seed ^ 0x1234567, seed + 77, 0x0fffffff}};
+}
+G1Affine g1(uint64_t seed) {
+  return G1::generator().mul_vartime(scalar(seed)).to_affine();
+}
+G2Affine g2(uint64_t seed) {
+  return G2::generator().mul_vartime(scalar(seed)).to_affine();
+}
+
+Fp12 sample() {
+  return pairing(g1(1), g2(2));
+}
+
+void BM_Fp12Mul(benchmark::State& state) {
+  Fp12 a = sample(), b = a.square();
+  for (auto _ : state) {
+    for (int i = 0; i < 10; ++i) a = a * b;
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * 10);
+}
+
+void BM_Fp12Square(benchmark::State& state) {
+  Fp12 a = sample();
+  for (auto _ : state) {
+    for (int i = 0; i < 10; ++i) a = a.square();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * 10);
+}
+
+void BM_Fp12CyclotomicSquare(benchmark::State& state) {
+  Fp12 a = sample();
+  for (auto _ : state) {
+    for (int i = 0; i < 10; ++i) a = a.cyclotomic_square();
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * 10);
+}
+
+void BM_Fp12MulBy034(benchmark::State& state) {
+  Fp12 a = sample();
+  const Fp2 l0 = a.c0.c1, l1 = a.c1.c2, l3 = a.c0.c2;
+  for (auto _ : state) {
+    for (int i = 0; i < 10; ++i) a = a.mul_by_034(l0, l1, l3);
+    benchmark::DoNotOptimize(a);
+  }
+  state.SetItemsProcessed(state.iterations() * 10);
+}
+
+void BM_Fp12Inverse(benchmark::State& state) {
+  Fp12 a = sample();
+  for (auto _ : state) {
+    a = a.inverse();
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+void BM_MillerLoop(benchmark::State& state) {
+  const G1Affine p = g1(3);
+  const G2Affine q = g2(4);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        miller_loop(std::span<const G1Affine>(&p, 1), std::span<const G2Affine>(&q, 1)));
+  }
+}
+
+void BM_MillerLoopPrepared(benchmark::State& state) {
+  const G1Affine p = g1(3);
+  const G2Prepared q = prepare_g2(g2(4));
+  const G2Prepared* qp = &q;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        miller_loop(std::span<const G1Affine>(&p, 1), std::span<const G2Prepared* const>(&qp, 1)));
+  }
+}
+
+void BM_PrepareG2(benchmark::State& state) {
+  const G2Affine q = g2(4);
+  for (auto _ : state) benchmark::DoNotOptimize(prepare_g2(q));
+}
+
+void BM_FinalExponentiation(benchmark::State& state) {
+  const Fp12 f = miller_loop(std::vector<G1Affine>{g1(5)}, std::vector<G2Affine>{g2(6)});
+  for (auto _ : state) benchmark::DoNotOptimize(final_exponentiation(f));
+}
+
+void BM_Pairing(benchmark::State& state) {
+  const G1Affine p = g1(7);
+  const G2Affine q = g2(8);
+  for (auto _ : state) benchmark::DoNotOptimize(pairing(p, q));
+}
+
+// e(A, B) e(L, gamma) e(C, delta) with gamma, delta prepared: the Groth16 verification.
+void BM_VerifierShape(benchmark::State& state) {
+  const G1Affine ps[3] = {g1(9), g1(10), g1(11)};
+  const G2Affine b = g2(12);
+  const G2Prepared gamma = prepare_g2(g2(13)), delta = prepare_g2(g2(14));
+  const Fp12 target = pairing(g1(15), g2(16));
+  for (auto _ : state) {
+    const G2Prepared bp = prepare_g2(b);
+    const G2Prepared* qs[3] = {&bp, &gamma, &delta};
+    benchmark::DoNotOptimize(final_exponentiation(miller_loop(ps, qs)) == target);
+  }
+}
+
+void BM_MultiPairing3Unprepared(benchmark::State& state) {
+  const G1Affine ps[3] = {g1(9), g1(10), g1(11)};
+  const G2Affine qs[3] = {g2(12), g2(13), g2(14)};
+  for (auto _ : state) benchmark::DoNotOptimize(pairing_product_is_one(ps, qs));
+}
+
+BENCHMARK(BM_Fp12Mul)->Name("fp12_mul_x10");
+BENCHMARK(BM_Fp12Square)->Name("fp12_square_x10");
+BENCHMARK(BM_Fp12CyclotomicSquare)->Name("fp12_cyclotomic_square_x10");
+BENCHMARK(BM_Fp12MulBy034)->Name("fp12_mul_by_line_x10");
+BENCHMARK(BM_Fp12Inverse)->Name("fp12_inverse")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PrepareG2)->Name("prepare_g2")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MillerLoop)->Name("miller_loop")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MillerLoopPrepared)->Name("miller_loop_prepared")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FinalExponentiation)->Name("final_exponentiation")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Pairing)->Name("pairing")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VerifierShape)->Name("verifier_3_pairs_2_prepared")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MultiPairing3Unprepared)
+    ->Name("pairing_product_3_pairs")
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace

@@ -1,0 +1,108 @@
+#include "core/pairing/fp12.hpp"
+
+#include "core/pairing/frobenius_coefficients.hpp"
+
+namespace enygma {
+
+Fp12 Fp12::mul(const Fp12& b) const {
+  const Fp6 t0 = c0 * b.c0, t1 = c1 * b.c1;
+  return {t0 + t1.mul_by_v(), (c0 + c1) * (b.c0 + b.c1) - t0 - t1};
+}
+
+// (a0 + a1 w)^2 = a0^2 + a1^2 v + 2 a0 a1 w, with a0^2 + a1^2 v = (a0 + a1)(a0 + a1 v) - t - t v
+// for t = a0 a1.
+Fp12 Fp12::square() const {
+  const Fp6 t = c0 * c1;
+  const Fp6 s = (c0 + c1) * (c0 + c1.mul_by_v());
+  return {s - t - t.mul_by_v(), t.dbl()};
+}
+
+// (a0 + a1 w)^-1 = (a0 - a1 w) / (a0^2 - a1^2 v).
+Fp12 Fp12::inverse() const {
+  const Fp6 inv = (c0.square() - c1.square().mul_by_v()).inverse();
+  return {c0 * inv, -(c1 * inv)};
+}
+
+Fp12 Fp12::frobenius_map(int k) const {
+  const FrobeniusCoefficients& f = frobenius_coefficients();
+  // c0 holds w^0, w^2, w^4 and c1 holds w^1, w^3, w^5.
+  switch (k) {
+    case 1:
+      return {{c0.c0.conjugate(), c0.c1.conjugate() * f.gamma1[2], c0.c2.conjugate() * f.gamma1[4]},
+              {c1.c0.conjugate() * f.gamma1[1], c1.c1.conjugate() * f.gamma1[3],
+               c1.c2.conjugate() * f.gamma1[5]}};
+    case 2:
+      return {{c0.c0, c0.c1 * f.gamma2[2], c0.c2 * f.gamma2[4]},
+              {c1.c0 * f.gamma2[1], c1.c1 * f.gamma2[3], c1.c2 * f.gamma2[5]}};
+    case 3:
+      return {{c0.c0.conjugate(), c0.c1.conjugate() * f.gamma3[2], c0.c2.conjugate() * f.gamma3[4]},
+              {c1.c0.conjugate() * f.gamma3[1], c1.c1.conjugate() * f.gamma3[3],
+               c1.c2.conjugate() * f.gamma3[5]}};
+    default:
+      return *this;
+  }
+}
+
+namespace {
+
+// (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi): returns (a^2 + xi b^2, 2ab) with 3 squarings.
+inline void fp4_square(const Fp2& a, const Fp2& b, Fp2& re, Fp2& im) {
+  const Fp2 a2 = a.square(), b2 = b.square();
+  re = b2.mul_by_xi() + a2;
+  im = (a + b).square() - a2 - b2;
+}
+
+}  // namespace
+
+// View x as A + B w + C w^2 over Fp4 = Fp2[s], s = w^3, s^2 = xi:
+//   A = z0 + z3 s, B = z1 + z4 s, C = z2 + z5 s  (z_i the coefficient of w^i).
+// For x in the cyclotomic subgroup,
+//   x^2 = (3 A^2 - 2 conj(A)) + (3 s C^2 + 2 conj(B)) w + (3 B^2 - 2 conj(C)) w^2,
+// where conj(a + b s) = a - b s.
+Fp12 Fp12::cyclotomic_square() const {
+  const Fp2 &z0 = c0.c0, &z1 = c1.c0, &z2 = c0.c1, &z3 = c1.c1, &z4 = c0.c2, &z5 = c1.c2;
+  Fp2 a_re, a_im, b_re, b_im, c_re, c_im;
+  fp4_square(z0, z3, a_re, a_im);
+  fp4_square(z1, z4, b_re, b_im);
+  fp4_square(z2, z5, c_re, c_im);
+  // s * C^2 = xi c_im + c_re s
+  const Fp2 sc_re = c_im.mul_by_xi(), sc_im = c_re;
+  Fp12 r;
+  // 3t - 2z = 2(t - z) + t and 3t + 2z = 2(t + z) + t
+  r.c0.c0 = (a_re - z0).dbl() + a_re;    // w^0
+  r.c1.c1 = (a_im + z3).dbl() + a_im;    // w^3
+  r.c1.c0 = (sc_re + z1).dbl() + sc_re;  // w^1
+  r.c0.c2 = (sc_im - z4).dbl() + sc_im;  // w^4
+  r.c0.c1 = (b_re - z2).dbl() + b_re;    // w^2
+  r.c1.c2 = (b_im + z5).dbl() + b_im;    // w^5
+  return r;
+}
+
+// x * (l0 + (l1 + l3 v) w): with x = x0 + x1 w and L = l1 + l3 v,
+//   c0 = x0 l0 + x1 L v,  c1 = (x0 + x1)(l0 + L) - x0 l0 - x1 L.
+Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
+  const Fp6 t0 = c0 * l0;
+  const Fp6 t1 = c1.mul_by_01(l1, l3);
+  const Fp6 s = (c0 + c1).mul_by_01(l0 + l1, l3);
+  return {t0 + t1.mul_by_v(), s - t0 - t1};
+}
+
+Fp12 Fp12::pow(const U256& e) const {
+  Fp12 r = one();
+  for (int i = int(e.bit_length()) - 1; i >= 0; --i) {
+    r = r.square();
+    if (e.bit(unsigned(i))) r *= *this;
+  }
+  return r;
+}
+
+Fp12 Fp12::cyclotomic_pow(const U256& e) const {
+  Fp12 r = one();
+  for (int i = int(e.bit_length()) - 1; i >= 0; --i) {
+    r = r.cyclotomic_square();
+    if (e.bit(unsigned(i))) r *= *this;
+  }
+  return r;
+}
+
+}  // namespace enygma

@@ -1,0 +1,46 @@
+// Fp6 = Fp2[v] / (v^3 - xi), xi = 9 + u: the middle of the pairing tower.
+#pragma once
+
+#include "core/curve/fp2.hpp"
+
+namespace enygma {
+
+struct Fp6 {
+  Fp2 c0, c1, c2;  // c0 + c1 v + c2 v^2
+
+  static Fp6 zero() { return {Fp2::zero(), Fp2::zero(), Fp2::zero()}; }
+  static Fp6 one() { return {Fp2::one(), Fp2::zero(), Fp2::zero()}; }
+  bool is_zero() const { return c0.is_zero() && c1.is_zero() && c2.is_zero(); }
+  bool operator==(const Fp6& o) const { return c0 == o.c0 && c1 == o.c1 && c2 == o.c2; }
+  bool operator!=(const Fp6& o) const { return !(*this == o); }
+
+  friend Fp6 operator+(const Fp6& a, const Fp6& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2};
+  }
+  friend Fp6 operator-(const Fp6& a, const Fp6& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
+  }
+  friend Fp6 operator-(const Fp6& a) { return {-a.c0, -a.c1, -a.c2}; }
+  friend Fp6 operator*(const Fp6& a, const Fp6& b) { return a.mul(b); }
+  friend Fp6 operator*(const Fp6& a, const Fp2& s) { return {a.c0 * s, a.c1 * s, a.c2 * s}; }
+  Fp6& operator+=(const Fp6& o) { return *this = *this + o; }
+  Fp6& operator-=(const Fp6& o) { return *this = *this - o; }
+  Fp6& operator*=(const Fp6& o) { return *this = mul(o); }
+  Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
+
+  // Karatsuba-style interpolation: 6 Fp2 multiplications.
+  Fp6 mul(const Fp6& b) const;
+  // Chung-Hasan SQR2: 2 Fp2 multiplications and 3 squarings.
+  Fp6 square() const;
+  Fp6 inverse() const;
+  // Multiplication by v: (c0, c1, c2) v = (xi c2, c0, c1).
+  Fp6 mul_by_v() const { return {c2.mul_by_xi(), c0, c1}; }
+  // Multiplication by b0 + b1 v (sparse): 5 Fp2 multiplications.
+  Fp6 mul_by_01(const Fp2& b0, const Fp2& b1) const;
+  // Multiplication by b1 v: 3 Fp2 multiplications.
+  Fp6 mul_by_1(const Fp2& b1) const { return {(c2 * b1).mul_by_xi(), c0 * b1, c1 * b1}; }
+  // x^(p^k) for k = 1, 2, 3.
+  Fp6 frobenius_map(int k) const;
+};
+
+}  // namespace enygma

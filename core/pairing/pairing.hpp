@@ -1,0 +1,60 @@
+// The optimal ate pairing on BN254: e: G1 x G2 -> GT (the order-r subgroup of Fp12^*).
+//
+//   e(P, Q) = final_exponentiation(miller_loop(P, Q)),
+//   miller_loop = f_{6x+2,Q}(P) * l_{[6x+2]Q, psi(Q)}(P) * l_{[6x+2]Q + psi(Q), -psi^2(Q)}(P)
+//   final_exponentiation(f) = f^((p^12 - 1) / r)   (the exact exponent, not a multiple of it)
+//
+// so values in GT agree with other implementations that use the exact exponent (e.g. a stored
+// e(alpha, beta) can be compared byte for byte). Libraries whose hard part is the
+// Fuentes-Castaneda et al. chain (gnark-crypto's, "up to permutation") compute a fixed power of
+// this value instead: equal for "product is 1" checks, different bytes in GT.
+//
+// Inputs must be valid group elements (G1 on the curve, G2 in the order-r subgroup); decode
+// untrusted bytes with core/curve/point_encoding.hpp first. Pairs with an infinity point
+// contribute 1 and are skipped.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "core/curve/g1.hpp"
+#include "core/curve/g2.hpp"
+#include "core/pairing/fp12.hpp"
+
+namespace enygma {
+
+// One Miller-loop line with its dependence on the G1 point P = (xP, yP) factored out: the line
+// evaluated at P is (a yP) + (b xP) w + c w^3, a sparse Fp12 element.
+struct LineCoefficients {
+  Fp2 a, b, c;
+};
+
+// The lines of the Miller loop of a fixed G2 point, in loop order (for a verifying key's
+// gamma, delta and beta: computed once, reused by every verification).
+struct G2Prepared {
+  std::vector<LineCoefficients> lines;  // empty for the point at infinity
+  bool is_infinity() const { return lines.empty(); }
+};
+
+G2Prepared prepare_g2(const G2Affine& q);
+
+// Product of the Miller loops of the pairs (p[i], q[i]), with one shared squaring per step.
+// p.size() must equal q.size(); on a mismatch the result is zero, which no final
+// exponentiation maps into GT (so a check built on it fails).
+Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Affine> q);
+Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
+
+// f^((p^12 - 1) / r): easy part (p^6 - 1)(p^2 + 1) with one inversion and Frobenius maps, hard
+// part (p^4 - p^2 + 1) / r by the vectorial addition chain of Scott, Benger, Charlemagne,
+// Dominguez Perez, Kachisa, "On the final exponentiation for calculating pairings on ordinary
+// elliptic curves" (Pairing 2009), with Granger-Scott cyclotomic squarings.
+Fp12 final_exponentiation(const Fp12& f);
+
+Fp12 pairing(const G1Affine& p, const G2Affine& q);
+
+// prod_i e(p[i], q[i]) == 1 with one final exponentiation (true for an empty product).
+// False on a size mismatch.
+bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Affine> q);
+bool pairing_product_is_one(std::span<const G1Affine> p, std::span<const G2Prepared* const> q);
+
+}  // namespace enygma
