@@ -1,0 +1,128 @@
+// Soundness of the transfer circuit against invalid requests (validation bypassed) and forged
+// hints:
+//  - for every rule R1..R14 and every kind of breakage the rule breaker knows, the witness
+//    computed from the broken request does not satisfy the R1CS (R9 and R10 cannot fail alone
+//    and are broken with their companions, see rule_breaker.hpp);
+//  - changing any single private wire of an honest witness breaks satisfaction (all of them,
+//    at k = 2 and k = 6: every bit, quotient, remainder, run, inverse, lambda, coordinate and
+//    S-box intermediate is pinned by its constraints).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "core/circuit/audit.hpp"
+#include "core/transfer/request.hpp"
+#include "core/transfer/rule_breaker.hpp"
+#include "core/transfer/transfer_circuit.hpp"
+#include "core/transfer/validate.hpp"
+#include "core/transfer/wallet.hpp"
+
+namespace enygma {
+namespace {
+
+TransferRequest load_vector(const char* name, unsigned k) {
+  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
+  EXPECT_TRUE(f.good()) << name;
+  std::stringstream text;
+  text << f.rdbuf();
+  auto r = parse_transfer_request(text.str(), k);
+  EXPECT_TRUE(r.ok()) << name;
+  return r.ok() ? std::move(r).value() : TransferRequest{};
+}
+
+bool satisfies(const TransferRequest& req) {
+  const std::vector<Fr> w = transfer_witness(req);
+  return !w.empty() && !transfer_r1cs(req.k).first_unsatisfied(w).has_value();
+}
+
+// R14 variant 1 adds a multiple of l to a tx_random_values entry: tx_commits (Pedersen is the
+// same point) and every other public input stay as they were, so the public statement is the
+// valid request's, and true. tr enters the statement only through tc; the circuit proves R13 and
+// R14 for the tr that R14 defines from ss and b (transfer_circuit.cpp), which is the only
+// witness that matters. No circuit over these public inputs can, or needs to, reject this
+// request: its witness is exactly the valid request's.
+bool invisible_to_the_statement(int rule, unsigned variant) {
+  return rule == 14 && variant == 1;
+}
+
+void check_every_breakage(const TransferRequest& valid, unsigned seeds_per_variant) {
+  ASSERT_TRUE(validate_transfer(valid).ok());
+  ASSERT_TRUE(satisfies(valid));
+  const std::vector<Fr> valid_witness = transfer_witness(valid);
+  for (int rule = 1; rule <= 14; ++rule) {
+    const unsigned variants = break_rule_variants(rule);
+    ASSERT_GT(variants, 0u) << rule;
+    for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {
+      Result<BrokenRequest> broken = break_rule_minimal(valid, rule, seed);
+      ASSERT_TRUE(broken.ok()) << "R" << rule << " seed " << seed << ": " << broken.error().message;
+      const TransferRequest& req = broken->request;
+      SCOPED_TRACE(testing::Message() << "k=" << valid.k << " R" << rule << " variant "
+                                      << seed % variants << ": " << broken->how);
+      const std::vector<Fr> w = transfer_witness(req);
+      ASSERT_EQ(w.size(), transfer_r1cs(valid.k).num_wires);
+      const bool ok = !transfer_r1cs(valid.k).first_unsatisfied(w).has_value();
+      if (invisible_to_the_statement(rule, unsigned(seed % variants))) {
+        EXPECT_EQ(req.public_inputs(), valid.public_inputs());
+        EXPECT_TRUE(ok);
+        EXPECT_EQ(w, valid_witness);
+      } else {
+        EXPECT_FALSE(ok) << "the witness of an invalid request satisfies the circuit";
+      }
+    }
+  }
+}
+
+TEST(TransferSoundness, EveryRuleBreakerRequestFailsAtK2) {
+  check_every_breakage(load_vector("transfer-k2.json", 2), 3);
+  check_every_breakage(make_transfer(wallet_inputs_from_seed(2, 5)), 2);
+}
+
+TEST(TransferSoundness, EveryRuleBreakerRequestFailsAtK3AndK6) {
+  // k >= 3 reaches R13's variant that moves value between two receivers without recommitting.
+  check_every_breakage(make_transfer(wallet_inputs_from_seed(3, 9)), 2);
+  check_every_breakage(load_vector("transfer-k6.json", 6), 1);
+}
+
+TEST(TransferSoundness, FirstViolatedConstraintNamesARule) {
+  // Diagnostics: the label of the first violated constraint starts with a rule id.
+  const TransferRequest valid = load_vector("transfer-k2.json", 2);
+  for (int rule = 1; rule <= 14; ++rule) {
+    Result<BrokenRequest> broken = break_rule_minimal(valid, rule, 0);
+    ASSERT_TRUE(broken.ok());
+    if (invisible_to_the_statement(rule, 0)) continue;
+    const std::string label = first_violated_constraint(broken->request);
+    EXPECT_EQ(label.rfind('R', 0), 0u) << "R" << rule << ": " << label;
+  }
+}
+
+// Which private wires are free inputs (the values of the request itself) and which are hints:
+//   free inputs: sender_id, secret_key, shared_secrets[0..k) (one wire each), and the bits of
+//     V (250), v (250), R (254) and tx_values[i] (251 each), which have no wire of their own;
+//   hints: everything after them (bit decompositions of computed values, quotients and
+//     remainders mod l, runs of the bound walks, inverses of the zero tests, S-box powers,
+//     window products, lambdas and coordinates of the point arithmetic, selections).
+// Both kinds are checked: a free input changed alone no longer matches the public values.
+void check_no_free_wire(const TransferRequest& req) {
+  const R1cs& r1cs = transfer_r1cs(req.k);
+  const std::vector<Fr> w = transfer_witness(req);
+  const uint32_t first_private = 1 + r1cs.num_public;
+  const uint32_t first_hint = first_private + 2 + req.k + 250 + 250 + 254 + 251 * req.k;
+  ASSERT_LT(first_hint, r1cs.num_wires);
+  EXPECT_EQ(circuit::audit(r1cs, w, first_hint, r1cs.num_wires), "") << "hints";
+  EXPECT_EQ(circuit::audit(r1cs, w, first_private, first_hint), "") << "free inputs";
+}
+
+TEST(TransferSoundness, NoSingleWireCanChangeAtK2) {
+  check_no_free_wire(load_vector("transfer-k2.json", 2));
+  check_no_free_wire(make_transfer(wallet_inputs_from_seed(2, 3)));
+}
+
+TEST(TransferSoundness, NoSingleWireCanChangeAtK6) {
+  check_no_free_wire(load_vector("transfer-k6.json", 6));
+}
+
+}  // namespace
+}  // namespace enygma
