@@ -1,0 +1,114 @@
+// MSM benchmarks: random points (k_i G) and random full scalars. Arguments are
+// log2(points) / threads [/ window bits, 0 = automatic]. Wall time (real time), since the
+// thread pool does the work.
+//   ./bench/msm_bench --benchmark_filter='msm_g1/16/1$' --benchmark_repetitions=5
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/msm/msm.hpp"
+#include "core/msm/pippenger.hpp"
+
+namespace {
+
+using namespace enygma;
+
+// Deterministic pseudo-random scalars (SplitMix64 reduced into Fr).
+Fr random_fr(uint64_t& state) {
+  uint8_t b[64];
+  for (int i = 0; i < 64; i += 8) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    for (int j = 0; j < 8; ++j) b[i + j] = uint8_t(z >> (8 * j));
+  }
+  return Fr::from_wide_le_bytes(b);
+}
+
+template <class J>
+struct Input {
+  std::vector<typename J::Affine> points;
+  std::vector<Fr> scalars;
+};
+
+// Built once per size and kept: generating 2^18 points costs more than one MSM.
+template <class J>
+const Input<J>& input(unsigned log_n) {
+  static std::map<unsigned, std::unique_ptr<Input<J>>> cache;
+  auto& slot = cache[log_n];
+  if (!slot) {
+    slot = std::make_unique<Input<J>>();
+    const size_t n = size_t(1) << log_n;
+    uint64_t state = 42 + log_n;
+    J p = J::generator().mul_vartime(random_fr(state).to_u256());
+    const J step = J::generator().mul_vartime(random_fr(state).to_u256());
+    std::vector<J> jac(n);
+    for (size_t i = 0; i < n; ++i) {
+      jac[i] = p;
+      p += step;
+      slot->scalars.push_back(random_fr(state));
+    }
+    slot->points.resize(n);
+    J::batch_to_affine(jac.data(), slot->points.data(), n);
+  }
+  return *slot;
+}
+
+template <class J>
+void BM_Msm(benchmark::State& state) {
+  const unsigned log_n = unsigned(state.range(0));
+  const Input<J>& in = input<J>(log_n);
+  ThreadPool pool(unsigned(state.range(1)));
+  MsmOptions opt;
+  if (state.range(2) > 0) {
+    opt.path = MsmOptions::Path::kBatchAffine;
+    opt.window_bits = unsigned(state.range(2));
+  } else if (state.range(2) < 0) {
+    opt.path = MsmOptions::Path::kReference;
+  }
+  for (auto _ : state) {
+    J r = msm_detail::msm(in.points.data(), in.scalars.data(), in.points.size(), pool, opt);
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetItemsProcessed(state.iterations() * int64_t(in.points.size()));
+}
+
+void g1_sizes(benchmark::internal::Benchmark* b) {
+  for (int t : {1, 2}) {
+    for (int log_n = 12; log_n <= 18; ++log_n) b->Args({log_n, t, 0});
+  }
+}
+void g2_sizes(benchmark::internal::Benchmark* b) {
+  for (int t : {1, 2}) {
+    for (int log_n = 12; log_n <= 16; ++log_n) b->Args({log_n, t, 0});
+  }
+}
+// Window-size sweep for tuning the plan (third argument: c; -1 = Jacobian reference path).
+void g1_window_sweep(benchmark::internal::Benchmark* b) {
+  for (int log_n : {12, 14, 16, 18}) {
+    for (int c = 9; c <= 16; ++c) b->Args({log_n, 1, c});
+    b->Args({log_n, 1, -1});
+  }
+}
+
+BENCHMARK(BM_Msm<G1>)
+    ->Name("msm_g1")
+    ->Apply(g1_sizes)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<G2>)
+    ->Name("msm_g2")
+    ->Apply(g2_sizes)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<G1>)
+    ->Name("msm_g1_window")
+    ->Apply(g1_window_sweep)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace

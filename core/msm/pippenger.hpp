@@ -1,0 +1,255 @@
+// Pippenger's bucket method for sum_i s_i * P_i, written once for any short Weierstrass group
+// (G1 over Fp, G2 over Fp2).
+//
+// 1. Scalars leave Montgomery form; zero scalars and points at infinity are dropped, points
+//    whose scalar is 1 are summed directly (witnesses are full of bits).
+// 2. The rest are cut into signed digits of at most c bits (core/msm/signed_digits.hpp); c and
+//    the split of the work come from a cost model (core/msm/plan.hpp).
+// 3. Window sums: a reference path with Jacobian buckets (small inputs; the oracle for tests)
+//    and a fast path with batch-affine buckets (core/msm/bucket_accumulator.hpp) and a batch-affine
+//    bucket reduction (core/msm/bucket_reduction.hpp).
+// 4. Horner over the windows: sum_w 2^(offset_w) S_w.
+//
+// Parallelism: the work is cut into tasks of (a range of windows) x (a range of points); each
+// task owns its buckets, so tasks share nothing but read-only inputs.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/curve/short_weierstrass.hpp"
+#include "core/field/fr.hpp"
+#include "core/msm/batch_affine.hpp"
+#include "core/msm/bucket_accumulator.hpp"
+#include "core/msm/bucket_reduction.hpp"
+#include "core/msm/plan.hpp"
+#include "core/msm/signed_digits.hpp"
+#include "core/parallel/thread_pool.hpp"
+
+namespace enygma {
+
+namespace msm_detail {
+
+// Scalars in canonical form, split by kind.
+struct PreparedScalars {
+  std::vector<U256> canonical;  // all n
+  std::vector<uint32_t> rest;   // scalar >= 2, finite point
+  std::vector<uint32_t> ones;   // scalar == 1, finite point
+  unsigned max_bits = 0;        // over rest
+};
+
+template <class Affine>
+PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t n,
+                                ThreadPool& pool) {
+  PreparedScalars out;
+  out.canonical.resize(n);
+  const size_t chunks = std::min<size_t>((n + 1023) / 1024, size_t(pool.size()) * 4);
+  std::vector<std::vector<uint32_t>> rest(chunks), ones(chunks);
+  std::vector<unsigned> bits(chunks, 0);
+  pool.run_tasks(chunks, [&](size_t t) {
+    const size_t begin = n * t / chunks, end = n * (t + 1) / chunks;
+    for (size_t i = begin; i < end; ++i) {
+      const U256 s = scalars[i].to_u256();
+      out.canonical[i] = s;
+      if (s.is_zero() || points[i].is_infinity()) continue;
+      if (s == U256::from_u64(1)) {
+        ones[t].push_back(uint32_t(i));
+      } else {
+        rest[t].push_back(uint32_t(i));
+        bits[t] = std::max(bits[t], s.bit_length());
+      }
+    }
+  });
+  for (size_t t = 0; t < chunks; ++t) {
+    out.rest.insert(out.rest.end(), rest[t].begin(), rest[t].end());
+    out.ones.insert(out.ones.end(), ones[t].begin(), ones[t].end());
+    out.max_bits = std::max(out.max_bits, bits[t]);
+  }
+  return out;
+}
+
+// digits[i * windows + w] for the scalars canonical[idx[i]].
+inline std::vector<int16_t> compute_digits(const std::vector<U256>& canonical,
+                                           const std::vector<uint32_t>& idx,
+                                           const WindowLayout& layout, ThreadPool& pool) {
+  const size_t windows = layout.count();
+  std::vector<int16_t> digits(idx.size() * windows);
+  pool.parallel_for(
+      idx.size(),
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          signed_digits(canonical[idx[i]], layout, &digits[i * windows]);
+        }
+      },
+      4096);
+  return digits;
+}
+
+// sum_w 2^(offset_w) S_w
+template <class J>
+J horner(const std::vector<J>& window_sums, const WindowLayout& layout) {
+  J acc = J::infinity();
+  for (size_t w = window_sums.size(); w-- > 0;) {
+    for (unsigned i = 0; i < layout.width[w]; ++i) acc = acc.dbl();
+    acc += window_sums[w];
+  }
+  return acc;
+}
+
+// Sum of points[idx[i]] for all i, in parallel.
+template <class F, class P>
+JacobianPoint<F, P> sum_indexed_points(const AffinePoint<F, P>* points,
+                                       const std::vector<uint32_t>& idx, ThreadPool& pool) {
+  using Jacobian = JacobianPoint<F, P>;
+  const size_t n = idx.size();
+  if (n == 0) return Jacobian::infinity();
+  const size_t tasks = std::min<size_t>((n + 2047) / 2048, pool.size());
+  std::vector<Jacobian> partial(tasks);
+  pool.run_tasks(tasks, [&](size_t t) {
+    std::vector<AffinePoint<F, P>> copy;
+    copy.reserve(n / tasks + 1);
+    for (size_t i = n * t / tasks; i < n * (t + 1) / tasks; ++i) copy.push_back(points[idx[i]]);
+    partial[t] = sum_affine_points(copy);
+  });
+  Jacobian acc = Jacobian::infinity();
+  for (const Jacobian& p : partial) acc += p;
+  return acc;
+}
+
+// Window sums with Jacobian buckets, windows in parallel.
+template <class F, class P>
+std::vector<JacobianPoint<F, P>> window_sums_jacobian(const AffinePoint<F, P>* points,
+                                                      const uint32_t* idx, size_t m,
+                                                      const int16_t* digits,
+                                                      const WindowLayout& layout,
+                                                      ThreadPool& pool) {
+  using Jacobian = JacobianPoint<F, P>;
+  const unsigned windows = layout.count();
+  std::vector<Jacobian> sums(windows);
+  pool.run_tasks(windows, [&](size_t w) {
+    const size_t B = size_t(1) << (layout.width[w] - 1);
+    std::vector<Jacobian> buckets(B, Jacobian::infinity());
+    for (size_t i = 0; i < m; ++i) {
+      const int d = digits[i * windows + w];
+      if (d == 0) continue;
+      const AffinePoint<F, P>& p = points[idx[i]];
+      if (d > 0) {
+        buckets[size_t(d - 1)] = buckets[size_t(d - 1)].add_mixed(p);
+      } else {
+        buckets[size_t(-d - 1)] = buckets[size_t(-d - 1)].add_mixed(-p);
+      }
+    }
+    sums[w] = reduce_buckets_jacobian(buckets.data(), B);
+  });
+  return sums;
+}
+
+// Window sums with batch-affine buckets.
+template <class F, class P>
+std::vector<JacobianPoint<F, P>> window_sums_batch_affine(
+    const AffinePoint<F, P>* points, const uint32_t* idx, size_t m, const int16_t* digits,
+    const WindowLayout& layout, const BatchAffinePlan& plan, ThreadPool& pool) {
+  using Affine = AffinePoint<F, P>;
+  using Jacobian = JacobianPoint<F, P>;
+  const unsigned W = layout.count();
+  const size_t B = size_t(1) << (layout.max_width - 1);
+  const unsigned groups = plan.window_groups, chunks = plan.point_chunks;
+  std::vector<Jacobian> partial(size_t(W) * chunks);
+  std::vector<F> neg_y(m);
+  pool.parallel_for(
+      m,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) neg_y[i] = -points[idx[i]].y;
+      },
+      4096);
+  pool.run_tasks(size_t(groups) * chunks, [&](size_t task) {
+    const unsigned g = unsigned(task / chunks), p = unsigned(task % chunks);
+    const unsigned w0 = unsigned(size_t(W) * g / groups),
+                   w1 = unsigned(size_t(W) * (g + 1) / groups);
+    const size_t p0 = m * p / chunks, p1 = m * (p + 1) / chunks;
+    const size_t wpp = plan.windows_per_pass;
+    CacheAlignedArray<Affine> buckets(wpp * B);
+    std::vector<uint8_t> state(wpp * B);
+    BucketAccumulator<F, P> acc(plan.batch, plan.queue);
+    for (unsigned ws = w0; ws < w1; ws += unsigned(wpp)) {
+      const unsigned nw = std::min<unsigned>(unsigned(wpp), w1 - ws);
+      std::memset(static_cast<void*>(buckets.data()), 0, nw * B * sizeof(Affine));
+      std::memset(state.data(), 0, nw * B);
+      acc.attach(buckets.data(), state.data());
+      for (size_t i = p0; i < p1; ++i) {
+        const Affine* pt = &points[idx[i]];
+        const F* y[2] = {&pt->y, &neg_y[i]};
+        const int16_t* dg = digits + i * W + ws;
+        for (unsigned w = 0; w < nw; ++w) {
+          const int d = dg[w];
+          if (d == 0) continue;
+          const uint32_t mag = uint32_t(d < 0 ? -d : d);
+          acc.add(uint32_t(w * B) + mag - 1, pt, y[d < 0]);
+        }
+      }
+      acc.finish();
+      reduce_buckets_batch_affine(buckets.data(), nw, B, plan.segments,
+                                  &partial[size_t(p) * W + ws]);
+    }
+  });
+  std::vector<Jacobian> sums(partial.begin(), partial.begin() + W);
+  for (unsigned p = 1; p < chunks; ++p) {
+    for (unsigned w = 0; w < W; ++w) sums[w] += partial[size_t(p) * W + w];
+  }
+  return sums;
+}
+
+// The reference: every term through Jacobian buckets, no special cases for 0 or 1 scalars.
+template <class F, class P>
+JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
+                                  ThreadPool& pool, unsigned window_bits = 0) {
+  std::vector<U256> canonical(n);
+  std::vector<uint32_t> idx(n);
+  for (size_t i = 0; i < n; ++i) {
+    canonical[i] = scalars[i].to_u256();
+    idx[i] = uint32_t(i);
+  }
+  const unsigned bits = Fr::kBits;
+  const unsigned c = window_bits ? window_bits : reference_window_bits(n, bits);
+  const WindowLayout layout = signed_windows(bits, c);
+  const std::vector<int16_t> digits = compute_digits(canonical, idx, layout, pool);
+  return horner(window_sums_jacobian(points, idx.data(), n, digits.data(), layout, pool), layout);
+}
+
+template <class F, class P>
+JacobianPoint<F, P> msm(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
+                        ThreadPool& pool, const MsmOptions& opt = {}) {
+  using Jacobian = JacobianPoint<F, P>;
+  if (n == 0) return Jacobian::infinity();
+  if (opt.path == MsmOptions::Path::kReference) {
+    return msm_reference(points, scalars, n, pool, opt.window_bits);
+  }
+  PreparedScalars prep = prepare_scalars(points, scalars, n, pool);
+  Jacobian result = sum_indexed_points(points, prep.ones, pool);
+  const size_t m = prep.rest.size();
+  if (m == 0) return result;
+  const bool fast = opt.path == MsmOptions::Path::kBatchAffine ||
+                    (opt.path == MsmOptions::Path::kAuto && m >= kBatchAffineMinTerms);
+  if (!fast) {
+    const unsigned c = opt.window_bits ? opt.window_bits : reference_window_bits(m, prep.max_bits);
+    const WindowLayout layout = signed_windows(prep.max_bits, c);
+    const std::vector<int16_t> digits = compute_digits(prep.canonical, prep.rest, layout, pool);
+    return result +
+           horner(window_sums_jacobian(points, prep.rest.data(), m, digits.data(), layout, pool),
+                  layout);
+  }
+  const BatchAffinePlan plan =
+      plan_batch_affine(m, prep.max_bits, pool.size(), sizeof(AffinePoint<F, P>), opt);
+  const WindowLayout layout = signed_windows(prep.max_bits, plan.layout_c);
+  const std::vector<int16_t> digits = compute_digits(prep.canonical, prep.rest, layout, pool);
+  std::vector<U256>().swap(prep.canonical);  // peak memory: the digits replace the scalars
+  return result + horner(window_sums_batch_affine(points, prep.rest.data(), m, digits.data(),
+                                                  layout, plan, pool),
+                         layout);
+}
+
+}  // namespace msm_detail
+}  // namespace enygma

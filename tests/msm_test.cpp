@@ -1,0 +1,367 @@
+// Multi-scalar multiplication: signed digits, the batch-affine primitives, and msm_g1/msm_g2
+// against independent oracles (a sum of double-and-add scalar multiplications, or for bigger
+// inputs the discrete-log oracle: with P_i = k_i G, the MSM is (sum s_i k_i) G).
+#include "core/msm/msm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/msm/pippenger.hpp"
+#include "support/test_rng.hpp"
+
+namespace enygma {
+namespace {
+
+// WebAssembly runs threads on a fixed pool of 4 Web Workers (PTHREAD_POOL_SIZE): a test may not
+// have more than 4 threads alive at once there, or a blocked main thread waits for a worker
+// that can never start.
+#if defined(__EMSCRIPTEN__)
+constexpr unsigned kManyThreads = 4;
+#else
+constexpr unsigned kManyThreads = 8;
+#endif
+
+using msm_detail::signed_digits;
+using msm_detail::signed_windows;
+
+template <class J>
+struct Instance {
+  std::vector<typename J::Affine> points;
+  std::vector<Fr> scalars;
+  std::vector<Fr> dlogs;  // points[i] = dlogs[i] * G
+};
+
+// Points k_i G with k_i = a + i b (one addition each), so the oracle is cheap.
+template <class J>
+Instance<J> make_instance(size_t n, uint64_t seed) {
+  test::TestRng rng(seed);
+  Instance<J> inst;
+  const Fr a = rng.field<Fr>(), b = rng.field<Fr>();
+  const J g = J::generator();
+  J p = g.mul_vartime(a.to_u256());
+  const J step = g.mul_vartime(b.to_u256());
+  std::vector<J> jac(n);
+  Fr k = a;
+  for (size_t i = 0; i < n; ++i) {
+    jac[i] = p;
+    inst.dlogs.push_back(k);
+    inst.scalars.push_back(rng.field<Fr>());
+    p += step;
+    k += b;
+  }
+  inst.points.resize(n);
+  J::batch_to_affine(jac.data(), inst.points.data(), n);
+  return inst;
+}
+
+template <class J>
+J dlog_oracle(const Instance<J>& inst) {
+  Fr e = Fr::zero();
+  for (size_t i = 0; i < inst.points.size(); ++i) {
+    if (!inst.points[i].is_infinity()) e += inst.scalars[i] * inst.dlogs[i];
+  }
+  return J::generator().mul_vartime(e.to_u256());
+}
+
+template <class J>
+J naive_sum(const typename J::Affine* points, const Fr* scalars, size_t n) {
+  J acc = J::infinity();
+  for (size_t i = 0; i < n; ++i) acc += points[i].to_jacobian().mul_vartime(scalars[i].to_u256());
+  return acc;
+}
+
+template <class J>
+J run_msm(const Instance<J>& inst, ThreadPool& pool, const MsmOptions& opt = {}) {
+  return msm_detail::msm(inst.points.data(), inst.scalars.data(), inst.points.size(), pool, opt);
+}
+
+MsmOptions batch_affine(unsigned c, size_t batch = 0) {
+  MsmOptions o;
+  o.path = MsmOptions::Path::kBatchAffine;
+  o.window_bits = c;
+  o.batch_size = batch;
+  return o;
+}
+
+Fr fr_minus_one() {
+  return -Fr::one();
+}
+
+TEST(SignedDigits, RecomposeAndRange) {
+  test::TestRng rng(11);
+  U256 rm1;
+  sub_borrow(rm1, Fr::kModulus, U256::from_u64(1));
+  for (unsigned bits : {254u, 253u, 200u, 64u, 17u, 2u}) {
+    U256 top;  // 2^bits - 1: the largest value allowed
+    for (unsigned i = 0; i < bits; ++i) top.w[i / 64] |= uint64_t(1) << (i % 64);
+    std::vector<U256> scalars = {U256::from_u64(0), U256::from_u64(1), U256::from_u64(2), top};
+    if (bits == 254) scalars.push_back(rm1);
+    for (int i = 0; i < 30; ++i) {
+      U256 s = rng.field<Fr>().to_u256();
+      for (unsigned b = bits; b < 256; ++b) s.w[b / 64] &= ~(uint64_t(1) << (b % 64));
+      scalars.push_back(s);
+    }
+    for (unsigned c = 1; c <= 16; ++c) {
+      const msm_detail::WindowLayout layout = signed_windows(bits, c);
+      const unsigned windows = layout.count();
+      ASSERT_LE(layout.max_width, c);
+      ASSERT_GE(layout.offset[windows - 1] + layout.width[windows - 1], bits + 1);
+      for (unsigned w = 0; w < windows; ++w) ASSERT_GE(layout.width[w] + 1, layout.max_width);
+      std::vector<int16_t> d(windows);
+      for (const U256& s : scalars) {
+        signed_digits(s, layout, d.data());
+        // Recompose modulo 2^256 (no wrap: the value is s < 2^254).
+        U256 acc;
+        for (unsigned w = windows; w-- > 0;) {
+          for (unsigned i = 0; i < layout.width[w]; ++i) add_carry(acc, acc, acc);
+          const int64_t v = d[w];
+          const int64_t half = int64_t(1) << (layout.width[w] - 1);
+          ASSERT_LE(v, half) << "c=" << c << " w=" << w;
+          ASSERT_GE(v, -half) << "c=" << c << " w=" << w;
+          if (w + 1 == windows) {
+            ASSERT_GE(v, 0);
+          } else {
+            ASSERT_LT(v, half);
+          }
+          if (v >= 0) {
+            add_carry(acc, acc, U256::from_u64(uint64_t(v)));
+          } else {
+            sub_borrow(acc, acc, U256::from_u64(uint64_t(-v)));
+          }
+        }
+        ASSERT_EQ(acc, s) << "bits=" << bits << " c=" << c;
+      }
+    }
+  }
+  // Full-size scalars: 16-bit windows need 256 bits (the top digit must fit an int16).
+  EXPECT_EQ(signed_windows(254, 16).count(), 16u);
+  EXPECT_EQ(signed_windows(254, 13).count(), 20u);
+  EXPECT_EQ(signed_windows(254, 13).width[0], 12u);  // 5 x 12 + 15 x 13 = 255 bits
+  EXPECT_EQ(signed_windows(254, 13).width[19], 13u);
+}
+
+TEST(MsmPlan, PlansAreConsistent) {
+  for (unsigned threads : {1u, 2u, 16u}) {
+    for (size_t m : {size_t(64), size_t(1000), size_t(1) << 16, size_t(1) << 20}) {
+      for (unsigned bits : {254u, 64u, 3u}) {
+        const msm_detail::BatchAffinePlan plan =
+            msm_detail::plan_batch_affine(m, bits, threads, sizeof(G1Affine), {});
+        const msm_detail::WindowLayout layout = signed_windows(bits, plan.layout_c);
+        const size_t B = size_t(1) << (plan.c - 1);
+        EXPECT_EQ(layout.max_width, plan.c);
+        EXPECT_GE(plan.c, 4u);
+        EXPECT_LE(plan.c, 16u);
+        EXPECT_LE(plan.window_groups, layout.count());
+        EXPECT_GE(plan.windows_per_pass, 1u);
+        EXPECT_GE(plan.batch, 8u);
+        EXPECT_EQ(B % plan.segments, 0u);
+        if (m >= (size_t(1) << 16)) {  // enough work to keep (nearly) every thread busy
+          EXPECT_GE(4 * plan.window_groups * plan.point_chunks, 3 * threads)
+              << m << " " << threads << " " << bits;
+        }
+      }
+    }
+  }
+  MsmOptions forced;
+  forced.window_bits = 9;
+  EXPECT_EQ(msm_detail::plan_batch_affine(1 << 14, 254, 1, sizeof(G1Affine), forced).c, 9u);
+}
+
+template <class J>
+void batch_add_pairs_cases(uint64_t seed) {
+  using Affine = typename J::Affine;
+  using F = decltype(Affine{}.x);
+  test::TestRng rng(seed);
+  const J g = J::generator();
+  const Affine p = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
+  const Affine q = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
+  const Affine inf = Affine::infinity();
+  const std::vector<std::pair<Affine, Affine>> cases = {{p, q},   {p, p},     {p, -p}, {inf, p},
+                                                        {p, inf}, {inf, inf}, {q, p},  {q, q}};
+  std::vector<Affine> out(cases.size());
+  std::vector<msm_detail::PairAdd<Affine>> ops;
+  for (size_t i = 0; i < cases.size(); ++i)
+    ops.push_back({cases[i].first, cases[i].second, &out[i]});
+  std::vector<F> den, prefix;
+  msm_detail::batch_add_pairs(ops.data(), ops.size(), den, prefix);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    EXPECT_EQ(out[i].to_jacobian(), cases[i].first.to_jacobian() + cases[i].second.to_jacobian())
+        << "case " << i;
+  }
+}
+
+TEST(BatchAffine, PairAdditionCasesG1) {
+  batch_add_pairs_cases<G1>(21);
+}
+TEST(BatchAffine, PairAdditionCasesG2) {
+  batch_add_pairs_cases<G2>(22);
+}
+
+TEST(BatchAffine, SumOfPoints) {
+  auto inst = make_instance<G1>(301, 23);
+  inst.points[7] = G1Affine::infinity();
+  inst.points[8] = inst.points[9];     // a doubling inside the tree
+  inst.points[10] = -inst.points[11];  // a cancellation
+  G1 expected = G1::infinity();
+  for (const auto& p : inst.points) expected = expected.add_mixed(p);
+  auto copy = inst.points;
+  EXPECT_EQ(msm_detail::sum_affine_points(copy), expected);
+}
+
+template <class J>
+void random_sizes_against_oracle(const std::vector<size_t>& sizes, size_t naive_up_to,
+                                 uint64_t seed) {
+  ThreadPool pool(2);
+  for (size_t n : sizes) {
+    const auto inst = make_instance<J>(n, seed + n);
+    const J got = run_msm(inst, pool);
+    EXPECT_EQ(got, dlog_oracle(inst)) << "n=" << n;
+    if (n <= naive_up_to) {
+      EXPECT_EQ(got, naive_sum<J>(inst.points.data(), inst.scalars.data(), n)) << "n=" << n;
+    }
+  }
+}
+
+TEST(MsmG1, RandomSizesAgainstOracles) {
+  // Around the Jacobian / batch-affine switch (64 terms) and several window sizes.
+  random_sizes_against_oracle<G1>(
+      {1, 2, 3, 4, 7, 16, 33, 63, 64, 65, 100, 255, 513, 1000, 2049, 5000}, 260, 100);
+}
+
+TEST(MsmG2, RandomSizesAgainstOracles) {
+  random_sizes_against_oracle<G2>({1, 2, 3, 9, 63, 64, 65, 200, 700, 2500}, 64, 200);
+}
+
+template <class J>
+void edge_cases(uint64_t seed) {
+  using Affine = typename J::Affine;
+  ThreadPool pool(2);
+  EXPECT_TRUE(msm_detail::msm<>(static_cast<const Affine*>(nullptr),
+                                static_cast<const Fr*>(nullptr), 0, pool)
+                  .is_infinity());
+  for (size_t n : {size_t(3), size_t(600)}) {
+    auto inst = make_instance<J>(n, seed + n);
+    std::vector<MsmOptions> paths = {MsmOptions{}, batch_affine(6, 16)};
+    paths[0].path = MsmOptions::Path::kAuto;
+    MsmOptions ref;
+    ref.path = MsmOptions::Path::kReference;
+    paths.push_back(ref);
+    for (const MsmOptions& opt : paths) {
+      auto check = [&](const char* what) {
+        EXPECT_EQ(run_msm(inst, pool, opt), dlog_oracle(inst)) << what << " n=" << n;
+      };
+      auto saved = inst.scalars;
+      std::fill(inst.scalars.begin(), inst.scalars.end(), Fr::zero());
+      EXPECT_TRUE(run_msm(inst, pool, opt).is_infinity());
+      std::fill(inst.scalars.begin(), inst.scalars.end(), Fr::one());
+      check("all ones");
+      std::fill(inst.scalars.begin(), inst.scalars.end(), fr_minus_one());
+      check("all r-1");
+      std::fill(inst.scalars.begin(), inst.scalars.end(), Fr::from_u64(2));
+      check("all 2 (one bucket)");
+      inst.scalars = saved;
+      for (size_t i = 0; i < n; i += 3) inst.scalars[i] = Fr::one();
+      for (size_t i = 1; i < n; i += 5) inst.scalars[i] = Fr::zero();
+      check("mixed 0/1/random");
+      inst.scalars = saved;
+    }
+  }
+}
+
+TEST(MsmG1, EdgeCases) {
+  edge_cases<G1>(300);
+}
+TEST(MsmG2, EdgeCases) {
+  edge_cases<G2>(400);
+}
+
+// Identical points with identical scalars: in the batch-affine path every addition after the
+// first lands in an occupied bucket with the same point (doubling), then +P and -P cancel.
+template <class J>
+void repeated_points(uint64_t seed) {
+  ThreadPool pool(2);
+  test::TestRng rng(seed);
+  const auto base = make_instance<J>(4, seed);
+  const size_t n = 700;
+  Instance<J> inst;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t k = i % 4;
+    const bool negate = (i / 4) % 3 == 2;  // some -P next to P
+    inst.points.push_back(negate ? -base.points[k] : base.points[k]);
+    inst.dlogs.push_back(negate ? -base.dlogs[k] : base.dlogs[k]);
+    inst.scalars.push_back(i % 7 == 0 ? rng.field<Fr>() : base.scalars[k]);
+  }
+  inst.points[5] = J::Affine::infinity();
+  inst.points[6] = J::Affine::infinity();
+  const J expected = dlog_oracle(inst);
+  for (unsigned c : {4u, 7u, 10u}) {
+    for (size_t batch : {size_t(4), size_t(64), size_t(0)}) {
+      EXPECT_EQ(run_msm(inst, pool, batch_affine(c, batch)), expected) << c << " " << batch;
+    }
+  }
+  MsmOptions ref;
+  ref.path = MsmOptions::Path::kReference;
+  EXPECT_EQ(run_msm(inst, pool, ref), expected);
+  EXPECT_EQ(run_msm(inst, pool), expected);
+}
+
+TEST(MsmG1, RepeatedAndOppositePoints) {
+  repeated_points<G1>(500);
+}
+TEST(MsmG2, RepeatedAndOppositePoints) {
+  repeated_points<G2>(600);
+}
+
+TEST(MsmG1, FastPathMatchesReference) {
+  ThreadPool pool(2);
+  const auto inst = make_instance<G1>(3000, 700);
+  MsmOptions ref;
+  ref.path = MsmOptions::Path::kReference;
+  const G1 expected = run_msm(inst, pool, ref);
+  EXPECT_EQ(expected, dlog_oracle(inst));
+  for (unsigned c : {5u, 8u, 11u, 13u, 16u}) {
+    EXPECT_EQ(run_msm(inst, pool, batch_affine(c)), expected) << "c=" << c;
+  }
+  // Tiny batches and single-window passes: many deferred additions and flushes.
+  MsmOptions tiny = batch_affine(9, 8);
+  tiny.windows_per_pass = 1;
+  EXPECT_EQ(run_msm(inst, pool, tiny), expected);
+}
+
+TEST(MsmG2, FastPathMatchesReference) {
+  ThreadPool pool(2);
+  const auto inst = make_instance<G2>(1200, 800);
+  MsmOptions ref;
+  ref.path = MsmOptions::Path::kReference;
+  const G2 expected = run_msm(inst, pool, ref);
+  EXPECT_EQ(expected, dlog_oracle(inst));
+  for (unsigned c : {6u, 10u, 12u}) {
+    EXPECT_EQ(run_msm(inst, pool, batch_affine(c)), expected) << "c=" << c;
+  }
+}
+
+TEST(Msm, ThreadCountDoesNotChangeTheResult) {
+  const auto g1 = make_instance<G1>(4000, 900);
+  const auto g2 = make_instance<G2>(1500, 901);
+  const G1 one_thread =
+      msm_g1(g1.points.data(), g1.scalars.data(), g1.points.size(), sequential_pool());
+  const G2 one_thread2 =
+      msm_g2(g2.points.data(), g2.scalars.data(), g2.points.size(), sequential_pool());
+  EXPECT_EQ(one_thread, dlog_oracle(g1));
+  EXPECT_EQ(one_thread2, dlog_oracle(g2));
+  for (unsigned threads : {2u, 3u, kManyThreads}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(msm_g1(g1.points.data(), g1.scalars.data(), g1.points.size(), pool), one_thread)
+        << threads;
+    EXPECT_EQ(msm_g2(g2.points.data(), g2.scalars.data(), g2.points.size(), pool), one_thread2)
+        << threads;
+    // Many tasks: windows split into groups and points into chunks.
+    MsmOptions split = batch_affine(10);
+    split.tasks_per_thread = 8;
+    EXPECT_EQ(run_msm(g1, pool, split), one_thread) << threads;
+  }
+}
+
+}  // namespace
+}  // namespace enygma

@@ -1,0 +1,166 @@
+// NTT over Fr: roots of unity, forward/inverse against naive evaluation, cosets (including the
+// odd-2n-th-root coset Groth16 provers use), and thread-count independence.
+#include "core/poly/ntt.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "support/test_rng.hpp"
+
+namespace enygma {
+namespace {
+
+// WebAssembly runs threads on a fixed pool of 4 Web Workers (PTHREAD_POOL_SIZE): a test may not
+// have more than 4 threads alive at once there, or a blocked main thread waits for a worker
+// that can never start.
+#if defined(__EMSCRIPTEN__)
+constexpr unsigned kManyThreads = 4;
+#else
+constexpr unsigned kManyThreads = 8;
+#endif
+
+std::vector<Fr> random_vector(size_t n, uint64_t seed) {
+  test::TestRng rng(seed);
+  std::vector<Fr> v(n);
+  for (Fr& x : v) x = rng.field<Fr>();
+  return v;
+}
+
+// A(x) = sum_j a_j x^j by Horner.
+Fr evaluate(const std::vector<Fr>& a, const Fr& x) {
+  Fr acc = Fr::zero();
+  for (size_t j = a.size(); j-- > 0;) acc = acc * x + a[j];
+  return acc;
+}
+
+Fr pow_u64(const Fr& x, uint64_t e) {
+  return x.pow(U256::from_u64(e));
+}
+
+TEST(Ntt, RootsOfUnity) {
+  // 5 is a quadratic non-residue, so 5^((r-1)/2^28) has order exactly 2^28.
+  EXPECT_EQ(Fr::from_u64(5).legendre(), -1);
+  EXPECT_EQ(Fr::kTwoAdicity, 28u);
+  const Fr root = NttDomain::root_of_unity_max();
+  Fr x = root;
+  for (int i = 0; i < 27; ++i) x = x.square();
+  EXPECT_EQ(x, -Fr::one());  // root^(2^27) = -1
+  EXPECT_EQ(x.square(), Fr::one());
+  for (unsigned k : {0u, 1u, 2u, 5u, 10u, 16u}) {
+    const NttDomain d(k);
+    const uint64_t n = uint64_t(1) << k;
+    EXPECT_EQ(d.size(), n);
+    EXPECT_EQ(pow_u64(d.omega(), n), Fr::one()) << k;
+    if (k > 0) {
+      EXPECT_EQ(pow_u64(d.omega(), n / 2), -Fr::one()) << k;
+    }
+    EXPECT_EQ(d.omega_2n().square(), d.omega()) << k;
+    EXPECT_EQ(pow_u64(d.omega_2n(), n), -Fr::one()) << k;
+  }
+#if !defined(__EMSCRIPTEN__)  // no exception catching in the WebAssembly build
+  EXPECT_THROW(NttDomain(28), std::invalid_argument);
+#endif
+}
+
+TEST(Ntt, ForwardMatchesNaiveEvaluation) {
+  ThreadPool pool(2);
+  for (unsigned k : {0u, 1u, 2u, 3u, 6u, 8u}) {
+    const NttDomain d(k);
+    const size_t n = d.size();
+    const std::vector<Fr> coeffs = random_vector(n, 100 + k);
+    std::vector<Fr> a = coeffs;
+    d.forward(a.data(), pool);
+    Fr x = Fr::one();
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(a[i], evaluate(coeffs, x)) << "n=" << n << " i=" << i;
+      x *= d.omega();
+    }
+    d.inverse(a.data(), pool);
+    EXPECT_EQ(a, coeffs) << "n=" << n;
+  }
+}
+
+TEST(Ntt, InverseOfForwardBigDomains) {
+  ThreadPool pool(2);
+  // Past the block size (2^12): one single stage (13), fused pairs (14, 16), both (15).
+  for (unsigned k : {10u, 12u, 13u, 15u, 16u}) {
+    const NttDomain d(k);
+    const std::vector<Fr> coeffs = random_vector(d.size(), 200 + k);
+    std::vector<Fr> a = coeffs;
+    d.forward(a.data(), pool);
+    // Spot-check a few evaluations against Horner.
+    for (size_t i : {size_t(0), size_t(1), d.size() / 2 + 3, d.size() - 1}) {
+      EXPECT_EQ(a[i], evaluate(coeffs, pow_u64(d.omega(), i))) << "k=" << k << " i=" << i;
+    }
+    d.inverse(a.data(), pool);
+    EXPECT_EQ(a, coeffs) << "k=" << k;
+  }
+}
+
+TEST(Ntt, CosetMatchesNaiveEvaluation) {
+  ThreadPool pool(2);
+  test::TestRng rng(7);
+  for (unsigned k : {0u, 1u, 3u, 6u}) {
+    const NttDomain d(k);
+    const size_t n = d.size();
+    const std::vector<Fr> coeffs = random_vector(n, 300 + k);
+    const Fr shift = rng.field<Fr>();
+    std::vector<Fr> a = coeffs;
+    d.coset_forward(a.data(), shift, pool);
+    Fr x = shift;
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(a[i], evaluate(coeffs, x)) << "n=" << n << " i=" << i;
+      x *= d.omega();
+    }
+    d.coset_inverse(a.data(), shift, pool);
+    EXPECT_EQ(a, coeffs) << "n=" << n;
+  }
+}
+
+// Groth16's quotient (rapidsnark's method): with shift = omega_2n the coset evaluations are
+// A at the odd 2n-th roots, i.e. the odd entries of a 2n-point NTT of the zero-padded vector.
+TEST(Ntt, OddRootCosetIsHalfOfTheDoubleDomain) {
+  ThreadPool pool(2);
+  for (unsigned k : {1u, 4u, 11u, 13u}) {
+    const NttDomain d(k), d2(k + 1);
+    const size_t n = d.size();
+    const std::vector<Fr> coeffs = random_vector(n, 400 + k);
+    std::vector<Fr> odd = coeffs;
+    d.coset_forward(odd.data(), d.omega_2n(), pool);
+    std::vector<Fr> wide = coeffs;
+    wide.resize(2 * n, Fr::zero());
+    d2.forward(wide.data(), pool);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(odd[i], wide[2 * i + 1]) << "k=" << k << " i=" << i;
+    if (n <= 16) {
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(odd[i], evaluate(coeffs, d.omega_2n() * pow_u64(d.omega(), i)));
+      }
+    }
+    d.coset_inverse(odd.data(), d.omega_2n(), pool);
+    EXPECT_EQ(odd, coeffs) << "k=" << k;
+  }
+}
+
+TEST(Ntt, ThreadCountDoesNotChangeTheResult) {
+  const NttDomain d(14);
+  const std::vector<Fr> coeffs = random_vector(d.size(), 500);
+  std::vector<Fr> one = coeffs;
+  d.forward(one.data(), sequential_pool());
+  std::vector<Fr> one_coset = coeffs;
+  d.coset_forward(one_coset.data(), d.omega_2n(), sequential_pool());
+  for (unsigned threads : {2u, 3u, kManyThreads}) {
+    ThreadPool pool(threads);
+    std::vector<Fr> a = coeffs;
+    d.forward(a.data(), pool);
+    EXPECT_EQ(a, one) << threads;
+    d.inverse(a.data(), pool);
+    EXPECT_EQ(a, coeffs) << threads;
+    a = coeffs;
+    d.coset_forward(a.data(), d.omega_2n(), pool);
+    EXPECT_EQ(a, one_coset) << threads;
+  }
+}
+
+}  // namespace
+}  // namespace enygma
