@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/transfer/request.hpp"
+#include "core/transfer/validate.hpp"
 #include "native/cli.hpp"
 #include "native/cli_args.hpp"
 #include "native/cli_output.hpp"
@@ -41,6 +42,10 @@ int run_prove(int argc, char** argv) {
   }
   auto request = native::read_text_file(*args.get("input"));
   if (!request) return cli::fail_with(request.error(), 1);
+  // The request first: a bad request is reported even where no keys exist.
+  auto parsed = parse_transfer_request(*request, unsigned(*k));
+  if (!parsed) return cli::fail_with(parsed.error(), 2);
+  if (auto valid = validate_transfer(*parsed); !valid) return cli::fail_with(valid.error(), 2);
   ThreadPool pool{unsigned(*threads)};
   auto prover = native::load_transfer_prover(args.get_or("keys", "keys/dev"), unsigned(*k), true,
                                              pool);
@@ -53,7 +58,7 @@ int run_prove(int argc, char** argv) {
     seed = native::test_seed_from_text(*text);
     options.insecure_test_seed = seed;
   }
-  auto proof = (*prover)->prove_request(*request, pool, options);
+  auto proof = (*prover)->prove(*parsed, pool, options);
   if (!proof) return cli::fail_with(proof.error(), cli::is_request_error(proof.error()) ? 2 : 1);
   if (auto out = args.get("out")) {
     if (auto st = native::write_file_atomic(*out, proof->response_json + "\n"); !st) {

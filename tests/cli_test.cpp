@@ -1,0 +1,177 @@
+// The enygma command line end to end (native only): setup, prove, verify, exports, and the
+// exit codes and JSON errors that scripts rely on.
+#include <gtest/gtest.h>
+
+#if !defined(__EMSCRIPTEN__)
+
+#include <nlohmann/json.hpp>
+
+#include "support/subprocess.hpp"
+
+namespace enygma {
+namespace {
+
+using test::run_enygma;
+using test::RunResult;
+using test::TempDir;
+
+std::string vector_path(const std::string& name) {
+  return std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name;
+}
+
+// One set of seeded k=2 keys for the whole program.
+const TempDir& keys() {
+  static TempDir dir;
+  static bool made = [] {
+    auto r = run_enygma({"setup", "--k", "2", "--out", dir.path().string(), "--insecure-seed",
+                         "cli-test"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("INSECURE"), std::string::npos);
+    return true;
+  }();
+  (void)made;
+  return dir;
+}
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
+  TempDir tmp;
+  auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
+                       vector_path("transfer-k2.json"), "--out", tmp / "proof.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto proof = nlohmann::json::parse(test::read_all(tmp / "proof.json"));
+  ASSERT_EQ(proof["public_signal"].size(), 18u);
+  auto request = nlohmann::json::parse(test::read_all(vector_path("transfer-k2.json")));
+  // documented order: hashed_shared_secrets first, message_tags last
+  EXPECT_EQ(proof["public_signal"][0], request["hashed_shared_secrets"][0]);
+  EXPECT_EQ(proof["public_signal"][17], request["message_tags"][1]);
+  EXPECT_EQ(proof["pi_b"].size(), 2u);
+
+  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
+                  tmp / "proof.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"valid\":true}\n");
+
+  proof["public_signal"][16] = "12347";  // another anonymity set member
+  write(tmp / "tampered.json", proof.dump());
+  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
+                  tmp / "tampered.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("\"valid\":false"), std::string::npos);
+
+  write(tmp / "malformed.json", "{\"pi_a\": [\"1\"]}");
+  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
+                  tmp / "malformed.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"field\":\"pi_a\""), std::string::npos) << r.err;
+}
+
+TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
+  auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
+                       vector_path("transfer-k2-bad.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  auto err = nlohmann::json::parse(r.err);
+  EXPECT_EQ(err["rule"], "R2");
+  EXPECT_EQ(err["field"], "tx_values[0]");
+  // rejected before any key is needed: no k=6 keys exist in this folder
+  r = run_enygma({"prove", "--k", "6", "--keys", keys().path().string(), "--input",
+                  vector_path("transfer-k6-bad.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  err = nlohmann::json::parse(r.err);
+  EXPECT_EQ(err["rule"], "input");
+  EXPECT_EQ(err["field"], "hashed_shared_secrets[0]");
+  // a k=2 request given as k=3
+  r = run_enygma({"prove", "--k", "3", "--keys", keys().path().string(), "--input",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, TestSeedMakesProofsReproducible) {
+  std::vector<std::string> base = {"prove", "--k", "2", "--keys", keys().path().string(),
+                                   "--input", vector_path("transfer-k2.json")};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_enygma(args);
+  };
+  auto a = with({"--test-seed", "alpha"}), b = with({"--test-seed", "alpha", "--threads", "2"});
+  auto c = with({"--test-seed", "beta"}), d = with({}), e = with({});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+  EXPECT_NE(d.out, e.out);  // real blinding differs every time
+  EXPECT_NE(a.err.find("INSECURE"), std::string::npos);
+}
+
+TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
+  TempDir empty;
+  auto r = run_enygma({"prove", "--k", "2", "--keys", empty.path().string(), "--input",
+                       vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("transfer-k2.vk"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("enygma setup"), std::string::npos) << r.err;
+
+  TempDir bad;
+  auto pk = test::read_all(keys() / "transfer-k2.pk");
+  auto vk = test::read_all(keys() / "transfer-k2.vk");
+  pk[pk.size() / 2] ^= 1;
+  write(bad / "transfer-k2.pk", pk);
+  write(bad / "transfer-k2.vk", vk);
+  r = run_enygma({"prove", "--k", "2", "--keys", bad.path().string(), "--input",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
+
+  // k=2 keys offered as k=3 keys
+  TempDir foreign;
+  write(foreign / "transfer-k3.vk", vk);
+  r = run_enygma({"verify", "--k", "3", "--keys", foreign.path().string(), "--proof",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("enygma-transfer-k2"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ExportsSnarkjsFormats) {
+  TempDir tmp;
+  auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys().path().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto vk = nlohmann::json::parse(r.out);
+  EXPECT_EQ(vk["protocol"], "groth16");
+  EXPECT_EQ(vk["nPublic"], 18);
+  EXPECT_EQ(vk["IC"].size(), 19u);
+  r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
+                  vector_path("transfer-k2.json"), "--out", tmp / "resp.json"});
+  ASSERT_EQ(r.exit_code, 0);
+  r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "proof.json",
+                  "--out-public", tmp / "public.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto proof = nlohmann::json::parse(test::read_all(tmp / "proof.json"));
+  EXPECT_EQ(proof["pi_a"][2], "1");
+  EXPECT_EQ(nlohmann::json::parse(test::read_all(tmp / "public.json")).size(), 18u);
+}
+
+TEST(Cli, WalletRequestsValidateAndInfoReportsSizes) {
+  TempDir tmp;
+  auto r = run_enygma({"make-transfer", "--k", "3", "--seed", "5", "--out", tmp / "req.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"validate", "--k", "3", "--input", tmp / "req.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"info", "--k", "6"});
+  ASSERT_EQ(r.exit_code, 0);
+  auto info = nlohmann::json::parse(r.out);
+  EXPECT_LE(info["constraints"].get<int>(), 32768 - 51);
+  EXPECT_EQ(info["fft_domain"], 32768);
+  EXPECT_EQ(info["public_inputs"], 50);
+  r = run_enygma({"prove", "--k", "99"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_enygma({"no-such-command"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace enygma
+
+#endif
