@@ -216,7 +216,11 @@ struct PrimeField {
   }
 #endif
   friend inline PrimeField operator-(const PrimeField& a) { return zero() - a; }
-  friend inline PrimeField operator*(const PrimeField& a, const PrimeField& b) {
+  // Always inlined: a call costs about as much as a fifth of the multiplication. Where the
+  // ADX kernel exists, the portable one is the cold path and stays out of line, so that each
+  // call site carries one kernel only.
+  friend inline __attribute__((always_inline)) PrimeField operator*(const PrimeField& a,
+                                                                    const PrimeField& b) {
     PrimeField r;
 #if defined(ENYGMA_LIMB32)
     limbs32::mont_mul(r.limbs, a.limbs, b.limbs, kModulus.w, kInv32);
@@ -224,7 +228,7 @@ struct PrimeField {
     if (__builtin_expect(g_use_adx, 1)) {
       limbs64_adx::mont_mul(r.limbs, a.limbs, b.limbs, kModulus.w, kInv64);
     } else {
-      limbs64::mont_mul(r.limbs, a.limbs, b.limbs, kModulus.w, kInv64);
+      mul_portable_cold(r.limbs, a.limbs, b.limbs);
     }
 #else
     limbs64::mont_mul(r.limbs, a.limbs, b.limbs, kModulus.w, kInv64);
@@ -274,6 +278,12 @@ struct PrimeField {
   }();
 
  private:
+#if defined(ENYGMA_HAVE_ADX_KERNEL)
+  static __attribute__((noinline, cold)) void mul_portable_cold(uint64_t r[4], const uint64_t a[4],
+                                                               const uint64_t b[4]) {
+    limbs64::mont_mul(r, a, b, kModulus.w, kInv64);
+  }
+#endif
   inline void reduce_once() {
     uint64_t s[4], br = 0;
     for (int i = 0; i < 4; ++i) {
