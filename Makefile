@@ -1,0 +1,161 @@
+# enygma-prover: the entry points. On a fresh Debian 12 machine, as root:
+#   make run    set everything up, build, make development keys, serve on 127.0.0.1:3003
+#   make test   set everything up, build both targets, run every test
+# Other targets: build, bench, clean, distclean (see `make help`).
+#
+# Every target first runs scripts/setup-deps.sh (installs only what is missing; well under a
+# second when nothing is). CMake configures each build folder once; later runs only rebuild
+# what changed (CMake re-runs itself when a CMakeLists.txt or a globbed folder changes).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-print-directory
+
+JOBS ?= $(shell nproc)
+# Build folders: native release (the CLI and server), WebAssembly, native under sanitizers.
+BUILD ?= build
+BUILD_WASM ?= build-wasm
+BUILD_ASAN ?= build-asan
+# libsodium and Google Benchmark built for WebAssembly (scripts/build-wasm-deps.sh), kept
+# outside the build folders so that `make clean` does not throw away ~3 minutes of work.
+WASM_DEPS ?= .cache/wasm-deps
+# Development keys and the server address of `make run`.
+DEV_KEYS ?= keys/dev
+HOST ?= 127.0.0.1
+PORT ?= 3003
+# Compiler warnings are errors in every configuration built here (WERROR=OFF to look past one).
+WERROR ?= ON
+# Extra arguments for the benchmark programs, e.g. BENCH_ARGS=--benchmark_filter=fp_mul
+BENCH_ARGS ?=
+
+# When set (.ci/run sets it), each build and test step appends "step: seconds" to this file.
+ENYGMA_TIMES ?=
+
+CMAKE_GENERATOR_FLAGS := -G Ninja
+# Node 20 runs Emscripten 3.1.6 output only with fetch() hidden (see toolchains/emscripten.cmake)
+NODE := node --no-experimental-fetch
+ENYGMA := $(BUILD)/bin/enygma
+
+# $(call timed,NAME,COMMAND): runs COMMAND and records how long it took.
+timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
+        if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
+
+.PHONY: help setup build build-native build-wasm wasm-deps test test-native test-wasm \
+        test-sanitize test-e2e run keys bench bench-native bench-wasm clean distclean
+
+help:
+	@echo "make run            set up, build, make dev keys, serve on $(HOST):$(PORT)"
+	@echo "make test           set up, build both targets, run every test"
+	@echo "make build          native release ($(BUILD)/bin/enygma) and WebAssembly ($(BUILD_WASM)/)"
+	@echo "make test-native | test-wasm | test-sanitize | test-e2e   one group of tests"
+	@echo "make bench          native benchmarks, then WebAssembly ones under Node (BENCH_ARGS=...)"
+	@echo "make clean          remove the build folders (distclean: also caches, node_modules)"
+
+# ---- setup ----------------------------------------------------------------------------------
+setup:
+	@scripts/setup-deps.sh
+
+# ---- native release build -------------------------------------------------------------------
+# Configured once. A changed toolchain file needs a fresh cache (its *_INIT flags are read only
+# by the first configure), hence the rm.
+$(BUILD)/CMakeCache.txt: toolchains/native-release.cmake | setup
+	@rm -rf $(BUILD)/CMakeCache.txt $(BUILD)/CMakeFiles
+	cmake -S . -B $(BUILD) $(CMAKE_GENERATOR_FLAGS) \
+	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/native-release.cmake -DCMAKE_BUILD_TYPE=Release \
+	  -DENYGMA_WERROR=$(WERROR)
+
+build-native: setup $(BUILD)/CMakeCache.txt
+	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS))
+
+# ---- WebAssembly build ----------------------------------------------------------------------
+# The stamp is rebuilt when the script, the toolchain or Emscripten itself changes; the script
+# also checks its own stamp, so it is cheap either way.
+$(WASM_DEPS)/.enygma-wasm-deps: scripts/build-wasm-deps.sh toolchains/emscripten.cmake toolchains/emcc-compile \
+                                $(wildcard /usr/share/emscripten/emscripten-version.txt) | setup
+	@$(call timed,wasm-deps,scripts/build-wasm-deps.sh $(WASM_DEPS))
+	@touch $@
+
+wasm-deps: setup $(WASM_DEPS)/.enygma-wasm-deps
+
+$(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-wasm-deps | setup
+	@rm -rf $(BUILD_WASM)/CMakeCache.txt $(BUILD_WASM)/CMakeFiles
+	cmake -S . -B $(BUILD_WASM) $(CMAKE_GENERATOR_FLAGS) \
+	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/emscripten.cmake -DCMAKE_BUILD_TYPE=Release \
+	  -DENYGMA_WASM_DEPS=$(abspath $(WASM_DEPS)) -DENYGMA_WERROR=$(WERROR)
+
+build-wasm: wasm-deps $(BUILD_WASM)/CMakeCache.txt
+	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS))
+
+build: build-native build-wasm
+
+# ---- tests ----------------------------------------------------------------------------------
+# Order: cheapest signal first. Each group can also be run alone.
+test: build test-native test-wasm test-sanitize test-e2e
+	@echo "make test: all test groups passed"
+
+test-native: build-native
+	@$(call timed,test-native,ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS))
+
+# Each WebAssembly test program runs under Node (CMAKE_CROSSCOMPILING_EMULATOR).
+test-wasm: build-wasm
+	@$(call timed,test-wasm,ctest --test-dir $(BUILD_WASM) --output-on-failure -j $(JOBS))
+
+# The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer
+# (-O1 -g: optimized enough for the arithmetic-heavy tests, still precise reports).
+$(BUILD_ASAN)/CMakeCache.txt: | setup
+	cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_WERROR=$(WERROR) -DENYGMA_BUILD_BENCH=OFF
+
+test-sanitize: setup $(BUILD_ASAN)/CMakeCache.txt
+	@$(call timed,build-sanitize,cmake --build $(BUILD_ASAN) -j $(JOBS))
+	@$(call timed,test-sanitize,ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L unit)
+
+# ==== HOOK: end-to-end tests (browser demo under Playwright + Debian's chromium, interop with
+# snarkjs / the Solidity verifier). Owned by the e2e/interop helpers: put the commands here.
+# Until then it runs e2e/run.sh when that exists. npm packages come from package.json
+# (scripts/setup-deps.sh installs them); never `playwright install`: use /usr/bin/chromium.
+test-e2e: build
+	@$(call timed,test-e2e,ENYGMA_BIN=$(abspath $(ENYGMA)) ENYGMA_WEB=$(abspath $(BUILD_WASM))/web \
+	  e2e/run.sh)
+# ==== end of HOOK
+
+# ---- run the server -------------------------------------------------------------------------
+# Development keys for k = 2..6 (single-party, from the CSPRNG): made by `enygma setup` when
+# keys/dev is missing, or when the circuits they were made for (the R1CS digests printed by
+# `enygma info --digest`) differ from the circuits of the binary just built.
+keys: build-native
+	@$(ENYGMA) info --k 2-6 --digest >$(BUILD)/circuit-digests.json
+	@if ! cmp -s $(BUILD)/circuit-digests.json $(DEV_KEYS)/circuit-digests.json; then \
+	  echo "keys: making development keys for k = 2..6 in $(DEV_KEYS)"; \
+	  rm -f $(DEV_KEYS)/circuit-digests.json; \
+	  $(ENYGMA) setup --k 2-6 --out $(DEV_KEYS); \
+	  cp $(BUILD)/circuit-digests.json $(DEV_KEYS)/circuit-digests.json; \
+	fi
+
+# The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
+run: build keys
+	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
+
+# ---- benchmarks -----------------------------------------------------------------------------
+# Google Benchmark programs, one per bench/<concern>_bench.cpp. Timings are only meaningful on
+# an otherwise idle machine.
+bench: bench-native bench-wasm
+
+bench-native: build-native
+	@for b in $(BUILD)/bench/*_bench; do echo "== $$b"; $$b $(BENCH_ARGS); done
+
+bench-wasm: build-wasm
+	@for b in $(BUILD_WASM)/bench/*_bench.js; do echo "== $$b (WebAssembly, Node)"; \
+	  $(NODE) $$b $(BENCH_ARGS); done
+
+# ---- cleaning -------------------------------------------------------------------------------
+clean:
+	rm -rf $(BUILD) $(BUILD_WASM) $(BUILD_ASAN)
+
+distclean: clean
+	rm -rf .cache node_modules
