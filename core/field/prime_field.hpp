@@ -237,8 +237,10 @@ struct PrimeField {
   }
   PrimeField& operator+=(const PrimeField& o) { return *this = *this + o; }
   PrimeField& operator-=(const PrimeField& o) { return *this = *this - o; }
-  PrimeField& operator*=(const PrimeField& o) { return *this = *this * o; }
-  PrimeField square() const { return *this * *this; }
+  __attribute__((always_inline)) PrimeField& operator*=(const PrimeField& o) {
+    return *this = *this * o;
+  }
+  __attribute__((always_inline)) PrimeField square() const { return *this * *this; }
   PrimeField dbl() const { return *this + *this; }
 
   // a^e; variable time in e only (e is public everywhere it is used).
