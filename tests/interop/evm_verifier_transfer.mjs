@@ -1,0 +1,52 @@
+// The Solidity verifier of `enygma export-solidity --k K` for the transfer circuit at k = 2 and
+// k = 6 (development keys; the contract is the same for ceremony keys): compiles with solc,
+// deploys in an in-process EVM, accepts our proof of the shared vectors' request, rejects
+// changed public inputs and proof elements; reports the gas of verifyProof.
+import fs from "node:fs";
+import path from "node:path";
+import {
+  freshDir, main, parseArgs, requireModules, run, transferDevKeys, transferProve,
+} from "./lib.mjs";
+import { Chain, compile, loadEvmModules, tamperedCalls } from "./evm.mjs";
+
+const o = parseArgs();
+requireModules(o.root, ["solc", "@ethereumjs/evm", "@ethereumjs/util"]);
+const work = freshDir(o.work);
+const mods = await loadEvmModules(o.root);
+
+await main("evm_verifier_transfer", async (t) => {
+  const gas = [];
+  for (const k of [2, 6]) {
+    const keys = path.join(work, "keys");
+    transferDevKeys(o, k, keys);
+    const sol = path.join(work, `VerifierK${k}.sol`);
+    const exported = JSON.parse(run(o.enygma, ["export-solidity", "--k", String(k), "--keys",
+      keys, "--out", sol]).stdout);
+    const contract = exported.contract;
+    t.ok(contract === `EnygmaTransferVerifierK${k}` && exported.public_inputs === 8 * k + 2,
+         `k=${k}: enygma export-solidity writes ${contract} (${exported.public_inputs} inputs)`);
+    const compiled = compile(mods.solc, sol, contract);
+    t.ok(compiled.bytecode.length > 0 && compiled.warnings.length === 0,
+         `k=${k}: solc ${compiled.version} compiles it without warnings ` +
+         `(${compiled.bytecode.length / 2} bytes of init code)`);
+    const chain = await Chain.create(mods);
+    const deployed = await chain.deploy(compiled.bytecode);
+
+    const request = path.join(o.shared, "vectors", `transfer-k${k}.json`);
+    const ref = path.join(work, `response-k${k}.json`);
+    const proof = transferProve(o, k, request, keys, ref);
+    const good = await chain.verify(compiled.selector, proof.pi_a, proof.pi_b, proof.pi_c,
+                                    proof.public_signal);
+    const txGas = 21000 + good.calldataGas + good.gas;
+    t.ok(good.ok, `k=${k}: verifyProof accepts our proof: ${good.gas} execution gas, ` +
+                  `${txGas} per transaction (21000 + ${good.calldataGas} calldata); ` +
+                  `deployment ${deployed.gas} gas`);
+    for (const [what, A, B, C, P] of tamperedCalls(proof)) {
+      const r = await chain.verify(compiled.selector, A, B, C, P);
+      t.ok(!r.ok && !r.reverted, `k=${k}: returns false (no revert) for ${what}`);
+    }
+    gas.push({ k, public_inputs: 8 * k + 2, verify_execution_gas: good.gas,
+               verify_transaction_gas: txGas, deploy_gas: Number(deployed.gas) });
+  }
+  fs.writeFileSync(path.join(work, "gas.json"), JSON.stringify(gas, null, 1) + "\n");
+});

@@ -1,0 +1,411 @@
+// snarkjs .zkey import: a .zkey written here from our own setup (the layout of snarkjs's
+// zkey_utils) imports back to the same keys; a real snarkjs ceremony's .zkey (fixture under
+// tests/interop/fixtures, made by tests/interop/make_fixture.sh) imports, proves, and matches
+// snarkjs's verification_key.json and proof; a zkey for another circuit, without
+// contributions, or damaged is refused with a reason. Also the Solidity verifier text.
+#include "core/groth16/zkey_import.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "core/groth16/proof_format.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/groth16/solidity_verifier.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/r1cs/iden3_binfile.hpp"
+#include "core/r1cs/r1cs_file.hpp"
+#include "core/r1cs/wtns_file.hpp"
+#include "support/random_r1cs.hpp"
+
+namespace enygma {
+namespace {
+
+using test::RandomCircuit;
+using test::TestRng;
+
+// ---- a .zkey writer for tests (snarkjs's layout, see core/groth16/zkey_import.hpp) ----------
+
+void put_mont(ByteWriter& w, const Fp& x) {
+  uint8_t b[32];
+  u256_to_le_bytes(x.montgomery(), b);
+  w.bytes(b, 32);
+}
+void put_g1(ByteWriter& w, const G1Affine& p) {
+  put_mont(w, p.x);
+  put_mont(w, p.y);
+}
+void put_g2(ByteWriter& w, const G2Affine& p) {
+  put_mont(w, p.x.c0);
+  put_mont(w, p.x.c1);
+  put_mont(w, p.y.c0);
+  put_mont(w, p.y.c1);
+}
+template <class Affine>
+std::vector<Affine> dense(const SparseQuery<Affine>& q, size_t size, uint32_t first_wire = 0) {
+  std::vector<Affine> out(size, Affine::infinity());
+  for (size_t i = 0; i < q.size(); ++i) out[q.wires[i] - first_wire] = q.points[i];
+  return out;
+}
+
+struct ZkeyWriterOptions {
+  size_t contributions = 1;
+  bool wrong_last_delta = false;
+  uint32_t protocol = 1;
+};
+
+std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
+                                     const ZkeyWriterOptions& opt = {}) {
+  const ProvingKey& pk = keys.pk;
+  const VerifyingKey& vk = keys.vk;
+  iden3::BinWriter f("zkey", 1, 10);
+  ByteWriter& w = f.out();
+  f.begin_section(1);
+  w.u32(opt.protocol);
+  f.end_section();
+
+  f.begin_section(2);
+  uint8_t prime[32];
+  w.u32(32);
+  u256_to_le_bytes(Fp::kModulus, prime);
+  w.bytes(prime, 32);
+  w.u32(32);
+  u256_to_le_bytes(Fr::kModulus, prime);
+  w.bytes(prime, 32);
+  w.u32(pk.num_wires);
+  w.u32(pk.num_public);
+  w.u32(uint32_t(1) << pk.log_n);
+  put_g1(w, pk.alpha1);
+  put_g1(w, pk.beta1);
+  put_g2(w, pk.beta2);
+  put_g2(w, vk.gamma2);
+  put_g1(w, pk.delta1);
+  put_g2(w, pk.delta2);
+  f.end_section();
+
+  f.begin_section(3);
+  for (const auto& p : vk.ic) put_g1(w, p);
+  f.end_section();
+
+  // c * R^2 mod r: the Montgomery limbs of the element c * R.
+  const Fr r_mod = *Fr::from_canonical(Fr::kR);
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t, Fr>> coefficients;
+  for (size_t i = 0; i < r1cs.num_constraints(); ++i) {
+    for (const auto& t : canonical_terms(r1cs.a.row(i))) {
+      coefficients.emplace_back(0, uint32_t(i), t.wire, t.coeff);
+    }
+    for (const auto& t : canonical_terms(r1cs.b.row(i))) {
+      coefficients.emplace_back(1, uint32_t(i), t.wire, t.coeff);
+    }
+  }
+  for (uint32_t s = 0; s <= r1cs.num_public; ++s) {
+    coefficients.emplace_back(0, uint32_t(r1cs.num_constraints() + s), s, Fr::one());
+  }
+  f.begin_section(4);
+  w.u32(uint32_t(coefficients.size()));
+  for (const auto& [m, c, s, v] : coefficients) {
+    w.u32(m);
+    w.u32(c);
+    w.u32(s);
+    uint8_t b[32];
+    u256_to_le_bytes((v * r_mod).montgomery(), b);
+    w.bytes(b, 32);
+  }
+  f.end_section();
+
+  f.begin_section(5);
+  for (const auto& p : dense(pk.a, pk.num_wires)) put_g1(w, p);
+  f.end_section();
+  f.begin_section(6);
+  for (const auto& p : dense(pk.b1, pk.num_wires)) put_g1(w, p);
+  f.end_section();
+  f.begin_section(7);
+  for (const auto& p : dense(pk.b2, pk.num_wires)) put_g2(w, p);
+  f.end_section();
+  f.begin_section(8);
+  for (const auto& p : dense(pk.c, pk.num_wires - pk.num_public - 1, pk.num_public + 1)) {
+    put_g1(w, p);
+  }
+  f.end_section();
+  f.begin_section(9);
+  for (const auto& p : pk.h) put_g1(w, p);
+  f.end_section();
+
+  f.begin_section(10);
+  for (int i = 0; i < 64; ++i) w.bytes("\x5a", 1);  // circuit hash
+  w.u32(uint32_t(opt.contributions));
+  for (size_t i = 0; i < opt.contributions; ++i) {
+    const bool last = i + 1 == opt.contributions;
+    put_g1(w, last && !opt.wrong_last_delta ? pk.delta1 : G1Affine::generator());
+    put_g1(w, G1Affine::generator());
+    put_g1(w, G1Affine::generator());
+    put_g2(w, G2Affine::generator());
+    for (int j = 0; j < 64; ++j) w.bytes("\x01", 1);  // transcript
+    const bool beacon = i == 1;
+    w.u32(beacon ? 1 : 0);
+    std::vector<uint8_t> params = {1, 5, 'a', 'l', 'i', 'c', 'e'};
+    if (beacon) params.insert(params.end(), {2, 10, 3, 2, 0xab, 0xcd});
+    w.u32(uint32_t(params.size()));
+    w.bytes(params.data(), params.size());
+  }
+  f.end_section();
+  return f.take();
+}
+
+std::vector<Fr> public_part(std::span<const Fr> witness, uint32_t npub) {
+  return {witness.begin() + 1, witness.begin() + 1 + npub};
+}
+
+struct Fixture {
+  RandomCircuit rc;
+  Groth16Keys keys;
+};
+
+Fixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m) {
+  TestRng rng(seed);
+  Fixture f{test::random_circuit(rng, npub, npriv, m), {}};
+  const uint8_t setup_seed[] = {7, 7};
+  f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, setup_seed, sequential_pool());
+  f.keys.pk.insecure_dev = false;
+  return f;
+}
+
+TEST(ZkeyImport, OurOwnKeysRoundTripThroughTheZkeyLayout) {
+  auto f = make_fixture(41, 3, 30, 60);
+  ZkeyWriterOptions opt;
+  opt.contributions = 2;  // a contribution and a beacon
+  auto zkey = write_test_zkey(f.keys, f.rc.r1cs, opt);
+  ThreadPool pool(2);
+  auto imported = import_zkey(zkey, f.rc.r1cs, pool);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  const ProvingKey& pk = imported->keys.pk;
+  const VerifyingKey& vk = imported->keys.vk;
+  EXPECT_EQ(pk.log_n, f.keys.pk.log_n);
+  EXPECT_EQ(pk.a.wires, f.keys.pk.a.wires);
+  EXPECT_EQ(pk.a.points, f.keys.pk.a.points);
+  EXPECT_EQ(pk.b1.wires, f.keys.pk.b1.wires);
+  EXPECT_EQ(pk.b2.points, f.keys.pk.b2.points);
+  EXPECT_EQ(pk.c.wires, f.keys.pk.c.wires);
+  EXPECT_EQ(pk.c.points, f.keys.pk.c.points);
+  EXPECT_EQ(pk.h, f.keys.pk.h);
+  EXPECT_EQ(pk.delta2, f.keys.pk.delta2);
+  EXPECT_EQ(vk.ic, f.keys.vk.ic);
+  EXPECT_EQ(vk.gamma2, f.keys.vk.gamma2);
+  EXPECT_EQ(vk.circuit_digest, f.rc.r1cs.digest());
+  EXPECT_FALSE(pk.insecure_dev);
+
+  const ZkeyInfo& info = imported->info;
+  ASSERT_EQ(info.contributions.size(), 2u);
+  EXPECT_EQ(info.contributions[0].name, "alice");
+  EXPECT_FALSE(info.contributions[0].beacon);
+  EXPECT_TRUE(info.contributions[1].beacon);
+  EXPECT_EQ(info.contributions[1].beacon_iterations_exp, 10u);
+  EXPECT_EQ(info.contributions[1].beacon_hash, (std::vector<uint8_t>{0xab, 0xcd}));
+  EXPECT_EQ(info.circuit_hash[0], 0x5a);
+  EXPECT_EQ(format_zkey_hash(info.circuit_hash).substr(0, 18), "5a5a5a5a 5a5a5a5a ");
+  auto header_only = read_zkey_info(zkey);
+  ASSERT_TRUE(header_only.ok());
+  EXPECT_EQ(header_only->num_vars, f.rc.r1cs.num_wires);
+  EXPECT_EQ(header_only->contributions.size(), 2u);
+
+  auto proof = groth16_prove(pk, f.rc.r1cs, f.rc.witness, pool);
+  ASSERT_TRUE(proof.ok()) << proof.error().message;
+  auto pub = public_part(f.rc.witness, 3);
+  EXPECT_TRUE(groth16_verify(prepare_verifying_key(vk), *proof, pub).ok());
+  EXPECT_TRUE(groth16_verify(prepare_verifying_key(f.keys.vk), *proof, pub).ok());
+}
+
+TEST(ZkeyImport, AnotherCircuitsZkeyIsRefused) {
+  auto f = make_fixture(42, 2, 12, 20);
+  auto zkey = write_test_zkey(f.keys, f.rc.r1cs);
+  auto message = [&](const R1cs& r1cs) {
+    auto r = import_zkey(zkey, r1cs, sequential_pool());
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().message;
+  };
+  // one coefficient of B changed
+  R1cs other = f.rc.r1cs;
+  other.b.terms[3].coeff += Fr::one();
+  EXPECT_NE(message(other).find("another circuit"), std::string::npos);
+  // one more constraint, same wires
+  other = f.rc.r1cs;
+  std::vector<R1csTerm> a = {{1, Fr::one()}}, b = {{0, Fr::one()}}, c = {{1, Fr::one()}};
+  other.add_constraint(a, b, c);
+  EXPECT_NE(message(other).find("another circuit"), std::string::npos);
+  // other shapes
+  other = f.rc.r1cs;
+  other.num_public = 1;
+  EXPECT_NE(message(other).find("public inputs"), std::string::npos);
+  other = f.rc.r1cs;
+  other.num_wires += 1;
+  EXPECT_NE(message(other).find("wires"), std::string::npos);
+  // C is not in a zkey: a circuit differing only in C imports (its proofs will not verify)
+  other = f.rc.r1cs;
+  other.c.terms[0].coeff += Fr::one();
+  EXPECT_TRUE(import_zkey(zkey, other, sequential_pool()).ok());
+}
+
+TEST(ZkeyImport, ZkeyWithoutContributionIsRefusedUnlessAllowed) {
+  auto f = make_fixture(43, 1, 8, 10);
+  // snarkjs groth16 setup leaves delta = 1
+  f.keys.pk.delta1 = G1Affine::generator();
+  f.keys.pk.delta2 = f.keys.vk.delta2 = G2Affine::generator();
+  ZkeyWriterOptions opt;
+  opt.contributions = 0;
+  auto zkey = write_test_zkey(f.keys, f.rc.r1cs, opt);
+  auto r = import_zkey(zkey, f.rc.r1cs, sequential_pool());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "zkey");
+  EXPECT_EQ(r.error().field, "contributions");
+  EXPECT_NE(r.error().message.find("forge"), std::string::npos);
+  ZkeyImportOptions allow;
+  allow.allow_no_contributions = true;
+  auto ok = import_zkey(zkey, f.rc.r1cs, sequential_pool(), allow);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_TRUE(ok->keys.pk.insecure_dev);
+}
+
+TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
+  auto f = make_fixture(44, 2, 10, 16);
+  const auto good = write_test_zkey(f.keys, f.rc.r1cs);
+  ASSERT_TRUE(import_zkey(good, f.rc.r1cs, sequential_pool()).ok());
+  auto field = [&](const std::vector<uint8_t>& bytes) {
+    auto r = import_zkey(bytes, f.rc.r1cs, sequential_pool());
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
+  };
+  // sections start at: container 12 bytes; section 1 (12 + 4); section 2 (12 + 4 + 68 + 576 ...)
+  const size_t header_body = 12 + 16 + 12;  // first byte of section 2's body
+  auto bad = good;
+  bad[12 + 12] = 2;  // protocol PLONK
+  EXPECT_NE(field(bad).find("PLONK"), std::string::npos);
+  bad = good;
+  bad[header_body + 4] ^= 1;  // q changed
+  EXPECT_NE(field(bad).find("curve"), std::string::npos);
+  bad = good;
+  const size_t alpha = header_body + 4 + 32 + 4 + 32 + 12;
+  bad[alpha] ^= 1;  // alpha off the curve
+  EXPECT_NE(field(bad).find("header"), std::string::npos);
+  bad = good;
+  bad[alpha + 63] = 0xff;  // a coordinate >= q
+  EXPECT_NE(field(bad).find("header"), std::string::npos);
+  bad = good;
+  for (int i = 0; i < 4; ++i) bad[alpha - 4 + i] = i == 0 ? 0 : 1;  // domain size not 2^k
+  EXPECT_NE(field(bad).find("domainSize"), std::string::npos);
+  bad = good;
+  bad.resize(bad.size() - 1);
+  EXPECT_NE(field(bad).find("past the end"), std::string::npos);
+  // the last contribution's delta is not the key's delta
+  ZkeyWriterOptions opt;
+  opt.wrong_last_delta = true;
+  EXPECT_NE(field(write_test_zkey(f.keys, f.rc.r1cs, opt)).find("last contribution"),
+            std::string::npos);
+  // a G1 point of section 9 (H) off the curve: find it by its bytes
+  std::vector<uint8_t> h0(64);
+  {
+    ByteWriter w;
+    put_g1(w, f.keys.pk.h[5]);
+    h0 = w.take();
+  }
+  auto it = std::search(good.begin(), good.end(), h0.begin(), h0.end());
+  ASSERT_NE(it, good.end());
+  bad = good;
+  bad[size_t(it - good.begin()) + 40] ^= 4;
+  EXPECT_NE(field(bad).find("H: zkey: point 5 of section H"), std::string::npos) << field(bad);
+  // beta1 and beta2 of different exponents
+  auto keys = f.keys;
+  keys.pk.beta1 = keys.pk.alpha1;
+  EXPECT_NE(field(write_test_zkey(keys, f.rc.r1cs)).find("beta in G1 and in G2"),
+            std::string::npos);
+}
+
+// ---- a real snarkjs ceremony (fixture made by tests/interop/make_fixture.sh) ----------------
+
+std::vector<uint8_t> read_fixture(const std::string& name) {
+  std::ifstream in(std::string(ENYGMA_SOURCE_DIR) + "/tests/interop/fixtures/" + name,
+                   std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(ZkeyImport, RealSnarkjsCeremonyImportsProvesAndMatchesSnarkjs) {
+  auto r1cs_file = read_r1cs_file(read_fixture("circuit.r1cs"));
+  ASSERT_TRUE(r1cs_file.ok()) << r1cs_file.error().message;
+  const R1cs& r1cs = r1cs_file->r1cs;
+  auto witness = read_wtns_file(read_fixture("witness.wtns"));
+  ASSERT_TRUE(witness.ok()) << witness.error().message;
+  ASSERT_FALSE(r1cs.first_unsatisfied(*witness).has_value());
+
+  ThreadPool pool(2);
+  auto imported = import_zkey(read_fixture("circuit_final.zkey"), r1cs, pool);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  ASSERT_GE(imported->info.contributions.size(), 1u);
+  EXPECT_EQ(imported->info.contributions[0].name, "interop fixture");
+
+  // the same key snarkjs exports
+  auto vk_json = read_fixture("verification_key.json");
+  auto snark_vk = verifying_key_from_snarkjs_json(std::string(vk_json.begin(), vk_json.end()));
+  ASSERT_TRUE(snark_vk.ok()) << snark_vk.error().message;
+  const VerifyingKey& vk = imported->keys.vk;
+  EXPECT_EQ(snark_vk->ic, vk.ic);
+  EXPECT_EQ(snark_vk->alpha1, vk.alpha1);
+  EXPECT_EQ(snark_vk->beta2, vk.beta2);
+  EXPECT_EQ(snark_vk->gamma2, vk.gamma2);
+  EXPECT_EQ(snark_vk->delta2, vk.delta2);
+
+  // snarkjs's proof verifies under our verifier, and our proof with the imported key too
+  const auto pvk = prepare_verifying_key(vk);
+  auto proof_json = read_fixture("proof.json");
+  auto public_json = read_fixture("public.json");
+  auto snark_proof = proof_from_snarkjs_json(std::string(proof_json.begin(), proof_json.end()));
+  auto snark_pub = public_from_snarkjs_json(std::string(public_json.begin(), public_json.end()));
+  ASSERT_TRUE(snark_proof.ok() && snark_pub.ok());
+  auto pub = public_part(*witness, r1cs.num_public);
+  EXPECT_EQ(*snark_pub, pub);
+  EXPECT_TRUE(groth16_verify(pvk, *snark_proof, pub).ok());
+  auto proof = groth16_prove(imported->keys.pk, r1cs, *witness, pool);
+  ASSERT_TRUE(proof.ok()) << proof.error().message;
+  EXPECT_TRUE(groth16_verify(pvk, *proof, pub).ok());
+  pub[0] += Fr::one();
+  EXPECT_FALSE(groth16_verify(pvk, *proof, pub).ok());
+}
+
+// ---- the Solidity verifier's text ------------------------------------------------------------
+
+TEST(SolidityVerifier, SourceHasTheKeyAndTheCallingConvention) {
+  auto f = make_fixture(45, 4, 10, 12);
+  SolidityVerifierOptions opt;
+  opt.contract_name = "MyVerifier";
+  opt.circuit_name = "test-circuit";
+  std::string src = solidity_verifier_source(f.keys.vk, opt);
+  EXPECT_NE(src.find("contract MyVerifier {"), std::string::npos);
+  EXPECT_NE(src.find("uint256[4] calldata pubSignals"), std::string::npos);
+  EXPECT_NE(src.find("uint256[2][2] calldata pB"), std::string::npos);
+  EXPECT_NE(src.find("0x08"), std::string::npos);
+  EXPECT_NE(src.find("IC4_X"), std::string::npos);
+  EXPECT_EQ(src.find("IC5_X"), std::string::npos);
+  EXPECT_NE(src.find("SPDX-License-Identifier: UNLICENSED"), std::string::npos);
+  // G2 constants imaginary part first
+  EXPECT_NE(src.find("DELTA_X_IM = " + f.keys.vk.delta2.x.c1.to_decimal() + ";"),
+            std::string::npos);
+  EXPECT_NE(src.find("DELTA_X_RE = " + f.keys.vk.delta2.x.c0.to_decimal() + ";"),
+            std::string::npos);
+  EXPECT_NE(src.find("IC0_Y = " + f.keys.vk.ic[0].y.to_decimal() + ";"), std::string::npos);
+  EXPECT_NE(
+      src.find("uint256 internal constant R = "
+               "21888242871839275222246405745257275088548364400416034343698204186575808495617;"),
+      std::string::npos);
+
+  EXPECT_TRUE(is_solidity_identifier("EnygmaTransferVerifierK2"));
+  EXPECT_TRUE(is_solidity_identifier("_x$1"));
+  EXPECT_FALSE(is_solidity_identifier("2abc"));
+  EXPECT_FALSE(is_solidity_identifier("a-b"));
+  EXPECT_FALSE(is_solidity_identifier("contract"));
+  EXPECT_FALSE(is_solidity_identifier(""));
+}
+
+}  // namespace
+}  // namespace enygma
