@@ -74,8 +74,11 @@ PointLc edwards_add(CircuitBuilder& b, const PointLc& p, const PointLc& q, std::
   Fr den_x = Fr::one() + tau_d, den_y = Fr::one() - tau_d;
   invert_pair(den_x, den_y);
   const Fr a_beta = kA * t.beta.value();
-  PointLc sum = point_of(b.private_wire((t.beta.value() + t.gamma.value()) * den_x),
-                         b.private_wire((t.delta.value() + a_beta - t.gamma.value()) * den_y));
+  // y before x, each in its own statement: function arguments are evaluated in an unspecified
+  // order (g++ and clang differ), and the wire numbering must be the same on every target.
+  const Var y3 = b.private_wire((t.delta.value() + a_beta - t.gamma.value()) * den_y);
+  const Var x3 = b.private_wire((t.beta.value() + t.gamma.value()) * den_x);
+  PointLc sum = point_of(x3, y3);
   enforce_add_result(b, t, sum);
   return sum;
 }
@@ -95,8 +98,9 @@ PointLc edwards_add_constant(CircuitBuilder& b, const PointLc& p, const BjjPoint
   invert_pair(den_x, den_y);
   const Lc num_x = q.y * p.x + q.x * p.y;
   const Lc num_y = q.y * p.y - (kA * q.x) * p.x;
-  PointLc sum =
-      point_of(b.private_wire(num_x.value() * den_x), b.private_wire(num_y.value() * den_y));
+  const Var y3 = b.private_wire(num_y.value() * den_y);  // y first: see edwards_add
+  const Var x3 = b.private_wire(num_x.value() * den_x);
+  PointLc sum = point_of(x3, y3);
   const Lc one = Lc::constant(1);
   b.enforce(sum.x, one + dxy * Lc(xy), num_x, "x3*(1 + d*xq*yq*x1*y1) = yq*x1 + xq*y1");
   b.enforce(sum.y, one - dxy * Lc(xy), num_y, "y3*(1 - d*xq*yq*x1*y1) = yq*y1 - a*xq*x1");
@@ -107,8 +111,9 @@ PointLc montgomery_to_edwards(CircuitBuilder& b, const MontPointLc& m, std::stri
   CircuitBuilder::Scope scope(b, label);
   Fr inv_v = m.v.value(), inv_u1 = m.u.value() + Fr::one();
   invert_pair(inv_v, inv_u1);
-  PointLc e = point_of(b.private_wire(m.u.value() * inv_v),
-                       b.private_wire((m.u.value() - Fr::one()) * inv_u1));
+  const Var y = b.private_wire((m.u.value() - Fr::one()) * inv_u1);  // y first: see edwards_add
+  const Var x = b.private_wire(m.u.value() * inv_v);
+  PointLc e = point_of(x, y);
   b.enforce(e.x, m.v, m.u, "x*v = u");
   b.enforce(e.y, m.u + Fr::one(), m.u - Fr::one(), "y*(u + 1) = u - 1");
   return e;
