@@ -20,9 +20,19 @@ constexpr uint32_t kFlagInsecure = 1, kFlagCompressed = 2;
 
 Error key_error(const std::string& what) { return make_error(what, "key"); }
 
-std::array<uint8_t, 32> blake2b(std::span<const uint8_t> data) {
+// The file digest covers the header up to the digest field (offset 104) and the body, so a
+// flipped bit anywhere is caught, including the flags (a development key must not pass for a
+// production one) and the circuit digest.
+constexpr size_t kDigestOffset = 104;
+
+std::array<uint8_t, 32> file_digest(std::span<const uint8_t> header_before_digest,
+                                    std::span<const uint8_t> body) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, nullptr, 0, 32);
+  crypto_generichash_update(&state, header_before_digest.data(), header_before_digest.size());
+  crypto_generichash_update(&state, body.data(), body.size());
   std::array<uint8_t, 32> out;
-  crypto_generichash(out.data(), out.size(), data.data(), data.size(), nullptr, 0);
+  crypto_generichash_final(&state, out.data(), out.size());
   return out;
 }
 
@@ -38,7 +48,7 @@ std::vector<uint8_t> wrap(KeyKind kind, bool insecure, PointFormat format,
   w.text(circuit_name, 32);
   w.bytes(circuit_digest.data(), 32);
   w.u64(body.size());
-  auto digest = blake2b(body);
+  auto digest = file_digest(w.data(), body);
   w.bytes(digest.data(), 32);
   w.bytes(body.data(), body.size());
   return w.take();
@@ -112,7 +122,7 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
   ByteReader r(file);
   KeyFileHeader h;
   char magic[8];
-  uint32_t flags;
+  uint32_t flags = 0;  // g++ -O1 -fsanitize=thread: -Wmaybe-uninitialized otherwise
   r.bytes(magic, 8);
   if (!memcmp(magic, kMagicPk, 8)) {
     h.kind = KeyKind::kProving;
@@ -164,7 +174,7 @@ Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, Key
                      (have < h.body_length ? " (truncated file)" : " (trailing bytes)"));
   }
   auto body = file.subspan(kKeyHeaderSize);
-  if (blake2b(body) != h.body_digest) {
+  if (file_digest(file.first(kDigestOffset), body) != h.body_digest) {
     return key_error(std::string(what) + " key is corrupt: its BLAKE2b-256 digest does not match");
   }
   return body;

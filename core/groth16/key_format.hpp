@@ -9,7 +9,8 @@
 //   32      32    circuit name, zero padded (e.g. "enygma-transfer-k6")
 //   64      32    circuit digest (R1cs::digest of the circuit the key was made for)
 //   96      8     body length in bytes
-//   104     32    BLAKE2b-256 of the body (libsodium crypto_generichash), checked on load
+//   104     32    BLAKE2b-256 of bytes 0..103 followed by the body (libsodium
+//                 crypto_generichash), checked on load: every header field is covered too
 //   136     ...   body
 // Raw bodies store field elements as their Montgomery limbs (four little-endian 64-bit words,
 // R = 2^256), the in-memory form on every target, so loading is one read, one hash and copies:
@@ -45,7 +46,9 @@ struct KeyFileHeader {
   std::array<uint8_t, 32> body_digest{};
 };
 
-inline constexpr uint32_t kKeyFormatVersion = 1;
+// Version 2: the digest covers the header (version 1 hashed the body only, so a flipped flag,
+// e.g. the development-key bit, went unnoticed).
+inline constexpr uint32_t kKeyFormatVersion = 2;
 inline constexpr size_t kKeyHeaderSize = 136;
 
 std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,

@@ -62,7 +62,8 @@ class PointCodec {
     if (count > r.remaining() / sz || !r.view(raw, count * sz)) return fail("truncated points");
     points.resize(count);
     if (format_ == PointFormat::kRaw) {
-      memcpy(points.data(), raw.data(), raw.size());
+      // (an empty query has no buffer: memcpy's pointers must not be null even for 0 bytes)
+      if (count > 0) memcpy(points.data(), raw.data(), raw.size());
       // Montgomery limbs must be reduced, or arithmetic on them would be wrong.
       for (const auto& p : points) {
         if (!limbs_canonical(p)) return fail("a coordinate is not below p");

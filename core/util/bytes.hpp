@@ -19,8 +19,12 @@ class ByteWriter {
     for (int i = 0; i < 8; ++i) buf_.push_back(uint8_t(v >> (8 * i)));
   }
   void bytes(const void* p, size_t n) {
-    const auto* b = static_cast<const uint8_t*>(p);
-    buf_.insert(buf_.end(), b, b + n);
+    // resize + memcpy rather than insert: g++ 12 at -O3 reports a false -Wstringop-overflow
+    // for vector::insert after a few push_backs.
+    if (n == 0) return;
+    const size_t old = buf_.size();
+    buf_.resize(old + n);
+    memcpy(buf_.data() + old, p, n);
   }
   void bytes(std::span<const uint8_t> s) { bytes(s.data(), s.size()); }
   // Fixed-size, zero-padded text field.
