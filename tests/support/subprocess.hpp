@@ -96,6 +96,116 @@ inline RunResult run_enygma(const std::vector<std::string>& args,
   return r;
 }
 
+// A running enygma process, for tests that act on it while it runs (kill it at a chosen moment,
+// read its partial output). The destructor kills and reaps a process still running.
+class Child {
+ public:
+  explicit Child(const std::vector<std::string>& args) {
+    std::vector<std::string> full = {enygma_binary().string()};
+    full.insert(full.end(), args.begin(), args.end());
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e) envp.push_back(*e);
+    envp.push_back(nullptr);
+    spawn(full, envp);
+  }
+  // Any program (a path; argv[0] is the program itself), with extra "NAME=value" environment
+  // entries. Inherited ENYGMA_* variables are dropped so that a developer's shell cannot change
+  // what a test configures; env_extra may set them.
+  Child(const std::string& program, const std::vector<std::string>& args,
+        const std::vector<std::string>& env_extra) {
+    std::vector<std::string> full = {program};
+    full.insert(full.end(), args.begin(), args.end());
+    std::vector<std::string> env_text;
+    for (char** e = environ; *e; ++e) {
+      if (std::string(*e).rfind("ENYGMA_", 0) != 0) env_text.push_back(*e);
+    }
+    env_text.insert(env_text.end(), env_extra.begin(), env_extra.end());
+    std::vector<char*> envp;
+    for (auto& e : env_text) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    spawn(full, envp);
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  ~Child() {
+    if (running()) kill_now();
+  }
+
+  bool started() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
+  // Reaps the process when it has ended.
+  bool running() {
+    if (pid_ <= 0 || reaped_) return false;
+    if (waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
+    return !reaped_;
+  }
+  // Sends sig (SIGKILL by default) and reaps the process.
+  void kill_now(int sig = SIGKILL) {
+    if (pid_ <= 0 || reaped_) return;
+    kill(pid_, sig);
+    waitpid(pid_, &status_, 0);
+    reaped_ = true;
+  }
+  // Waits for the end (killing it at the deadline, exit_code -1 then); the captured output.
+  RunResult wait(std::chrono::seconds deadline = std::chrono::seconds(300)) {
+    RunResult r;
+    auto until = std::chrono::steady_clock::now() + deadline;
+    while (running()) {
+      if (std::chrono::steady_clock::now() > until) {
+        kill_now();
+        r.out = read_all(io_ / "stdout");
+        r.err = read_all(io_ / "stderr") + "\n[killed at the test deadline]";
+        return r;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (reaped_ && WIFEXITED(status_)) r.exit_code = WEXITSTATUS(status_);
+    r.out = read_all(io_ / "stdout");
+    r.err = read_all(io_ / "stderr");
+    return r;
+  }
+  // The raw wait status once reaped (WIFSIGNALED / WTERMSIG for a killed process).
+  int wait_status() const { return status_; }
+
+  // Sends sig without waiting (e.g. SIGTERM, then wait_exit); never to a reaped process.
+  void send_signal(int sig) {
+    if (pid_ > 0 && !reaped_) kill(pid_, sig);
+  }
+  // Waits up to `within` for the end without killing: the exit code, 128 + the signal number
+  // for a process ended by a signal, or -1 when still running.
+  int wait_exit(std::chrono::milliseconds within) {
+    const auto until = std::chrono::steady_clock::now() + within;
+    while (running()) {
+      if (std::chrono::steady_clock::now() > until) return -1;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!reaped_) return -1;
+    return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+  }
+  // What the process has written so far.
+  std::string out() const { return read_all(io_ / "stdout"); }
+  std::string err() const { return read_all(io_ / "stderr"); }
+
+ private:
+  void spawn(std::vector<std::string>& full, std::vector<char*>& envp) {
+    const std::string out = io_ / "stdout", err = io_ / "stderr";
+    std::vector<char*> argv;
+    for (auto& a : full) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+
+  TempDir io_;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  int status_ = 0;
+};
+
 }  // namespace enygma::test
 
 #endif

@@ -1,0 +1,63 @@
+// Configuration of `enygma serve`: flags, each with a matching environment variable
+// (--max-inflight <-> ENYGMA_MAX_INFLIGHT); a flag wins over the environment.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace enygma::server {
+
+struct ServerConfig {
+  std::string bind = "127.0.0.1";
+  uint16_t port = 3003;  // 0: any free port (printed in the "listening" line)
+  std::string keys_dir = "keys/dev";
+  std::string web_dir;  // empty: no static files
+  std::vector<unsigned> ks = {2, 3, 4, 5, 6};
+  unsigned max_inflight = 0;    // proofs running at once; 0 -> hardware threads
+  unsigned queue = 0;           // admitted proofs waiting behind them; 0 -> 4 * max_inflight
+  unsigned prover_threads = 0;  // threads per proof; 0 -> max(1, cores / max_inflight)
+  unsigned io_threads = 0;      // 0 -> min(2, cores)
+  size_t max_body = 64 * 1024;  // bytes of a request body
+  size_t max_header = 16 * 1024;
+  unsigned max_connections = 1024;
+  std::chrono::milliseconds header_timeout{10'000};  // first byte .. end of the header
+  std::chrono::milliseconds body_timeout{30'000};    // end of header .. end of the body
+  std::chrono::milliseconds idle_timeout{60'000};    // keep-alive wait for the next request
+  std::chrono::milliseconds write_timeout{30'000};   // one response
+  std::chrono::milliseconds drain_timeout{120'000};  // SIGTERM: longest wait for admitted work
+  bool access_log = true;
+  // Testing the HTTP layer without keys: a backend whose proofs sleep (never for production).
+  std::string backend = "transfer";  // "transfer" or "fake"
+  std::chrono::milliseconds fake_prove_time{200};
+
+  // Fill the 0 defaults from the number of hardware threads.
+  void resolve_defaults(unsigned hardware_threads);
+  // One JSON object with every setting (no secrets exist in the configuration).
+  std::string to_json() const;
+};
+
+struct ConfigParse {
+  std::optional<ServerConfig> config;  // empty: error (or --help) was printed
+  int exit_code = 0;
+};
+
+// argv[0] is the subcommand name. env: getenv-like lookup (tests pass their own).
+ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*));
+void print_serve_usage(FILE* out);
+
+// "2-6", "2,3,6", "2-4,6" -> sorted distinct list; nullopt on syntax error or k outside 2..16.
+std::optional<std::vector<unsigned>> parse_k_list(const std::string& text);
+// "65536", "64k", "64KiB", "1M" -> bytes.
+std::optional<size_t> parse_byte_size(const std::string& text);
+// "10s", "500ms", "2m", "10" (seconds) -> milliseconds.
+std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
+
+// The default --web folder: the first of <exe>/../web, <exe>/../../web, ./web holding an
+// index.html; empty if none does.
+std::string default_web_dir();
+
+}  // namespace enygma::server

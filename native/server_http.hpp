@@ -1,0 +1,104 @@
+// HTTP types and response builders shared by the server's connection and route code.
+// Requests carry secrets (a transfer request holds the sender's secret key), so every buffer a
+// request passes through is wiped when freed (WipingAllocator).
+#pragma once
+
+#include <sodium.h>
+
+// clang-format off
+#include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+// clang-format on
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace enygma::server {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+
+template <class T>
+struct WipingAllocator {
+  using value_type = T;
+  WipingAllocator() = default;
+  template <class U>
+  WipingAllocator(const WipingAllocator<U>&) {}
+  T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
+  void deallocate(T* p, size_t n) {
+    sodium_memzero(p, n * sizeof(T));
+    std::allocator<T>().deallocate(p, n);
+  }
+  template <class U>
+  bool operator==(const WipingAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const WipingAllocator<U>&) const {
+    return false;
+  }
+};
+
+using SecretString = std::basic_string<char, std::char_traits<char>, WipingAllocator<char>>;
+using RequestBody = http::basic_string_body<char, std::char_traits<char>, WipingAllocator<char>>;
+using Request = http::request<RequestBody>;
+using RequestParser = http::request_parser<RequestBody>;
+using ReadBuffer = beast::basic_flat_buffer<WipingAllocator<char>>;
+
+using StringResponse = http::response<http::string_body>;
+using FileResponse = http::response<http::file_body>;
+// Bytes that live as long as the server (the keys): sent without a copy.
+using SpanResponse = http::response<http::span_body<const char>>;
+
+// Set on every response: the page may use SharedArrayBuffer (WebAssembly threads) only when
+// cross-origin isolated, and nothing here is meant to be embedded by other origins.
+template <class Fields>
+void set_common_headers(Fields& fields) {
+  fields.set(http::field::server, "enygma");
+  fields.set("Cross-Origin-Opener-Policy", "same-origin");
+  fields.set("Cross-Origin-Embedder-Policy", "require-corp");
+  fields.set("Cross-Origin-Resource-Policy", "same-origin");
+  fields.set("X-Content-Type-Options", "nosniff");
+}
+
+// A JSON response; body must already be JSON text.
+StringResponse json_response(http::status status, std::string body, unsigned version);
+// {"error": message, "rule": rule, "field": field}
+StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
+                              std::string_view field, unsigned version);
+std::string error_json(std::string_view message, std::string_view rule, std::string_view field);
+
+// The path of a request target without its query string, and "%xx" decoded; nullopt when the
+// encoding is broken or decodes to a NUL.
+std::optional<std::string> decode_target_path(std::string_view target);
+
+// Limits of json_shape_problem: far above anything a transfer request or response needs (depth
+// 3, arrays of at most 2k + ... entries, decimal numbers of at most 78 digits).
+struct JsonShapeLimits {
+  unsigned max_depth = 8;
+  size_t max_array_entries = 1024;
+  size_t max_string_bytes = 1024;
+  size_t max_number_chars = 100;
+};
+// One pass over a request body, without allocating: a message naming the first hostile shape
+// (nesting too deep, an array with too many entries, a string or number too long), or nullopt.
+// Not a JSON validator: what passes is still parsed and checked by the backend.
+std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLimits limits = {});
+
+// True when an If-None-Match header value names etag (or is "*").
+bool etag_matches(std::string_view if_none_match, std::string_view etag);
+
+// Content type by file extension (.wasm -> application/wasm, .js -> text/javascript, ...).
+const char* content_type_for(std::string_view path);
+
+inline std::string_view to_sv(beast::string_view s) {
+  return {s.data(), s.size()};
+}
+
+}  // namespace enygma::server

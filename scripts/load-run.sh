@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The server benchmark (not a CTest test): `enygma serve` with the keys of k = 2..6 loaded, then
+# `enygma load` proving the reference k=6 request at 1, 2, 4, 8 and 16 concurrent clients.
+# Prints one summary table (throughput, latency, failures, server memory) and keeps every JSON
+# report in the output folder. Run it on a quiet machine.
+#
+#   scripts/load-run.sh [BUILD_DIR] [KEYS_DIR]
+#
+# Environment:
+#   SECONDS_PER_RUN   length of each run (default 20)
+#   CLIENTS           client counts (default "1 2 4 8 16")
+#   REQUEST           request body (default ../shared/vectors/transfer-k6.json)
+#   K                 the k of REQUEST (default 6)
+#   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2"
+#   OUT               folder for the JSON reports (default BUILD_DIR/load-run)
+#   INSTANCES         N > 1: N instances behind HAProxy (scripts/cluster.sh), loaded through
+#                     the balancer; the RSS columns are then instance 1's (default 1)
+#   LB_PORT           the balancer's port when INSTANCES > 1 (default 39380)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$here/build}"
+keys="${2:-$here/keys/dev}"
+enygma="$build/bin/enygma"
+seconds="${SECONDS_PER_RUN:-20}"
+clients="${CLIENTS:-1 2 4 8 16}"
+k="${K:-6}"
+request="${REQUEST:-$here/../shared/vectors/transfer-k$k.json}"
+out="${OUT:-$build/load-run}"
+mkdir -p "$out"
+
+[[ -x "$enygma" ]] || { echo "no $enygma: build first (cmake --build $build)" >&2; exit 2; }
+[[ -f "$request" ]] || { echo "no request file $request" >&2; exit 2; }
+for kk in 2 3 4 5 6; do
+  [[ "${SERVE_ARGS:-}" == *"--backend fake"* ]] && break  # a dry run of the script itself
+  if [[ ! -f "$keys/transfer-k$kk.pk" || ! -f "$keys/transfer-k$kk.vk" ]]; then
+    echo "making development keys for k=$kk in $keys" >&2
+    "$enygma" setup --k "$kk" --out "$keys" >&2
+  fi
+done
+
+# Every client is admitted (queue >= clients): the run measures proving, not refusals.
+max_clients=0
+for c in $clients; do (( c > max_clients )) && max_clients=$c; done
+log="$out/serve.log"
+instances="${INSTANCES:-1}"
+if ((instances > 1)); then
+  cluster_dir="$out/cluster"
+  # shellcheck disable=SC2086
+  "$here/scripts/cluster.sh" start --instances "$instances" --lb-port "${LB_PORT:-39380}" \
+    --stats-port 0 --first-port 0 --bin "$enygma" --keys "$keys" --dir "$cluster_dir" \
+    -- --k 2-6 --queue "$max_clients" --access-log off ${SERVE_ARGS:-} >&2
+  trap '"$here/scripts/cluster.sh" stop --dir "$cluster_dir" || true' EXIT
+  cp "$cluster_dir/instance-1.log" "$log"
+  server_pid="$(cat "$cluster_dir/instance-1.pid")"
+  url="http://127.0.0.1:${LB_PORT:-39380}/generateProofTransfer-$k"
+else
+  # shellcheck disable=SC2086
+  "$enygma" serve --port 0 --keys "$keys" --k 2-6 --queue "$max_clients" --access-log off \
+    ${SERVE_ARGS:-} >"$log" 2>"$out/serve.err" &
+  server_pid=$!
+  trap 'kill -KILL $server_pid 2>/dev/null || true' EXIT
+
+  port=""
+  for _ in $(seq 1 600); do
+    port="$(grep -o '"event":"listening".*"port":[0-9]*' "$log" | grep -o '[0-9]*$' || true)"
+    [[ -n "$port" ]] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$out/serve.err" >&2; exit 1; }
+    sleep 0.1
+  done
+  [[ -n "$port" ]] || { echo "the server did not start" >&2; exit 1; }
+  url="http://127.0.0.1:$port/generateProofTransfer-$k"
+fi
+idle_rss_kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")"
+load_hwm_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
+
+# One proof first: page in the code and the keys.
+"$enygma" load --url "$url" --body "$request" --concurrency 1 --seconds 1 >/dev/null
+
+for c in $clients; do
+  echo "k=$k, $c client(s), ${seconds}s ..." >&2
+  "$enygma" load --url "$url" --body "$request" --concurrency "$c" --seconds "$seconds" \
+    --server-pid "$server_pid" >"$out/load-c$c.json" || true
+done
+
+server_exit=0
+if ((instances > 1)); then
+  "$here/scripts/cluster.sh" stop --dir "$cluster_dir" || server_exit=$?
+else
+  kill -TERM "$server_pid"
+  wait "$server_pid" || server_exit=$?
+fi
+trap - EXIT
+
+python3 - "$out" "$clients" "$idle_rss_kb" "$load_hwm_kb" "$server_exit" "$log" <<'EOF'
+import json, os, sys
+out, clients, idle_rss, load_hwm, server_exit, log = sys.argv[1:]
+config = next(json.loads(l) for l in open(log) if '"event":"config"' in l)
+print(f"instances: {os.environ.get('INSTANCES', '1')}; server: max_inflight={config['max_inflight']} prover_threads={config['prover_threads']} "
+      f"queue={config['queue']} io_threads={config['io_threads']}; keys k=2..6 loaded: "
+      f"RSS {int(idle_rss)/1024:.1f} MiB (start-up peak {int(load_hwm)/1024:.1f} MiB)")
+print()
+print("| clients | proofs/s | p50 ms | p90 ms | p99 ms | ok | failures | server peak RSS MiB |")
+print("|--------:|---------:|-------:|-------:|-------:|---:|---------:|--------------------:|")
+for c in clients.split():
+    r = json.load(open(f"{out}/load-c{c}.json"))
+    lat = r["latency_ms"]
+    print(f"| {c} | {r['throughput_rps']:.2f} | {lat['p50']:.0f} | {lat['p90']:.0f} | "
+          f"{lat['p99']:.0f} | {r['ok']} | {r['failures']} | "
+          f"{r['server']['rss_peak_kb']/1024:.1f} |")
+print()
+print(f"server exit code after SIGTERM: {server_exit}")
+EOF

@@ -1,0 +1,1095 @@
+// End-to-end tests of `enygma serve`: the real binary (<build>/bin/enygma) on an ephemeral
+// loopback port, driven by a real HTTP client. The HTTP layer (errors, timeouts, admission,
+// shutdown, headers, static files, keys, metrics) is tested against the fake backend, whose
+// proofs sleep; proving and verifying the reference requests against real keys made by
+// `enygma setup` once per run. Native only.
+#include <gtest/gtest.h>
+
+#if !defined(__EMSCRIPTEN__)
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sodium.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/http_client.hpp"
+#include "support/subprocess.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using enygma::test::http_request;
+using enygma::test::HttpConnection;
+using enygma::test::HttpResponse;
+using namespace std::chrono_literals;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string vector_text(const std::string& name) {
+  return read_text(fs::path(ENYGMA_SHARED_DIR) / "vectors" / name);
+}
+
+fs::path enygma_binary() {
+  return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / "enygma";
+}
+
+fs::path make_temp_dir() {
+  std::string pattern = (fs::temp_directory_path() / "enygma-server-test-XXXXXX").string();
+  char* made = mkdtemp(pattern.data());
+  if (!made) return {};
+  return fs::path(made);
+}
+
+using enygma::test::Child;
+
+// A child running the enygma binary (tests/support/subprocess.hpp), ENYGMA_* variables of the
+// caller's environment dropped.
+std::unique_ptr<Child> spawn_enygma(const std::vector<std::string>& args,
+                                    const std::vector<std::string>& env = {}) {
+  return std::make_unique<Child>(enygma_binary().string(), args, env);
+}
+
+// `enygma serve` on an ephemeral port (or a given one, for restarts).
+class Server {
+ public:
+  bool start(std::vector<std::string> args, const fs::path& /*dir*/ = {},
+             const std::vector<std::string>& env = {}, std::chrono::milliseconds startup = 120s,
+             unsigned short port = 0) {
+    args.insert(args.begin(), {"serve", "--port", std::to_string(port)});
+    process_ = spawn_enygma(args, env);
+    if (!process_->started()) return false;
+    const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
+    const auto deadline = std::chrono::steady_clock::now() + startup;
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::smatch m;
+      const std::string out = process_->out();
+      if (std::regex_search(out, m, listening)) {
+        port_ = static_cast<unsigned short>(std::stoi(m[1]));
+        return true;
+      }
+      if (!process_->running()) return false;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  }
+  unsigned short port() const { return port_; }
+  Child& process() { return *process_; }
+  int stop() {
+    if (!process_) return -1;
+    process_->send_signal(SIGTERM);
+    return process_->wait_exit(30s);
+  }
+
+ private:
+  std::unique_ptr<Child> process_;
+  unsigned short port_ = 0;
+};
+
+void expect_isolated(const HttpResponse& r) {
+  EXPECT_EQ(r.header("cross-origin-opener-policy"), "same-origin") << r.status;
+  EXPECT_EQ(r.header("cross-origin-embedder-policy"), "require-corp") << r.status;
+  EXPECT_EQ(r.header("cross-origin-resource-policy"), "same-origin") << r.status;
+}
+
+// {"error", "rule", "field"} with the given rule (and field when not null).
+void expect_error(const HttpResponse& r, int status, const std::string& rule,
+                  const char* field = nullptr) {
+  EXPECT_EQ(r.status, status) << r.error << " " << r.body;
+  expect_isolated(r);
+  EXPECT_EQ(r.header("content-type"), "application/json; charset=utf-8");
+  auto j = nlohmann::json::parse(r.body, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.body;
+  ASSERT_TRUE(j.contains("error") && j["error"].is_string()) << r.body;
+  EXPECT_FALSE(j["error"].get<std::string>().empty());
+  ASSERT_TRUE(j.contains("rule") && j.contains("field")) << r.body;
+  EXPECT_EQ(j["rule"], rule) << r.body;
+  if (field) {
+    EXPECT_EQ(j["field"], field) << r.body;
+  }
+}
+
+// The value of one sample line of /metrics ("name{labels}"), or -1.
+double metric(unsigned short port, const std::string& series) {
+  HttpResponse r = http_request(port, "GET", "/metrics");
+  std::istringstream lines(r.body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+  }
+  return -1;
+}
+
+bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return false;
+}
+
+std::string blake2b(const std::string& bytes) {
+  unsigned char digest[32];
+  crypto_generichash(digest, sizeof digest, reinterpret_cast<const unsigned char*>(bytes.data()),
+                     bytes.size(), nullptr, 0);
+  char hex[65];
+  for (int i = 0; i < 32; ++i) snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+  return std::string(hex, 64);
+}
+
+// --- the HTTP layer, with the fake backend ---------------------------------------------------
+
+class FakeServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = make_temp_dir();
+    const fs::path web = dir_ / "web";
+    fs::create_directories(web / "sub");
+    write_text(web / "index.html", "<!doctype html><title>demo</title>");
+    write_text(web / "app.js", "export const x = 1;\n");
+    write_text(web / "prover.wasm", std::string("\0asm\1\0\0\0", 8));
+    write_text(web / "sub" / "index.html", "sub index");
+    write_text(web / ".hidden", "hidden");
+    write_text(dir_ / "outside.txt", "OUTSIDE SECRET");
+    fs::create_symlink(dir_ / "outside.txt", web / "escape.txt");
+    server_ = new Server();
+    ASSERT_TRUE(
+        server_->start({"--backend", "fake", "--k", "2-6", "--fake-prove-time", "50ms",
+                        "--max-inflight", "2", "--queue", "8", "--header-timeout", "1s",
+                        "--body-timeout", "1s", "--idle-timeout", "1s", "--web", web.string()},
+                       dir_))
+        << server_->process().err();
+  }
+  static void TearDownTestSuite() {
+    if (server_) {
+      EXPECT_EQ(server_->stop(), 0);
+    }
+    delete server_;
+    server_ = nullptr;
+    fs::remove_all(dir_);
+  }
+  static unsigned short port() { return server_->port(); }
+
+  static inline Server* server_ = nullptr;
+  static inline fs::path dir_;
+};
+
+TEST_F(FakeServerTest, HealthcheckAnswersLikeTheReference) {
+  HttpResponse r = http_request(port(), "GET", "/healthcheck");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"message":"Server is healthy","status":"ok"})");
+  EXPECT_EQ(r.header("content-type"), "application/json; charset=utf-8");
+  expect_isolated(r);
+  HttpResponse head = http_request(port(), "HEAD", "/healthcheck");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.header("content-length"), "45");
+  EXPECT_TRUE(head.body.empty());
+  expect_isolated(head);
+}
+
+TEST_F(FakeServerTest, ReadyzIsReadyWhileServing) {
+  HttpResponse r = http_request(port(), "GET", "/readyz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"status":"ready"})");
+  expect_isolated(r);
+}
+
+TEST_F(FakeServerTest, ProvesAndVerifiesThroughTheBackend) {
+  HttpResponse proof =
+      http_request(port(), "POST", "/generateProofTransfer-2", vector_text("transfer-k2.json"));
+  ASSERT_EQ(proof.status, 200) << proof.error << proof.body;
+  expect_isolated(proof);
+  auto j = nlohmann::json::parse(proof.body);
+  EXPECT_EQ(j["public_signal"].size(), 18u);
+  HttpResponse valid = http_request(port(), "POST", "/verifyProofTransfer-2", proof.body);
+  EXPECT_EQ(valid.status, 200);
+  EXPECT_EQ(valid.body, R"({"valid":true})");
+  expect_isolated(valid);
+  std::string other = proof.body;
+  other.replace(other.find("\"1\""), 3, "\"9\"");
+  HttpResponse invalid = http_request(port(), "POST", "/verifyProofTransfer-2", other);
+  EXPECT_EQ(invalid.status, 200);
+  EXPECT_EQ(invalid.body, R"({"valid":false})");
+  expect_error(http_request(port(), "POST", "/verifyProofTransfer-2", "[1, 2"), 400, "proof");
+}
+
+TEST_F(FakeServerTest, MalformedJsonIs400) {
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-2", "{\"sender_id\": "), 400,
+               "input");
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-3", R"({"sender_id": 5})"), 400,
+               "input", "sender_id");
+}
+
+TEST_F(FakeServerTest, UnknownPathsAndUnservedKAre404) {
+  HttpResponse r = http_request(port(), "GET", "/no/such/thing");
+  expect_error(r, 404, "path");
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-7", "{}"), 404, "k", "k");
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-abc", "{}"), 404, "k");
+  expect_error(http_request(port(), "POST", "/verifyProofTransfer-1", "{}"), 404, "k");
+  expect_error(http_request(port(), "GET", "/keys/transfer-k9.pk"), 404, "path");
+}
+
+TEST_F(FakeServerTest, WrongMethodIs405WithAllow) {
+  HttpResponse get = http_request(port(), "GET", "/generateProofTransfer-2");
+  expect_error(get, 405, "method", "method");
+  EXPECT_EQ(get.header("allow"), "POST");
+  HttpResponse post = http_request(port(), "POST", "/healthcheck", "{}");
+  expect_error(post, 405, "method");
+  EXPECT_EQ(post.header("allow"), "GET, HEAD");
+  HttpResponse put = http_request(port(), "PUT", "/metrics", "x");
+  expect_error(put, 405, "method");
+}
+
+TEST_F(FakeServerTest, OversizedBodyIs413) {
+  const std::string big(65 * 1024, ' ');
+  HttpResponse r = http_request(port(), "POST", "/generateProofTransfer-2", big);
+  expect_error(r, 413, "max_body", "body");
+  // Chunked: the limit applies as the body arrives.
+  HttpConnection c(port());
+  std::string chunked =
+      "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (int i = 0; i < 20; ++i) chunked += "1000\r\n" + std::string(4096, 'a') + "\r\n";
+  chunked += "0\r\n\r\n";
+  ASSERT_TRUE(c.send_raw(chunked));
+  expect_error(c.read_response(), 413, "max_body");
+  // A body just under the limit is read (and rejected as JSON, not as too large).
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-2", std::string(60000, ' ')),
+               400, "input");
+}
+
+TEST_F(FakeServerTest, OversizedHeaderIs431) {
+  HttpResponse r =
+      http_request(port(), "GET", "/healthcheck", "", {{"X-Padding", std::string(20 * 1024, 'p')}});
+  expect_error(r, 431, "max_header", "header");
+}
+
+TEST_F(FakeServerTest, StalledHeaderIs408) {
+  HttpConnection c(port());
+  ASSERT_TRUE(c.send_raw("GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-Slow:"));
+  HttpResponse r = c.read_response();
+  expect_error(r, 408, "timeout", "header");
+  EXPECT_GT(r.seconds, 0.8);
+  EXPECT_LT(r.seconds, 5.0);
+  EXPECT_TRUE(c.closed_by_peer(5s));
+}
+
+TEST_F(FakeServerTest, StalledBodyIs408) {
+  HttpConnection c(port());
+  ASSERT_TRUE(
+      c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                 "\r\n{\"sender_id\":"));
+  HttpResponse r = c.read_response();
+  expect_error(r, 408, "timeout", "body");
+  EXPECT_GT(r.seconds, 0.8);
+  EXPECT_LT(r.seconds, 5.0);
+}
+
+TEST_F(FakeServerTest, IdleKeepAliveConnectionIsClosedQuietly) {
+  HttpConnection c(port());
+  EXPECT_EQ(c.request("GET", "/healthcheck").status, 200);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(c.closed_by_peer(6s));  // --idle-timeout 1s, no 408 for a request never begun
+  EXPECT_GT(std::chrono::steady_clock::now() - start, 700ms);
+}
+
+TEST_F(FakeServerTest, MalformedRequestLineIs400) {
+  HttpConnection c(port());
+  ASSERT_TRUE(c.send_raw("THIS IS NOT HTTP\r\n\r\n"));
+  expect_error(c.read_response(), 400, "http");
+}
+
+TEST_F(FakeServerTest, KeepAlivePipeliningAndExpectContinue) {
+  HttpConnection c(port());
+  for (int i = 0; i < 3; ++i) {
+    HttpResponse r = c.request("GET", "/healthcheck");
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.header("connection"), "");  // HTTP/1.1 keep-alive is the default
+  }
+  ASSERT_TRUE(
+      c.send_raw("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthcheck HTTP/1.1\r\n"
+                 "Host: x\r\n\r\n"));
+  EXPECT_EQ(c.read_response().body, R"({"status":"ready"})");
+  EXPECT_EQ(c.read_response().body, R"({"message":"Server is healthy","status":"ok"})");
+  const std::string body = vector_text("transfer-k2.json");
+  ASSERT_TRUE(
+      c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nExpect: "
+                 "100-continue\r\nContent-Length: " +
+                 std::to_string(body.size()) + "\r\n\r\n"));
+  HttpResponse interim = c.read_response();
+  EXPECT_EQ(interim.status, 100);
+  ASSERT_TRUE(c.send_raw(body));
+  EXPECT_EQ(c.read_response().status, 200);
+}
+
+TEST_F(FakeServerTest, MetricsInPrometheusFormat) {
+  ASSERT_EQ(http_request(port(), "POST", "/generateProofTransfer-4", "{}").status, 200);
+  HttpResponse r = http_request(port(), "GET", "/metrics");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("content-type"), "text/plain; version=0.0.4; charset=utf-8");
+  expect_isolated(r);
+  for (const char* needle :
+       {"# TYPE enygma_http_requests_total counter",
+        "enygma_http_requests_total{endpoint=\"generateProofTransfer\",status=\"200\"} ",
+        "# TYPE enygma_proof_duration_seconds histogram",
+        "enygma_proof_duration_seconds_bucket{k=\"4\",le=\"+Inf\"} ",
+        "enygma_proof_duration_seconds_count{k=\"6\"} 0", "enygma_proof_queue_depth 0",
+        "enygma_proofs_in_flight 0", "enygma_key_load_seconds{k=\"2\"} ", "enygma_ready 1",
+        "process_resident_memory_bytes "}) {
+    EXPECT_NE(r.body.find(needle), std::string::npos) << needle;
+  }
+  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_count{k=\"4\"}"), 1);
+  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_bucket{k=\"4\",le=\"0.05\"}"), 0);
+}
+
+TEST_F(FakeServerTest, KeyManifestDigestsAndRevalidation) {
+  HttpResponse manifest = http_request(port(), "GET", "/keys/manifest.json");
+  ASSERT_EQ(manifest.status, 200);
+  expect_isolated(manifest);
+  EXPECT_FALSE(manifest.header("etag").empty());
+  EXPECT_EQ(manifest.header("cache-control"), "no-cache");
+  auto j = nlohmann::json::parse(manifest.body);
+  ASSERT_EQ(j["circuits"].size(), 5u);
+  for (const auto& circuit : j["circuits"]) {
+    for (const char* which : {"proving_key", "verifying_key"}) {
+      const auto& file = circuit[which];
+      HttpResponse key = http_request(port(), "GET", file["url"].get<std::string>());
+      ASSERT_EQ(key.status, 200) << file["url"];
+      expect_isolated(key);
+      EXPECT_EQ(key.body.size(), file["bytes"].get<size_t>());
+      EXPECT_EQ(blake2b(key.body), file["blake2b"]);
+      EXPECT_EQ(key.header("etag"), "\"" + file["blake2b"].get<std::string>() + "\"");
+      HttpResponse again = http_request(port(), "GET", file["url"].get<std::string>(), "",
+                                        {{"If-None-Match", key.header("etag")}});
+      EXPECT_EQ(again.status, 304);
+      EXPECT_TRUE(again.body.empty());
+      expect_isolated(again);
+      HttpResponse stale = http_request(port(), "GET", file["url"].get<std::string>(), "",
+                                        {{"If-None-Match", "\"0000\""}});
+      EXPECT_EQ(stale.status, 200);
+    }
+  }
+  HttpResponse again = http_request(port(), "GET", "/keys/manifest.json", "",
+                                    {{"If-None-Match", "W/\"x\", " + manifest.header("etag")}});
+  EXPECT_EQ(again.status, 304);
+}
+
+TEST_F(FakeServerTest, StaticFilesWithTypesAndNoEscape) {
+  HttpResponse index = http_request(port(), "GET", "/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_EQ(index.body, "<!doctype html><title>demo</title>");
+  EXPECT_EQ(index.header("content-type"), "text/html; charset=utf-8");
+  expect_isolated(index);
+  HttpResponse js = http_request(port(), "GET", "/app.js?v=3");
+  EXPECT_EQ(js.status, 200);
+  EXPECT_EQ(js.header("content-type"), "text/javascript; charset=utf-8");
+  HttpResponse wasm = http_request(port(), "GET", "/prover.wasm");
+  EXPECT_EQ(wasm.status, 200);
+  EXPECT_EQ(wasm.header("content-type"), "application/wasm");
+  EXPECT_EQ(wasm.body.size(), 8u);
+  expect_isolated(wasm);
+  EXPECT_EQ(http_request(port(), "GET", "/sub/").body, "sub index");
+  EXPECT_EQ(http_request(port(), "GET", "/sub").body, "sub index");
+  HttpResponse cached =
+      http_request(port(), "GET", "/app.js", "", {{"If-None-Match", js.header("etag")}});
+  EXPECT_EQ(cached.status, 304);
+  expect_isolated(cached);
+  // Raw targets: a client library would normalise these away.
+  for (const char* target : {"/../outside.txt", "/%2e%2e/outside.txt", "/sub/..%2f..%2foutside.txt",
+                             "/sub/%2e%2e/%2e%2e/outside.txt", "/escape.txt", "/.hidden",
+                             "//etc/passwd", "/..\\outside.txt", "/%00index.html", "/%zz"}) {
+    HttpConnection c(port());
+    ASSERT_TRUE(c.send_raw(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+    HttpResponse r = c.read_response();
+    EXPECT_TRUE(r.status == 404 || r.status == 400) << target << " -> " << r.status;
+    EXPECT_EQ(r.body.find("OUTSIDE SECRET"), std::string::npos) << target;
+    expect_isolated(r);
+  }
+}
+
+TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
+  const std::string request = vector_text("transfer-k2.json");
+  ASSERT_EQ(http_request(port(), "POST", "/generateProofTransfer-2?token=abc", request).status,
+            200);
+  const std::string secret = nlohmann::json::parse(request)["secret_key"];
+  ASSERT_TRUE(wait_for(
+      [&] {
+        return server_->process().out().find("\"/generateProofTransfer-2\"") != std::string::npos;
+      },
+      2s));
+  const std::string out = server_->process().out(), err = server_->process().err();
+  EXPECT_EQ(out.find(secret), std::string::npos);
+  EXPECT_EQ(err.find(secret), std::string::npos);
+  EXPECT_EQ(out.find("token=abc"), std::string::npos);
+  bool found = false;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << line;
+    if (j.value("path", "") == "/generateProofTransfer-2" && j.value("status", 0) == 200) {
+      found = true;
+      for (const char* key :
+           {"time", "method", "path", "status", "bytes", "duration_ms", "k", "queue_wait_ms"}) {
+        EXPECT_TRUE(j.contains(key)) << key << " in " << line;
+      }
+      EXPECT_EQ(j["k"], 2);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(FakeServerTest, LoadGeneratorReportsThroughputLatencyAndMemory) {
+  const fs::path body = dir_ / "k3.json";
+  write_text(body, vector_text("transfer-k6.json"));
+  auto load = spawn_enygma(
+      {"load", "--url", "http://127.0.0.1:" + std::to_string(port()) + "/generateProofTransfer-3",
+       "--body", body.string(), "--concurrency", "2", "--seconds", "1", "--server-pid",
+       std::to_string(server_->process().pid())});
+  ASSERT_EQ(load->wait_exit(30s), 0) << load->err();
+  auto report = nlohmann::json::parse(load->out());
+  EXPECT_EQ(report["concurrency"], 2);
+  EXPECT_EQ(report["failures"], 0);
+  // Two clients, 50 ms fake proofs, two provers: about 40 answers in a second.
+  EXPECT_GE(report["ok"].get<int>(), 10);
+  EXPECT_EQ(report["status"]["200"], report["ok"]);
+  EXPECT_GT(report["throughput_rps"].get<double>(), 10.0);
+  EXPECT_GE(report["latency_ms"]["p50"].get<double>(), 50.0);
+  EXPECT_GE(report["latency_ms"]["p99"].get<double>(), report["latency_ms"]["p50"].get<double>());
+  EXPECT_GT(report["server"]["rss_peak_kb"].get<long>(), 0);
+  EXPECT_GT(report["server"]["vmhwm_kb"].get<long>(), 0);
+}
+
+// --- admission control, cancellation, shutdown: servers of their own -------------------------
+
+class DedicatedServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = make_temp_dir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(DedicatedServerTest, FloodBeyondTheQueueIs503AtOnceWhileAdmittedSucceed) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "700ms",
+                            "--max-inflight", "1", "--queue", "1"},
+                           dir_));
+  const std::string body = vector_text("transfer-k2.json");
+  constexpr int kClients = 6;
+  std::vector<HttpResponse> results(kClients);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kClients; ++i) {
+    threads.emplace_back([&, i] {
+      results[i] = http_request(server.port(), "POST", "/generateProofTransfer-2", body);
+    });
+  }
+  for (auto& t : threads) t.join();
+  int ok = 0, overloaded = 0;
+  for (const auto& r : results) {
+    if (r.status == 200) ++ok;
+    if (r.status == 503) {
+      ++overloaded;
+      expect_error(r, 503, "overload");
+      EXPECT_EQ(r.header("retry-after"), "1");
+      EXPECT_LT(r.seconds, 0.5);  // at once, not after a proof
+    }
+  }
+  EXPECT_EQ(ok, 2);  // one running, one queued
+  EXPECT_EQ(overloaded, kClients - 2);
+  EXPECT_EQ(http_request(server.port(), "POST", "/generateProofTransfer-2", body).status, 200);
+  EXPECT_EQ(metric(server.port(), "enygma_rejected_total"), kClients - 2);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// VmRSS of a process in KiB.
+long rss_kb(pid_t pid) {
+  std::istringstream status(read_text("/proc/" + std::to_string(pid) + "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+TEST_F(DedicatedServerTest, ManyWaitingClientsKeepMemoryFlat) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "sanitizer shadow memory makes resident size meaningless";
+#endif
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "6", "--fake-prove-time", "400ms",
+                            "--max-inflight", "1", "--queue", "1", "--access-log", "off"},
+                           dir_));
+  const std::string body = vector_text("transfer-k6.json");
+  // Warm up the allocator and the code paths once.
+  ASSERT_EQ(http_request(server.port(), "GET", "/healthcheck").status, 200);
+  const long before = rss_kb(server.process().pid());
+  constexpr int kClients = 300;
+  std::vector<std::unique_ptr<HttpConnection>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<HttpConnection>(server.port(), 10s));
+    ASSERT_TRUE(clients.back()->connected());
+  }
+  // Every client sends a full k=6 request at once; 2 are admitted, the rest refused at once...
+  for (auto& c : clients) {
+    ASSERT_TRUE(
+        c->send_raw("POST /generateProofTransfer-6 HTTP/1.1\r\nHost: x\r\n"
+                    "Content-Length: " +
+                    std::to_string(body.size()) + "\r\n\r\n" + body));
+  }
+  int refused = 0, answered = 0;
+  for (auto& c : clients) {
+    const int status = c->read_response().status;
+    refused += status == 503;
+    answered += status == 200;
+  }
+  EXPECT_EQ(answered, 2);
+  EXPECT_EQ(refused, kClients - 2);
+  // ...and 300 more connections just stay open and quiet.
+  std::vector<std::unique_ptr<HttpConnection>> idle;
+  for (int i = 0; i < kClients; ++i) {
+    idle.push_back(std::make_unique<HttpConnection>(server.port(), 10s));
+    ASSERT_EQ(idle.back()->request("GET", "/healthcheck").status, 200);
+  }
+  const long after = rss_kb(server.process().pid());
+  printf("server RSS: %ld KiB before, %ld KiB with %d refused and %d idle connections\n", before,
+         after, kClients, kClients);
+  // Bodies are not kept: 300 refused k=6 requests alone are 300 x 5 KiB, and 600 connections
+  // with 16 KiB buffers each would be ~10 MiB.
+  EXPECT_LT(after - before, 4 * 1024) << before << " KiB -> " << after << " KiB";
+  clients.clear();
+  idle.clear();
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
+                            "--max-inflight", "1", "--queue", "4"},
+                           dir_));
+  {
+    HttpConnection c(server.port());
+    ASSERT_TRUE(
+        c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\n"
+                   "Content-Length: 2\r\n\r\n{}"));
+    ASSERT_TRUE(
+        wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+    c.close();
+  }
+  // The cancelled proof frees its prover within milliseconds, not after 1.5 s.
+  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 0; }, 1s));
+  EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 1);
+  HttpResponse after = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}");
+  EXPECT_EQ(after.status, 200);
+  EXPECT_LT(after.seconds, 2.5);
+  EXPECT_NE(server.process().out().find("\"status\":499"), std::string::npos);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST_F(DedicatedServerTest, SigtermFinishesEveryAdmittedProofThenExitsZero) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2-3", "--fake-prove-time", "300ms",
+                            "--max-inflight", "1", "--queue", "3"},
+                           dir_));
+  HttpConnection idle(server.port());
+  ASSERT_EQ(idle.request("GET", "/healthcheck").status, 200);
+  constexpr int kAdmitted = 4;  // 1 running + 3 queued
+  std::vector<HttpResponse> results(kAdmitted);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kAdmitted; ++i) {
+    threads.emplace_back([&, i] {
+      results[i] =
+          http_request(server.port(), "POST",
+                       i % 2 ? "/generateProofTransfer-2" : "/generateProofTransfer-3", "{}");
+    });
+  }
+  ASSERT_TRUE(wait_for(
+      [&] {
+        return metric(server.port(), "enygma_proofs_in_flight") == 1 &&
+               metric(server.port(), "enygma_proof_queue_depth") == 3;
+      },
+      3s));
+  server.process().send_signal(SIGTERM);
+  // Idle connections are closed and no new connection is accepted...
+  EXPECT_TRUE(idle.closed_by_peer(2s));
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(HttpConnection(server.port(), 1s).connected());
+  // ...while every admitted request gets its answer.
+  for (auto& t : threads) t.join();
+  for (const auto& r : results) {
+    EXPECT_EQ(r.status, 200) << r.error;
+    EXPECT_EQ(r.header("connection"), "close");
+  }
+  EXPECT_EQ(server.process().wait_exit(10s), 0);
+  EXPECT_NE(server.process().out().find("\"event\":\"stopped\""), std::string::npos);
+}
+
+TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake"}, dir_,
+                           {"ENYGMA_MAX_BODY=1KiB", "ENYGMA_K=2,4", "ENYGMA_QUEUE=7"}));
+  const std::string out = server.process().out();
+  EXPECT_NE(out.find("\"max_body\":1024"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"k\":[2,4]"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"queue\":7"), std::string::npos) << out;
+  expect_error(
+      http_request(server.port(), "POST", "/generateProofTransfer-2", std::string(2000, ' ')), 413,
+      "max_body");
+  expect_error(http_request(server.port(), "POST", "/generateProofTransfer-3", "{}"), 404, "k");
+  EXPECT_EQ(http_request(server.port(), "POST", "/generateProofTransfer-4", "{}").status, 200);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"serve", "--k", "1-3"},
+                                               {"serve", "--max-body", "lots"},
+                                               {"serve", "--no-such-flag", "1"},
+                                               {"serve", "--port", "70000"}}) {
+    auto p = spawn_enygma(args);
+    EXPECT_EQ(p->wait_exit(10s), 2) << args[1];
+    EXPECT_FALSE(p->err().empty());
+  }
+}
+
+// Slowloris: clients that connect and say nothing, or send half a header and stall, hold a
+// connection only until the header timeout; beyond --max-connections newcomers get a 503 at
+// once (never a hang); afterwards the server serves normally.
+TEST_F(DedicatedServerTest, StalledClientsCannotExhaustConnections) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--max-connections", "8",
+                            "--header-timeout", "1s", "--body-timeout", "1s"},
+                           dir_));
+  std::vector<std::unique_ptr<HttpConnection>> stalled;
+  for (int i = 0; i < 8; ++i) {
+    stalled.push_back(std::make_unique<HttpConnection>(server.port(), 5s));
+    ASSERT_TRUE(stalled.back()->connected());
+    if (i % 2) {
+      ASSERT_TRUE(stalled.back()->send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHo"));
+    }
+  }
+  // (No /metrics here: with every slot taken, it would be refused too.)
+  std::this_thread::sleep_for(300ms);
+  // Full: a newcomer is refused at once with a 503 naming the reason.
+  HttpResponse refused = http_request(server.port(), "GET", "/healthcheck");
+  expect_error(refused, 503, "overload");
+  EXPECT_EQ(refused.header("retry-after"), "1");
+  EXPECT_LT(refused.seconds, 0.5);
+  // A flood far beyond the limit is closed (answered or not) and never hangs.
+  std::vector<std::unique_ptr<HttpConnection>> flood;
+  for (int i = 0; i < 40; ++i) flood.push_back(std::make_unique<HttpConnection>(server.port(), 3s));
+  for (auto& c : flood) {
+    if (!c->connected()) continue;  // the listen backlog may overflow: refused is fine too
+    HttpResponse r = c->read_response();
+    EXPECT_TRUE(r.status == 503 || (r.status == 0 && r.error.find("timeout") == std::string::npos))
+        << r.status << " " << r.error;
+  }
+  flood.clear();
+  // The header timeout frees every stalled slot: silent ones are closed quietly, half-sent
+  // requests are answered 408.
+  for (size_t i = 0; i < stalled.size(); ++i) {
+    if (i % 2) {
+      expect_error(stalled[i]->read_response(), 408, "timeout", "header");
+    } else {
+      EXPECT_TRUE(stalled[i]->closed_by_peer(3s)) << i;
+    }
+  }
+  ASSERT_TRUE(wait_for(
+      [&] { return http_request(server.port(), "GET", "/healthcheck").status == 200; }, 5s));
+  EXPECT_EQ(http_request(server.port(), "POST", "/generateProofTransfer-2", "{}").status, 200);
+  EXPECT_TRUE(wait_for([&] { return metric(server.port(), "enygma_open_connections") <= 1; }, 4s));
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// Hostile inputs get a clear 4xx at once, whatever their shape, and cost no memory.
+TEST_F(DedicatedServerTest, HostileInputsAre4xxWithoutLargeAllocation) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  constexpr bool kCheckRss = false;
+#else
+  constexpr bool kCheckRss = true;
+#endif
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2-6", "--access-log", "off"}, dir_));
+  const unsigned short port = server.port();
+  ASSERT_EQ(http_request(port, "GET", "/healthcheck").status, 200);
+  const long before = rss_kb(server.process().pid());
+  // Absurd k in the path: 404 naming k, before any body is read.
+  for (const char* path :
+       {"/generateProofTransfer-99999999999999999999999999", "/generateProofTransfer-17",
+        "/generateProofTransfer-0", "/generateProofTransfer--1", "/generateProofTransfer-002",
+        "/verifyProofTransfer-4294967298", "/generateProofTransfer-2e3"}) {
+    expect_error(http_request(port, "POST", path, "{}"), 404, "k", "k");
+  }
+  struct Case {
+    const char* what;
+    std::string body;
+    int status;
+    const char* needle;
+  };
+  const std::vector<Case> cases = {
+      {"deep nesting", std::string(30000, '[') + std::string(30000, ']'), 400, "nested"},
+      {"deep objects",
+       [] {
+         std::string s;
+         for (int i = 0; i < 5000; ++i) s += "{\"a\":";
+         return s + "1" + std::string(5000, '}');
+       }(),
+       400, "nested"},
+      {"number of 5000 digits", R"({"sender_id": )" + std::string(5000, '7') + "}", 400, "number"},
+      {"decimal string of 5000 digits", R"({"sender_id": ")" + std::string(5000, '7') + "\"}", 400,
+       "string"},
+      {"array of 30000 entries",
+       [] {
+         std::string s = R"({"public_keys": [)";
+         for (int i = 0; i < 30000; ++i) s += i ? ",0" : "0";
+         return s + "]}";
+       }(),
+       400, "entries"},
+  };
+  for (const auto& c : cases) {
+    for (const char* path : {"/generateProofTransfer-2", "/verifyProofTransfer-6"}) {
+      HttpResponse r = http_request(port, "POST", path, c.body);
+      EXPECT_EQ(r.status, c.status) << c.what << " " << path << ": " << r.body;
+      expect_isolated(r);
+      auto j = nlohmann::json::parse(r.body, nullptr, false);
+      ASSERT_TRUE(j.is_object()) << c.what << ": " << r.body;
+      EXPECT_NE(j.value("error", "").find(c.needle), std::string::npos) << c.what << ": " << r.body;
+      if (c.status == 400) {
+        EXPECT_EQ(j["field"], "body") << c.what;
+      }
+      EXPECT_LT(r.seconds, 2.0) << c.what;
+    }
+  }
+  // An array of two million entries (4 MB): refused on its Content-Length, before any of it is
+  // stored.
+  for (const char* path : {"/generateProofTransfer-2", "/verifyProofTransfer-6"}) {
+    HttpConnection c(port);
+    std::string start =
+        std::string("POST ") + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: 4000001\r\n\r\n[";
+    for (int i = 0; i < 8000; ++i) start += "0,";
+    ASSERT_TRUE(c.send_raw(start));
+    HttpResponse r = c.read_response();
+    expect_error(r, 413, "max_body", "body");
+    EXPECT_LT(r.seconds, 2.0);
+  }
+  // Nothing was admitted: hostile bodies never reach a prover.
+  EXPECT_EQ(metric(port, "enygma_proof_duration_seconds_count{k=\"2\"}"), 0);
+  const long after = rss_kb(server.process().pid());
+  printf("server RSS: %ld KiB before, %ld KiB after %zu hostile requests\n", before, after,
+         2 * cases.size());
+  if (kCheckRss) {
+    EXPECT_LT(after - before, 8 * 1024) << before << " KiB -> " << after << " KiB";
+  }
+  EXPECT_EQ(http_request(port, "POST", "/generateProofTransfer-2", "{}").status, 200);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// --- real proofs: keys from `enygma setup` ----------------------------------------------------
+
+class RealServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = make_temp_dir();
+    keys_ = dir_ / "keys";
+    fs::create_directories(keys_);
+    // Seeded (insecure, development) keys: the manifest must say so.
+    auto setup = spawn_enygma(
+        {"setup", "--k", "2,6", "--out", keys_.string(), "--insecure-seed", "server-test"});
+    const int rc = setup->wait_exit(600s);
+    if (rc != 0) {
+      failure_ = "enygma setup --k 2,6 failed (rc " + std::to_string(rc) + "): " + setup->err();
+      return;
+    }
+    server_ = new Server();
+    if (!server_->start({"--keys", keys_.string(), "--k", "2,6"}, dir_)) {
+      failure_ = "enygma serve with real keys did not start: " + server_->process().err();
+    }
+  }
+  static void TearDownTestSuite() {
+    if (server_ && failure_.empty()) {
+      EXPECT_EQ(server_->stop(), 0);
+    }
+    delete server_;
+    server_ = nullptr;
+    fs::remove_all(dir_);
+  }
+  void SetUp() override { ASSERT_TRUE(failure_.empty()) << failure_; }
+  static unsigned short port() { return server_->port(); }
+
+  // The public signal the reference service returns for a request, in its order.
+  static std::vector<std::string> expected_public_signal(const std::string& request_text) {
+    auto r = nlohmann::json::parse(request_text);
+    std::vector<std::string> out;
+    for (const char* list : {"hashed_shared_secrets", "public_keys"}) {
+      for (const auto& v : r[list]) out.push_back(v);
+    }
+    for (const char* points : {"previous_commits", "tx_commits"}) {
+      for (const auto& p : r[points]) {
+        out.push_back(p[0]);
+        out.push_back(p[1]);
+      }
+    }
+    out.push_back(r["nullifier"]);
+    out.push_back(r["block_number"]);
+    for (const char* list : {"anonymity_set", "message_tags"}) {
+      for (const auto& v : r[list]) out.push_back(v);
+    }
+    return out;
+  }
+
+  void prove_and_verify(unsigned k) {
+    const std::string request = vector_text("transfer-k" + std::to_string(k) + ".json");
+    const std::string kk = std::to_string(k);
+    HttpResponse proof = http_request(port(), "POST", "/generateProofTransfer-" + kk, request);
+    ASSERT_EQ(proof.status, 200) << proof.error << proof.body;
+    expect_isolated(proof);
+    // The reference field order.
+    const size_t a = proof.body.find("\"pi_a\""), b = proof.body.find("\"pi_b\""),
+                 c = proof.body.find("\"pi_c\""), s = proof.body.find("\"public_signal\"");
+    EXPECT_TRUE(a < b && b < c && c < s) << proof.body;
+    auto j = nlohmann::json::parse(proof.body);
+    EXPECT_EQ(j["pi_a"].size(), 2u);
+    EXPECT_EQ(j["pi_b"].size(), 2u);
+    EXPECT_EQ(j["pi_b"][0].size(), 2u);
+    EXPECT_EQ(j["pi_c"].size(), 2u);
+    EXPECT_EQ(j["public_signal"].get<std::vector<std::string>>(), expected_public_signal(request));
+    HttpResponse valid = http_request(port(), "POST", "/verifyProofTransfer-" + kk, proof.body);
+    EXPECT_EQ(valid.status, 200);
+    EXPECT_EQ(valid.body, R"({"valid":true})");
+    // Another statement with the same proof is not valid.
+    auto tampered = j;
+    tampered["public_signal"][0] = "1";
+    HttpResponse invalid =
+        http_request(port(), "POST", "/verifyProofTransfer-" + kk, tampered.dump());
+    EXPECT_EQ(invalid.status, 200);
+    EXPECT_EQ(invalid.body, R"({"valid":false})");
+    // The proof of one k is not one of another.
+    const std::string other_k = k == 2 ? "6" : "2";
+    HttpResponse wrong_k =
+        http_request(port(), "POST", "/verifyProofTransfer-" + other_k, proof.body);
+    EXPECT_TRUE(wrong_k.status == 400 || wrong_k.body == R"({"valid":false})") << wrong_k.body;
+    HttpResponse malformed =
+        http_request(port(), "POST", "/verifyProofTransfer-" + kk, R"({"pi_a": 1})");
+    EXPECT_EQ(malformed.status, 400) << malformed.body;
+    expect_isolated(malformed);
+    EXPECT_FALSE(nlohmann::json::parse(malformed.body).value("rule", "").empty());
+  }
+
+  static inline Server* server_ = nullptr;
+  static inline fs::path dir_, keys_;
+  static inline std::string failure_;
+};
+
+TEST_F(RealServerTest, ProvesAndVerifiesTheK2Request) {
+  prove_and_verify(2);
+}
+
+TEST_F(RealServerTest, ProvesAndVerifiesTheK6Request) {
+  prove_and_verify(6);
+}
+
+TEST_F(RealServerTest, RuleViolationsAre400NamingRuleAndField) {
+  for (const char* name : {"transfer-k2-bad.json", "transfer-k6-bad.json"}) {
+    const std::string k = std::string(name).substr(10, 1);
+    HttpResponse r = http_request(port(), "POST", "/generateProofTransfer-" + k, vector_text(name));
+    EXPECT_EQ(r.status, 400) << name << " " << r.body;
+    expect_isolated(r);
+    auto j = nlohmann::json::parse(r.body, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << r.body;
+    EXPECT_FALSE(j.value("rule", "").empty()) << r.body;
+    EXPECT_FALSE(j.value("field", "").empty()) << r.body;
+  }
+  // k2-bad changes tx_values[0]; k6-bad makes a hashed_shared_secrets entry non-canonical.
+  auto k6 = nlohmann::json::parse(
+      http_request(port(), "POST", "/generateProofTransfer-6", vector_text("transfer-k6-bad.json"))
+          .body);
+  EXPECT_NE(k6.value("field", "").find("hashed_shared_secrets"), std::string::npos) << k6.dump();
+  expect_error(http_request(port(), "POST", "/generateProofTransfer-2", "{}"), 400, "input");
+}
+
+TEST_F(RealServerTest, ServesCompressedKeysWithDigests) {
+  auto manifest = nlohmann::json::parse(http_request(port(), "GET", "/keys/manifest.json").body);
+  ASSERT_EQ(manifest["circuits"].size(), 2u);
+  for (const auto& circuit : manifest["circuits"]) {
+    EXPECT_TRUE(circuit["insecure_dev_keys"].get<bool>());
+    for (const char* which : {"proving_key", "verifying_key"}) {
+      HttpResponse key = http_request(port(), "GET", circuit[which]["url"].get<std::string>());
+      ASSERT_EQ(key.status, 200);
+      EXPECT_EQ(blake2b(key.body), circuit[which]["blake2b"]);
+      // The key-file header: magic, and flag bit 1 = compressed (core/groth16/key_format.hpp).
+      ASSERT_GT(key.body.size(), 136u);
+      EXPECT_EQ(key.body.substr(0, 8), std::string(which[0] == 'p' ? "ENYGMAPK" : "ENYGMAVK"));
+      EXPECT_TRUE(static_cast<uint8_t>(key.body[12]) & 2);
+      EXPECT_EQ(key.body.substr(32, circuit["circuit"].get<std::string>().size()),
+                circuit["circuit"].get<std::string>());
+    }
+  }
+}
+
+TEST_F(RealServerTest, MissingOrCorruptKeysStopStartUpNamingTheFile) {
+  const fs::path missing = dir_ / "missing";
+  fs::create_directories(missing);
+  fs::copy_file(keys_ / "transfer-k2.pk", missing / "transfer-k2.pk");
+  auto p = spawn_enygma({"serve", "--port", "0", "--keys", missing.string(), "--k", "2"});
+  EXPECT_NE(p->wait_exit(60s), 0);
+  EXPECT_NE(p->err().find("transfer-k2.vk"), std::string::npos) << p->err();
+  EXPECT_EQ(p->out().find("\"event\":\"listening\""), std::string::npos);
+
+  const fs::path corrupt = dir_ / "corrupt";
+  fs::create_directories(corrupt);
+  fs::copy_file(keys_ / "transfer-k2.pk", corrupt / "transfer-k2.pk");
+  fs::copy_file(keys_ / "transfer-k2.vk", corrupt / "transfer-k2.vk");
+  std::string pk = read_text(corrupt / "transfer-k2.pk");
+  pk[pk.size() / 2] ^= 0x40;
+  write_text(corrupt / "transfer-k2.pk", pk);
+  auto q = spawn_enygma({"serve", "--port", "0", "--keys", corrupt.string(), "--k", "2"});
+  EXPECT_NE(q->wait_exit(60s), 0);
+  EXPECT_NE(q->err().find("transfer-k2.pk"), std::string::npos) << q->err();
+  EXPECT_NE(q->err().find("corrupt"), std::string::npos) << q->err();
+  EXPECT_EQ(q->out().find("\"event\":\"listening\""), std::string::npos);
+}
+
+// The secret values of a request (secret key, balance, blinding, amount, shared secrets, tx
+// values and their random values) with enough digits to be recognisable in a log.
+std::vector<std::string> secret_values(const nlohmann::json& request) {
+  std::vector<std::string> out;
+  auto add = [&](const nlohmann::json& v) {
+    if (v.is_string() && v.get<std::string>().size() >= 6) out.push_back(v.get<std::string>());
+  };
+  for (const char* name : {"secret_key", "previous_sender_balance", "previous_sender_random_value",
+                           "sender_tx_value"}) {
+    if (request.contains(name)) add(request[name]);
+  }
+  for (const char* name : {"shared_secrets", "tx_values", "tx_random_values"}) {
+    if (!request.contains(name)) continue;
+    for (const auto& v : request[name]) add(v);
+  }
+  return out;
+}
+
+// Valid and invalid requests (every kind of rule violation the server answers 400 for) are
+// sent; not one secret value of them appears in the server's log lines or in any answer.
+TEST_F(RealServerTest, NoSecretValueInAnyLogLineOrErrorMessage) {
+  std::vector<nlohmann::json> requests = {nlohmann::json::parse(vector_text("transfer-k2.json"))};
+  for (const char* seed : {"11", "12"}) {
+    auto made = spawn_enygma({"make-transfer", "--k", "2", "--seed", seed});
+    ASSERT_EQ(made->wait_exit(60s), 0) << made->err();
+    requests.push_back(nlohmann::json::parse(made->out()));
+  }
+  // Each breaks one rule (or the input format) of a valid request.
+  const std::vector<std::function<void(nlohmann::json&)>> breakers = {
+      [](nlohmann::json&) {},
+      [](nlohmann::json& r) { r["secret_key"] = "123456789123456789123456789"; },      // R4, R6
+      [](nlohmann::json& r) { r["previous_sender_balance"] = "987654321987654321"; },  // R7
+      [](nlohmann::json& r) {
+        r["previous_sender_random_value"] = "555555555555555555555";
+      },                                                                               // R4, R7
+      [](nlohmann::json& r) { r["sender_tx_value"] = "777777777777777777"; },          // R2
+      [](nlohmann::json& r) { r["shared_secrets"][1] = "4444444444444444444444"; },    // R5
+      [](nlohmann::json& r) { r["tx_values"][0] = "3333333333333333333333"; },         // R9
+      [](nlohmann::json& r) { r["tx_random_values"][1] = "2222222222222222222222"; },  // R14
+      [](nlohmann::json& r) { r["nullifier"] = "1"; },                                 // R12
+      [](nlohmann::json& r) {  // a secret as a JSON number: refused by type, value not echoed
+        r["secret_key"] = nlohmann::json::parse(r["secret_key"].get<std::string>().substr(0, 15));
+      },
+      [](nlohmann::json& r) {  // not canonical (above p)
+        r["secret_key"] =
+            r["secret_key"].get<std::string>() +
+            "99999999999999999999999999999999999999999999999999999999999999999999999999999";
+      },
+  };
+  std::vector<std::string> secrets, answers;
+  int ok = 0, refused = 0;
+  for (const auto& base : requests) {
+    for (const auto& breaker : breakers) {
+      nlohmann::json request = base;
+      breaker(request);
+      for (const auto& s : secret_values(request)) secrets.push_back(s);
+      for (const auto& s : secret_values(base)) secrets.push_back(s);
+      for (const char* path : {"/generateProofTransfer-2", "/generateProofTransfer-6"}) {
+        HttpResponse r = http_request(port(), "POST", path, request.dump());
+        ok += r.status == 200;
+        refused += r.status == 400;
+        answers.push_back(r.body);
+        if (r.status == 200) {
+          answers.push_back(http_request(port(), "POST", "/verifyProofTransfer-2", r.body).body);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(ok, 3);  // each valid request, at k = 2
+  EXPECT_EQ(refused, 3 * static_cast<int>(breakers.size()) * 2 - 3);
+  // The last request's log line is written once its answer is; the server logs synchronously.
+  const std::string log = server_->process().out() + server_->process().err();
+  ASSERT_NE(log.find("/generateProofTransfer-2"), std::string::npos);
+  ASSERT_GT(secrets.size(), 20u);
+  for (const auto& secret : secrets) {
+    EXPECT_EQ(log.find(secret), std::string::npos) << "secret " << secret << " in the server log";
+    for (const auto& answer : answers) {
+      EXPECT_EQ(answer.find(secret), std::string::npos) << "secret " << secret << " in " << answer;
+    }
+  }
+}
+
+// SIGKILL mid-proof leaves nothing behind: the same keys and port serve again at once, and the
+// proof is made and verifies.
+TEST_F(RealServerTest, KilledMidProofRestartsCleanly) {
+  Server victim;
+  ASSERT_TRUE(victim.start({"--keys", keys_.string(), "--k", "2", "--max-inflight", "1"}, dir_));
+  const unsigned short port = victim.port();
+  const std::string request = vector_text("transfer-k2.json");
+  HttpResponse lost;
+  std::thread client(
+      [&] { lost = http_request(port, "POST", "/generateProofTransfer-2", request); });
+  ASSERT_TRUE(wait_for([&] { return metric(port, "enygma_proofs_in_flight") == 1; }, 10s));
+  victim.process().send_signal(SIGKILL);
+  client.join();
+  EXPECT_EQ(lost.status, 0);  // the connection died with the server
+  EXPECT_EQ(victim.process().wait_exit(5s), 128 + SIGKILL);
+  Server restarted;
+  ASSERT_TRUE(restarted.start({"--keys", keys_.string(), "--k", "2"}, dir_, {}, 60s, port))
+      << restarted.process().err();
+  EXPECT_EQ(restarted.port(), port);
+  EXPECT_EQ(http_request(port, "GET", "/readyz").status, 200);
+  HttpResponse proof = http_request(port, "POST", "/generateProofTransfer-2", request);
+  ASSERT_EQ(proof.status, 200) << proof.body;
+  EXPECT_EQ(http_request(port, "POST", "/verifyProofTransfer-2", proof.body).body,
+            R"({"valid":true})");
+  EXPECT_EQ(restarted.stop(), 0);
+}
+
+}  // namespace
+
+#else  // __EMSCRIPTEN__
+
+TEST(ServerTest, NativeOnly) {
+  GTEST_SKIP() << "the server is native only";
+}
+
+#endif
