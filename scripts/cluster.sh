@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# A local cluster: N `enygma serve` instances on loopback ports behind HAProxy
+# (deploy/haproxy/enygma.cfg), for trying out and testing the multi-instance setup (issue #9).
+#
+#   scripts/cluster.sh start [options] [-- extra `enygma serve` options]
+#   scripts/cluster.sh status  [--dir DIR]
+#   scripts/cluster.sh restart-instance I [--dir DIR]   (SIGTERM it if running, start it again
+#                                                        on its port, wait until it listens)
+#   scripts/cluster.sh stop    [--dir DIR]
+#
+# start options:
+#   --instances N     number of instances (default 2)
+#   --lb-port P       the balancer's port (default 3080)
+#   --stats-port P    HAProxy's statistics page (default 3099; 0: off)
+#   --first-port P    instance i listens on P + i - 1 (default 3101; 0: any free port each)
+#   --keys DIR        key folder for every instance (default keys/dev)
+#   --bin PATH        the enygma binary (default build/bin/enygma)
+#   --dir DIR         run folder: pid files, ports, logs, haproxy.cfg (default .cache/cluster)
+#   --server-maxconn M  HAProxy maxconn per instance (default: --max-inflight + --queue of the
+#                       instances, from the extra options or the server's defaults)
+#
+# Instances log to DIR/instance-I.log (JSON lines) and .err; HAProxy to DIR/haproxy.log.
+# `stop` sends SIGTERM everywhere (instances finish admitted proofs), waits, then SIGKILLs
+# whatever is still running after 60 s. Exit status: 0 done, 1 failure, 2 usage.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cmd="${1:-}"
+[[ -n "$cmd" ]] && shift
+
+instances=2
+lb_port=3080
+stats_port=3099
+first_port=3101
+keys="$here/keys/dev"
+bin="$here/build/bin/enygma"
+dir="$here/.cache/cluster"
+server_maxconn=""
+instance_arg=""
+extra=()
+
+usage() {
+  sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+while (($#)); do
+  case "$1" in
+    --instances) instances="$2"; shift 2 ;;
+    --lb-port) lb_port="$2"; shift 2 ;;
+    --stats-port) stats_port="$2"; shift 2 ;;
+    --first-port) first_port="$2"; shift 2 ;;
+    --keys) keys="$2"; shift 2 ;;
+    --bin) bin="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --server-maxconn) server_maxconn="$2"; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) usage ;;
+    [0-9]*) instance_arg="$1"; shift ;;
+    *) echo "cluster.sh: unknown argument $1" >&2; usage ;;
+  esac
+done
+
+haproxy_bin="${HAPROXY:-$(command -v haproxy || echo /usr/sbin/haproxy)}"
+template="$here/deploy/haproxy/enygma.cfg"
+
+# A pid that runs (a zombie, ended but not yet reaped by init, counts as ended).
+pid_runs() {
+  kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]]
+}
+alive() { [[ -f "$1" ]] && pid_runs "$(cat "$1")"; }
+
+# The port of instance i from its log's "listening" line (empty until it listens).
+listening_port() {
+  grep -o '"event":"listening".*"port":[0-9]*' "$dir/instance-$1.log" 2>/dev/null |
+    grep -o '[0-9]*$' | tail -n 1 || true
+}
+
+# start_instance I PORT: starts it in the background, waits (up to 300 s: key loading) until it
+# listens, records its pid and port.
+start_instance() {
+  local i="$1" port="$2" pid
+  [[ -f "$dir/serve-args" ]] && mapfile -t extra <"$dir/serve-args"
+  : >"$dir/instance-$i.log"
+  "$bin" serve --bind 127.0.0.1 --port "$port" --keys "$keys" "${extra[@]}" \
+    >>"$dir/instance-$i.log" 2>>"$dir/instance-$i.err" </dev/null &
+  pid=$!
+  disown "$pid" 2>/dev/null || true
+  echo "$pid" >"$dir/instance-$i.pid"
+  for _ in $(seq 1 3000); do
+    port="$(listening_port "$i")"
+    if [[ -n "$port" ]]; then
+      echo "$port" >"$dir/instance-$i.port"
+      return 0
+    fi
+    if ! pid_runs "$pid"; then
+      echo "cluster.sh: instance $i did not start:" >&2
+      tail -n 5 "$dir/instance-$i.err" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "cluster.sh: instance $i did not listen within 300 s" >&2
+  return 1
+}
+
+# stop_pid FILE: SIGTERM, wait up to 60 s, then SIGKILL.
+stop_pid() {
+  local file="$1" pid
+  alive "$file" || { rm -f "$file"; return 0; }
+  pid="$(cat "$file")"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 600); do
+    pid_runs "$pid" || { rm -f "$file"; return 0; }
+    sleep 0.1
+  done
+  echo "cluster.sh: pid $pid still running after 60 s: SIGKILL" >&2
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$file"
+}
+
+# An option's value among the extra serve options (--name V or --name=V), else empty.
+serve_option() {
+  local name="$1" i
+  for ((i = 0; i < ${#extra[@]}; i++)); do
+    case "${extra[$i]}" in
+      "$name") echo "${extra[$((i + 1))]:-}"; return ;;
+      "$name="*) echo "${extra[$i]#*=}"; return ;;
+    esac
+  done
+}
+
+do_start() {
+  [[ -x "$bin" ]] || { echo "cluster.sh: no $bin (build first)" >&2; exit 1; }
+  [[ -x "$haproxy_bin" ]] || { echo "cluster.sh: haproxy not found (apt-get install haproxy)" >&2; exit 1; }
+  mkdir -p "$dir"
+  if alive "$dir/haproxy.pid"; then
+    echo "cluster.sh: a cluster is already running in $dir (cluster.sh stop --dir $dir)" >&2
+    exit 1
+  fi
+  printf '%s\n' "${extra[@]}" >"$dir/serve-args"
+  [[ ${#extra[@]} -eq 0 ]] && : >"$dir/serve-args"
+  echo "$keys" >"$dir/keys"
+  echo "$bin" >"$dir/bin"
+  local i port servers=""
+  for ((i = 1; i <= instances; i++)); do
+    port=0
+    ((first_port > 0)) && port=$((first_port + i - 1))
+    if ! start_instance "$i" "$port"; then do_stop; exit 1; fi
+    servers+="    server enygma$i 127.0.0.1:$(cat "$dir/instance-$i.port")"$'\n'
+  done
+  echo "$instances" >"$dir/instances"
+
+  if [[ -z "$server_maxconn" ]]; then
+    local cores inflight queue
+    cores="$(nproc)"
+    inflight="$(serve_option --max-inflight)"; inflight="${inflight:-${ENYGMA_MAX_INFLIGHT:-$cores}}"
+    queue="$(serve_option --queue)"; queue="${queue:-${ENYGMA_QUEUE:-$((4 * inflight))}}"
+    server_maxconn=$((inflight + queue))
+  fi
+  # The template with its servers block replaced by this cluster's instances.
+  awk -v servers="$servers" '
+    /# BEGIN servers/ { print; printf "%s", servers; skip = 1; next }
+    /# END servers/ { skip = 0 }
+    !skip { print }' "$template" >"$dir/haproxy.cfg"
+  if ((stats_port == 0)); then
+    # No statistics listener: drop the section (it is the last one of the template).
+    sed -i '/^frontend stats/,$d' "$dir/haproxy.cfg"
+  fi
+  export ENYGMA_LB_BIND="127.0.0.1:$lb_port"
+  export ENYGMA_LB_STATS_BIND="127.0.0.1:$stats_port"
+  export ENYGMA_LB_SERVER_MAXCONN="$server_maxconn"
+  if ! "$haproxy_bin" -c -q -f "$dir/haproxy.cfg" >"$dir/haproxy.log" 2>&1; then
+    echo "cluster.sh: haproxy rejects $dir/haproxy.cfg:" >&2
+    cat "$dir/haproxy.log" >&2
+    do_stop
+    exit 1
+  fi
+  # -W: master-worker, -db: stay in the foreground (this script backgrounds it).
+  "$haproxy_bin" -W -db -f "$dir/haproxy.cfg" >>"$dir/haproxy.log" 2>&1 </dev/null &
+  local lb_pid=$!
+  disown "$lb_pid" 2>/dev/null || true
+  echo "$lb_pid" >"$dir/haproxy.pid"
+  echo "$lb_port" >"$dir/lb.port"
+  # Ready when the balancer answers a readiness check through to an instance.
+  for _ in $(seq 1 200); do
+    if curl -fsS -o /dev/null "http://127.0.0.1:$lb_port/readyz" 2>/dev/null; then
+      echo "cluster: http://127.0.0.1:$lb_port/ -> $instances instance(s) on ports" \
+        "$(cat "$dir"/instance-*.port | tr '\n' ' ')(maxconn $server_maxconn each), run folder $dir"
+      ((stats_port > 0)) && echo "statistics: http://127.0.0.1:$stats_port/"
+      return 0
+    fi
+    if ! pid_runs "$lb_pid"; then break; fi
+    sleep 0.1
+  done
+  echo "cluster.sh: the balancer did not come up:" >&2
+  tail -n 20 "$dir/haproxy.log" >&2
+  do_stop
+  exit 1
+}
+
+do_stop() {
+  [[ -d "$dir" ]] || return 0
+  # Balancer first (no new requests), then every instance in parallel.
+  stop_pid "$dir/haproxy.pid"
+  local f pids=()
+  for f in "$dir"/instance-*.pid; do
+    [[ -e "$f" ]] || continue
+    stop_pid "$f" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p" || true; done
+}
+
+do_status() {
+  [[ -d "$dir" ]] || { echo "no cluster in $dir"; exit 1; }
+  local f i port state
+  if alive "$dir/haproxy.pid"; then
+    echo "balancer: pid $(cat "$dir/haproxy.pid"), http://127.0.0.1:$(cat "$dir/lb.port")/"
+  else
+    echo "balancer: not running"
+  fi
+  for f in "$dir"/instance-*.port; do
+    [[ -e "$f" ]] || continue
+    i="${f##*/instance-}"; i="${i%.port}"
+    port="$(cat "$f")"
+    state="stopped"
+    if alive "$dir/instance-$i.pid"; then
+      state="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" || true)"
+      state="pid $(cat "$dir/instance-$i.pid"), /readyz $state"
+    fi
+    echo "instance $i: port $port, $state"
+  done
+}
+
+do_restart_instance() {
+  local i="$instance_arg"
+  [[ -n "$i" && -f "$dir/instance-$i.port" ]] || { echo "cluster.sh: no instance '$i' in $dir" >&2; exit 2; }
+  keys="$(cat "$dir/keys")"
+  bin="$(cat "$dir/bin")"
+  stop_pid "$dir/instance-$i.pid"
+  start_instance "$i" "$(cat "$dir/instance-$i.port")"
+  echo "instance $i listening on port $(cat "$dir/instance-$i.port"), pid $(cat "$dir/instance-$i.pid")"
+}
+
+case "$cmd" in
+  start) do_start ;;
+  stop) do_stop ;;
+  status) do_status ;;
+  restart-instance) do_restart_instance ;;
+  *) usage ;;
+esac

@@ -1,0 +1,300 @@
+// Several `enygma serve` instances behind a real HAProxy (issue #9), started and stopped by
+// scripts/cluster.sh with deploy/haproxy/enygma.cfg, all on loopback. The instances use the fake
+// backend (proofs sleep): what is tested is the balancing, retries and readiness, not proving.
+// Native only; needs haproxy (scripts/setup-deps.sh installs it) and curl.
+#include <gtest/gtest.h>
+
+#if !defined(__EMSCRIPTEN__)
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/http_client.hpp"
+#include "support/subprocess.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using enygma::test::Child;
+using enygma::test::http_request;
+using enygma::test::HttpResponse;
+using enygma::test::read_all;
+using enygma::test::TempDir;
+using namespace std::chrono_literals;
+
+const char* kHaproxy = "/usr/sbin/haproxy";
+
+std::string cluster_script() {
+  return std::string(ENYGMA_SOURCE_DIR) + "/scripts/cluster.sh";
+}
+
+// n distinct free loopback ports (held open together while picked, then released).
+std::vector<unsigned short> free_ports(size_t n) {
+  boost::asio::io_context ioc;
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> held;
+  std::vector<unsigned short> ports;
+  for (size_t i = 0; i < n; ++i) {
+    held.push_back(std::make_unique<boost::asio::ip::tcp::acceptor>(
+        ioc, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)));
+    ports.push_back(held.back()->local_endpoint().port());
+  }
+  return ports;
+}
+
+// The value of one sample line of an instance's /metrics, or -1.
+double metric(unsigned short port, const std::string& series) {
+  HttpResponse r = http_request(port, "GET", "/metrics");
+  std::istringstream lines(r.body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+  }
+  return -1;
+}
+
+const std::string kProved =
+    R"(enygma_http_requests_total{endpoint="generateProofTransfer",status="200"})";
+
+double proved(unsigned short port) {
+  return std::max(0.0, metric(port, kProved));
+}
+
+bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+class ClusterTest : public ::testing::Test {
+ protected:
+  static constexpr int kProveMs = 300;
+
+  void SetUp() override {
+    if (!fs::exists(kHaproxy)) GTEST_SKIP() << "haproxy is not installed (apt-get install haproxy)";
+    auto ports = free_ports(2);
+    lb_port_ = ports[0];
+    stats_port_ = ports[1];
+    auto start = cluster({"start",
+                          "--instances",
+                          "2",
+                          "--lb-port",
+                          std::to_string(lb_port_),
+                          "--stats-port",
+                          std::to_string(stats_port_),
+                          "--first-port",
+                          "0",
+                          "--bin",
+                          enygma::test::enygma_binary().string(),
+                          "--dir",
+                          run_dir(),
+                          "--",
+                          "--backend",
+                          "fake",
+                          "--k",
+                          "2-6",
+                          "--fake-prove-time",
+                          std::to_string(kProveMs) + "ms",
+                          "--max-inflight",
+                          "1",
+                          "--queue",
+                          "4"});
+    ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+    started_ = true;
+    for (int i = 1; i <= 2; ++i) {
+      instance_ports_.push_back(static_cast<unsigned short>(
+          std::stoi(read_all(run_dir() + "/instance-" + std::to_string(i) + ".port"))));
+    }
+  }
+
+  void TearDown() override {
+    if (!started_) return;
+    auto stop = cluster({"stop", "--dir", run_dir()});
+    EXPECT_EQ(stop.exit_code, 0) << stop.out << stop.err;
+    // Everything is gone: the balancer's port and every instance's port refuse connections.
+    EXPECT_FALSE(enygma::test::HttpConnection(lb_port_, 1s).connected());
+    for (auto port : instance_ports_) {
+      EXPECT_FALSE(enygma::test::HttpConnection(port, 1s).connected());
+    }
+  }
+
+  enygma::test::RunResult cluster(const std::vector<std::string>& args) {
+    Child script(cluster_script(), args, {});
+    return script.wait(120s);
+  }
+
+  std::string run_dir() const { return (dir_.path() / "cluster").string(); }
+  std::string lb_url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(lb_port_) + path;
+  }
+  pid_t instance_pid(int i) const {
+    return std::stoi(read_all(run_dir() + "/instance-" + std::to_string(i) + ".pid"));
+  }
+  std::string request_file() {
+    const std::string path = dir_ / "request.json";
+    std::ofstream(path) << R"({"sender_id": "1"})";
+    return path;
+  }
+  // `enygma load` through the balancer, in the background.
+  std::unique_ptr<Child> start_load(unsigned clients, double seconds) {
+    return std::make_unique<Child>(
+        enygma::test::enygma_binary().string(),
+        std::vector<std::string>{"load", "--url", lb_url("/generateProofTransfer-2"), "--body",
+                                 request_file(), "--concurrency", std::to_string(clients),
+                                 "--seconds", std::to_string(seconds), "--timeout", "30"},
+        std::vector<std::string>{});
+  }
+  static nlohmann::json report_of(Child& load) {
+    EXPECT_NE(load.wait_exit(60s), -1);
+    auto report = nlohmann::json::parse(load.out(), nullptr, false);
+    EXPECT_TRUE(report.is_object()) << load.out() << load.err();
+    return report;
+  }
+
+  TempDir dir_;
+  bool started_ = false;
+  unsigned short lb_port_ = 0, stats_port_ = 0;
+  std::vector<unsigned short> instance_ports_;
+};
+
+TEST_F(ClusterTest, BothInstancesReceiveWorkUnderLoad) {
+  auto load = start_load(4, 3);
+  auto report = report_of(*load);
+  EXPECT_EQ(report["failures"], 0) << report.dump();
+  EXPECT_GE(report["ok"].get<int>(), 10) << report.dump();
+  const double first = proved(instance_ports_[0]), second = proved(instance_ports_[1]);
+  printf(
+      "2 instances, fake %d ms proofs, 4 clients: %.2f proofs/s; instance 1: %.0f, "
+      "instance 2: %.0f\n",
+      kProveMs, report["throughput_rps"].get<double>(), first, second);
+  EXPECT_GE(first, 3);
+  EXPECT_GE(second, 3);
+  EXPECT_EQ(first + second, report["ok"].get<double>());
+  // The balancer's answers keep the server's headers (COOP/COEP for the web demo).
+  HttpResponse page = http_request(lb_port_, "GET", "/healthcheck");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("cross-origin-embedder-policy"), "require-corp");
+  // Per-instance metrics are not served through the balancer.
+  EXPECT_EQ(http_request(lb_port_, "GET", "/metrics").status, 404);
+  // The statistics page lists both instances UP.
+  const std::string csv = http_request(stats_port_, "GET", "/;csv").body;
+  EXPECT_NE(csv.find("provers,enygma1,"), std::string::npos) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n') > 3, true);
+}
+
+TEST_F(ClusterTest, OverloadedInstanceIsSkippedThrough503Retries) {
+  // Fill instance 1 directly (1 running + 4 queued: the balancer does not see these), then
+  // send requests through the balancer: those it gives to instance 1 are refused with 503 and
+  // retried on instance 2; the client sees only 200s.
+  std::vector<std::thread> fillers;
+  std::vector<HttpResponse> direct(5);
+  for (int i = 0; i < 5; ++i) {
+    fillers.emplace_back([&, i] {
+      direct[i] = http_request(instance_ports_[0], "POST", "/generateProofTransfer-2", "{}");
+    });
+  }
+  ASSERT_TRUE(
+      wait_for([&] { return metric(instance_ports_[0], "enygma_proof_queue_depth") == 4; }, 5s));
+  std::vector<HttpResponse> through(2);
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 2; ++i) {
+    clients.emplace_back(
+        [&, i] { through[i] = http_request(lb_port_, "POST", "/generateProofTransfer-3", "{}"); });
+  }
+  for (auto& t : clients) t.join();
+  for (auto& t : fillers) t.join();
+  for (const auto& r : through) EXPECT_EQ(r.status, 200) << r.error << r.body;
+  for (const auto& r : direct) EXPECT_EQ(r.status, 200) << r.error << r.body;
+  // leastconn: the balancer saw both instances idle, so one of the two went to instance 1 first.
+  EXPECT_GE(metric(instance_ports_[0], "enygma_rejected_total"), 1);
+  EXPECT_EQ(metric(instance_ports_[1], "enygma_rejected_total"), 0);
+}
+
+TEST_F(ClusterTest, SigkilledInstanceLosesNoRequestAndRejoinsAfterReadyz) {
+  constexpr double kSeconds = 6;
+  auto load = start_load(4, kSeconds);
+  ASSERT_TRUE(wait_for([&] { return proved(instance_ports_[0]) >= 2; }, 5s));
+  const auto killed_at = std::chrono::steady_clock::now();
+  const double survivor_before = proved(instance_ports_[1]);
+  ASSERT_EQ(kill(instance_pid(1), SIGKILL), 0);
+  auto report = report_of(*load);
+  const double after_kill_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - killed_at).count();
+  const double survivor_proofs = proved(instance_ports_[1]) - survivor_before;
+  printf(
+      "after SIGKILL of instance 1: survivor proved %.0f in %.1f s (%.2f proofs/s; fake %d ms "
+      "proofs, 1 in flight); whole run: %.2f proofs/s, %d failures\n",
+      survivor_proofs, after_kill_s, survivor_proofs / after_kill_s, kProveMs,
+      report["throughput_rps"].get<double>(), report["failures"].get<int>());
+  // The requests in flight on the killed instance were replayed on the survivor.
+  EXPECT_EQ(report["failures"], 0) << report.dump();
+  EXPECT_EQ(report["status"].size(), 1u) << report.dump();
+  EXPECT_GT(survivor_proofs, 0);
+
+  // Restarted on its port, it is back in rotation only after /readyz answered the balancer's
+  // checks (rise 2): in its access log, the first proof comes after two 200s from /readyz.
+  auto restart = cluster({"restart-instance", "1", "--dir", run_dir()});
+  ASSERT_EQ(restart.exit_code, 0) << restart.out << restart.err;
+  const std::string log_path = run_dir() + "/instance-1.log";
+  auto load2 = start_load(4, 3);
+  auto report2 = report_of(*load2);
+  EXPECT_EQ(report2["failures"], 0) << report2.dump();
+  ASSERT_GE(proved(instance_ports_[0]), 1) << "the restarted instance got no work";
+  int ready_answers = 0;
+  bool saw_proof = false;
+  std::istringstream lines(read_all(log_path));
+  std::string line;
+  while (std::getline(lines, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("path")) continue;
+    if (j["path"] == "/readyz" && j["status"] == 200) ++ready_answers;
+    if (j["path"] == "/generateProofTransfer-2") {
+      saw_proof = true;
+      EXPECT_GE(ready_answers, 2) << "a proof reached the instance before its readiness checks";
+      break;
+    }
+  }
+  EXPECT_TRUE(saw_proof);
+}
+
+TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
+  auto load = start_load(4, 4);
+  ASSERT_TRUE(wait_for([&] { return proved(instance_ports_[1]) >= 2; }, 5s));
+  ASSERT_EQ(kill(instance_pid(2), SIGTERM), 0);
+  auto report = report_of(*load);
+  EXPECT_EQ(report["failures"], 0) << report.dump();
+  // It drained (finished its admitted proofs) and stopped.
+  EXPECT_TRUE(wait_for(
+      [&] { return !enygma::test::HttpConnection(instance_ports_[1], 1s).connected(); }, 10s));
+  EXPECT_TRUE(wait_for(
+      [&] {
+        return read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\"") !=
+               std::string::npos;
+      },
+      10s));
+  EXPECT_NE(read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\""),
+            std::string::npos);
+}
+
+}  // namespace
+
+#else  // __EMSCRIPTEN__
+
+TEST(ClusterTest, NativeOnly) {
+  GTEST_SKIP() << "the cluster test runs native processes";
+}
+
+#endif
