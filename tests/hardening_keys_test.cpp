@@ -1,0 +1,143 @@
+// Failure injection for key files: a key that is truncated, has any bit flipped, or belongs to
+// another k (or is the other half of the pair) is refused with a message saying so.
+// (An interrupted `enygma setup`: hardening_setup_kill_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/groth16/key_format.hpp"
+#include "core/groth16/setup.hpp"
+#include "core/transfer/transfer_prover.hpp"
+#include "support/random_r1cs.hpp"
+#include "support/test_rng.hpp"
+
+namespace enygma {
+namespace {
+
+struct KeyFiles {
+  std::vector<uint8_t> pk, vk;
+};
+
+// Keys of a small random circuit (development keys: insecure_dev is set), in both point formats.
+struct SmallKeys {
+  Groth16Keys keys;
+  KeyFiles raw, compressed;
+};
+
+const SmallKeys& small_keys() {
+  static const SmallKeys k = [] {
+    test::TestRng rng(808);
+    auto rc = test::random_circuit(rng, 2, 6, 8);
+    const std::string seed = "hardening";
+    SmallKeys s;
+    s.keys = groth16_setup_insecure_from_seed(
+        rc.r1cs, {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, sequential_pool());
+    for (PointFormat f : {PointFormat::kRaw, PointFormat::kCompressed}) {
+      KeyFiles& out = f == PointFormat::kRaw ? s.raw : s.compressed;
+      out.pk = serialize_proving_key(s.keys.pk, "small", f);
+      out.vk = serialize_verifying_key(s.keys.vk, "small", f);
+    }
+    return s;
+  }();
+  return k;
+}
+
+// The load error of a proving (or verifying) key file, "" when it loads.
+std::string pk_error(const std::vector<uint8_t>& file, const std::string& name = "small") {
+  auto r = load_proving_key(file, name, sequential_pool());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.error().rule, "key");
+  return r.error().message;
+}
+std::string vk_error(const std::vector<uint8_t>& file, const std::string& name = "small") {
+  auto r = load_verifying_key(file, name);
+  if (r.ok()) return "";
+  EXPECT_EQ(r.error().rule, "key");
+  return r.error().message;
+}
+
+TEST(HardeningKeys, IntactKeysLoad) {
+  for (const KeyFiles* f : {&small_keys().raw, &small_keys().compressed}) {
+    EXPECT_EQ(pk_error(f->pk), "");
+    EXPECT_EQ(vk_error(f->vk), "");
+  }
+}
+
+TEST(HardeningKeys, TruncatedKeysAreRefusedAsTruncated) {
+  for (const KeyFiles* f : {&small_keys().raw, &small_keys().compressed}) {
+    for (const std::vector<uint8_t>* file : {&f->pk, &f->vk}) {
+      const bool proving = file == &f->pk;
+      const size_t n = file->size();
+      for (size_t len : {size_t(0), size_t(1), size_t(8), kKeyHeaderSize - 1, kKeyHeaderSize,
+                         kKeyHeaderSize + 1, n / 2, n - 64, n - 1}) {
+        std::vector<uint8_t> cut(file->begin(), file->begin() + len);
+        const std::string msg = proving ? pk_error(cut) : vk_error(cut);
+        EXPECT_NE(msg.find("truncated"), std::string::npos)
+            << (proving ? "pk" : "vk") << " cut to " << len << " of " << n << ": " << msg;
+      }
+    }
+  }
+}
+
+// Every single-bit change anywhere (header or body) is caught: the digest covers the header
+// fields too, so neither a flipped flag nor a changed padding byte passes.
+TEST(HardeningKeys, EveryFlippedBitIsRefused) {
+  for (const KeyFiles* f : {&small_keys().raw, &small_keys().compressed}) {
+    for (size_t i = 0; i < f->vk.size(); ++i) {
+      for (int bit = 0; bit < 8; ++bit) {
+        auto bad = f->vk;
+        bad[i] ^= uint8_t(1u << bit);
+        ASSERT_NE(vk_error(bad, ""), "") << "vk byte " << i << " bit " << bit;
+      }
+    }
+    for (size_t i = 0; i < f->pk.size(); ++i) {
+      auto bad = f->pk;
+      bad[i] ^= uint8_t(1u << (i % 8));
+      ASSERT_NE(pk_error(bad, ""), "") << "pk byte " << i << " bit " << i % 8;
+    }
+  }
+}
+
+TEST(HardeningKeys, ClearingTheDevelopmentFlagIsDetected) {
+  auto pk = small_keys().raw.pk;
+  ASSERT_TRUE(read_key_header(pk)->insecure_dev);
+  pk[12] &= uint8_t(~1u);  // flags, bit 0: insecure development key
+  EXPECT_NE(pk_error(pk).find("corrupt"), std::string::npos) << pk_error(pk);
+}
+
+TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
+  const auto& keys = small_keys().keys;
+  // Files claiming to be the k = 2 transfer keys (they are a random circuit's).
+  const auto pk2 = serialize_proving_key(keys.pk, transfer_circuit_name(2));
+  const auto vk2 = serialize_verifying_key(keys.vk, transfer_circuit_name(2));
+  for (unsigned k : {3u, 6u, 16u}) {
+    auto r = TransferProver::load(k, pk2, vk2, sequential_pool());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().rule, "key");
+    EXPECT_NE(r.error().message.find("is for circuit 'enygma-transfer-k2', expected "
+                                     "'enygma-transfer-k" + std::to_string(k) + "'"),
+              std::string::npos)
+        << r.error().message;
+  }
+  // The right name, another circuit: the circuit digest differs.
+  auto r = TransferProver::load(2, pk2, vk2, sequential_pool());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("circuit digest differs"), std::string::npos)
+      << r.error().message;
+  // The pair swapped.
+  r = TransferProver::load(2, vk2, pk2, sequential_pool());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("expected a verifying key, found a proving key"),
+            std::string::npos)
+      << r.error().message;
+  // Absurd k never reaches the files.
+  for (unsigned k : {0u, 1u, 17u, 4294967295u}) {
+    auto bad = TransferProver::load(k, pk2, vk2, sequential_pool());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().field, "k") << bad.error().message;
+  }
+}
+
+}  // namespace
+}  // namespace enygma
