@@ -18,9 +18,14 @@ else()
                         "run scripts/build-wasm-deps.sh ${ENYGMA_WASM_DEPS} first (make does)")
   endif()
   add_library(enygma_sodium STATIC IMPORTED GLOBAL)
+  # libsodium's randombytes calls Module.getRandomValue, which it defines on the main thread
+  # only: the --pre-js defines it on every thread. Every program linking libsodium gets it.
+  set(_sodium_pre_js "${PROJECT_SOURCE_DIR}/wasm/sodium_random_pre.js")
   set_target_properties(enygma_sodium PROPERTIES
     IMPORTED_LOCATION "${ENYGMA_WASM_DEPS}/lib/libsodium.a"
-    INTERFACE_INCLUDE_DIRECTORIES "${ENYGMA_WASM_DEPS}/include")
+    INTERFACE_INCLUDE_DIRECTORIES "${ENYGMA_WASM_DEPS}/include"
+    INTERFACE_LINK_OPTIONS "SHELL:--pre-js \"${_sodium_pre_js}\""
+    INTERFACE_LINK_DEPENDS "${_sodium_pre_js}")
   # nlohmann/json is header-only: expose only its folder, not all of /usr/include.
   set(_json_inc "${CMAKE_BINARY_DIR}/json-include")
   file(MAKE_DIRECTORY "${_json_inc}")

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Builds the third-party libraries of the WebAssembly target from Debian's source packages and
+# installs them into PREFIX (lib/ and include/):
+#   - libsodium 1.0.18 (`apt-get source libsodium`), static, minimal API, no assembly;
+#   - Google Benchmark 1.7.1 (`apt-get source benchmark`), for bench/ under Node.
+# Both are compiled with -pthread (atomics + bulk memory): wasm-ld refuses to link objects
+# without these features into the project's shared-memory (-pthread) module.
+#
+# Usage: scripts/build-wasm-deps.sh PREFIX
+# Cached: does nothing when PREFIX holds a build made by this same script, toolchain and emcc.
+# Needs the deb-src entry and the packages of scripts/setup-deps.sh.
+# Cost: ~4 CPU-minutes (2-3 min on 2 idle cores), most of it libsodium's configure script.
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 PREFIX" >&2
+  exit 2
+fi
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+mkdir -p "$1"
+prefix=$(cd "$1" && pwd)
+stamp="$prefix/.enygma-wasm-deps"
+jobs=${ENYGMA_JOBS:-$(nproc)}
+say() { echo "build-wasm-deps: $*" >&2; }
+
+# One build at a time per PREFIX (two `make` runs at once would delete each other's work).
+exec 9>"$prefix/.lock"
+flock 9
+
+key="$(cd "$repo_root" && sha256sum scripts/build-wasm-deps.sh toolchains/emscripten.cmake \
+         toolchains/emcc-compile | cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
+   [ -f "$prefix/lib/libsodium.a" ] && [ -f "$prefix/lib/libbenchmark.a" ]; then
+  exit 0
+fi
+
+say "building libsodium and Google Benchmark for WebAssembly into $prefix"
+rm -rf "$prefix/lib" "$prefix/include" "$stamp"
+work="$prefix/.src"
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+# Emscripten's link step (configure's test programs too) runs its JS optimizer in Node, which
+# needs Debian's acorn module (see toolchains/emscripten.cmake).
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+
+fetch_source() {  # apt-get source PACKAGE, unpacked and patched, quietly
+  if ! apt-get source -qq "$1" >"$work/apt-$1.log" 2>&1; then
+    cat "$work/apt-$1.log" >&2
+    say "apt-get source $1 failed: run scripts/setup-deps.sh (adds the deb-src entry)"
+    exit 1
+  fi
+}
+
+# A C compiler command for autotools that runs clang directly for compile-only commands
+# (toolchains/emcc-compile: emcc's Python start-up is most of the cost of configure's ~100
+# probes and make's ~80 compiles), used only when it compiles a sample to the same object
+# file as emcc does. Prints the command (one word) to use as CC.
+make_cc() {
+  local verbose clang cflags sample="$work/cc-sample.c"
+  printf '#include <stdatomic.h>\n#include <string.h>\natomic_int n;\n%s\n' \
+    'int f(const char* s) { return (int)strlen(s) + ++n; }' >"$sample"
+  cflags=$(emcc --cflags -pthread)
+  # emcc -v prints the clang command it runs: take the clang from there.
+  if verbose=$(emcc -v -O2 -pthread -c "$sample" -o "$work/cc-emcc.o" 2>&1) &&
+     clang=$(sed -nE 's/^ *"([^"]*clang[^"]*)" -target .*/\1/p' <<<"$verbose" | sed -n 1p) &&
+     [ -x "$clang" ] &&
+     "$clang" $cflags -O2 -pthread -c "$sample" -o "$work/cc-clang.o" &&
+     cmp -s "$work/cc-emcc.o" "$work/cc-clang.o"; then
+    printf '#!/bin/sh\nexec "%s" "%s" %s -- emcc "$@"\n' \
+      "$repo_root/toolchains/emcc-compile" "$clang" "$cflags" >"$work/emcc-direct"
+    chmod +x "$work/emcc-direct"
+    echo "$work/emcc-direct"
+  else
+    echo emcc
+  fi
+}
+
+fetch_source libsodium
+fetch_source benchmark
+cc=$(make_cc)
+
+build_libsodium() {
+  cd "$work"/libsodium-*/
+  # autogen.sh would fetch config.guess/config.sub with curl (no network here); autoreconf
+  # installs automake's copies, which know wasm32-unknown-emscripten.
+  DO_NOT_UPDATE_CONFIG_SCRIPTS=1 ./autogen.sh -s
+  # --without-pthreads: libsodium itself takes no locks (sodium_init() runs once, before any
+  # thread starts); -pthread still builds it with atomics/bulk-memory for linking.
+  # --enable-minimal: the high-level API only (no sumo extras such as ristretto255 or
+  # crypto_core_ed25519_*). What core/ uses (sodium_memzero, randombytes_buf,
+  # crypto_generichash, crypto_hash_sha256, ...) is in it; the native build links Debian's
+  # full library, so keep core/ to the minimal API.
+  # LDFLAGS ends in -O0: configure links ~50 test programs, and emcc at -O3 would run
+  # wasm-opt and the JS optimizer on each (3x slower); the library itself is never linked
+  # here, its objects are compiled with CFLAGS (-O3).
+  emconfigure ./configure CC="$cc" --prefix="$prefix" --host=wasm32-unknown-emscripten \
+    --disable-asm --disable-ssp --without-pthreads --enable-minimal --disable-shared \
+    --disable-pie CFLAGS="-O3 -pthread" LDFLAGS="-pthread -O0"
+  emmake make -j"$jobs" install
+}
+
+build_benchmark() {
+  local src
+  src=$(echo "$work"/benchmark-*/)
+  # GIT_VERSION: Debian's patch 0001 stops reading git tags; its rules pass the version.
+  # The check results are given, not probed: each of its ~20 configure checks is a CMake
+  # try_compile that re-runs the Emscripten platform file and emcc (~6 CPU-seconds each).
+  # Warning flags are left off (a third-party library), the POSIX regex backend is chosen
+  # (std::regex needs exceptions, which Emscripten builds without) and a steady clock exists.
+  local no_flag=()
+  for f in WALL WEXTRA WSHADOW WFLOAT_EQUAL WSUGGEST_OVERRIDE PEDANTIC PEDANTIC_ERRORS \
+           WSHORTEN_64_TO_32 FSTRICT_ALIASING WNO_DEPRECATED_DECLARATIONS WSTRICT_ALIASING \
+           WD654 WTHREAD_SAFETY COVERAGE WERROR WNO_DEPRECATED; do
+    no_flag+=("-DHAVE_CXX_FLAG_$f=OFF")
+  done
+  cmake -S "$src" -B "$work/benchmark-build" -G Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$repo_root/toolchains/emscripten.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib \
+    -DGIT_VERSION="$(basename "$src" | sed 's/^benchmark-//')" \
+    -DBENCHMARK_ENABLE_TESTING=OFF -DBENCHMARK_ENABLE_GTEST_TESTS=OFF \
+    -DBENCHMARK_ENABLE_WERROR=OFF -DBENCHMARK_INSTALL_DOCS=OFF -DBENCHMARK_ENABLE_LTO=OFF \
+    -DBUILD_SHARED_LIBS=OFF "${no_flag[@]}" -DCMAKE_HAVE_LIBC_PTHREAD=ON \
+    -DHAVE_POSIX_REGEX=ON -DHAVE_STEADY_CLOCK=ON \
+    -DCOMPILE_HAVE_STD_REGEX=OFF -DRUN_HAVE_STD_REGEX=1 \
+    -DCOMPILE_HAVE_GNU_POSIX_REGEX=OFF -DRUN_HAVE_GNU_POSIX_REGEX=1
+  cmake --build "$work/benchmark-build" -j"$jobs"
+  cmake --install "$work/benchmark-build"
+}
+
+run_logged() {  # NAME FUNCTION: runs it with output to a log, prints the log on failure
+  local t0=$SECONDS rc=0
+  # Started in the background and waited for: a function run as an `if` or `||` operand
+  # would run with set -e switched off and carry on past a failed step.
+  ("$2") >"$work/$1.log" 2>&1 &
+  wait $! || rc=$?
+  if [ $rc -ne 0 ]; then
+    tail -60 "$work/$1.log" >&2
+    say "$1 failed; full log: $work/$1.log"
+    return 1
+  fi
+  say "$1: $((SECONDS - t0)) s"
+}
+# libsodium's configure is one long serial chain of compiler calls: build Google Benchmark
+# beside it to use the other core.
+run_logged libsodium build_libsodium &
+sodium_pid=$!
+benchmark_rc=0
+run_logged benchmark build_benchmark || benchmark_rc=1
+sodium_rc=0
+wait $sodium_pid || sodium_rc=1
+[ $sodium_rc -eq 0 ] && [ $benchmark_rc -eq 0 ] || exit 1
+
+for lib in libsodium.a libbenchmark.a; do
+  [ -f "$prefix/lib/$lib" ] || { say "missing $prefix/lib/$lib"; exit 1; }
+done
+cd "$prefix"
+rm -rf "$work"
+echo "$key" >"$stamp"
+say "done"

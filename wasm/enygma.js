@@ -1,0 +1,183 @@
+// enygma.js: the browser API of the enygma prover (an ES module).
+//
+//   import { Enygma } from './enygma.js';
+//   const enygma = await Enygma.create();              // module + thread pool, in a Worker
+//   await enygma.loadKeys(6);                          // from /keys/manifest.json, cached
+//   const request = await enygma.makeTransfer(6);      // a fresh valid request (wallet side)
+//   const proof = enygma.prove(6, request, { onStage });
+//   // proof.cancel() stops it; await proof -> {response, ms, stages}
+//   const { valid } = await enygma.verify(6, (await proof).response);
+//
+// All heavy work runs in a dedicated Worker (enygma_worker.js) that hosts the WebAssembly
+// module, whose thread pool is made of further Workers: the page never blocks. Errors reject
+// with an EnygmaError carrying the {error, rule, field} of the core ("R13", "input", "key"...).
+// The page must be cross-origin isolated (COOP same-origin + COEP require-corp) for threads.
+
+export const STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
+
+export class EnygmaError extends Error {
+  constructor(status, error) {
+    super(error.error);
+    this.name = 'EnygmaError';
+    this.status = status; // 'rejected' (the input), 'cancelled', 'error', ...
+    this.rule = error.rule;
+    this.field = error.field;
+    this.json = { error: error.error, rule: error.rule, field: error.field };
+  }
+}
+
+export class Enygma {
+  // threads: the pool size (default navigator.hardwareConcurrency). workerUrl: where
+  // enygma_worker.js is (default: beside this file).
+  static async create({ threads, workerUrl } = {}) {
+    const url = workerUrl || new URL('./enygma_worker.js', import.meta.url);
+    const worker = new Worker(url, { name: 'enygma' });
+    const enygma = new Enygma(worker);
+    const info = await enygma.#call('init', { threads: threads || navigator.hardwareConcurrency || 1 });
+    enygma.#info = info;
+    enygma.#cancelView = new Uint8Array(info.memory);
+    return enygma;
+  }
+
+  #worker;
+  #nextId = 1;
+  #pending = new Map(); // id -> {resolve, reject, onEvent}
+  #info = null;
+  #cancelView = null;
+  #runningProof = null; // id of the proof the worker has started
+  #cancelled = new Set(); // proof ids cancelled by the page
+
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = (event) => this.#receive(event.data);
+    worker.onerror = (event) => {
+      const error = new EnygmaError('error', { error: 'worker failed: ' + (event.message || 'unknown'), rule: 'internal', field: '' });
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+  }
+
+  get version() {
+    return this.#info.version;
+  }
+  // Threads of the module's pool (the worker hosting the module included).
+  get poolSize() {
+    return this.#info.poolSize;
+  }
+  get crossOriginIsolated() {
+    return this.#info.crossOriginIsolated;
+  }
+  get initMs() {
+    return this.#info.initMs;
+  }
+
+  circuitInfo(k) {
+    return this.#call('circuitInfo', { k });
+  }
+  // Keys of k from the server (manifestUrl: default 'keys/manifest.json' beside the page's
+  // worker), checked against the manifest's sizes and BLAKE2b digests, decoded, and cached
+  // decoded in IndexedDB. -> {k, source: 'cache'|'network', insecureDevKeys, ms}
+  loadKeys(k, { manifestUrl, noCache = false, onDownload } = {}) {
+    if (manifestUrl) manifestUrl = new URL(manifestUrl, location.href).href;
+    return this.#call('loadKeys', { k, manifestUrl, noCache }, (event) => {
+      if (event.event === 'download' && onDownload) onDownload(event);
+    });
+  }
+  // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed).
+  loadKeyBytes(k, pk, vk) {
+    return this.#call('loadKeyBytes', { k, pk: toBuffer(pk), vk: toBuffer(vk) });
+  }
+  clearKeyCache() {
+    return this.#call('clearKeyCache', {});
+  }
+  // A valid transfer request (JSON text) built by the wallet code; seed: a text (hashed with
+  // BLAKE2b-256) for a reproducible one, otherwise a fresh random one.
+  makeTransfer(k, { seed } = {}) {
+    return this.#call('makeTransfer', { k, seed });
+  }
+  // -> {valid: true} or {valid: false, error: {error, rule, field}}
+  validate(k, request) {
+    return this.#call('validate', { k, request: asText(request) });
+  }
+  // A proof of the request: a promise of {response (reference JSON text), ms, stages: {name:
+  // ms}} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
+  // since the proof began). testSeed: INSECURE deterministic blinding, the CLI's --test-seed.
+  prove(k, request, { onStage, testSeed } = {}) {
+    let id = 0;
+    const promise = this.#call('prove', { k, request: asText(request), testSeed }, (event) => {
+      if (event.event === 'started') {
+        this.#runningProof = event.id;
+        // cancelled before it started: the worker cleared the flag on entry, set it again
+        if (this.#cancelled.has(event.id)) this.#setCancelFlag();
+      } else if (event.event === 'stage' && onStage) {
+        onStage({ stage: event.stage, name: event.name, t: event.t });
+      }
+    }, (newId) => {
+      id = newId;
+    });
+    const done = () => {
+      if (this.#runningProof === id) this.#runningProof = null;
+      this.#cancelled.delete(id);
+    };
+    promise.then(done, done);
+    promise.id = id;
+    promise.cancel = () => this.cancel(id);
+    return promise;
+  }
+  // Cancels a proof (by id; default: the running one). It stops at its next stage boundary
+  // and its promise rejects with status 'cancelled'.
+  cancel(id) {
+    const target = id || this.#runningProof;
+    if (!target) return false;
+    this.#cancelled.add(target);
+    if (this.#runningProof === target) this.#setCancelFlag();
+    return true;
+  }
+  // -> {valid: true, ms} | {valid: false, ms, error}; malformed responses reject.
+  verify(k, response) {
+    return this.#call('verify', { k, response: asText(response) });
+  }
+  // The response in another format: 'reference', 'snarkjs', 'public_snarkjs', 'binary_hex'.
+  exportProof(response, format = 'reference') {
+    return this.#call('exportProof', { response: asText(response), format });
+  }
+  terminate() {
+    this.#worker.terminate();
+  }
+
+  #setCancelFlag() {
+    // The module polls this byte (a std::atomic<bool>) between proof stages.
+    Atomics.store(this.#cancelView, this.#info.cancelFlag, 1);
+  }
+
+  #call(op, args, onEvent, onId) {
+    const id = this.#nextId++;
+    if (onId) onId(id);
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onEvent });
+      this.#worker.postMessage({ id, op, args });
+    });
+  }
+
+  #receive(message) {
+    const pending = this.#pending.get(message.id);
+    if (!pending) return;
+    if (message.event) {
+      if (pending.onEvent) pending.onEvent(message);
+      return;
+    }
+    this.#pending.delete(message.id);
+    if (message.ok) pending.resolve(message.result);
+    else pending.reject(new EnygmaError(message.status, message.error));
+  }
+}
+
+function asText(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function toBuffer(bytes) {
+  if (bytes == null) return null;
+  if (bytes instanceof ArrayBuffer) return bytes;
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+}

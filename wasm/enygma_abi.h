@@ -1,0 +1,107 @@
+/* The C ABI of the enygma WebAssembly module: what wasm/enygma_worker.js calls.
+ *
+ * Plain C: integers, byte buffers, one struct. No exception ever crosses it; every function
+ * returns a status code and, where it has something to say, fills an eny_buffer that the
+ * caller releases with eny_buffer_free (which wipes it first: buffers can hold secrets).
+ * Text in and out is UTF-8 JSON; errors are {"error": ..., "rule": ..., "field": ...}, the
+ * shape the native CLI and server use.
+ *
+ * Threading: call every function from ONE thread (the worker hosting the module). The proofs
+ * themselves run on the module's thread pool (eny_init), whose threads are Web Workers.
+ * The one exception is the cancel flag (eny_cancel_flag), which another agent (the page,
+ * through the shared WebAssembly.Memory) may set at any time. */
+#ifndef ENYGMA_WASM_ENYGMA_ABI_H_
+#define ENYGMA_WASM_ENYGMA_ABI_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. */
+enum {
+  ENY_OK = 0,
+  ENY_INVALID = 1,   /* a well-formed proof that does not verify (buffer: the reason) */
+  ENY_REJECTED = 2,  /* the input breaks a rule or the format (buffer: rule-naming error) */
+  ENY_CANCELLED = 3, /* the proof was cancelled through the cancel flag */
+  ENY_ERROR = 4      /* anything else: keys, state, usage (buffer: error JSON) */
+};
+
+/* Proof export formats (eny_export_proof). */
+enum {
+  ENY_PROOF_REFERENCE = 0,     /* the reference response JSON, re-serialized canonically */
+  ENY_PROOF_SNARKJS = 1,       /* snarkjs proof.json */
+  ENY_PUBLIC_SNARKJS = 2,      /* snarkjs public.json */
+  ENY_PROOF_BINARY_HEX = 3     /* the 128-byte binary proof A || B || C, compressed, as hex */
+};
+
+typedef struct {
+  uint8_t* data; /* module heap; NULL when empty */
+  size_t len;
+} eny_buffer;
+
+/* Stage callback of eny_prove: called on the calling thread at the start of each stage
+ * (0 constraints, 1 quotient, 2 msm_a, 3 msm_b1, 4 msm_b2, 5 msm_c, 6 msm_h, 7 done). */
+typedef void (*eny_stage_fn)(void* user, int stage);
+
+/* libsodium, then a thread pool of `threads` in total (the caller included; 0: all cores).
+ * The pool can be made once: a later call with another size fails. */
+int eny_init(unsigned threads);
+/* Threads of the pool (0 before eny_init). */
+unsigned eny_pool_size(void);
+/* "enygma-wasm <version>" as a NUL-terminated static string. */
+const char* eny_version(void);
+
+/* {"k","constraints","wires","public_inputs","log_domain","circuit":"enygma-transfer-k<k>"}. */
+int eny_circuit_info(unsigned k, eny_buffer* out);
+
+/* Loads the keys of the transfer circuit of size k from key files' bytes (raw or compressed,
+ * see core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
+ * Replaces the keys loaded before for k. out: {"k","insecure_dev_keys","can_prove"} or error.*/
+int eny_load_keys(unsigned k, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
+                  size_t vk_len, eny_buffer* out);
+/* The loaded proving key of k re-encoded as a raw key file (fast to load: no point
+ * decompression), e.g. for a browser cache. */
+int eny_export_proving_key_raw(unsigned k, eny_buffer* out);
+int eny_export_verifying_key(unsigned k, eny_buffer* out);
+/* INSECURE development keys for k, derived from a public seed text exactly as
+ * `enygma setup --insecure-seed TEXT` does (the same bytes): raw key files into pk_out and
+ * vk_out. For tests and offline demos only; anyone who knows the text can forge proofs. */
+int eny_insecure_dev_setup(unsigned k, const char* seed_text, size_t len, eny_buffer* pk_out,
+                           eny_buffer* vk_out);
+/* BLAKE2b-256 (unkeyed), the digest of the key manifest and of --test-seed texts. */
+void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]);
+
+/* A valid transfer request JSON of size k built by the wallet code from a 32-byte seed
+ * (deterministic), or from a fresh random seed when seed is NULL. */
+int eny_make_transfer(unsigned k, const uint8_t* seed32, eny_buffer* out);
+/* Parse + rules R1..R14: ENY_OK with {"valid":true}, or ENY_REJECTED with the first rule
+ * broken as {"error","rule","field"}. */
+int eny_validate(unsigned k, const char* request_json, size_t len, eny_buffer* out);
+
+/* The Groth16 proof of a request: out = the reference response JSON. test_seed (may be NULL):
+ * INSECURE deterministic blinding for cross-target tests (BLAKE2b-256 of the CLI's
+ * --test-seed text gives the CLI's bytes). The cancel flag is NOT cleared here: the caller
+ * clears it before (so that a cancel written after that point is never lost). */
+int eny_prove(unsigned k, const char* request_json, size_t len, const uint8_t* test_seed,
+              size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
+/* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field). */
+int eny_verify(unsigned k, const char* response_json, size_t len, eny_buffer* out);
+/* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
+int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
+
+/* Address of the cancel flag (one byte, a C++ std::atomic<bool>, 4-byte aligned): writing 1
+ * there stops the running eny_prove at its next stage boundary with ENY_CANCELLED, and every
+ * later one until it is written 0 again. */
+uint8_t* eny_cancel_flag(void);
+
+/* Wipes and frees a buffer filled by this module; safe on an empty one. */
+void eny_buffer_free(eny_buffer* buf);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENYGMA_WASM_ENYGMA_ABI_H_ */

@@ -1,0 +1,217 @@
+// JavaScript calls of the module's C ABI (wasm/enygma_abi.h): bytes and strings in and out of
+// the module's heap. Used by the worker hosting the module (wasm/enygma_worker.js, through
+// importScripts) and by the Node test (wasm/tests/module_test.cjs, through require).
+//
+// Every call runs synchronously on the calling thread. Inputs that may hold secrets (requests)
+// are wiped from the heap after the call; the module wipes its own output buffers when freed.
+(function (root) {
+  'use strict';
+
+  var STATUS = { OK: 0, INVALID: 1, REJECTED: 2, CANCELLED: 3, ERROR: 4 };
+  var STATUS_NAMES = ['ok', 'invalid', 'rejected', 'cancelled', 'error'];
+  var STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
+  var PROOF_FORMATS = { reference: 0, snarkjs: 1, public_snarkjs: 2, binary_hex: 3 };
+
+  function bindAbi(M) {
+    var memory = M.enygmaMemory();
+    var encoder = new TextEncoder();
+    var decoder = new TextDecoder();
+    // The heap is a SharedArrayBuffer that may grow (a new, longer buffer): views are made per
+    // use, never kept.
+    function heap() {
+      return new Uint8Array(memory.buffer);
+    }
+    var outBuffer = M._malloc(8); // eny_buffer {uint8_t* data; size_t len;} on wasm32
+    var stageHandler = null;
+    var stageFn = M.addFunction(function (user, stage) {
+      if (stageHandler) stageHandler(stage);
+    }, 'vii');
+
+    // Copies bytes into the heap for the duration of fn(ptr, len), then wipes and frees them.
+    function withBytes(bytes, fn) {
+      if (bytes == null) return fn(0, 0);
+      var ptr = M._malloc(Math.max(1, bytes.length));
+      if (!ptr) throw new Error('enygma: out of memory (' + bytes.length + ' bytes)');
+      heap().set(bytes, ptr);
+      try {
+        return fn(ptr, bytes.length);
+      } finally {
+        heap().fill(0, ptr, ptr + bytes.length);
+        M._free(ptr);
+      }
+    }
+    function withText(text, fn) {
+      var bytes = encoder.encode(text);
+      try {
+        return withBytes(bytes, fn);
+      } finally {
+        bytes.fill(0);
+      }
+    }
+    // Takes the output buffer: a copy in ordinary (non-shared) memory, then frees the original.
+    function takeOut() {
+      var words = new Uint32Array(memory.buffer, outBuffer, 2);
+      var ptr = words[0];
+      var len = words[1];
+      var bytes = ptr ? heap().slice(ptr, ptr + len) : new Uint8Array(0);
+      M._eny_buffer_free(outBuffer);
+      return bytes;
+    }
+    function clearOut() {
+      new Uint32Array(memory.buffer, outBuffer, 2).fill(0);
+    }
+    // {status, statusName, text, json (when text parses)} of a call filling the output buffer.
+    function outcome(status) {
+      var text = decoder.decode(takeOut());
+      var json = null;
+      if (text.length && (text[0] === '{' || text[0] === '[')) {
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          json = null;
+        }
+      }
+      return { status: status, statusName: STATUS_NAMES[status] || 'error', text: text, json: json };
+    }
+
+    return {
+      memory: memory,
+      init: function (threads) {
+        return M._eny_init(threads >>> 0);
+      },
+      poolSize: function () {
+        return M._eny_pool_size();
+      },
+      version: function () {
+        var ptr = M._eny_version();
+        var end = ptr;
+        var h = heap();
+        while (h[end]) ++end;
+        return decoder.decode(h.slice(ptr, end));
+      },
+      cancelFlagAddress: function () {
+        return M._eny_cancel_flag();
+      },
+      // Clear before each proof; anyone holding the memory may then set it to cancel.
+      resetCancel: function () {
+        Atomics.store(heap(), M._eny_cancel_flag(), 0);
+      },
+      cancel: function () {
+        Atomics.store(heap(), M._eny_cancel_flag(), 1);
+      },
+      circuitInfo: function (k) {
+        clearOut();
+        return outcome(M._eny_circuit_info(k, outBuffer));
+      },
+      loadKeys: function (k, pkBytes, vkBytes) {
+        return withBytes(pkBytes, function (pk, pkLen) {
+          return withBytes(vkBytes, function (vk, vkLen) {
+            clearOut();
+            return outcome(M._eny_load_keys(k, pk, pkLen, vk, vkLen, outBuffer));
+          });
+        });
+      },
+      exportProvingKeyRaw: function (k) {
+        clearOut();
+        var status = M._eny_export_proving_key_raw(k, outBuffer);
+        if (status !== STATUS.OK) return { status: status, bytes: null, error: outcome(status) };
+        return { status: status, bytes: takeOut() };
+      },
+      exportVerifyingKey: function (k) {
+        clearOut();
+        var status = M._eny_export_verifying_key(k, outBuffer);
+        if (status !== STATUS.OK) return { status: status, bytes: null, error: outcome(status) };
+        return { status: status, bytes: takeOut() };
+      },
+      insecureDevSetup: function (k, seedText) {
+        var vkOut = M._malloc(8);
+        try {
+          new Uint32Array(memory.buffer, vkOut, 2).fill(0);
+          clearOut();
+          var status = withText(seedText, function (p, n) {
+            return M._eny_insecure_dev_setup(k, p, n, outBuffer, vkOut);
+          });
+          if (status !== STATUS.OK) {
+            M._eny_buffer_free(vkOut);
+            return { status: status, error: outcome(status) };
+          }
+          var pk = takeOut();
+          var words = new Uint32Array(memory.buffer, vkOut, 2);
+          var vk = heap().slice(words[0], words[0] + words[1]);
+          M._eny_buffer_free(vkOut);
+          return { status: status, pk: pk, vk: vk };
+        } finally {
+          M._free(vkOut);
+        }
+      },
+      blake2b256: function (bytes) {
+        var digest = M._malloc(32);
+        try {
+          withBytes(bytes, function (p, n) {
+            M._eny_blake2b256(p, n, digest);
+          });
+          return heap().slice(digest, digest + 32);
+        } finally {
+          M._free(digest);
+        }
+      },
+      makeTransfer: function (k, seed32) {
+        clearOut();
+        return withBytes(seed32 || null, function (p) {
+          return outcome(M._eny_make_transfer(k, p, outBuffer));
+        });
+      },
+      validate: function (k, requestJson) {
+        clearOut();
+        return withText(requestJson, function (p, n) {
+          return outcome(M._eny_validate(k, p, n, outBuffer));
+        });
+      },
+      // onStage(stageIndex) is called synchronously at the start of each stage.
+      prove: function (k, requestJson, testSeed, onStage) {
+        clearOut();
+        stageHandler = onStage || null;
+        try {
+          return withText(requestJson, function (p, n) {
+            return withBytes(testSeed || null, function (s, sn) {
+              return outcome(M._eny_prove(k, p, n, s, sn, stageFn, 0, outBuffer));
+            });
+          });
+        } finally {
+          stageHandler = null;
+        }
+      },
+      verify: function (k, responseJson) {
+        clearOut();
+        return withText(responseJson, function (p, n) {
+          return outcome(M._eny_verify(k, p, n, outBuffer));
+        });
+      },
+      exportProof: function (responseJson, format) {
+        var f = typeof format === 'string' ? PROOF_FORMATS[format] : format;
+        if (f === undefined) throw new Error('enygma: unknown proof format ' + format);
+        clearOut();
+        return withText(responseJson, function (p, n) {
+          return outcome(M._eny_export_proof(p, n, f, outBuffer));
+        });
+      },
+      testSeedFromText: function (text) {
+        // The CLI's --test-seed TEXT: BLAKE2b-256 of the UTF-8 text, no key.
+        return this.blake2b256(encoder.encode(text));
+      }
+    };
+  }
+
+  var api = {
+    bindAbi: bindAbi,
+    STATUS: STATUS,
+    STATUS_NAMES: STATUS_NAMES,
+    STAGES: STAGES,
+    PROOF_FORMATS: PROOF_FORMATS
+  };
+  if (typeof module === 'object' && module.exports) {
+    module.exports = api;
+  } else {
+    root.EnygmaAbi = api;
+  }
+})(typeof self !== 'undefined' ? self : this);

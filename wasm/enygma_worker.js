@@ -1,0 +1,327 @@
+// The dedicated Worker that hosts the WebAssembly module (a classic worker script).
+//
+// Everything heavy runs here, so the page never blocks: instantiating the module, fetching,
+// checking and decoding keys, making requests, proving, verifying. The module's own thread
+// pool (pthreads) consists of further Workers created by the module from here.
+//
+// Protocol (wasm/enygma.js is the other side):
+//   page -> worker  {id, op, args}
+//   worker -> page  {id, ok: true, result} | {id, ok: false, status, error: {error, rule, field}}
+//                   {id, event: 'started'}                         a proof begins
+//                   {id, event: 'stage', stage, name, t}           a proof stage begins
+//                   {id, event: 'download', url, loaded, total}    key download progress
+// Operations run one at a time in arrival order. A running proof cannot read messages (the
+// worker is busy): the page cancels it by writing the flag in the shared memory instead.
+'use strict';
+
+importScripts('enygma_abi.js', 'enygma_module.js');
+
+var abi = null;
+var queue = Promise.resolve();
+var KEY_DB = 'enygma-keys';
+var KEY_STORE = 'keys';
+
+function now() {
+  return performance.now();
+}
+
+function errorOf(outcome) {
+  if (outcome.json && typeof outcome.json.error === 'string') return outcome.json;
+  return { error: outcome.text || 'failed (' + outcome.statusName + ')', rule: 'internal', field: '' };
+}
+
+// A failure answered to the page (not an exception of this script).
+function Failure(status, error) {
+  this.status = status;
+  this.error = error;
+}
+
+function check(outcome) {
+  if (outcome.status !== EnygmaAbi.STATUS.OK) throw new Failure(outcome.statusName, errorOf(outcome));
+  return outcome;
+}
+
+function hex(bytes) {
+  var s = '';
+  for (var i = 0; i < bytes.length; ++i) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return s;
+}
+
+// ---- key cache (IndexedDB): per k, the raw proving key and the verifying key, filed under
+// the digests of the files they were decoded from -------------------------------------------
+function openKeyDb() {
+  return new Promise(function (resolve) {
+    if (typeof indexedDB === 'undefined') return resolve(null);
+    var req = indexedDB.open(KEY_DB, 1);
+    req.onupgradeneeded = function () {
+      req.result.createObjectStore(KEY_STORE, { keyPath: 'k' });
+    };
+    req.onsuccess = function () {
+      resolve(req.result);
+    };
+    req.onerror = function () {
+      resolve(null); // no cache (private mode, quota): keys are downloaded every time
+    };
+  });
+}
+
+function dbRequest(db, mode, fn) {
+  return new Promise(function (resolve) {
+    if (!db) return resolve(null);
+    try {
+      var tx = db.transaction(KEY_STORE, mode);
+      var req = fn(tx.objectStore(KEY_STORE));
+      tx.oncomplete = function () {
+        resolve(req ? req.result : null);
+      };
+      tx.onerror = tx.onabort = function () {
+        resolve(null);
+      };
+    } catch (e) {
+      resolve(null);
+    }
+  });
+}
+
+var keyDbPromise = null;
+function keyDb() {
+  if (!keyDbPromise) keyDbPromise = openKeyDb();
+  return keyDbPromise;
+}
+
+// Downloads url, reporting progress; checks the size and BLAKE2b-256 digest of the manifest.
+async function download(id, url, expect) {
+  var response = await fetch(url, { cache: 'no-cache' });
+  if (!response.ok) {
+    throw new Failure('error', { error: 'GET ' + url + ': HTTP ' + response.status, rule: 'key', field: url });
+  }
+  var total = expect.bytes || Number(response.headers.get('content-length')) || 0;
+  var bytes = new Uint8Array(total);
+  var loaded = 0;
+  var reader = response.body.getReader();
+  var lastReport = 0;
+  for (;;) {
+    var chunk = await reader.read();
+    if (chunk.done) break;
+    if (loaded + chunk.value.length > bytes.length) {
+      var grown = new Uint8Array(Math.max(bytes.length * 2, loaded + chunk.value.length));
+      grown.set(bytes.subarray(0, loaded));
+      bytes = grown;
+    }
+    bytes.set(chunk.value, loaded);
+    loaded += chunk.value.length;
+    if (now() - lastReport > 100) {
+      lastReport = now();
+      postMessage({ id: id, event: 'download', url: url, loaded: loaded, total: total });
+    }
+  }
+  bytes = bytes.subarray(0, loaded);
+  postMessage({ id: id, event: 'download', url: url, loaded: loaded, total: total });
+  if (expect.bytes && loaded !== expect.bytes) {
+    throw new Failure('error', {
+      error: url + ': ' + loaded + ' bytes, the manifest says ' + expect.bytes, rule: 'key', field: url
+    });
+  }
+  var digest = hex(abi.blake2b256(bytes));
+  if (expect.blake2b && digest !== expect.blake2b.toLowerCase()) {
+    throw new Failure('error', {
+      error: url + ': BLAKE2b-256 digest ' + digest + ' differs from the manifest (' + expect.blake2b + ')',
+      rule: 'key', field: url
+    });
+  }
+  return bytes;
+}
+
+var ops = {
+  init: function (id, args) {
+    var threads = Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1);
+    var t0 = now();
+    return createEnygmaModule({
+      // The pool's Workers, made before the module starts (see wasm/CMakeLists.txt); the
+      // caller's thread is one of the pool's `threads`.
+      enygmaWorkers: Math.max(1, threads - 1),
+      // The pthread workers load the module script itself (not this worker's script).
+      mainScriptUrlOrBlob: new URL('enygma_module.js', self.location.href).href,
+      locateFile: function (path) {
+        return new URL(path, self.location.href).href;
+      },
+      print: function (text) {
+        console.log(text);
+      },
+      printErr: function (text) {
+        console.warn(text);
+      }
+    }).then(function (M) {
+      abi = EnygmaAbi.bindAbi(M);
+      if (abi.init(threads) !== 0) {
+        throw new Failure('error', { error: 'eny_init(' + threads + ') failed', rule: 'internal', field: '' });
+      }
+      return {
+        version: abi.version(),
+        poolSize: abi.poolSize(),
+        crossOriginIsolated: self.crossOriginIsolated === true,
+        hardwareConcurrency: navigator.hardwareConcurrency || 0,
+        memory: abi.memory.buffer,
+        cancelFlag: abi.cancelFlagAddress(),
+        initMs: now() - t0
+      };
+    });
+  },
+
+  circuitInfo: function (id, args) {
+    return check(abi.circuitInfo(args.k)).json;
+  },
+
+  // Keys of k from the server's manifest, through the IndexedDB cache of decoded keys.
+  loadKeys: async function (id, args) {
+    var k = args.k;
+    var t0 = now();
+    var manifestUrl = new URL(args.manifestUrl || 'keys/manifest.json', self.location.href);
+    var manifestResponse = await fetch(manifestUrl.href, { cache: 'no-cache' });
+    if (!manifestResponse.ok) {
+      throw new Failure('error', {
+        error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
+      });
+    }
+    var manifest = await manifestResponse.json();
+    var entry = (manifest.circuits || []).find(function (c) {
+      return c.k === k;
+    });
+    if (!entry) {
+      throw new Failure('error', { error: 'the server has no keys for k=' + k, rule: 'key', field: 'k' });
+    }
+    var pkDigest = entry.proving_key.blake2b;
+    var vkDigest = entry.verifying_key.blake2b;
+    var tManifest = now();
+    var db = await keyDb();
+    var cached = args.noCache ? null : await dbRequest(db, 'readonly', function (store) {
+      return store.get(k);
+    });
+    if (cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest) {
+      var tRead = now();
+      var loaded = abi.loadKeys(k, new Uint8Array(cached.rawPk), new Uint8Array(cached.vk));
+      if (loaded.status === EnygmaAbi.STATUS.OK) {
+        return {
+          k: k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
+          ms: { manifest: tManifest - t0, cacheRead: tRead - tManifest, decode: now() - tRead, total: now() - t0 }
+        };
+      }
+      await dbRequest(db, 'readwrite', function (store) { // unusable entry: drop it
+        return store.delete(k);
+      });
+    }
+    var base = manifestUrl;
+    var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
+    var pk = await download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
+    var tDownload = now();
+    var info = check(abi.loadKeys(k, pk, vk)).json;
+    var tDecode = now();
+    var raw = abi.exportProvingKeyRaw(k);
+    if (raw.status === EnygmaAbi.STATUS.OK && db && !args.noCache) {
+      await dbRequest(db, 'readwrite', function (store) {
+        return store.put({ k: k, pkDigest: pkDigest, vkDigest: vkDigest, rawPk: raw.bytes.buffer, vk: vk.slice().buffer });
+      });
+    }
+    return {
+      k: k, source: 'network', insecureDevKeys: info.insecure_dev_keys, bytes: pk.length + vk.length,
+      ms: { manifest: tManifest - t0, download: tDownload - tManifest, decode: tDecode - tDownload, total: now() - t0 }
+    };
+  },
+
+  // Keys given as bytes (tests, files picked by the user).
+  loadKeyBytes: function (id, args) {
+    return check(abi.loadKeys(args.k, args.pk ? new Uint8Array(args.pk) : null, new Uint8Array(args.vk))).json;
+  },
+
+  clearKeyCache: async function () {
+    var db = await keyDb();
+    await dbRequest(db, 'readwrite', function (store) {
+      return store.clear();
+    });
+    return true;
+  },
+
+  makeTransfer: function (id, args) {
+    var seed = null;
+    if (args.seed != null) {
+      seed = typeof args.seed === 'string' ? abi.testSeedFromText(args.seed) : new Uint8Array(args.seed);
+    }
+    return check(abi.makeTransfer(args.k, seed)).text;
+  },
+
+  validate: function (id, args) {
+    var outcome = abi.validate(args.k, args.request);
+    if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true };
+    if (outcome.status === EnygmaAbi.STATUS.REJECTED) return { valid: false, error: errorOf(outcome) };
+    throw new Failure(outcome.statusName, errorOf(outcome));
+  },
+
+  prove: function (id, args) {
+    var seed = args.testSeed != null ? abi.testSeedFromText(String(args.testSeed)) : null;
+    var starts = [];
+    abi.resetCancel(); // before 'started': a cancel the page writes after it is never lost
+    postMessage({ id: id, event: 'started' });
+    var t0 = now();
+    var outcome = abi.prove(args.k, args.request, seed, function (stage) {
+      var t = now();
+      starts.push([stage, t]);
+      postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
+    });
+    var total = now() - t0;
+    check(outcome);
+    // Per-stage durations: from a stage's start to the next one's ('parse' = before the first).
+    var stages = {};
+    if (starts.length) stages.parse = starts[0][1] - t0;
+    for (var i = 0; i < starts.length; ++i) {
+      var name = EnygmaAbi.STAGES[starts[i][0]];
+      if (name === 'done') continue;
+      var end = i + 1 < starts.length ? starts[i + 1][1] : t0 + total;
+      stages[name] = end - starts[i][1];
+    }
+    return { response: outcome.text, ms: total, stages: stages };
+  },
+
+  verify: function (id, args) {
+    var t0 = now();
+    var outcome = abi.verify(args.k, args.response);
+    var ms = now() - t0;
+    if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true, ms: ms };
+    if (outcome.status === EnygmaAbi.STATUS.INVALID) return { valid: false, ms: ms, error: errorOf(outcome) };
+    throw new Failure(outcome.statusName, errorOf(outcome));
+  },
+
+  exportProof: function (id, args) {
+    return check(abi.exportProof(args.response, args.format || 'reference')).text;
+  }
+};
+
+function run(message) {
+  var id = message.id;
+  var op = ops[message.op];
+  if (!op) return Promise.resolve(postMessage({ id: id, ok: false, status: 'error', error: { error: 'unknown operation ' + message.op, rule: 'usage', field: 'op' } }));
+  if (!abi && message.op !== 'init') {
+    return Promise.resolve(postMessage({ id: id, ok: false, status: 'error', error: { error: 'the module is not initialised', rule: 'state', field: '' } }));
+  }
+  return Promise.resolve()
+    .then(function () {
+      return op(id, message.args || {});
+    })
+    .then(
+      function (result) {
+        postMessage({ id: id, ok: true, result: result });
+      },
+      function (e) {
+        if (e instanceof Failure) {
+          postMessage({ id: id, ok: false, status: e.status, error: e.error });
+        } else {
+          postMessage({ id: id, ok: false, status: 'error', error: { error: String((e && e.message) || e), rule: 'internal', field: '' } });
+        }
+      }
+    );
+}
+
+self.onmessage = function (event) {
+  queue = queue.then(function () {
+    return run(event.data);
+  });
+};

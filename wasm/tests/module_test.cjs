@@ -1,0 +1,185 @@
+// The browser module's C ABI under Node (CTest: wasm_module_test), through the same JS calls
+// as the browser worker (wasm/enygma_abi.js):
+//   node --no-experimental-fetch module_test.cjs <build-wasm/web> <shared>
+// Keys come from the module's own insecure dev setup (k = 2, the same derivation as
+// `enygma setup --insecure-seed`); the browser tests (e2e/) use the server's keys.
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { test, before, after } = require('node:test');
+
+const webDir = path.resolve(process.argv[2] || path.join(__dirname, '../../build-wasm/web'));
+const sharedDir = path.resolve(process.argv[3] || path.join(__dirname, '../../../shared'));
+const { bindAbi, STATUS, STAGES } = require(path.join(webDir, 'enygma_abi.js'));
+const createEnygmaModule = require(path.join(webDir, 'enygma_module.js'));
+
+const K = 2;
+const THREADS = 2;
+const vector = (name) => fs.readFileSync(path.join(sharedDir, 'vectors', name), 'utf8');
+
+let abi;
+let keys;
+
+before(async () => {
+  const M = await createEnygmaModule({ enygmaWorkers: THREADS - 1 });
+  abi = bindAbi(M);
+  assert.equal(abi.init(THREADS), STATUS.OK);
+  const setup = abi.insecureDevSetup(K, 'enygma-wasm-module-test');
+  assert.equal(setup.status, STATUS.OK, setup.error && setup.error.text);
+  keys = setup;
+  const loaded = abi.loadKeys(K, keys.pk, keys.vk);
+  assert.equal(loaded.status, STATUS.OK, loaded.text);
+  assert.equal(loaded.json.insecure_dev_keys, true);
+});
+
+test('the pool has the requested threads; a second init with another size fails', () => {
+  assert.equal(abi.poolSize(), THREADS);
+  assert.equal(abi.init(THREADS), STATUS.OK);
+  assert.equal(abi.init(THREADS + 1), STATUS.ERROR);
+  assert.match(abi.version(), /^enygma-wasm /);
+});
+
+test('circuit info names the circuit and its sizes', () => {
+  const info = abi.circuitInfo(K);
+  assert.equal(info.status, STATUS.OK);
+  assert.equal(info.json.circuit, 'enygma-transfer-k2');
+  assert.equal(info.json.public_inputs, 8 * K + 2);
+  assert.ok(info.json.constraints > 1000);
+  assert.equal(abi.circuitInfo(1).status, STATUS.REJECTED);
+});
+
+test('the reference requests validate; the broken ones name their rule and field', () => {
+  assert.deepEqual(abi.validate(2, vector('transfer-k2.json')).json, { valid: true });
+  assert.deepEqual(abi.validate(6, vector('transfer-k6.json')).json, { valid: true });
+  for (const [k, name] of [[2, 'transfer-k2-bad.json'], [6, 'transfer-k6-bad.json']]) {
+    const bad = abi.validate(k, vector(name));
+    assert.equal(bad.status, STATUS.REJECTED, name);
+    assert.match(bad.json.rule, /^(R\d+|input)$/, name);
+    assert.equal(typeof bad.json.field, 'string');
+    assert.equal(typeof bad.json.error, 'string');
+  }
+  const garbage = abi.validate(2, '{"sender_id": ');
+  assert.equal(garbage.status, STATUS.REJECTED);
+  assert.equal(garbage.json.rule, 'input');
+  const wrongK = abi.validate(2, vector('transfer-k6.json'));
+  assert.equal(wrongK.status, STATUS.REJECTED);
+});
+
+test('make-transfer: a seed gives the same valid request, no seed a fresh one', () => {
+  const seed = abi.testSeedFromText('wallet seed');
+  const a = abi.makeTransfer(K, seed);
+  const b = abi.makeTransfer(K, seed);
+  assert.equal(a.status, STATUS.OK);
+  assert.equal(a.text, b.text);
+  assert.deepEqual(abi.validate(K, a.text).json, { valid: true });
+  const fresh = abi.makeTransfer(K, null);
+  assert.equal(fresh.status, STATUS.OK);
+  assert.notEqual(fresh.text, a.text);
+  assert.deepEqual(abi.validate(K, fresh.text).json, { valid: true });
+  assert.equal(abi.makeTransfer(17, null).status, STATUS.REJECTED);
+});
+
+test('prove -> verify; stages in order; a test seed gives the same bytes twice', () => {
+  const request = vector('transfer-k2.json');
+  const stages = [];
+  const seed = abi.testSeedFromText('same-bytes');
+  const first = abi.prove(K, request, seed, (s) => stages.push(s));
+  assert.equal(first.status, STATUS.OK, first.text);
+  assert.deepEqual(stages, STAGES.map((_, i) => i));
+  assert.deepEqual(Object.keys(first.json), ['pi_a', 'pi_b', 'pi_c', 'public_signal']);
+  assert.equal(first.json.public_signal.length, 8 * K + 2);
+  const second = abi.prove(K, request, seed, null);
+  assert.equal(second.text, first.text);
+  const unseeded = abi.prove(K, request, null, null);
+  assert.equal(unseeded.status, STATUS.OK);
+  assert.notEqual(unseeded.text, first.text);
+
+  assert.equal(abi.verify(K, first.text).status, STATUS.OK);
+  assert.equal(abi.verify(K, unseeded.text).status, STATUS.OK);
+  // another statement: one public input changed
+  const tampered = JSON.parse(first.text);
+  tampered.public_signal[0] = (BigInt(tampered.public_signal[0]) + 1n).toString();
+  const invalid = abi.verify(K, JSON.stringify(tampered));
+  assert.equal(invalid.status, STATUS.INVALID, invalid.text);
+  assert.equal(invalid.json.rule, 'invalid');
+  // malformed: a coordinate that is not a number
+  const malformed = JSON.parse(first.text);
+  malformed.pi_a[0] = 'x';
+  assert.equal(abi.verify(K, JSON.stringify(malformed)).status, STATUS.REJECTED);
+});
+
+test('prove refuses an invalid request with the rule; no keys for another k', () => {
+  const bad = abi.prove(K, vector('transfer-k2-bad.json'), null, null);
+  assert.equal(bad.status, STATUS.REJECTED);
+  assert.match(bad.json.rule, /^(R\d+|input)$/);
+  const noKeys = abi.prove(6, vector('transfer-k6.json'), null, null);
+  assert.equal(noKeys.status, STATUS.ERROR);
+  assert.equal(noKeys.json.rule, 'key');
+});
+
+test('the cancel flag stops a proof at a stage boundary; cleared, proofs run again', () => {
+  const request = vector('transfer-k2.json');
+  abi.resetCancel();
+  const seen = [];
+  const cancelled = abi.prove(K, request, null, (s) => {
+    seen.push(s);
+    if (s === 2) abi.cancel(); // as the page does, from outside, during msm_a
+  });
+  assert.equal(cancelled.status, STATUS.CANCELLED, cancelled.text);
+  assert.equal(cancelled.json.rule, 'cancelled');
+  assert.ok(!seen.includes(7), 'a cancelled proof does not reach done');
+  abi.resetCancel();
+  assert.equal(abi.prove(K, request, null, null).status, STATUS.OK);
+});
+
+test('keys: raw export reloads; compressed bytes are refused when corrupt', () => {
+  const raw = abi.exportProvingKeyRaw(K);
+  assert.equal(raw.status, STATUS.OK);
+  assert.deepEqual(raw.bytes, keys.pk); // dev setup already wrote the raw format
+  const vk = abi.exportVerifyingKey(K);
+  assert.equal(vk.status, STATUS.OK);
+  assert.equal(abi.loadKeys(K, raw.bytes, vk.bytes).status, STATUS.OK);
+  const corrupt = keys.pk.slice();
+  corrupt[corrupt.length - 1] ^= 1;
+  const refused = abi.loadKeys(K, corrupt, keys.vk);
+  assert.equal(refused.status, STATUS.ERROR);
+  assert.equal(refused.json.rule, 'key');
+  // the earlier keys stay loaded
+  assert.equal(abi.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
+  // a verify-only instance (no proving key) verifies but does not prove
+  const proof = abi.prove(K, vector('transfer-k2.json'), abi.testSeedFromText('vk-only'), null);
+  const vkOnly = abi.loadKeys(K, null, keys.vk);
+  assert.equal(vkOnly.status, STATUS.OK, vkOnly.text);
+  assert.equal(vkOnly.json.can_prove, false);
+  assert.equal(abi.verify(K, proof.text).status, STATUS.OK);
+  const refusedProof = abi.prove(K, vector('transfer-k2.json'), null, null);
+  assert.equal(refusedProof.status, STATUS.ERROR);
+  assert.equal(refusedProof.json.rule, 'key');
+  assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
+});
+
+test('proof export: reference round trip, snarkjs, 128-byte binary', () => {
+  const response = abi.prove(K, vector('transfer-k2.json'), abi.testSeedFromText('export'), null);
+  const again = abi.exportProof(response.text, 'reference');
+  assert.equal(again.status, STATUS.OK);
+  assert.deepEqual(again.json, response.json);
+  const snark = abi.exportProof(response.text, 'snarkjs');
+  assert.equal(snark.json.protocol, 'groth16');
+  const pub = abi.exportProof(response.text, 'public_snarkjs');
+  assert.deepEqual(pub.json, response.json.public_signal);
+  const bin = abi.exportProof(response.text, 'binary_hex');
+  assert.match(bin.text, /^[0-9a-f]{256}$/);
+  assert.equal(abi.exportProof('{}', 'reference').status, STATUS.REJECTED);
+});
+
+test('BLAKE2b-256 known answer (empty input)', () => {
+  const hex = Buffer.from(abi.blake2b256(new Uint8Array(0))).toString('hex');
+  assert.equal(hex, '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
+});
+
+after(() => {
+  // pthread workers keep Node alive: the test is over
+  setImmediate(() => process.exit(process.exitCode || 0));
+});
