@@ -1,0 +1,98 @@
+// Browser benchmarks (not assertions): `e2e/run.sh --bench`. Prints one JSON object and writes
+// e2e/artifacts/bench.json:
+//   prove_ms[k]         median browser proof time (reference request, after one warm-up)
+//   native_prove_ms[k]  median native proof time with the same keys and threads = cores
+//                       (`enygma bench`; the server's round trip when the CLI lacks it)
+//   ratio[k]            browser / native
+//   verify_ms           median browser verification (k=6)
+//   ready_cached_ms     navigation start -> keys loaded, proof-ready, keys in IndexedDB
+//   ready_network_ms    the same on a first visit (download + decompression)
+// ENYGMA_BENCH_RUNS (default 5) proofs per k.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Page, test } from '@playwright/test';
+
+const base = () => process.env.ENYGMA_E2E_URL!;
+const runs = Number(process.env.ENYGMA_BENCH_RUNS || 5);
+const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
+
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const n = v.length;
+  return n === 0 ? NaN : n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+async function ready(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  await page.waitForFunction(() => (window as any).demo?.keysReady, null, { timeout: 300_000 });
+  return page.evaluate(() => (window as any).demo.readyAt);
+}
+
+function nativeProveMs(k: number): { ms: number; how: string } {
+  const request = path.join(webDir(), 'vectors', `transfer-k${k}.json`);
+  try {
+    const out = execFileSync(process.env.ENYGMA_BIN!, ['bench', '--k', String(k), '--keys', process.env.ENYGMA_E2E_KEYS!,
+      '--runs', String(runs), '--input', request], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return { ms: JSON.parse(out).median_ms.prove_total, how: 'enygma bench' };
+  } catch {
+    return { ms: NaN, how: 'unavailable' };
+  }
+}
+
+test('browser benchmarks', async ({ page, request }) => {
+  const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {} };
+  result.ready_network_ms = await ready(page, `${base()}/?k=6`);
+  result.pool_size = await page.evaluate(() => (window as any).demo.poolSize);
+  result.ready_cached_ms = median([
+    await ready(page, `${base()}/?k=6`),
+    await ready(page, `${base()}/?k=6`),
+    await ready(page, `${base()}/?k=6`),
+  ]);
+  result.key_load_cached_ms = await page.evaluate(() => (window as any).demo.keys[6].ms);
+
+  for (const k of [2, 6]) {
+    const requestText = fs.readFileSync(path.join(webDir(), 'vectors', `transfer-k${k}.json`), 'utf8');
+    const times = await page.evaluate(async ([kk, text, n]) => {
+      const e = (window as any).demo.enygma;
+      await e.loadKeys(kk);
+      await e.prove(kk, text); // warm-up
+      const out = [];
+      for (let i = 0; i < n; ++i) out.push(await e.prove(kk, text));
+      return out.map((r: any) => ({ ms: r.ms, stages: r.stages }));
+    }, [k, requestText, runs] as [number, string, number]);
+    result.prove_ms[k] = median(times.map((t) => t.ms));
+    const stages: any = {};
+    for (const name of Object.keys(times[0].stages)) stages[name] = median(times.map((t) => t.stages[name]));
+    result.prove_stages_ms[k] = stages;
+
+    const native = nativeProveMs(k);
+    if (Number.isNaN(native.ms)) {
+      const rt: number[] = [];
+      for (let i = 0; i < runs; ++i) {
+        const t0 = Date.now();
+        await request.post(`${base()}/generateProofTransfer-${k}`, { data: requestText });
+        rt.push(Date.now() - t0);
+      }
+      native.ms = median(rt);
+      native.how = 'server round trip';
+    }
+    result.native_prove_ms[k] = native.ms;
+    result.native_how = native.how;
+    result.ratio[k] = result.prove_ms[k] / native.ms;
+  }
+
+  const text6 = fs.readFileSync(path.join(webDir(), 'vectors', 'transfer-k6.json'), 'utf8');
+  result.verify_ms = median(await page.evaluate(async (text) => {
+    const e = (window as any).demo.enygma;
+    const proof = await e.prove(6, text);
+    const out = [];
+    for (let i = 0; i < 21; ++i) out.push((await e.verify(6, proof.response)).ms);
+    return out;
+  }, text6));
+
+  fs.mkdirSync(path.join(__dirname, 'artifacts'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, 'artifacts', 'bench.json'), JSON.stringify(result, null, 2) + '\n');
+  console.log(JSON.stringify(result, null, 2));
+});

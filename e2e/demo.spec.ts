@@ -1,0 +1,240 @@
+// The browser demo against the real native server (started by global-setup.ts): the browser's
+// proofs verify on the server, the server's in the browser, the same seed gives the same bytes
+// as the native CLI, errors name their rule, cancel works, threads are really used.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { expect, Page, test } from '@playwright/test';
+
+const base = () => process.env.ENYGMA_E2E_URL!;
+const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
+const artifacts = path.join(__dirname, 'artifacts');
+
+declare global {
+  interface Window {
+    demo: any;
+  }
+}
+
+// Waits until the page's keys are loaded (proof-ready); fails at once, with the page's error,
+// when the module or the keys could not be loaded.
+async function waitReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.demo && ((window.demo.state === 'ready' && window.demo.keysReady) ||
+    window.demo.state === 'failed' || (window.demo.state === 'ready' && window.demo.last.error)), null, {
+    timeout: 120_000,
+  });
+  const { keysReady, error } = await page.evaluate(() => ({ keysReady: window.demo.keysReady, error: window.demo.last.error }));
+  expect(keysReady, `the page is not proof-ready: ${JSON.stringify(error)}`).toBe(true);
+}
+
+// Opens the demo for k and waits until its keys are loaded (proof-ready).
+async function openDemo(page: Page, k: number): Promise<void> {
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  await page.goto(`${base()}/?k=${k}`);
+  await waitReady(page);
+}
+
+async function proveInPage(page: Page): Promise<string> {
+  await page.click('#prove');
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', /^(ok|error|cancelled)$/, { timeout: 120_000 });
+  return page.locator('#prove-status').getAttribute('data-status') as Promise<string>;
+}
+
+async function expectStatus(page: Page, selector: string, status: string): Promise<void> {
+  await expect(page.locator(selector)).toHaveAttribute('data-status', /^(ok|error|invalid|cancelled)$/, { timeout: 120_000 });
+  expect(await page.locator(selector).getAttribute('data-status'), await page.locator(selector).innerText()).toBe(status);
+}
+
+function cliProve(k: number, requestFile: string, testSeed: string): any {
+  const out = execFileSync(process.env.ENYGMA_BIN!, ['prove', '--k', String(k), '--input', requestFile,
+    '--keys', process.env.ENYGMA_E2E_KEYS!, '--test-seed', testSeed], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+test('the page is cross-origin isolated and its module runs a pool of several threads', async ({ page }) => {
+  const response = await page.goto(`${base()}/?k=2`);
+  expect(response!.headers()['cross-origin-opener-policy']).toBe('same-origin');
+  expect(response!.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+  await waitReady(page);
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  const { poolSize, cores } = await page.evaluate(() => ({ poolSize: window.demo.poolSize, cores: navigator.hardwareConcurrency }));
+  expect(poolSize).toBeGreaterThan(1);
+  expect(poolSize).toBe(Math.max(cores, 1));
+  await expect(page.locator('#threads')).toContainText(String(poolSize));
+});
+
+for (const k of [2, 6]) {
+  test(`the browser proves the k=${k} reference request; browser and server verify it`, async ({ page, request }) => {
+    await openDemo(page, k);
+    await expect(page.locator('#request')).not.toHaveValue('');
+    // the page keeps running while the worker proves: timers fire on time
+    await page.evaluate(() => {
+      (window as any).maxGap = 0;
+      let last = performance.now();
+      (window as any).gapTimer = setInterval(() => {
+        const now = performance.now();
+        (window as any).maxGap = Math.max((window as any).maxGap, now - last);
+        last = now;
+      }, 10);
+    });
+    expect(await proveInPage(page)).toBe('ok');
+    const maxGap = await page.evaluate(() => (clearInterval((window as any).gapTimer), (window as any).maxGap));
+    expect(maxGap).toBeLessThan(250);
+    const proof = JSON.parse(await page.locator('#response').inputValue());
+    expect(Object.keys(proof)).toEqual(['pi_a', 'pi_b', 'pi_c', 'public_signal']);
+    expect(proof.public_signal).toHaveLength(8 * k + 2);
+    const stages = await page.evaluate(() => window.demo.last.browserProof.stages);
+    for (const name of ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h']) {
+      expect(stages[name]).toBeGreaterThanOrEqual(0);
+    }
+
+    await page.click('#verify-browser');
+    await expectStatus(page, '#verify-browser-result', 'ok');
+    await page.click('#verify-server');
+    await expectStatus(page, '#verify-server-result', 'ok');
+    const answer = await request.post(`${base()}/verifyProofTransfer-${k}`, { data: JSON.stringify(proof) });
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ valid: true });
+  });
+}
+
+test('the server proves; the browser verifies its proof and rejects a tampered one', async ({ page }) => {
+  await openDemo(page, 2);
+  await page.click('#server-prove');
+  await expectStatus(page, '#server-prove-result', 'ok');
+  const { serverProof, check } = await page.evaluate(() => ({
+    serverProof: window.demo.last.serverProof.response,
+    check: window.demo.last.serverProofVerify,
+  }));
+  expect(check.valid).toBe(true);
+  const tampered = JSON.parse(serverProof);
+  tampered.public_signal[1] = (BigInt(tampered.public_signal[1]) + 1n).toString();
+  const result = await page.evaluate((text) => window.demo.enygma.verify(2, text), JSON.stringify(tampered));
+  expect(result.valid).toBe(false);
+  expect(result.error.rule).toBe('invalid');
+});
+
+for (const k of [2, 6]) {
+  test(`k=${k}: with the same keys, request and test seed the browser's proof equals the CLI's`, async ({ page }) => {
+    const seed = `e2e-cross-target-k${k}`;
+    await openDemo(page, k);
+    await page.fill('#test-seed', seed);
+    expect(await proveInPage(page)).toBe('ok');
+    const browser = JSON.parse(await page.locator('#response').inputValue());
+    const cli = cliProve(k, path.join(webDir(), 'vectors', `transfer-k${k}.json`), seed);
+    expect(browser).toEqual(cli);
+    // and the 128-byte encodings agree too
+    const [a, b] = await page.evaluate(async ([x, y]) => [
+      await window.demo.enygma.exportProof(x, 'binary_hex'),
+      await window.demo.enygma.exportProof(y, 'binary_hex'),
+    ], [JSON.stringify(browser), JSON.stringify(cli)]);
+    expect(a).toMatch(/^[0-9a-f]{256}$/);
+    expect(a).toBe(b);
+  });
+}
+
+test('a fresh transfer made in the page proves and verifies on both sides', async ({ page, request }) => {
+  await openDemo(page, 2);
+  await page.click('#generate');
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'ok');
+  const made = await page.locator('#request').inputValue();
+  expect(JSON.parse(made).anonymity_set).toHaveLength(2);
+  expect(await proveInPage(page)).toBe('ok');
+  await page.click('#verify-browser');
+  await expectStatus(page, '#verify-browser-result', 'ok');
+  await page.click('#verify-server');
+  await expectStatus(page, '#verify-server-result', 'ok');
+  // the server accepts the page's request too, and its proof verifies in the browser
+  await page.click('#server-prove');
+  await expectStatus(page, '#server-prove-result', 'ok');
+  // a second fresh transfer differs (random seed)
+  await page.click('#generate');
+  await expect(page.locator('#request')).not.toHaveValue(made);
+  const direct = await request.post(`${base()}/generateProofTransfer-2`, { data: await page.locator('#request').inputValue() });
+  expect(direct.status()).toBe(200);
+});
+
+test('an invalid request shows the rule-naming error and leaves the page usable', async ({ page, request }) => {
+  await openDemo(page, 2);
+  await page.click('#load-bad-example');
+  await expect(page.locator('#request')).not.toHaveValue('');
+  await page.click('#validate');
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'error');
+  const shown = JSON.parse(await page.locator('#error').innerText());
+  expect(Object.keys(shown)).toEqual(['error', 'rule', 'field']);
+  expect(shown.rule).toMatch(/^(R\d+|input)$/);
+  // proving refuses it with the same rule, as the server does
+  expect(await proveInPage(page)).toBe('error');
+  const fromProve = JSON.parse(await page.locator('#error').innerText());
+  expect(fromProve.rule).toBe(shown.rule);
+  expect(fromProve.field).toBe(shown.field);
+  const bad = fs.readFileSync(path.join(webDir(), 'vectors', 'transfer-k2-bad.json'), 'utf8');
+  const server = await request.post(`${base()}/generateProofTransfer-2`, { data: bad });
+  expect(server.status()).toBe(400);
+  const serverError = await server.json();
+  expect([serverError.rule, serverError.field]).toEqual([shown.rule, shown.field]);
+  // malformed JSON names the input
+  await page.fill('#request', '{"sender_id": "1",');
+  await page.click('#validate');
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'error');
+  expect(JSON.parse(await page.locator('#error').innerText()).rule).toBe('input');
+  // still usable: the reference example proves
+  await page.click('#load-example');
+  await expect(page.locator('#error')).toBeHidden();
+  expect(await proveInPage(page)).toBe('ok');
+  await page.click('#verify-browser');
+  await expectStatus(page, '#verify-browser-result', 'ok');
+});
+
+test('cancel stops a running proof; the next proof runs', async ({ page }) => {
+  await openDemo(page, 6);
+  await page.click('#prove');
+  await page.locator('#stages tr[data-state="running"]').first().waitFor({ timeout: 60_000 });
+  const t0 = Date.now();
+  await page.click('#cancel');
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+  const stopMs = Date.now() - t0;
+  console.log(`cancel: stopped ${stopMs} ms after the click`);
+  expect(await page.evaluate(() => window.demo.last.browserProof)).toBeNull();
+  await expect(page.locator('#response')).toHaveValue('');
+  expect(await proveInPage(page)).toBe('ok');
+  // a cancel before the proof starts (queued behind another call) cancels it too
+  const early = await page.evaluate(async () => {
+    const e = window.demo.enygma;
+    const req = document.querySelector<HTMLTextAreaElement>('#request')!.value;
+    const p = e.prove(6, req);
+    p.cancel();
+    try {
+      await p;
+      return 'finished';
+    } catch (err: any) {
+      return err.status;
+    }
+  });
+  expect(early).toBe('cancelled');
+});
+
+test('keys are cached: the second page load takes them from IndexedDB', async ({ page }) => {
+  await openDemo(page, 2);
+  expect(await page.evaluate(() => window.demo.keys[2].source)).toBe('network');
+  await page.reload();
+  await waitReady(page);
+  const keys = await page.evaluate(() => window.demo.keys[2]);
+  expect(keys.source).toBe('cache');
+  expect(await proveInPage(page)).toBe('ok');
+});
+
+test('the finished demo (screenshot in e2e/artifacts/demo.png)', async ({ page }) => {
+  await page.setViewportSize({ width: 1200, height: 1100 });
+  await openDemo(page, 6);
+  expect(await proveInPage(page)).toBe('ok');
+  await page.click('#verify-browser');
+  await expectStatus(page, '#verify-browser-result', 'ok');
+  await page.click('#verify-server');
+  await expectStatus(page, '#verify-server-result', 'ok');
+  await page.click('#server-prove');
+  await expectStatus(page, '#server-prove-result', 'ok');
+  await expect(page.locator('#chart [data-bar="server-0"]')).toHaveAttribute('width', /^[1-9]/);
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, 'demo.png'), fullPage: true });
+});

@@ -1,0 +1,406 @@
+// The demo page: a wallet that proves its own transfer in the browser (wasm/enygma.js), checks
+// the proof on both sides, and compares browser and server timings.
+//
+// URL parameters: ?k=6 (initial anonymity-set size), &threads=N (pool size; default: all
+// cores). window.demo exposes the page's state for tests and benchmarks (e2e/).
+import { Enygma, EnygmaError, STAGES } from './enygma.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const EXAMPLES = { 2: 'vectors/transfer-k2.json', 6: 'vectors/transfer-k6.json' };
+const BAD_EXAMPLES = { 2: 'vectors/transfer-k2-bad.json', 6: 'vectors/transfer-k6-bad.json' };
+const STAGE_LABELS = {
+  parse: 'parse, validate, witness',
+  constraints: 'constraint evaluations',
+  quotient: 'quotient (NTT)',
+  msm_a: 'MSM A (G1)',
+  msm_b1: 'MSM B (G1)',
+  msm_b2: 'MSM B (G2)',
+  msm_c: 'MSM C (G1)',
+  msm_h: 'MSM H (G1)',
+};
+
+const demo = {
+  state: 'starting',
+  k: Number(params.get('k')) || 2,
+  enygma: null,
+  poolSize: 0,
+  crossOriginIsolated: window.crossOriginIsolated === true,
+  readyAt: null, // ms from navigation start to the first proof-ready state
+  keys: {}, // k -> loadKeys result
+  keysReady: false,
+  proof: null, // the running proof (a promise with cancel())
+  last: {}, // browserProof, browserVerify, serverVerify, serverProof, serverProofVerify, error
+  timings: {}, // for the chart: browserProve, serverProve, browserVerify, serverVerify (ms)
+};
+window.demo = demo;
+
+function setState(state) {
+  demo.state = state;
+  document.body.dataset.state = state;
+  updateButtons();
+}
+
+function setStatus(el, status, text) {
+  el.dataset.status = status;
+  el.textContent = text;
+}
+
+function ms(x) {
+  return x >= 100 ? Math.round(x) + ' ms' : x.toFixed(1) + ' ms';
+}
+
+function showError(error) {
+  const box = $('error');
+  if (!error) {
+    box.hidden = true;
+    box.textContent = '';
+    demo.last.error = null;
+    return;
+  }
+  const json = error instanceof EnygmaError ? error.json
+    : error.error !== undefined ? { error: error.error, rule: error.rule ?? '', field: error.field ?? '' }
+      : { error: String(error.message || error), rule: 'internal', field: '' };
+  demo.last.error = json;
+  box.hidden = false;
+  box.textContent = JSON.stringify(json, null, 2);
+}
+
+function updateButtons() {
+  const busy = demo.state !== 'ready';
+  const proving = demo.state === 'proving';
+  const haveResponse = $('response').value.trim().length > 0;
+  const module = demo.enygma !== null;
+  $('prove').disabled = busy || !demo.keysReady;
+  $('cancel').disabled = !proving;
+  $('generate').disabled = !module || proving;
+  $('validate').disabled = !module || proving;
+  $('load-example').disabled = !EXAMPLES[demo.k];
+  $('load-bad-example').disabled = !BAD_EXAMPLES[demo.k];
+  $('verify-browser').disabled = busy || !haveResponse || !demo.keysReady;
+  $('verify-server').disabled = busy || !haveResponse;
+  $('server-prove').disabled = busy || !demo.keysReady;
+  $('k').disabled = proving;
+}
+
+// ---- keys -------------------------------------------------------------------------------
+async function loadKeys(k) {
+  demo.keysReady = false;
+  setState('loading-keys');
+  const status = $('keys-status');
+  status.textContent = `k=${k}: loading…`;
+  try {
+    const info = await demo.enygma.loadKeys(k, {
+      onDownload: (e) => {
+        status.textContent = `k=${k}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
+      },
+    });
+    if (demo.k !== k) return; // the user moved on
+    demo.keys[k] = info;
+    demo.keysReady = true;
+    status.textContent = `k=${k}: ${info.source === 'cache' ? 'cached' : 'downloaded'}, ready in ${ms(info.ms.total)}` +
+      (info.insecureDevKeys ? ' (insecure development keys)' : '');
+    if (demo.readyAt === null) demo.readyAt = performance.now();
+  } catch (e) {
+    status.textContent = `k=${k}: no keys (${e.message})`;
+    showError(e);
+  }
+  setState('ready');
+}
+
+// ---- request ------------------------------------------------------------------------------
+function request() {
+  return $('request').value;
+}
+
+function requestChanged() {
+  setStatus($('request-status'), 'none', '');
+  $('response').value = '';
+  for (const id of ['verify-browser-result', 'verify-server-result', 'server-prove-result']) setStatus($(id), 'none', '');
+  updateButtons();
+}
+
+async function loadExample(table) {
+  const url = table[demo.k];
+  if (!url) return;
+  const response = await fetch(url);
+  $('request').value = (await response.text()).trim();
+  showError(null);
+  requestChanged();
+}
+
+async function generate() {
+  showError(null);
+  try {
+    const text = await demo.enygma.makeTransfer(demo.k);
+    $('request').value = JSON.stringify(JSON.parse(text), null, 1);
+    requestChanged();
+    setStatus($('request-status'), 'ok', `a fresh valid transfer for k=${demo.k} (made in this page)`);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function validate() {
+  showError(null);
+  try {
+    const result = await demo.enygma.validate(demo.k, request());
+    if (result.valid) {
+      setStatus($('request-status'), 'ok', 'valid: rules R1..R14 hold');
+    } else {
+      setStatus($('request-status'), 'error', `rejected: ${result.error.rule} ${result.error.field}`);
+      showError(result.error);
+    }
+    return result;
+  } catch (e) {
+    showError(e);
+    return null;
+  }
+}
+
+// ---- proving in the browser --------------------------------------------------------------
+function resetStages() {
+  const body = $('stages').tBodies[0];
+  body.textContent = '';
+  for (const name of ['parse', ...STAGES.filter((s) => s !== 'done')]) {
+    const row = body.insertRow();
+    row.dataset.stage = name;
+    row.insertCell().textContent = STAGE_LABELS[name];
+    row.insertCell().textContent = '–';
+  }
+  $('prove-total').textContent = '–';
+  $('progress-bar').style.width = '0';
+}
+
+async function prove() {
+  showError(null);
+  resetStages();
+  $('response').value = '';
+  requestChanged();
+  setStatus($('prove-status'), 'busy', 'proving…');
+  setState('proving');
+  const k = demo.k;
+  const testSeed = $('test-seed').value.trim() || undefined;
+  const stageCount = STAGES.length - 1;
+  const proof = demo.enygma.prove(k, request(), {
+    testSeed,
+    onStage: ({ stage, name }) => {
+      $('progress-bar').style.width = `${(100 * stage) / stageCount}%`;
+      for (const row of $('stages').tBodies[0].rows) {
+        if (row.dataset.stage === name) row.dataset.state = 'running';
+        else if (row.dataset.state === 'running') row.dataset.state = 'done';
+      }
+    },
+  });
+  demo.proof = proof;
+  try {
+    const result = await proof;
+    demo.last.browserProof = { k, ...result };
+    $('response').value = result.response;
+    for (const row of $('stages').tBodies[0].rows) {
+      row.dataset.state = 'done';
+      const t = result.stages[row.dataset.stage];
+      row.cells[1].textContent = t === undefined ? '–' : t.toFixed(1);
+    }
+    $('prove-total').textContent = result.ms.toFixed(1);
+    $('progress-bar').style.width = '100%';
+    setStatus($('prove-status'), 'ok', `proved in ${ms(result.ms)} on ${demo.poolSize} threads`);
+    demo.timings.browserProve = result.ms;
+    drawChart();
+  } catch (e) {
+    demo.last.browserProof = null;
+    if (e.status === 'cancelled') {
+      setStatus($('prove-status'), 'cancelled', 'cancelled');
+    } else {
+      setStatus($('prove-status'), 'error', e.status === 'rejected' ? `rejected: ${e.rule} ${e.field}` : 'failed');
+      showError(e);
+    }
+  } finally {
+    demo.proof = null;
+    setState('ready');
+  }
+}
+
+function cancel() {
+  if (demo.proof) demo.proof.cancel();
+}
+
+// ---- verification --------------------------------------------------------------------------
+async function verifyInBrowser(response, el) {
+  try {
+    const result = await demo.enygma.verify(demo.k, response);
+    setStatus(el, result.valid ? 'ok' : 'invalid',
+      result.valid ? `valid (browser, ${ms(result.ms)})` : `not valid: ${result.error.error}`);
+    return result;
+  } catch (e) {
+    setStatus(el, 'error', `malformed: ${e.message}`);
+    showError(e);
+    return null;
+  }
+}
+
+async function verifyBrowser() {
+  showError(null);
+  const result = await verifyInBrowser($('response').value, $('verify-browser-result'));
+  demo.last.browserVerify = result;
+  if (result) demo.timings.browserVerify = result.ms;
+  drawChart();
+}
+
+// Server-Timing "prove;dur=123" when the server sends it, the round trip otherwise.
+function serverMs(response, metric, roundTrip) {
+  const header = response.headers.get('server-timing') || '';
+  const m = header.match(new RegExp(`(?:^|,)\\s*${metric};[^,]*dur=([0-9.]+)`));
+  return m ? Number(m[1]) : roundTrip;
+}
+
+async function post(path, body) {
+  const t0 = performance.now();
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  const text = await response.text();
+  const roundTrip = performance.now() - t0;
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    json = null;
+  }
+  return { response, status: response.status, text, json, roundTrip };
+}
+
+async function verifyServer() {
+  showError(null);
+  const el = $('verify-server-result');
+  setStatus(el, 'busy', 'asking the server…');
+  try {
+    const r = await post(`/verifyProofTransfer-${demo.k}`, $('response').value);
+    const t = serverMs(r.response, 'verify', r.roundTrip);
+    if (r.status === 200 && r.json && typeof r.json.valid === 'boolean') {
+      demo.last.serverVerify = { valid: r.json.valid, ms: t };
+      setStatus(el, r.json.valid ? 'ok' : 'invalid', r.json.valid ? `valid (server, ${ms(t)})` : 'not valid (server)');
+      demo.timings.serverVerify = t;
+      drawChart();
+    } else {
+      demo.last.serverVerify = { valid: null, status: r.status, error: r.json };
+      setStatus(el, 'error', `server answered ${r.status}`);
+      showError(r.json || { error: r.text, rule: 'http', field: String(r.status) });
+    }
+  } catch (e) {
+    setStatus(el, 'error', `no answer: ${e.message}`);
+  }
+}
+
+async function serverProve() {
+  showError(null);
+  const el = $('server-prove-result');
+  setStatus(el, 'busy', 'the server is proving…');
+  setState('server-proving');
+  try {
+    const r = await post(`/generateProofTransfer-${demo.k}`, request());
+    if (r.status !== 200 || !r.json || !r.json.pi_a) {
+      demo.last.serverProof = { status: r.status, error: r.json };
+      setStatus(el, 'error', `server answered ${r.status}`);
+      showError(r.json || { error: r.text, rule: 'http', field: String(r.status) });
+      return;
+    }
+    const t = serverMs(r.response, 'prove', r.roundTrip);
+    demo.last.serverProof = { response: r.text, ms: t };
+    demo.timings.serverProve = t;
+    const check = await demo.enygma.verify(demo.k, r.text);
+    demo.last.serverProofVerify = check;
+    setStatus(el, check.valid ? 'ok' : 'invalid',
+      `server proof in ${ms(t)}; ${check.valid ? 'valid' : 'NOT valid'} in the browser (${ms(check.ms)})`);
+    if (!$('response').value) $('response').value = r.text;
+    drawChart();
+  } catch (e) {
+    setStatus(el, 'error', `failed: ${e.message}`);
+    showError(e);
+  } finally {
+    setState('ready');
+  }
+}
+
+// ---- chart: grouped bars, browser and server, per operation (plain SVG) ------------------------
+function drawChart() {
+  const svg = $('chart');
+  const NS = 'http://www.w3.org/2000/svg';
+  const groups = [
+    { label: `prove (k=${demo.k})`, browser: demo.timings.browserProve, server: demo.timings.serverProve },
+    { label: 'verify', browser: demo.timings.browserVerify, server: demo.timings.serverVerify },
+  ];
+  const W = 560, H = 220, left = 110, right = 70, top = 28, rowH = 80;
+  const max = Math.max(1, ...groups.flatMap((g) => [g.browser || 0, g.server || 0]));
+  const scale = (v) => ((W - left - right) * v) / max;
+  svg.textContent = '';
+  const el = (name, attrs, text) => {
+    const node = document.createElementNS(NS, name);
+    for (const [a, v] of Object.entries(attrs)) node.setAttribute(a, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  el('rect', { x: 0, y: 0, width: W, height: H, fill: '#fff' });
+  el('rect', { x: left, y: 6, width: 10, height: 10, fill: 'var(--accent)' });
+  el('text', { x: left + 14, y: 15, 'font-size': 11 }, `browser (${demo.poolSize} threads)`);
+  el('rect', { x: left + 170, y: 6, width: 10, height: 10, fill: 'var(--server)' });
+  el('text', { x: left + 184, y: 15, 'font-size': 11 }, 'server (round trip)');
+  groups.forEach((g, i) => {
+    const y = top + i * rowH;
+    el('text', { x: 4, y: y + 30, 'font-size': 12 }, g.label);
+    [['browser', 'var(--accent)'], ['server', 'var(--server)']].forEach(([side, color], j) => {
+      const v = g[side];
+      const by = y + 6 + j * 28;
+      el('rect', { x: left, y: by, width: v ? Math.max(1, scale(v)) : 0, height: 22, fill: color, 'data-bar': `${side}-${i}` });
+      el('text', { x: left + (v ? scale(v) : 0) + 5, y: by + 15, 'font-size': 11 }, v === undefined ? '–' : ms(v));
+    });
+  });
+  if (demo.timings.browserProve && demo.timings.serverProve) {
+    el('text', { x: left, y: H - 6, 'font-size': 11, fill: '#5b6475' },
+      `browser / server proof time: ${(demo.timings.browserProve / demo.timings.serverProve).toFixed(2)}×`);
+  }
+}
+
+// ---- start -----------------------------------------------------------------------------------
+async function start() {
+  $('k').value = String(demo.k);
+  $('isolation').textContent = demo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated (no threads)';
+  $('k').addEventListener('change', () => {
+    demo.k = Number($('k').value);
+    $('request').value = '';
+    requestChanged();
+    showError(null);
+    drawChart();
+    if (demo.enygma) loadKeys(demo.k);
+  });
+  $('request').addEventListener('input', requestChanged);
+  $('load-example').addEventListener('click', () => loadExample(EXAMPLES));
+  $('load-bad-example').addEventListener('click', () => loadExample(BAD_EXAMPLES));
+  $('generate').addEventListener('click', generate);
+  $('validate').addEventListener('click', validate);
+  $('prove').addEventListener('click', prove);
+  $('cancel').addEventListener('click', cancel);
+  $('verify-browser').addEventListener('click', verifyBrowser);
+  $('verify-server').addEventListener('click', verifyServer);
+  $('server-prove').addEventListener('click', serverProve);
+  resetStages();
+  drawChart();
+  updateButtons();
+  if (EXAMPLES[demo.k]) loadExample(EXAMPLES);
+
+  try {
+    const threads = Number(params.get('threads')) || undefined;
+    demo.enygma = await Enygma.create({ threads });
+  } catch (e) {
+    $('threads').textContent = 'unavailable';
+    showError(e);
+    setState('failed');
+    return;
+  }
+  demo.poolSize = demo.enygma.poolSize;
+  $('threads').textContent = `${demo.poolSize} (${navigator.hardwareConcurrency} cores)`;
+  $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
+  drawChart();
+  await loadKeys(demo.k);
+}
+
+start();
