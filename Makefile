@@ -18,6 +18,12 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 BUILD_WASM ?= build-wasm
 BUILD_ASAN ?= build-asan
+BUILD_TSAN ?= build-tsan
+BUILD_FUZZ ?= build-fuzz
+# Seconds per fuzz target: `make fuzz` (60 s each by default); `make test` runs each for
+# FUZZ_CI_SECONDS so that the harnesses stay buildable and runnable.
+FUZZ_SECONDS ?= 60
+FUZZ_CI_SECONDS ?= 3
 # libsodium and Google Benchmark built for WebAssembly (scripts/build-wasm-deps.sh), kept
 # outside the build folders so that `make clean` does not throw away ~3 minutes of work.
 WASM_DEPS ?= .cache/wasm-deps
@@ -43,13 +49,16 @@ timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
 .PHONY: help setup build build-native build-wasm wasm-deps test test-native test-wasm \
-        test-sanitize test-e2e run keys bench bench-native bench-wasm clean distclean
+        test-sanitize test-tsan test-fuzz-short fuzz test-e2e run keys bench bench-native \
+        bench-wasm clean distclean
 
 help:
 	@echo "make run            set up, build, make dev keys, serve on $(HOST):$(PORT)"
 	@echo "make test           set up, build both targets, run every test"
 	@echo "make build          native release ($(BUILD)/bin/enygma) and WebAssembly ($(BUILD_WASM)/)"
-	@echo "make test-native | test-wasm | test-sanitize | test-e2e   one group of tests"
+	@echo "make test-native | test-wasm | test-sanitize | test-fuzz-short | test-e2e   one group"
+	@echo "make test-tsan      thread pool, MSM, NTT, prover and server under ThreadSanitizer"
+	@echo "make fuzz           every libFuzzer target for FUZZ_SECONDS (default 60) each"
 	@echo "make bench          native benchmarks, then WebAssembly ones under Node (BENCH_ARGS=...)"
 	@echo "make clean          remove the build folders (distclean: also caches, node_modules)"
 
@@ -92,7 +101,7 @@ build: build-native build-wasm
 
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
-test: build test-native test-wasm test-sanitize test-e2e
+test: build test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
 
 test-native: build-native
@@ -113,16 +122,36 @@ test-sanitize: setup $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,build-sanitize,cmake --build $(BUILD_ASAN) -j $(JOBS))
 	@$(call timed,test-sanitize,ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L unit)
+	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -L 'unit|fuzz-regression')
 
-# ==== HOOK: end-to-end tests (browser demo under Playwright + Debian's chromium, interop with
-# snarkjs / the Solidity verifier). Owned by the e2e/interop helpers: put the commands here.
-# Until then it runs e2e/run.sh when that exists. npm packages come from package.json
-# (scripts/setup-deps.sh installs them); never `playwright install`: use /usr/bin/chromium.
+# ThreadSanitizer: the parallel parts (thread pool, MSM, NTT, prover, server). Not part of
+# `make test` (a third full build would not fit CI's time budget); run it before a release.
+$(BUILD_TSAN)/CMakeCache.txt: | setup
+	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GENERATOR_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	  -DENYGMA_SANITIZE=thread -DENYGMA_WERROR=$(WERROR) -DENYGMA_BUILD_BENCH=OFF
+TSAN_TESTS := thread_pool_test msm_test ntt_test groth16_test server_test
+test-tsan: setup $(BUILD_TSAN)/CMakeCache.txt
+	@$(call timed,build-tsan,cmake --build $(BUILD_TSAN) -j $(JOBS) --target enygma $(TSAN_TESTS))
+	@$(call timed,test-tsan,TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --test-dir $(BUILD_TSAN) --output-on-failure -j $(JOBS) \
+	  -R '^(thread_pool|msm|ntt|groth16|server)_test$$')
+
+# libFuzzer targets (tests/fuzz; clang 14, ASan + UBSan) in $(BUILD_FUZZ): scripts/fuzz.sh
+# builds them and prints executions, exec/s, corpus and coverage per target.
+fuzz: setup
+	@$(call timed,fuzz,FUZZ_BUILD=$(abspath $(BUILD_FUZZ)) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  FUZZ_JOBS=$(JOBS) scripts/fuzz.sh)
+
+test-fuzz-short: setup
+	@$(call timed,fuzz-short,FUZZ_BUILD=$(abspath $(BUILD_FUZZ)) FUZZ_SECONDS=$(FUZZ_CI_SECONDS) \
+	  FUZZ_JOBS=$(JOBS) FUZZ_LEAKS=0 scripts/fuzz.sh)
+
+# Browser tests: Playwright drives Debian's chromium (never `playwright install`) against the
+# real server with the WebAssembly demo (e2e/run.sh, e2e/global-setup.ts makes their keys).
 test-e2e: build
 	@$(call timed,test-e2e,ENYGMA_BIN=$(abspath $(ENYGMA)) ENYGMA_WEB=$(abspath $(BUILD_WASM))/web \
 	  e2e/run.sh)
-# ==== end of HOOK
 
 # ---- run the server -------------------------------------------------------------------------
 # Development keys for k = 2..6 (single-party, from the CSPRNG): made by `enygma setup` when
@@ -155,7 +184,7 @@ bench-wasm: build-wasm
 
 # ---- cleaning -------------------------------------------------------------------------------
 clean:
-	rm -rf $(BUILD) $(BUILD_WASM) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_WASM) $(BUILD_ASAN) $(BUILD_TSAN) $(BUILD_FUZZ)
 
 distclean: clean
 	rm -rf .cache node_modules
