@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/secure_vector.hpp"
+
 namespace enygma::server {
 
 namespace asio = boost::asio;
@@ -24,27 +26,7 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 
-template <class T>
-struct WipingAllocator {
-  using value_type = T;
-  WipingAllocator() = default;
-  template <class U>
-  WipingAllocator(const WipingAllocator<U>&) {}
-  T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
-  void deallocate(T* p, size_t n) {
-    sodium_memzero(p, n * sizeof(T));
-    std::allocator<T>().deallocate(p, n);
-  }
-  template <class U>
-  bool operator==(const WipingAllocator<U>&) const {
-    return true;
-  }
-  template <class U>
-  bool operator!=(const WipingAllocator<U>&) const {
-    return false;
-  }
-};
-
+// WipingAllocator: core/util/secure_vector.hpp (memory wiped with sodium_memzero when freed).
 using SecretString = std::basic_string<char, std::char_traits<char>, WipingAllocator<char>>;
 using RequestBody = http::basic_string_body<char, std::char_traits<char>, WipingAllocator<char>>;
 using Request = http::request<RequestBody>;

@@ -28,6 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using enygma::test::Child;
 using enygma::test::http_request;
+using enygma::test::metric;
 using enygma::test::HttpResponse;
 using enygma::test::read_all;
 using enygma::test::TempDir;
@@ -52,16 +53,6 @@ std::vector<unsigned short> free_ports(size_t n) {
   return ports;
 }
 
-// The value of one sample line of an instance's /metrics, or -1.
-double metric(unsigned short port, const std::string& series) {
-  HttpResponse r = http_request(port, "GET", "/metrics");
-  std::istringstream lines(r.body);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
-  }
-  return -1;
-}
 
 const std::string kProved =
     R"(enygma_http_requests_total{endpoint="generateProofTransfer",status="200"})";

@@ -38,6 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using enygma::test::http_request;
+using enygma::test::metric;
 using enygma::test::HttpConnection;
 using enygma::test::HttpResponse;
 using namespace std::chrono_literals;
@@ -137,16 +138,6 @@ void expect_error(const HttpResponse& r, int status, const std::string& rule,
   }
 }
 
-// The value of one sample line of /metrics ("name{labels}"), or -1.
-double metric(unsigned short port, const std::string& series) {
-  HttpResponse r = http_request(port, "GET", "/metrics");
-  std::istringstream lines(r.body);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
-  }
-  return -1;
-}
 
 bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
   const auto deadline = std::chrono::steady_clock::now() + within;

@@ -154,6 +154,20 @@ inline HttpResponse http_request(
   return connection.request(method, target, body, headers, /*keep_alive=*/false);
 }
 
+// The value of one sample line of a server's /metrics ("name{labels}"), or -1 when absent.
+inline double metric(unsigned short port, const std::string& series) {
+  HttpResponse r = http_request(port, "GET", "/metrics");
+  size_t pos = 0;
+  while (pos < r.body.size()) {
+    size_t eol = r.body.find('\n', pos);
+    if (eol == std::string::npos) eol = r.body.size();
+    const std::string line = r.body.substr(pos, eol - pos);
+    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+    pos = eol + 1;
+  }
+  return -1;
+}
+
 }  // namespace enygma::test
 
 #endif  // !__EMSCRIPTEN__

@@ -58,44 +58,6 @@ inline std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-inline RunResult run_enygma(const std::vector<std::string>& args,
-                            std::chrono::seconds deadline = std::chrono::seconds(300)) {
-  TempDir io;
-  const std::string out = io / "stdout", err = io / "stderr";
-  std::vector<std::string> full = {enygma_binary().string()};
-  full.insert(full.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : full) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  RunResult r;
-  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return r;
-  auto until = std::chrono::steady_clock::now() + deadline;
-  int status = 0;
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (std::chrono::steady_clock::now() > until) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      r.out = read_all(out);
-      r.err = read_all(err) + "\n[killed at the test deadline]";
-      return r;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = read_all(out);
-  r.err = read_all(err);
-  return r;
-}
-
 // A running enygma process, for tests that act on it while it runs (kill it at a chosen moment,
 // read its partial output). The destructor kills and reaps a process still running.
 class Child {
@@ -205,6 +167,14 @@ class Child {
   bool reaped_ = false;
   int status_ = 0;
 };
+
+// Runs enygma with args to its end (killed at the deadline: exit_code -1); the captured output.
+inline RunResult run_enygma(const std::vector<std::string>& args,
+                            std::chrono::seconds deadline = std::chrono::seconds(300)) {
+  Child child(args);
+  if (!child.started()) return {};
+  return child.wait(deadline);
+}
 
 }  // namespace enygma::test
 
