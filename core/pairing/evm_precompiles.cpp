@@ -13,7 +13,10 @@ namespace {
 // The first n bytes of input, right-padded with zeros (extra bytes are ignored).
 std::vector<uint8_t> padded(std::span<const uint8_t> input, size_t n) {
   std::vector<uint8_t> out(n, 0);
-  std::memcpy(out.data(), input.data(), std::min(n, input.size()));
+  // An empty input may have a null data(): memcpy's pointers must not be null even for 0 bytes.
+  if (const size_t len = std::min(n, input.size()); len > 0) {
+    std::memcpy(out.data(), input.data(), len);
+  }
   return out;
 }
 
