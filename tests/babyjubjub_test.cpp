@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/test_rng.hpp"
+#include "support/vectors.hpp"
 
 #if defined(ENYGMA_HAVE_GMP)
 #include <gmp.h>
@@ -213,11 +214,9 @@ TEST(BabyJubjub, PedersenIsVGPlusRH) {
 }
 
 nlohmann::json read_vector(const char* name) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  if (!f) return nullptr;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return nlohmann::json::parse(ss.str());
+  const std::string text = test::read_vector(name);
+  if (text.empty()) return nullptr;
+  return nlohmann::json::parse(text);
 }
 
 Fr dec(const nlohmann::json& v) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/subprocess.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
@@ -15,9 +16,7 @@ using test::run_enygma;
 using test::RunResult;
 using test::TempDir;
 
-std::string vector_path(const std::string& name) {
-  return std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name;
-}
+using test::vector_path;
 
 // One set of seeded k=2 keys for the whole program.
 const TempDir& keys() {

@@ -7,18 +7,12 @@
 #include <vector>
 
 #include "support/test_rng.hpp"
+#include "support/threads.hpp"
 
 namespace enygma {
 namespace {
 
-// WebAssembly runs threads on a fixed pool of 4 Web Workers (PTHREAD_POOL_SIZE): a test may not
-// have more than 4 threads alive at once there, or a blocked main thread waits for a worker
-// that can never start.
-#if defined(__EMSCRIPTEN__)
-constexpr unsigned kManyThreads = 4;
-#else
-constexpr unsigned kManyThreads = 8;
-#endif
+using test::kManyThreads;
 
 std::vector<Fr> random_vector(size_t n, uint64_t seed) {
   test::TestRng rng(seed);

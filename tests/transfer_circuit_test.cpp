@@ -14,19 +14,12 @@
 #include "core/transfer/request.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-TransferRequest load_vector(const char* name, unsigned k) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  EXPECT_TRUE(f.good()) << name;
-  std::stringstream text;
-  text << f.rdbuf();
-  auto r = parse_transfer_request(text.str(), k);
-  EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
-  return r.ok() ? std::move(r).value() : TransferRequest{};
-}
+using test::load_request_vector;
 
 // The witness satisfies the cached R1CS and starts with 1 and the public inputs.
 void expect_satisfying_witness(const TransferRequest& req) {
@@ -66,14 +59,14 @@ TEST(TransferCircuit, ConcurrentFirstUseIsSafe) {
 }
 
 TEST(TransferCircuit, ReferenceRequestsSatisfy) {
-  expect_satisfying_witness(load_vector("transfer-k2.json", 2));
-  expect_satisfying_witness(load_vector("transfer-k6.json", 6));
+  expect_satisfying_witness(load_request_vector("transfer-k2.json", 2));
+  expect_satisfying_witness(load_request_vector("transfer-k6.json", 6));
 }
 
 TEST(TransferCircuit, TheBadReferenceRequestDoesNotSatisfy) {
   // transfer-k2-bad.json breaks R2, R9 and R13 (tx_values[0] = 10); transfer-k6-bad.json is a
   // parse error (a non-canonical number), so it never reaches the circuit.
-  const TransferRequest req = load_vector("transfer-k2-bad.json", 2);
+  const TransferRequest req = load_request_vector("transfer-k2-bad.json", 2);
   ASSERT_FALSE(validate_transfer(req).ok());
   std::vector<Fr> w = transfer_witness(req);
   EXPECT_TRUE(transfer_r1cs(2).first_unsatisfied(w).has_value());
@@ -99,7 +92,7 @@ TEST(TransferCircuit, WalletEdgeValuesSatisfy) {
 }
 
 TEST(TransferCircuit, ModesAgreeAndTheShapeIsDeterministic) {
-  const TransferRequest req = load_vector("transfer-k2.json", 2);
+  const TransferRequest req = load_request_vector("transfer-k2.json", 2);
   circuit::CircuitBuilder both(circuit::BuildMode::kShapeAndWitness);
   define_transfer_circuit(both, 2, &req);
   EXPECT_EQ(both.first_violation(), std::nullopt);

@@ -8,17 +8,12 @@
 #include <string>
 
 #include "core/transfer/request.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-std::string read_vector(const char* name) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  if (!f) return {};
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::read_vector;
 
 #define LOAD_OR_SKIP(var, name)              \
   const std::string var = read_vector(name); \

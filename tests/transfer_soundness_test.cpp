@@ -19,19 +19,12 @@
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-TransferRequest load_vector(const char* name, unsigned k) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  EXPECT_TRUE(f.good()) << name;
-  std::stringstream text;
-  text << f.rdbuf();
-  auto r = parse_transfer_request(text.str(), k);
-  EXPECT_TRUE(r.ok()) << name;
-  return r.ok() ? std::move(r).value() : TransferRequest{};
-}
+using test::load_request_vector;
 
 bool satisfies(const TransferRequest& req) {
   const std::vector<Fr> w = transfer_witness(req);
@@ -76,19 +69,19 @@ void check_every_breakage(const TransferRequest& valid, unsigned seeds_per_varia
 }
 
 TEST(TransferSoundness, EveryRuleBreakerRequestFailsAtK2) {
-  check_every_breakage(load_vector("transfer-k2.json", 2), 3);
+  check_every_breakage(load_request_vector("transfer-k2.json", 2), 3);
   check_every_breakage(make_transfer(wallet_inputs_from_seed(2, 5)), 2);
 }
 
 TEST(TransferSoundness, EveryRuleBreakerRequestFailsAtK3AndK6) {
   // k >= 3 reaches R13's variant that moves value between two receivers without recommitting.
   check_every_breakage(make_transfer(wallet_inputs_from_seed(3, 9)), 2);
-  check_every_breakage(load_vector("transfer-k6.json", 6), 1);
+  check_every_breakage(load_request_vector("transfer-k6.json", 6), 1);
 }
 
 TEST(TransferSoundness, FirstViolatedConstraintNamesARule) {
   // Diagnostics: the label of the first violated constraint starts with a rule id.
-  const TransferRequest valid = load_vector("transfer-k2.json", 2);
+  const TransferRequest valid = load_request_vector("transfer-k2.json", 2);
   for (int rule = 1; rule <= 14; ++rule) {
     Result<BrokenRequest> broken = break_rule_minimal(valid, rule, 0);
     ASSERT_TRUE(broken.ok());
@@ -116,12 +109,12 @@ void check_no_free_wire(const TransferRequest& req) {
 }
 
 TEST(TransferSoundness, NoSingleWireCanChangeAtK2) {
-  check_no_free_wire(load_vector("transfer-k2.json", 2));
+  check_no_free_wire(load_request_vector("transfer-k2.json", 2));
   check_no_free_wire(make_transfer(wallet_inputs_from_seed(2, 3)));
 }
 
 TEST(TransferSoundness, NoSingleWireCanChangeAtK6) {
-  check_no_free_wire(load_vector("transfer-k6.json", 6));
+  check_no_free_wire(load_request_vector("transfer-k6.json", 6));
 }
 
 }  // namespace

@@ -13,19 +13,14 @@
 #include "core/transfer/rule_breaker.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
 namespace bjj = babyjubjub;
 
-std::string read_vector(const char* name) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  if (!f) return {};
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::read_vector;
 
 std::optional<TransferRequest> load(const char* name, unsigned k) {
   const std::string text = read_vector(name);

@@ -12,17 +12,12 @@
 
 #include "core/transfer/relation.hpp"
 #include "core/transfer/validate.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-std::string read_vector(const char* name) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/" + name);
-  if (!f) return {};
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test::read_vector;
 
 TEST(Wallet, RebuildsTheReferenceRequests) {
   for (auto [name, k] : {std::pair{"transfer-k2.json", 2u}, {"transfer-k6.json", 6u}}) {
