@@ -9,14 +9,6 @@ namespace enygma::cli {
 
 std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
 
-std::string error_json(const Error& e) {
-  nlohmann::ordered_json j;
-  j["error"] = e.message;
-  j["rule"] = e.rule;
-  j["field"] = e.field;
-  return j.dump();
-}
-
 int fail_with(const Error& e, int exit_code) {
   fprintf(stderr, "%s\n", error_json(e).c_str());
   return exit_code;

@@ -4,15 +4,14 @@
 
 #include <string>
 
+#include "core/util/error_json.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::cli {
 
 // A JSON string literal (quoted, escaped).
 std::string json_string(const std::string& s);
-// {"error": ..., "rule": ..., "field": ...}
-std::string error_json(const Error& e);
-// Prints error_json(e) to stderr and returns exit_code.
+// Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code.
 int fail_with(const Error& e, int exit_code);
 // Errors that are the request's fault (a relation rule or the input format), as opposed to
 // keys, files or internal failures.

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <nlohmann/json.hpp>
+
+#include "core/util/error_json.hpp"
 
 namespace enygma::server {
 
@@ -14,15 +15,6 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
   res.body() = std::move(body);
   res.prepare_payload();
   return res;
-}
-
-std::string error_json(std::string_view message, std::string_view rule, std::string_view field) {
-  nlohmann::ordered_json j;
-  j["error"] = message;
-  j["rule"] = rule;
-  j["field"] = field;
-  // Replace invalid UTF-8 rather than throw: the message may quote a client's bytes.
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,

@@ -54,7 +54,6 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
 // {"error": message, "rule": rule, "field": field}
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
                               std::string_view field, unsigned version);
-std::string error_json(std::string_view message, std::string_view rule, std::string_view field);
 
 // The path of a request target without its query string, and "%xx" decoded; nullopt when the
 // encoding is broken or decodes to a NUL.

@@ -18,6 +18,7 @@
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/parallel/thread_pool.hpp"
+#include "core/util/error_json.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/transfer_prover.hpp"
@@ -51,14 +52,6 @@ int fill(eny_buffer* out, std::string_view text) {
 
 int fill_bytes(eny_buffer* out, const std::vector<uint8_t>& bytes) {
   return fill(out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
-std::string error_json(const Error& e) {
-  nlohmann::ordered_json j;
-  j["error"] = e.message;
-  j["rule"] = e.rule;
-  j["field"] = e.field;
-  return j.dump();
 }
 
 int fail(eny_buffer* out, int code, const Error& e) {
