@@ -45,6 +45,20 @@ async function expectStatus(page: Page, selector: string, status: string): Promi
   expect(await page.locator(selector).getAttribute('data-status'), await page.locator(selector).innerText()).toBe(status);
 }
 
+// Clicks the button #<id> and expects its result element #<id>-result to end in `status`.
+async function clickAndExpect(page: Page, id: string, status = 'ok'): Promise<void> {
+  await page.click(`#${id}`);
+  await expectStatus(page, `#${id}-result`, status);
+}
+
+// The page's proof verifies in the browser and on the server, and the server proves the
+// page's request.
+async function verifyBothSidesAndServerProve(page: Page): Promise<void> {
+  await clickAndExpect(page, 'verify-browser');
+  await clickAndExpect(page, 'verify-server');
+  await clickAndExpect(page, 'server-prove');
+}
+
 function cliProve(k: number, requestFile: string, testSeed: string): any {
   const out = execFileSync(process.env.ENYGMA_BIN!, ['prove', '--k', String(k), '--input', requestFile,
     '--keys', process.env.ENYGMA_E2E_KEYS!, '--test-seed', testSeed], { encoding: 'utf8' });
@@ -88,10 +102,8 @@ for (const k of [2, 6]) {
       expect(stages[name]).toBeGreaterThanOrEqual(0);
     }
 
-    await page.click('#verify-browser');
-    await expectStatus(page, '#verify-browser-result', 'ok');
-    await page.click('#verify-server');
-    await expectStatus(page, '#verify-server-result', 'ok');
+    await clickAndExpect(page, 'verify-browser');
+    await clickAndExpect(page, 'verify-server');
     const answer = await request.post(`${base()}/verifyProofTransfer-${k}`, { data: JSON.stringify(proof) });
     expect(answer.status()).toBe(200);
     expect(await answer.json()).toEqual({ valid: true });
@@ -100,8 +112,7 @@ for (const k of [2, 6]) {
 
 test('the server proves; the browser verifies its proof and rejects a tampered one', async ({ page }) => {
   await openDemo(page, 2);
-  await page.click('#server-prove');
-  await expectStatus(page, '#server-prove-result', 'ok');
+  await clickAndExpect(page, 'server-prove');
   const { serverProof, check } = await page.evaluate(() => ({
     serverProof: window.demo.last.serverProof.response,
     check: window.demo.last.serverProofVerify,
@@ -140,13 +151,9 @@ test('a fresh transfer made in the page proves and verifies on both sides', asyn
   const made = await page.locator('#request').inputValue();
   expect(JSON.parse(made).anonymity_set).toHaveLength(2);
   expect(await proveInPage(page)).toBe('ok');
-  await page.click('#verify-browser');
-  await expectStatus(page, '#verify-browser-result', 'ok');
-  await page.click('#verify-server');
-  await expectStatus(page, '#verify-server-result', 'ok');
-  // the server accepts the page's request too, and its proof verifies in the browser
-  await page.click('#server-prove');
-  await expectStatus(page, '#server-prove-result', 'ok');
+  // both sides accept the page's proof; the server proves the page's request and its proof
+  // verifies in the browser
+  await verifyBothSidesAndServerProve(page);
   // a second fresh transfer differs (random seed)
   await page.click('#generate');
   await expect(page.locator('#request')).not.toHaveValue(made);
@@ -182,8 +189,7 @@ test('an invalid request shows the rule-naming error and leaves the page usable'
   await page.click('#load-example');
   await expect(page.locator('#error')).toBeHidden();
   expect(await proveInPage(page)).toBe('ok');
-  await page.click('#verify-browser');
-  await expectStatus(page, '#verify-browser-result', 'ok');
+  await clickAndExpect(page, 'verify-browser');
 });
 
 test('cancel stops a running proof; the next proof runs', async ({ page }) => {
@@ -228,12 +234,7 @@ test('the finished demo (screenshot in e2e/artifacts/demo.png)', async ({ page }
   await page.setViewportSize({ width: 1200, height: 1100 });
   await openDemo(page, 6);
   expect(await proveInPage(page)).toBe('ok');
-  await page.click('#verify-browser');
-  await expectStatus(page, '#verify-browser-result', 'ok');
-  await page.click('#verify-server');
-  await expectStatus(page, '#verify-server-result', 'ok');
-  await page.click('#server-prove');
-  await expectStatus(page, '#server-prove-result', 'ok');
+  await verifyBothSidesAndServerProve(page);
   await expect(page.locator('#chart [data-bar="server-0"]')).toHaveAttribute('width', /^[1-9]/);
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, 'demo.png'), fullPage: true });
