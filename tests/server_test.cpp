@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "support/http_client.hpp"
+#include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
 
 extern char** environ;
@@ -534,7 +535,7 @@ long rss_kb(pid_t pid) {
 }
 
 TEST_F(DedicatedServerTest, ManyWaitingClientsKeepMemoryFlat) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if ENYGMA_UNDER_SANITIZER
   GTEST_SKIP() << "sanitizer shadow memory makes resident size meaningless";
 #endif
   Server server;
@@ -723,7 +724,7 @@ TEST_F(DedicatedServerTest, StalledClientsCannotExhaustConnections) {
 
 // Hostile inputs get a clear 4xx at once, whatever their shape, and cost no memory.
 TEST_F(DedicatedServerTest, HostileInputsAre4xxWithoutLargeAllocation) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if ENYGMA_UNDER_SANITIZER
   constexpr bool kCheckRss = false;
 #else
   constexpr bool kCheckRss = true;
