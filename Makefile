@@ -17,7 +17,7 @@ JOBS ?= $(shell nproc)
 # Build folders: native release (the CLI and server), WebAssembly, native under sanitizers.
 BUILD ?= build
 BUILD_WASM ?= build-wasm
-BUILD_ASAN ?= build-asan
+BUILD_ASAN ?= build-sanitize
 BUILD_TSAN ?= build-tsan
 BUILD_FUZZ ?= build-fuzz
 # Seconds per fuzz target: `make fuzz` (60 s each by default); `make test` runs each for
@@ -111,15 +111,18 @@ test-native: build-native
 test-wasm: build-wasm
 	@$(call timed,test-wasm,ctest --test-dir $(BUILD_WASM) --output-on-failure -j $(JOBS))
 
-# The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer
-# (-O1 -g: optimized enough for the arithmetic-heavy tests, still precise reports).
+# The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer, built
+# with clang 14 (-O1 -g: optimized enough for the arithmetic-heavy tests, still precise reports;
+# clang builds this ~1.8x faster than g++ and is the second compiler the code must agree with).
+# The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: coverage instrumentation and
+# the portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
+# fuzzers' own sources. cluster_test and the interop tests are not built here.
 $(BUILD_ASAN)/CMakeCache.txt: | setup
-	cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_WERROR=$(WERROR) -DENYGMA_BUILD_BENCH=OFF \
-	  -DCMAKE_CXX_FLAGS=-Wno-maybe-uninitialized
-# (-Wno-maybe-uninitialized: with sanitizers at -O1, g++ 12 reports false positives inside
-#  std::regex and std::function; the release build keeps the warning as an error.)
+	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_FUZZ=ON -DENYGMA_WERROR=$(WERROR) \
+	  -DENYGMA_BUILD_BENCH=OFF -DENYGMA_BUILD_INTEGRATION_TESTS=OFF
 
 test-sanitize: setup $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,build-sanitize,cmake --build $(BUILD_ASAN) -j $(JOBS))
@@ -149,8 +152,8 @@ fuzz: setup
 	@$(call timed,fuzz,FUZZ_BUILD=$(abspath $(BUILD_FUZZ)) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  FUZZ_JOBS=$(JOBS) scripts/fuzz.sh)
 
-test-fuzz-short: setup
-	@$(call timed,fuzz-short,FUZZ_BUILD=$(abspath $(BUILD_FUZZ)) FUZZ_SECONDS=$(FUZZ_CI_SECONDS) \
+test-fuzz-short: setup $(BUILD_ASAN)/CMakeCache.txt
+	@$(call timed,fuzz-short,FUZZ_BUILD=$(abspath $(BUILD_ASAN)) FUZZ_SECONDS=$(FUZZ_CI_SECONDS) \
 	  FUZZ_JOBS=$(JOBS) FUZZ_LEAKS=0 scripts/fuzz.sh)
 
 # Browser tests: Playwright drives Debian's chromium (never `playwright install`) against the
