@@ -5,10 +5,12 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
+#include <span>
 #include <memory>
 #include <utility>
 #include <vector>
 
+#include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/msm.hpp"
 #include "core/msm/pippenger.hpp"
 
@@ -110,5 +112,26 @@ BENCHMARK(BM_Msm<G1>)
     ->Apply(g1_window_sweep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// The verifier's public-input sum over n fixed points (k=6: 50): a plain MSM on one thread
+// (range(1) = 0) against FixedBaseMsm with window c = range(1); the table is built outside.
+void BM_PublicInputSum(benchmark::State& state) {
+  const size_t n = size_t(state.range(0));
+  const Input<G1>& in = input<G1>(8);
+  const std::span<const G1Affine> points(in.points.data(), n);
+  const std::span<const Fr> scalars(in.scalars.data(), n);
+  const unsigned c = unsigned(state.range(1));
+  const FixedBaseMsm<Fp, G1Params> fixed = c ? FixedBaseMsm<Fp, G1Params>(points, c)
+                                             : FixedBaseMsm<Fp, G1Params>();
+  for (auto _ : state) {
+    G1 r = c ? fixed.eval(scalars) : msm_g1(points.data(), scalars.data(), n, sequential_pool());
+    benchmark::DoNotOptimize(r);
+  }
+}
+BENCHMARK(BM_PublicInputSum)
+    ->Name("public_input_sum")
+    ->ArgNames({"n", "fixed_c"})
+    ->ArgsProduct({{18, 50, 130}, {0, 6, 8, 10}})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

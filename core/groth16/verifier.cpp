@@ -4,7 +4,6 @@
 
 #include "core/curve/g2_subgroup.hpp"
 #include "core/groth16/proof_format.hpp"
-#include "core/msm/msm.hpp"
 
 namespace enygma {
 
@@ -33,6 +32,7 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
   pvk.alpha_beta_inverse = pairing(vk.alpha1, vk.beta2).conjugate();  // GT: inverse = conjugate
   pvk.gamma = prepare_g2(vk.gamma2);
   pvk.delta = prepare_g2(vk.delta2);
+  if (!vk.ic.empty()) pvk.ic_sum = FixedBaseMsm<Fp, G1Params>(std::span(vk.ic).subspan(1));
   return pvk;
 }
 
@@ -46,9 +46,11 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
   if (auto st = validate_proof_points(proof); !st) return invalid(st.error().message);
 
   // vk_x = IC_0 + sum_j x_j IC_j
-  G1 vk_x = msm_g1(vk.ic.data() + 1, public_inputs.data(), public_inputs.size(),
-                   sequential_pool())
-                .add_mixed(vk.ic[0]);
+  if (pvk.ic_sum.size() != public_inputs.size() || vk.ic.empty()) {
+    return invalid("the verifying key was not prepared for " +
+                   std::to_string(public_inputs.size()) + " public inputs");
+  }
+  G1 vk_x = pvk.ic_sum.eval(public_inputs).add_mixed(vk.ic[0]);
   const G1Affine g1[3] = {-proof.a, vk_x.to_affine(), proof.c};
   const G2Prepared b = prepare_g2(proof.b);
   const G2Prepared* g2[3] = {&b, &pvk.gamma, &pvk.delta};

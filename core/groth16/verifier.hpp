@@ -7,6 +7,7 @@
 #include <span>
 
 #include "core/groth16/keys.hpp"
+#include "core/msm/fixed_base_msm.hpp"
 #include "core/pairing/pairing.hpp"
 #include "core/util/result.hpp"
 
@@ -16,6 +17,7 @@ struct PreparedVerifyingKey {
   VerifyingKey vk;
   Fp12 alpha_beta_inverse;  // e(alpha, beta)^-1
   G2Prepared gamma, delta;
+  FixedBaseMsm<Fp, G1Params> ic_sum;  // IC_1..IC_n with precomputed shifts, for vk_x
 };
 
 // Every point on its curve; G2 points in the order-r subgroup; gamma, delta not the identity.
