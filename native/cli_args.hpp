@@ -67,6 +67,20 @@ class Args {
     }
     return x;
   }
+  // True when every option in names was given; otherwise prints
+  // "enygma COMMAND: --a, --b and --c are required (see --help)" and returns false.
+  bool require(const char* command, const std::vector<std::string>& names) const {
+    bool all = true;
+    for (const auto& n : names) all = all && values_.count(n) > 0;
+    if (all) return true;
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i) {
+      list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("--" + names[i]);
+    }
+    fprintf(stderr, "enygma %s: %s %s required (see --help)\n", command, list.c_str(),
+            names.size() == 1 ? "is" : "are");
+    return false;
+  }
   const std::string& error() const { return error_; }
 
  private:

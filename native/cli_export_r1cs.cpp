@@ -33,11 +33,8 @@ int run_export_r1cs(int argc, char** argv) {
   }
   auto k = args.get_uint("k", 0, kMinK, kMaxK);
   if (!k) return 2;
+  if (!args.require("export-r1cs", {"out"})) return 2;
   auto out = args.get("out");
-  if (!out) {
-    fputs("enygma export-r1cs: --out is required (see --help)\n", stderr);
-    return 2;
-  }
   const R1cs& r1cs = transfer_r1cs(unsigned(*k));
   if (auto st = native::write_file_atomic(*out, write_r1cs_file(r1cs)); !st) {
     return cli::fail_with(st.error(), 1);

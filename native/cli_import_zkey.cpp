@@ -47,12 +47,9 @@ int run_import_zkey(int argc, char** argv) {
   if (!k) return 2;
   auto threads = args.get_uint("threads", ThreadPool::hardware_threads(), 1, 1024);
   if (!threads) return 2;
+  if (!args.require("import-zkey", {"zkey", "out"})) return 2;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
-  if (!zkey_path || !dir) {
-    fputs("enygma import-zkey: --zkey and --out are required (see --help)\n", stderr);
-    return 2;
-  }
   auto zkey = native::read_file(*zkey_path);
   if (!zkey) return cli::fail_with(zkey.error(), 1);
   ThreadPool pool(static_cast<unsigned>(*threads));

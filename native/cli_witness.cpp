@@ -37,12 +37,9 @@ int run_witness(int argc, char** argv) {
   }
   auto k = args.get_uint("k", 0, kMinK, kMaxK);
   if (!k) return 2;
+  if (!args.require("witness", {"input", "out"})) return 2;
   auto input = args.get("input");
   auto out = args.get("out");
-  if (!input || !out) {
-    fputs("enygma witness: --input and --out are required (see --help)\n", stderr);
-    return 2;
-  }
   auto text = native::read_text_file(*input);
   if (!text) return cli::fail_with(text.error(), 1);
   auto req = parse_transfer_request(*text, unsigned(*k));

@@ -88,6 +88,20 @@ TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// A missing required option: exit 2 and one line naming the required options.
+TEST(Cli, MissingRequiredOptionsExitTwoNamingThem) {
+  auto r = run_enygma({"witness", "--k", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("enygma witness: --input and --out are required"), std::string::npos)
+      << r.err;
+  r = run_enygma({"import-zkey", "--k", "2", "--out", "x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--zkey and --out are required"), std::string::npos) << r.err;
+  r = run_enygma({"export-r1cs", "--k", "2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("enygma export-r1cs: --out is required"), std::string::npos) << r.err;
+}
+
 TEST(Cli, TestSeedMakesProofsReproducible) {
   std::vector<std::string> base = {"prove", "--k", "2", "--keys", keys().path().string(),
                                    "--input", vector_path("transfer-k2.json")};
