@@ -21,6 +21,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { median } from './median';
 
 const root = path.resolve(__dirname, '..');
 const base = () => process.env.ENYGMA_E2E_URL!;
@@ -53,12 +54,6 @@ function circuitFiles(k: number): CircuitFiles {
     vk: path.join(d, 'keys', `transfer-k${k}.vk`),
     request: fs.existsSync(shared) ? shared : path.join(d, 'request.json'),
   };
-}
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const n = v.length;
-  return n === 0 ? NaN : n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 function roundAll(values: Record<string, number>): Record<string, number> {

@@ -13,16 +13,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Page, test } from '@playwright/test';
+import { median } from './median';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const runs = Number(process.env.ENYGMA_BENCH_RUNS || 5);
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const n = v.length;
-  return n === 0 ? NaN : n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 async function ready(page: Page, url: string): Promise<number> {
   await page.goto(url);
