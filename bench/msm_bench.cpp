@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/msm/batch_affine.hpp"
+#include "core/msm/batch_affine_ifma.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/msm.hpp"
 #include "core/msm/pippenger.hpp"
@@ -135,3 +137,47 @@ BENCHMARK(BM_PublicInputSum)
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
+
+// One batch of n independent affine G1 additions with one shared inversion: the scalar
+// batch_add_pairs (range(1) = 0) against the 8-lane AVX-512 IFMA kernel (range(1) = 1).
+void BM_BatchAddG1(benchmark::State& state) {
+  const size_t n = size_t(state.range(0));
+  const Input<G1>& in = input<G1>(12);
+  std::vector<G1Affine> out(n);
+  if (state.range(1) == 1) {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+    if (!cpu_supports_ifma()) {
+      state.SkipWithError("no AVX-512 IFMA on this CPU");
+      return;
+    }
+    std::vector<msm_detail::G1AddJob> jobs(n);
+    for (size_t j = 0; j < n; ++j) {
+      const G1Affine& a = in.points[2 * j];
+      const G1Affine& b = in.points[2 * j + 1];
+      jobs[j] = {a.x.limbs, b.x.limbs, b.y.limbs, out[j].x.limbs};
+    }
+    std::vector<uint64_t> scratch;
+    for (auto _ : state) {
+      msm_detail::g1_batch_add_ifma(jobs.data(), n, scratch);
+      benchmark::DoNotOptimize(out.data());
+    }
+#else
+    state.SkipWithError("IFMA kernel not built for this target");
+    return;
+#endif
+  } else {
+    std::vector<msm_detail::PairAdd<G1Affine>> ops(n);
+    std::vector<Fp> den, prefix;
+    for (auto _ : state) {
+      for (size_t j = 0; j < n; ++j) ops[j] = {in.points[2 * j], in.points[2 * j + 1], &out[j]};
+      msm_detail::batch_add_pairs(ops.data(), n, den, prefix);
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * int64_t(n));
+}
+BENCHMARK(BM_BatchAddG1)
+    ->Name("batch_add_g1")
+    ->ArgNames({"n", "ifma"})
+    ->ArgsProduct({{256, 1024}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);

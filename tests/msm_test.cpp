@@ -169,11 +169,18 @@ void batch_add_pairs_cases(uint64_t seed) {
   using F = decltype(Affine{}.x);
   test::TestRng rng(seed);
   const J g = J::generator();
-  const Affine p = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
-  const Affine q = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
   const Affine inf = Affine::infinity();
-  const std::vector<std::pair<Affine, Affine>> cases = {{p, q},   {p, p},     {p, -p}, {inf, p},
-                                                        {p, inf}, {inf, inf}, {q, p},  {q, q}};
+  // Three rounds of every case with fresh points: 24 ops, enough for the 8-lane G1 kernel
+  // (16 or more), which hands the equal-x cases back to the scalar code.
+  std::vector<std::pair<Affine, Affine>> cases;
+  for (int round = 0; round < 3; ++round) {
+    const Affine p = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
+    const Affine q = g.mul_vartime(rng.field<Fr>().to_u256()).to_affine();
+    for (const auto& c : std::vector<std::pair<Affine, Affine>>{
+             {p, q}, {p, p}, {p, -p}, {inf, p}, {p, inf}, {inf, inf}, {q, p}, {q, q}}) {
+      cases.push_back(c);
+    }
+  }
   std::vector<Affine> out(cases.size());
   std::vector<msm_detail::PairAdd<Affine>> ops;
   for (size_t i = 0; i < cases.size(); ++i)
@@ -334,6 +341,26 @@ TEST(MsmG2, FastPathMatchesReference) {
   for (unsigned c : {6u, 10u, 12u}) {
     EXPECT_EQ(run_msm(inst, pool, batch_affine(c)), expected) << "c=" << c;
   }
+}
+
+// Where the CPU has AVX-512 IFMA, the G1 tests above run on the 8-lane kernel; this runs the
+// same G1 checks on the scalar kernel too (elsewhere it repeats them).
+class ScopedIfma {
+ public:
+  explicit ScopedIfma(bool on) : was_(ifma_enabled()) { set_ifma_enabled(on); }
+  ~ScopedIfma() { set_ifma_enabled(was_); }
+
+ private:
+  bool was_;
+};
+
+TEST(MsmG1, ScalarKernelPassesTheSameChecks) {
+  ScopedIfma off(false);
+  ASSERT_FALSE(ifma_enabled());
+  batch_add_pairs_cases<G1>(21);
+  random_sizes_against_oracle<G1>({65, 1000, 5000}, 0, 100);
+  edge_cases<G1>(300);
+  repeated_points<G1>(500);
 }
 
 TEST(Msm, ThreadCountDoesNotChangeTheResult) {

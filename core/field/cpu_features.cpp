@@ -1,6 +1,6 @@
 #include "core/field/cpu_features.hpp"
 
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
+#if defined(ENYGMA_HAVE_ADX_KERNEL) || defined(ENYGMA_HAVE_IFMA_KERNEL)
 #include <cpuid.h>
 #endif
 
@@ -17,6 +17,31 @@ bool cpu_supports_adx() {
   return false;
 #endif
 }
+
+bool cpu_supports_ifma() {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  // CPUID.1:ECX bit 27 = OSXSAVE; XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM) = the OS
+  // saves the AVX-512 state; CPUID.7.0:EBX bit 16 = AVX512F, bit 21 = AVX512IFMA.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27))) return false;
+  unsigned xcr0_lo = 0, xcr0_hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  if ((xcr0_lo & 0xE6u) != 0xE6u) return false;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  return (ebx & (1u << 16)) && (ebx & (1u << 21));
+#else
+  return false;
+#endif
+}
+
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+bool g_use_ifma = cpu_supports_ifma();
+bool ifma_enabled() { return g_use_ifma; }
+void set_ifma_enabled(bool on) { g_use_ifma = on && cpu_supports_ifma(); }
+#else
+bool ifma_enabled() { return false; }
+void set_ifma_enabled(bool) {}
+#endif
 
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
 bool g_use_adx = cpu_supports_adx();

@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
+#include "core/field/fp.hpp"
+#include "core/msm/batch_affine_ifma.hpp"
 
 namespace enygma::msm_detail {
 
@@ -21,10 +24,45 @@ struct PairAdd {
 };
 
 // *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+// G1 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp); ops
+// with an operand at infinity are resolved here, those with equal x are moved to the front
+// and left to the scalar code (returns how many).
+template <class P>
+size_t batch_add_pairs_ifma(PairAdd<AffinePoint<Fp, P>>* ops, size_t k) {
+  thread_local std::vector<G1AddJob> jobs;
+  thread_local std::vector<size_t> equal_x;
+  thread_local std::vector<uint64_t> scratch;
+  jobs.clear();
+  equal_x.clear();
+  for (size_t j = 0; j < k; ++j) {
+    PairAdd<AffinePoint<Fp, P>>& op = ops[j];
+    if (op.a.is_infinity()) {
+      *op.out = op.b;
+    } else if (op.b.is_infinity()) {
+      *op.out = op.a;
+    } else if (op.a.x == op.b.x) {
+      equal_x.push_back(j);
+    } else {
+      jobs.push_back({op.a.x.limbs, op.b.x.limbs, op.b.y.limbs, op.out->x.limbs});
+    }
+  }
+  g1_batch_add_ifma(jobs.data(), jobs.size(), scratch);
+  // Only now (the jobs point into ops): move the equal-x ops to the front.
+  for (size_t i = 0; i < equal_x.size(); ++i) ops[i] = ops[equal_x[i]];
+  return equal_x.size();
+}
+#endif
+
 template <class F, class P>
 void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, std::vector<F>& denominators,
                      std::vector<F>& prefix) {
   using Affine = AffinePoint<F, P>;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  if constexpr (std::is_same_v<F, Fp>) {
+    if (g_use_ifma && k >= 16) k = batch_add_pairs_ifma(ops, k);
+  }
+#endif
   if (denominators.size() < k) denominators.resize(k);
   if (prefix.size() < k) prefix.resize(k);
   // A zero denominator marks an op already resolved (infinity operand or a == -b).

@@ -12,9 +12,12 @@
 #include <cstdint>
 #include <deque>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
+#include "core/field/fp.hpp"
+#include "core/msm/batch_affine_ifma.hpp"
 
 namespace enygma::msm_detail {
 
@@ -166,6 +169,42 @@ class BucketAccumulator {
   }
 
   void execute() {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+    if constexpr (std::is_same_v<F, Fp>) {
+      if (g_use_ifma && batch_.size() >= kIfmaMinBatch) return execute_ifma();
+    }
+#endif
+    execute_scalar();
+  }
+
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  // Below this many additions the eight lanes are mostly padding.
+  static constexpr size_t kIfmaMinBatch = 16;
+
+  // G1 on AVX-512 IFMA: the plain additions eight at a time; the exceptional ones (equal x:
+  // a doubling or a cancellation) by the scalar code afterwards. Every bucket in the batch is
+  // distinct, so the order does not matter.
+  void execute_ifma() {
+    jobs_.clear();
+    size_t exceptional = 0;
+    for (const Entry& e : batch_) {
+      Affine& b = buckets_[e.bucket];
+      if (__builtin_expect(e.point->x == b.x, 0)) {
+        batch_[exceptional++] = e;
+        continue;
+      }
+      jobs_.push_back({b.x.limbs, e.point->x.limbs, e.y->limbs, b.x.limbs});
+      state_[e.bucket] = kFull;
+    }
+    g1_batch_add_ifma(jobs_.data(), jobs_.size(), ifma_scratch_);
+    batch_.resize(exceptional);
+    execute_scalar();
+  }
+  std::vector<G1AddJob> jobs_;
+  std::vector<uint64_t> ifma_scratch_;
+#endif
+
+  void execute_scalar() {
     const size_t k = batch_.size();
     if (k == 0) return;
     Entry* batch = batch_.data();
