@@ -138,27 +138,31 @@ BENCHMARK(BM_PublicInputSum)
 
 }  // namespace
 
-// One batch of n independent affine G1 additions with one shared inversion: the scalar
+// One batch of n independent affine additions with one shared inversion: the scalar
 // batch_add_pairs (range(1) = 0) against the 8-lane AVX-512 IFMA kernel (range(1) = 1).
-void BM_BatchAddG1(benchmark::State& state) {
+template <class J>
+void BM_BatchAdd(benchmark::State& state) {
+  using Affine = typename J::Affine;
+  using F = decltype(Affine{}.x);
   const size_t n = size_t(state.range(0));
-  const Input<G1>& in = input<G1>(12);
-  std::vector<G1Affine> out(n);
+  const Input<J>& in = input<J>(12);
+  std::vector<Affine> out(n);
   if (state.range(1) == 1) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
     if (!cpu_supports_ifma()) {
       state.SkipWithError("no AVX-512 IFMA on this CPU");
       return;
     }
-    std::vector<msm_detail::G1AddJob> jobs(n);
+    std::vector<msm_detail::AffineAddJob> jobs(n);
     for (size_t j = 0; j < n; ++j) {
-      const G1Affine& a = in.points[2 * j];
-      const G1Affine& b = in.points[2 * j + 1];
-      jobs[j] = {a.x.limbs, b.x.limbs, b.y.limbs, out[j].x.limbs};
+      const Affine& a = in.points[2 * j];
+      const Affine& b = in.points[2 * j + 1];
+      jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x), msm_detail::words_of(b.y),
+                 msm_detail::words_of(out[j].x)};
     }
     std::vector<uint64_t> scratch;
     for (auto _ : state) {
-      msm_detail::g1_batch_add_ifma(jobs.data(), n, scratch);
+      msm_detail::batch_add_ifma<F>(jobs.data(), n, scratch);
       benchmark::DoNotOptimize(out.data());
     }
 #else
@@ -166,18 +170,26 @@ void BM_BatchAddG1(benchmark::State& state) {
     return;
 #endif
   } else {
-    std::vector<msm_detail::PairAdd<G1Affine>> ops(n);
-    std::vector<Fp> den, prefix;
+    std::vector<msm_detail::PairAdd<Affine>> ops(n);
+    std::vector<F> den, prefix;
+    const bool was = ifma_enabled();
+    set_ifma_enabled(false);
     for (auto _ : state) {
       for (size_t j = 0; j < n; ++j) ops[j] = {in.points[2 * j], in.points[2 * j + 1], &out[j]};
       msm_detail::batch_add_pairs(ops.data(), n, den, prefix);
       benchmark::DoNotOptimize(out.data());
     }
+    set_ifma_enabled(was);
   }
   state.SetItemsProcessed(state.iterations() * int64_t(n));
 }
-BENCHMARK(BM_BatchAddG1)
+BENCHMARK(BM_BatchAdd<G1>)
     ->Name("batch_add_g1")
+    ->ArgNames({"n", "ifma"})
+    ->ArgsProduct({{256, 1024}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BatchAdd<G2>)
+    ->Name("batch_add_g2")
     ->ArgNames({"n", "ifma"})
     ->ArgsProduct({{256, 1024}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);

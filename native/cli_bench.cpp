@@ -14,6 +14,7 @@
 #include "core/transfer/request.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/wallet.hpp"
+#include "core/field/cpu_features.hpp"
 #include "native/cli.hpp"
 #include "native/cli_args.hpp"
 #include "native/cli_output.hpp"
@@ -118,6 +119,7 @@ int run_bench(int argc, char** argv) {
   }
   j["prove_stages_median_ms"] = st;
   j["peak_rss_mib"] = double(ru.ru_maxrss) / 1024.0;
+  j["kernels"] = {{"adx", adx_enabled()}, {"ifma", ifma_enabled()}};
   printf("%s\n", j.dump(2).c_str());
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/field/cpu_features.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
 
@@ -117,6 +118,36 @@ TEST(Cli, TestSeedMakesProofsReproducible) {
   EXPECT_NE(a.out, c.out);
   EXPECT_NE(d.out, e.out);  // real blinding differs every time
   EXPECT_NE(a.err.find("INSECURE"), std::string::npos);
+}
+
+// ENYGMA_DISABLE_KERNELS switches the x86-64 kernels (ADX multiplication, AVX-512 IFMA batch
+// additions) off; `version` reports what is in use, and the proof does not depend on it.
+TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
+  auto run_with = [](const std::vector<std::string>& args, const std::string& env) {
+    test::Child child(test::enygma_binary().string(), args,
+                      env.empty() ? std::vector<std::string>{} : std::vector<std::string>{env});
+    return child.wait();
+  };
+  const auto on = run_with({"version"}, "");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  const auto kernels = nlohmann::json::parse(on.out).at("kernels");
+  EXPECT_EQ(kernels.at("adx").get<bool>(), cpu_supports_adx());
+  EXPECT_EQ(kernels.at("ifma").get<bool>(), cpu_supports_ifma());
+  const auto off = run_with({"version"}, "ENYGMA_DISABLE_KERNELS=adx,ifma");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(nlohmann::json::parse(off.out).at("kernels"),
+            nlohmann::json({{"adx", false}, {"ifma", false}}));
+  const auto bad = run_with({"version"}, "ENYGMA_DISABLE_KERNELS=ifma,avx");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("unknown kernel 'avx'"), std::string::npos) << bad.err;
+
+  const std::vector<std::string> prove = {"prove", "--k", "2", "--keys",
+                                          keys().path().string(), "--input",
+                                          vector_path("transfer-k2.json"), "--test-seed", "k"};
+  const auto fast = run_with(prove, ""), portable = run_with(prove, "ENYGMA_DISABLE_KERNELS=all");
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  ASSERT_EQ(portable.exit_code, 0) << portable.err;
+  EXPECT_EQ(fast.out, portable.out);
 }
 
 TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {

@@ -1,12 +1,13 @@
 // The 8-lane AVX-512 IFMA kernels against the scalar field and curve code: Montgomery
 // multiplication at the edges of its input bounds, the lazy subtractions and the final
-// reduction, and batch-affine G1 additions (every lane count, padding lanes, outputs aliasing
-// inputs). Skipped, and saying so, on CPUs without AVX-512 IFMA (and in the WebAssembly build).
+// reduction, and batch-affine G1 and G2 additions (every lane count, padding lanes, outputs
+// aliasing inputs). Skipped, and saying so, on CPUs without AVX-512 IFMA (and in the WebAssembly build).
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "core/curve/g1.hpp"
+#include "core/curve/g2.hpp"
 #include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
 #include "core/msm/batch_affine_ifma.hpp"
@@ -148,40 +149,51 @@ TEST_F(FpIfma, SubtractionsAndReductionGiveTheCanonicalValue) {
   }
 }
 
-// Random finite G1 points (multiples of the generator).
-std::vector<G1Affine> random_points(size_t n, uint64_t seed) {
+// Random finite points of G1 or G2 (multiples of the generator).
+template <class J>
+std::vector<typename J::Affine> random_points(size_t n, uint64_t seed) {
   test::TestRng rng(seed);
-  std::vector<G1> jac(n);
-  for (auto& p : jac) p = G1::generator().mul_vartime(rng.field<Fr>().to_u256());
-  std::vector<G1Affine> out(n);
-  G1::batch_to_affine(jac.data(), out.data(), n);
+  std::vector<J> jac(n);
+  for (auto& p : jac) p = J::generator().mul_vartime(rng.field<Fr>().to_u256());
+  std::vector<typename J::Affine> out(n);
+  J::batch_to_affine(jac.data(), out.data(), n);
   return out;
 }
 
-TEST_F(FpIfma, BatchAdditionsMatchTheScalarGroupLaw) {
+template <class J>
+void batch_additions_match_the_group_law() {
+  using Affine = typename J::Affine;
+  using F = decltype(Affine{}.x);
   for (size_t k : {1u, 2u, 7u, 8u, 9u, 15u, 16u, 17u, 64u, 333u}) {
-    auto a = random_points(k, 10 + k), b = random_points(k, 1000 + k);
-    // Some b negated (y near m after negation) and some equal to -a + G: varied operands.
-    for (size_t j = 0; j < k; j += 3) b[j] = -b[j];
-    std::vector<G1Affine> out(k);
-    std::vector<msm_detail::G1AddJob> jobs(k);
+    auto a = random_points<J>(k, 10 + k), b = random_points<J>(k, 1000 + k);
+    for (size_t j = 0; j < k; j += 3) b[j] = -b[j];  // y near m for some
+    std::vector<Affine> out(k);
+    std::vector<msm_detail::AffineAddJob> jobs(k);
     for (size_t j = 0; j < k; ++j) {
       // Odd j: the output overwrites a itself, as in the MSM's buckets.
-      G1Affine* dst = (j & 1) ? &a[j] : &out[j];
-      jobs[j] = {a[j].x.limbs, b[j].x.limbs, b[j].y.limbs, dst->x.limbs};
+      Affine* dst = (j & 1) ? &a[j] : &out[j];
+      jobs[j] = {msm_detail::words_of(a[j].x), msm_detail::words_of(b[j].x),
+                 msm_detail::words_of(b[j].y), msm_detail::words_of(dst->x)};
     }
     const auto a_before = a;
     std::vector<uint64_t> scratch;
-    msm_detail::g1_batch_add_ifma(jobs.data(), k, scratch);
+    msm_detail::batch_add_ifma<F>(jobs.data(), k, scratch);
     for (size_t j = 0; j < k; ++j) {
-      const G1Affine got = (j & 1) ? a[j] : out[j];
-      G1Affine expect;
-      const G1 sum = a_before[j].to_jacobian() + b[j].to_jacobian();
-      G1::batch_to_affine(&sum, &expect, 1);
-      ASSERT_EQ(got.x, expect.x) << "k=" << k << " j=" << j;
-      ASSERT_EQ(got.y, expect.y) << "k=" << k << " j=" << j;
+      const Affine got = (j & 1) ? a[j] : out[j];
+      Affine expect;
+      const J sum = a_before[j].to_jacobian() + b[j].to_jacobian();
+      J::batch_to_affine(&sum, &expect, 1);
+      ASSERT_TRUE(got.x == expect.x && got.y == expect.y) << "k=" << k << " j=" << j;
     }
   }
+}
+
+TEST_F(FpIfma, G1BatchAdditionsMatchTheScalarGroupLaw) {
+  batch_additions_match_the_group_law<G1>();
+}
+
+TEST_F(FpIfma, G2BatchAdditionsMatchTheScalarGroupLaw) {
+  batch_additions_match_the_group_law<G2>();
 }
 
 TEST(FpIfmaDispatch, CanBeSwitchedOffAndOnWhereSupported) {

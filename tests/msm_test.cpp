@@ -343,8 +343,8 @@ TEST(MsmG2, FastPathMatchesReference) {
   }
 }
 
-// Where the CPU has AVX-512 IFMA, the G1 tests above run on the 8-lane kernel; this runs the
-// same G1 checks on the scalar kernel too (elsewhere it repeats them).
+// Where the CPU has AVX-512 IFMA, the G1 and G2 tests above run on the 8-lane kernel; these run
+// the same checks on the scalar kernel too (elsewhere they repeat them).
 class ScopedIfma {
  public:
   explicit ScopedIfma(bool on) : was_(ifma_enabled()) { set_ifma_enabled(on); }
@@ -361,6 +361,15 @@ TEST(MsmG1, ScalarKernelPassesTheSameChecks) {
   random_sizes_against_oracle<G1>({65, 1000, 5000}, 0, 100);
   edge_cases<G1>(300);
   repeated_points<G1>(500);
+}
+
+TEST(MsmG2, ScalarKernelPassesTheSameChecks) {
+  ScopedIfma off(false);
+  ASSERT_FALSE(ifma_enabled());
+  batch_add_pairs_cases<G2>(22);
+  random_sizes_against_oracle<G2>({65, 700}, 0, 200);
+  edge_cases<G2>(400);
+  repeated_points<G2>(600);
 }
 
 TEST(Msm, ThreadCountDoesNotChangeTheResult) {

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
-#include "core/field/fp.hpp"
 #include "core/msm/batch_affine_ifma.hpp"
 
 namespace enygma::msm_detail {
@@ -25,18 +24,19 @@ struct PairAdd {
 
 // *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-// G1 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp); ops
-// with an operand at infinity are resolved here, those with equal x are moved to the front
+// G1 and G2 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp);
+// ops with an operand at infinity are resolved here, those with equal x are moved to the front
 // and left to the scalar code (returns how many).
-template <class P>
-size_t batch_add_pairs_ifma(PairAdd<AffinePoint<Fp, P>>* ops, size_t k) {
-  thread_local std::vector<G1AddJob> jobs;
-  thread_local std::vector<size_t> equal_x;
-  thread_local std::vector<uint64_t> scratch;
-  jobs.clear();
-  equal_x.clear();
+template <class F, class P>
+size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k) {
+  // Per call, not thread_local: the bucket reduction passes tens of thousands of ops, and kept
+  // buffers of that size raised the peak memory of a one-shot proof by 2 MiB (measured).
+  std::vector<AffineAddJob> jobs;
+  std::vector<size_t> equal_x;
+  std::vector<uint64_t> scratch;
+  jobs.reserve(k);
   for (size_t j = 0; j < k; ++j) {
-    PairAdd<AffinePoint<Fp, P>>& op = ops[j];
+    PairAdd<AffinePoint<F, P>>& op = ops[j];
     if (op.a.is_infinity()) {
       *op.out = op.b;
     } else if (op.b.is_infinity()) {
@@ -44,10 +44,10 @@ size_t batch_add_pairs_ifma(PairAdd<AffinePoint<Fp, P>>* ops, size_t k) {
     } else if (op.a.x == op.b.x) {
       equal_x.push_back(j);
     } else {
-      jobs.push_back({op.a.x.limbs, op.b.x.limbs, op.b.y.limbs, op.out->x.limbs});
+      jobs.push_back({words_of(op.a.x), words_of(op.b.x), words_of(op.b.y), words_of(op.out->x)});
     }
   }
-  g1_batch_add_ifma(jobs.data(), jobs.size(), scratch);
+  batch_add_ifma<F>(jobs.data(), jobs.size(), scratch);
   // Only now (the jobs point into ops): move the equal-x ops to the front.
   for (size_t i = 0; i < equal_x.size(); ++i) ops[i] = ops[equal_x[i]];
   return equal_x.size();
@@ -59,7 +59,7 @@ void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, std::vector<F>& 
                      std::vector<F>& prefix) {
   using Affine = AffinePoint<F, P>;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  if constexpr (std::is_same_v<F, Fp>) {
+  if constexpr (kHasIfmaBatchAdd<F>) {
     if (g_use_ifma && k >= 16) k = batch_add_pairs_ifma(ops, k);
   }
 #endif

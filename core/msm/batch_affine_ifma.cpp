@@ -3,12 +3,18 @@
 // so the running products and the inverses stay 2^260-scaled; lambda = dy * (1/d) comes out
 // 2^256-scaled, and lambda*2^260 (a 4-bit shift) times a 2^256-scaled value is 2^256-scaled, so
 // x3 and y3 leave in the scalar form with no conversion multiplication.
+//
+// Bounds (m = p): inputs < m; x_a + x_b, dy, 1/d, prefix products < 2m; d*2^260 and
+// lambda*2^260 < 32m. Every multiplication has one operand < 32m and the other < 2m and returns
+// < 2m (fp_ifma.hpp for Fp; Fp2Lanes::mul below keeps the same contract), so x3 before reduction
+// is in (0, 4m) and y3 in (0, 3m).
 #include "core/msm/batch_affine_ifma.hpp"
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 
 #include <cstring>
 
+#include "core/curve/fp2.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fp_ifma.hpp"
 
@@ -18,16 +24,138 @@ namespace {
 
 using ifma::Fe8;
 
-// What the backward pass needs of one group of eight additions.
-struct Group {
-  Fe8 x_a, y_a, x_sum, dy, d260, prefix;
+// Eight lanes as Fp words <-> scalar field elements, for the one inversion per batch.
+ENYGMA_IFMA_INLINE void lanes_to_words(const Fe8& a, uint64_t words[4][8]) {
+  __m512i w[4];
+  ifma::to_words(ifma::reduce_below_4m<Fp>(a), w);
+  for (int j = 0; j < 4; ++j) _mm512_storeu_si512(words[j], w[j]);
+}
+ENYGMA_IFMA_INLINE Fe8 words_to_lanes(const uint64_t words[4][8]) {
+  __m512i w[4];
+  for (int j = 0; j < 4; ++j) w[j] = _mm512_loadu_si512(words[j]);
+  return ifma::from_words(w);
+}
+ENYGMA_IFMA_INLINE Fp lane(const uint64_t words[4][8], int l) {
+  return Fp::from_montgomery(U256{{words[0][l], words[1][l], words[2][l], words[3][l]}});
+}
+ENYGMA_IFMA_INLINE void set_lane(uint64_t words[4][8], int l, const Fp& x) {
+  for (int j = 0; j < 4; ++j) words[j][l] = x.limbs[j];
+}
+
+// As a scalar Montgomery form, the integer A = v*2^260 means 16v; (16v)^-1 * 256 in scalar form
+// is the integer v^-1 * 2^260 again.
+template <class S>
+void invert_scaled(S x[8]) {
+  S prefix[8];
+  S acc = S::one();
+  for (int l = 0; l < 8; ++l) {
+    prefix[l] = acc;
+    acc *= x[l];
+  }
+  S inv = acc.inverse() * Fp::from_u64(256);
+  for (int l = 8; l-- > 0;) {
+    const S inv_l = inv * prefix[l];
+    inv *= x[l];
+    x[l] = inv_l;
+  }
+}
+
+// The lane operations of G1's coordinate field.
+struct FpLanes {
+  using T = Fe8;
+  static constexpr int kWords = 4;  // per coordinate
+  ENYGMA_IFMA_INLINE static T gather(__m512i addr, int offset) {
+    return ifma::gather(addr, offset);
+  }
+  ENYGMA_IFMA_INLINE static void scatter(__m512i addr, int offset, const T& a, __mmask8 mask) {
+    ifma::scatter(addr, offset, a, mask);
+  }
+  ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) { return ifma::add(a, b); }
+  template <int K>
+  ENYGMA_IFMA_INLINE static T sub(const T& a, const T& b) {
+    return ifma::sub<Fp, K>(a, b);
+  }
+  ENYGMA_IFMA_INLINE static T shl4(const T& a) { return ifma::shl4(a); }
+  ENYGMA_IFMA_INLINE static T mul(const T& a, const T& b) { return ifma::mul<Fp>(a, b); }
+  ENYGMA_IFMA_INLINE static T reduce(const T& a) { return ifma::reduce_below_4m<Fp>(a); }
+  ENYGMA_IFMA_INLINE static T splat_one260() {
+    uint64_t l[5];
+    ifma::to_radix52(field_detail::shl_mod_slow(U256::from_u64(1), 260, Fp::kModulus), l);
+    T r;
+    for (int i = 0; i < 5; ++i) r.l[i] = ifma::splat(l[i]);
+    return r;
+  }
+  ENYGMA_IFMA_INLINE static T invert(const T& a) {
+    uint64_t w[4][8];
+    lanes_to_words(a, w);
+    Fp x[8];
+    for (int l = 0; l < 8; ++l) x[l] = lane(w, l);
+    invert_scaled(x);
+    for (int l = 0; l < 8; ++l) set_lane(w, l, x[l]);
+    return words_to_lanes(w);
+  }
+};
+
+// The lane operations of G2's coordinate field Fp2 = Fp[u]/(u^2 + 1), componentwise where
+// they can be.
+struct Fp2Lanes {
+  struct T {
+    Fe8 c0, c1;
+  };
+  static constexpr int kWords = 8;
+  ENYGMA_IFMA_INLINE static T gather(__m512i addr, int offset) {
+    return {ifma::gather(addr, offset), ifma::gather(addr, offset + 32)};
+  }
+  ENYGMA_IFMA_INLINE static void scatter(__m512i addr, int offset, const T& a, __mmask8 mask) {
+    ifma::scatter(addr, offset, a.c0, mask);
+    ifma::scatter(addr, offset + 32, a.c1, mask);
+  }
+  ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) {
+    return {ifma::add(a.c0, b.c0), ifma::add(a.c1, b.c1)};
+  }
+  template <int K>
+  ENYGMA_IFMA_INLINE static T sub(const T& a, const T& b) {
+    return {ifma::sub<Fp, K>(a.c0, b.c0), ifma::sub<Fp, K>(a.c1, b.c1)};
+  }
+  ENYGMA_IFMA_INLINE static T shl4(const T& a) { return {ifma::shl4(a.c0), ifma::shl4(a.c1)}; }
+  // Schoolbook, so that the bound of the Fp multiplication carries over: with a < 32m and
+  // b < 2m each product is < 1.76m, c0 = a0 b0 - a1 b1 + 2m and c1 = a0 b1 + a1 b0 are < 4m,
+  // and one conditional subtraction of 2m brings both below 2m.
+  ENYGMA_IFMA_INLINE static T mul(const T& a, const T& b) {
+    using M = ifma::Radix52Modulus<Fp>;
+    const Fe8 a0b0 = ifma::mul<Fp>(a.c0, b.c0), a1b1 = ifma::mul<Fp>(a.c1, b.c1);
+    const Fe8 a0b1 = ifma::mul<Fp>(a.c0, b.c1), a1b0 = ifma::mul<Fp>(a.c1, b.c0);
+    return {ifma::sub_if_not_below(ifma::sub<Fp, 2>(a0b0, a1b1), M::kP2.v),
+            ifma::sub_if_not_below(ifma::add(a0b1, a1b0), M::kP2.v)};
+  }
+  ENYGMA_IFMA_INLINE static T reduce(const T& a) {
+    return {ifma::reduce_below_4m<Fp>(a.c0), ifma::reduce_below_4m<Fp>(a.c1)};
+  }
+  ENYGMA_IFMA_INLINE static T splat_one260() {
+    T r{FpLanes::splat_one260(), {}};
+    for (int i = 0; i < 5; ++i) r.c1.l[i] = _mm512_setzero_si512();
+    return r;
+  }
+  ENYGMA_IFMA_INLINE static T invert(const T& a) {
+    uint64_t w0[4][8], w1[4][8];
+    lanes_to_words(a.c0, w0);
+    lanes_to_words(a.c1, w1);
+    Fp2 x[8];
+    for (int l = 0; l < 8; ++l) x[l] = {lane(w0, l), lane(w1, l)};
+    invert_scaled(x);
+    for (int l = 0; l < 8; ++l) {
+      set_lane(w0, l, x[l].c0);
+      set_lane(w1, l, x[l].c1);
+    }
+    return {words_to_lanes(w0), words_to_lanes(w1)};
+  }
 };
 
 // A finite dummy addition for the unused lanes of the last group: a = (0, 0), b = (R, 0) with
-// R = Montgomery one, so d = R != 0. Its result is never stored.
-alignas(64) const uint64_t kPadA[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-alignas(64) const uint64_t kPadB[8] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
-                                       0, 0, 0, 0};
+// R = Montgomery one (in every component), so d != 0. Its result is never stored.
+alignas(64) const uint64_t kPadA[16] = {};
+alignas(64) const uint64_t kPadB[16] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
+                                        Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
 
 template <class T>
 ENYGMA_IFMA_INLINE __m512i load_addresses(T* const p[8]) {
@@ -35,98 +163,92 @@ ENYGMA_IFMA_INLINE __m512i load_addresses(T* const p[8]) {
   return _mm512_loadu_si512(static_cast<const void*>(p));
 }
 
-// In place: lanes[l] (2^260-scaled, below 2m) becomes the 2^260-scaled inverse, canonical.
-ENYGMA_IFMA_INLINE Fe8 invert_lanes(const Fe8& lanes) {
-  __m512i w[4];
-  ifma::to_words(ifma::reduce_below_4m<Fp>(lanes), w);
-  alignas(64) uint64_t words[4][8];
-  for (int j = 0; j < 4; ++j) _mm512_store_si512(words[j], w[j]);
-  // As a scalar Montgomery form, the integer A = v*2^260 means 16v: invert that, then
-  // (16v)^-1 * 256 in scalar form is the integer v^-1 * 2^260.
-  Fp x[8], prefix[8];
-  Fp acc = Fp::one();
-  for (int l = 0; l < 8; ++l) {
-    x[l] = Fp::from_montgomery(U256{{words[0][l], words[1][l], words[2][l], words[3][l]}});
-    prefix[l] = acc;
-    acc *= x[l];
+// The eight jobs of group g as address vectors (unused lanes of the last group: the dummy).
+struct GroupAddresses {
+  __m512i a, b_x, b_y;
+};
+ENYGMA_IFMA_INLINE GroupAddresses group_addresses(const AffineAddJob* jobs, size_t k, size_t g) {
+  const uint64_t* a[8];
+  const uint64_t* bx[8];
+  const uint64_t* by[8];
+  for (size_t l = 0; l < 8; ++l) {
+    const size_t j = g * 8 + l;
+    if (j < k) {
+      a[l] = jobs[j].a_xy;
+      bx[l] = jobs[j].b_x;
+      by[l] = jobs[j].b_y;
+    } else {
+      a[l] = kPadA;
+      bx[l] = kPadB;
+      by[l] = kPadA;
+    }
   }
-  Fp inv = acc.inverse() * Fp::from_u64(256);
-  for (int l = 8; l-- > 0;) {
-    const Fp inv_l = inv * prefix[l];
-    inv *= x[l];
-    for (int j = 0; j < 4; ++j) words[j][l] = inv_l.limbs[j];
-  }
-  for (int j = 0; j < 4; ++j) w[j] = _mm512_load_si512(words[j]);
-  return ifma::from_words(w);
+  return {load_addresses(a), load_addresses(bx), load_addresses(by)};
 }
 
-}  // namespace
-
-ENYGMA_IFMA_TARGET void g1_batch_add_ifma(const G1AddJob* jobs, size_t k,
-                                          std::vector<uint64_t>& scratch) {
+template <class L>
+ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
+                                  std::vector<uint64_t>& scratch) {
+  using T = typename L::T;
+  // What the backward pass keeps of one group of eight additions; the points themselves are
+  // read again (a job's output is written only after its own inputs are read back).
+  struct Group {
+    T d260, prefix;
+  };
   if (k == 0) return;
+  constexpr int kY = 8 * L::kWords;  // byte offset of y
   const size_t groups = (k + 7) / 8;
-  constexpr size_t kWords = sizeof(Group) / sizeof(uint64_t);
-  scratch.resize(groups * kWords + 8);
+  constexpr size_t kGroupWords = sizeof(Group) / sizeof(uint64_t);
+  scratch.resize(groups * kGroupWords + 8);
   uint64_t* base = scratch.data();
   base += (8 - (reinterpret_cast<uintptr_t>(base) / 8) % 8) % 8;  // 64-byte aligned
   Group* store = reinterpret_cast<Group*>(base);
 
   // Forward: d per lane and the running product of each lane's d (2^260-scaled).
-  uint64_t one_260[5];
-  ifma::to_radix52(field_detail::shl_mod_slow(U256::from_u64(1), 260, Fp::kModulus), one_260);
-  Fe8 acc;
-  for (int i = 0; i < 5; ++i) acc.l[i] = ifma::splat(one_260[i]);
+  T acc = L::splat_one260();
   for (size_t g = 0; g < groups; ++g) {
-    const uint64_t* a[8];
-    const uint64_t* bx[8];
-    const uint64_t* by[8];
-    for (size_t l = 0; l < 8; ++l) {
-      const size_t j = g * 8 + l;
-      if (j < k) {
-        a[l] = jobs[j].a_xy;
-        bx[l] = jobs[j].b_x;
-        by[l] = jobs[j].b_y;
-      } else {
-        a[l] = kPadA;
-        bx[l] = kPadB;
-        by[l] = kPadB + 4;
-      }
-    }
-    const __m512i va = load_addresses(a);
+    const GroupAddresses at = group_addresses(jobs, k, g);
     Group& s = store[g];
-    s.x_a = ifma::gather(va, 0);
-    s.y_a = ifma::gather(va, 32);
-    const Fe8 x_b = ifma::gather(load_addresses(bx), 0);
-    const Fe8 y_b = ifma::gather(load_addresses(by), 0);
-    s.x_sum = ifma::add(s.x_a, x_b);
-    s.dy = ifma::sub<Fp, 1>(y_b, s.y_a);
-    s.d260 = ifma::shl4(ifma::sub<Fp, 1>(x_b, s.x_a));
+    s.d260 = L::shl4(L::template sub<1>(L::gather(at.b_x, 0), L::gather(at.a, 0)));
     s.prefix = acc;
-    acc = ifma::mul<Fp>(acc, s.d260);
+    acc = L::mul(acc, s.d260);
   }
 
-  Fe8 inv = invert_lanes(acc);
+  T inv = L::invert(acc);
 
   // Backward: 1/d per addition, lambda, x3, y3.
   for (size_t g = groups; g-- > 0;) {
     const Group& s = store[g];
-    const Fe8 inv_d = ifma::mul<Fp>(inv, s.prefix);
-    inv = ifma::mul<Fp>(inv, s.d260);
-    const Fe8 lambda = ifma::mul<Fp>(s.dy, inv_d);  // 2^256-scaled
-    const Fe8 lambda260 = ifma::shl4(lambda);
-    const Fe8 x3 =
-        ifma::reduce_below_4m<Fp>(ifma::sub<Fp, 2>(ifma::mul<Fp>(lambda260, lambda), s.x_sum));
-    const Fe8 y3 = ifma::reduce_below_4m<Fp>(
-        ifma::sub<Fp, 1>(ifma::mul<Fp>(lambda260, ifma::sub<Fp, 1>(s.x_a, x3)), s.y_a));
+    const GroupAddresses at = group_addresses(jobs, k, g);
+    const T x_a = L::gather(at.a, 0), y_a = L::gather(at.a, kY);
+    const T x_b = L::gather(at.b_x, 0), y_b = L::gather(at.b_y, 0);
+    const T inv_d = L::mul(inv, s.prefix);
+    inv = L::mul(inv, s.d260);
+    const T lambda = L::mul(L::template sub<1>(y_b, y_a), inv_d);  // 2^256-scaled
+    const T lambda260 = L::shl4(lambda);
+    const T x3 = L::reduce(L::template sub<2>(L::mul(lambda260, lambda), L::add(x_a, x_b)));
+    const T y3 =
+        L::reduce(L::template sub<1>(L::mul(lambda260, L::template sub<1>(x_a, x3)), y_a));
     uint64_t* out[8];
     const size_t lanes = k - g * 8 < 8 ? k - g * 8 : 8;
     for (size_t l = 0; l < 8; ++l) out[l] = l < lanes ? jobs[g * 8 + l].out : nullptr;
     const __mmask8 mask = __mmask8((1u << lanes) - 1);
     const __m512i vo = load_addresses(out);
-    ifma::scatter(vo, 0, x3, mask);
-    ifma::scatter(vo, 32, y3, mask);
+    L::scatter(vo, 0, x3, mask);
+    L::scatter(vo, kY, y3, mask);
   }
+}
+
+}  // namespace
+
+ENYGMA_IFMA_TARGET void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k,
+                                          std::vector<uint64_t>& scratch) {
+  batch_add<FpLanes>(jobs, k, scratch);
+}
+
+ENYGMA_IFMA_TARGET void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k,
+                                          std::vector<uint64_t>& scratch) {
+  batch_add<Fp2Lanes>(jobs, k, scratch);
 }
 
 }  // namespace enygma::msm_detail

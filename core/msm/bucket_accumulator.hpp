@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
-#include "core/field/fp.hpp"
 #include "core/msm/batch_affine_ifma.hpp"
 
 namespace enygma::msm_detail {
@@ -170,7 +169,7 @@ class BucketAccumulator {
 
   void execute() {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if constexpr (std::is_same_v<F, Fp>) {
+    if constexpr (kHasIfmaBatchAdd<F>) {
       if (g_use_ifma && batch_.size() >= kIfmaMinBatch) return execute_ifma();
     }
 #endif
@@ -181,7 +180,7 @@ class BucketAccumulator {
   // Below this many additions the eight lanes are mostly padding.
   static constexpr size_t kIfmaMinBatch = 16;
 
-  // G1 on AVX-512 IFMA: the plain additions eight at a time; the exceptional ones (equal x:
+  // G1 and G2 on AVX-512 IFMA: the plain additions eight at a time; the exceptional ones (equal x:
   // a doubling or a cancellation) by the scalar code afterwards. Every bucket in the batch is
   // distinct, so the order does not matter.
   void execute_ifma() {
@@ -193,14 +192,14 @@ class BucketAccumulator {
         batch_[exceptional++] = e;
         continue;
       }
-      jobs_.push_back({b.x.limbs, e.point->x.limbs, e.y->limbs, b.x.limbs});
+      jobs_.push_back({words_of(b.x), words_of(e.point->x), words_of(*e.y), words_of(b.x)});
       state_[e.bucket] = kFull;
     }
-    g1_batch_add_ifma(jobs_.data(), jobs_.size(), ifma_scratch_);
+    batch_add_ifma<F>(jobs_.data(), jobs_.size(), ifma_scratch_);
     batch_.resize(exceptional);
     execute_scalar();
   }
-  std::vector<G1AddJob> jobs_;
+  std::vector<AffineAddJob> jobs_;
   std::vector<uint64_t> ifma_scratch_;
 #endif
 
