@@ -11,7 +11,9 @@ namespace enygma {
 extern bool g_use_adx;
 #endif
 
-#if defined(__x86_64__) && !defined(ENYGMA_LIMB32) && !defined(ENYGMA_NO_ASM)
+// Intrinsics, not inline assembly: also built under the sanitizers (ENYGMA_NO_ASM), which see
+// its scalar parts and memory accesses. ENYGMA_NO_IFMA leaves it out.
+#if defined(__x86_64__) && !defined(ENYGMA_LIMB32) && !defined(ENYGMA_NO_IFMA)
 #define ENYGMA_HAVE_IFMA_KERNEL 1
 // True when the 8-lane AVX-512 IFMA kernels (core/field/fp_ifma.hpp) are in use.
 extern bool g_use_ifma;

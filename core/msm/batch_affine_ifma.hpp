@@ -28,9 +28,9 @@ struct AffineAddJob {
 };
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-// Perform every job. Preconditions (the callers check them): a and b are finite points with
-// different x coordinates; a job's output may alias its own a (a bucket += point) but no other
-// job's inputs. scratch is reused between calls.
+// Perform every job. Precondition (the callers check it): a and b are finite points with
+// different x coordinates. Every input is read before any output is written, so outputs may
+// alias any job's inputs. scratch is reused between calls.
 void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch);
 void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch);
 #endif
