@@ -252,11 +252,25 @@ struct PrimeField {
     }
     return r;
   }
-  // a^-1 by Fermat (a^(m-2)); constant time in a. inverse(0) = 0.
+  // a^-1 by Fermat (a^(m-2)); constant time in a (the exponent is fixed). inverse(0) = 0.
+  // Fixed 4-bit windows: 14 multiplications for the table, then 4 squarings and at most one
+  // multiplication per nibble: ~330 multiplications instead of the ~380 of pow() (the MSM does
+  // one inversion per batch of additions).
   PrimeField inverse() const {
     U256 e;
     sub_borrow(e, kModulus, U256::from_u64(2));
-    return pow(e);
+    PrimeField table[16];
+    table[0] = one();
+    table[1] = *this;
+    for (int i = 2; i < 16; ++i) table[i] = table[i - 1] * *this;
+    const int top = int((e.bit_length() + 3) / 4) - 1;
+    PrimeField r = table[e.bits(unsigned(4 * top), 4)];
+    for (int i = top - 1; i >= 0; --i) {
+      r = r.square().square().square().square();
+      const uint32_t nibble = e.bits(unsigned(4 * i), 4);
+      if (nibble) r *= table[nibble];  // branches on the public exponent only
+    }
+    return r;
   }
   // Square root if one exists (Tonelli-Shanks; for m = 3 mod 4 a single exponentiation).
   std::optional<PrimeField> sqrt() const;

@@ -22,7 +22,6 @@ struct PairAdd {
   Affine* out;
 };
 
-// *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 // G1 and G2 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp);
 // ops with an operand at infinity are resolved here, those with equal x are moved to the front
@@ -54,13 +53,14 @@ size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k) {
 }
 #endif
 
+// *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
 template <class F, class P>
 void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, std::vector<F>& denominators,
                      std::vector<F>& prefix) {
   using Affine = AffinePoint<F, P>;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   if constexpr (kHasIfmaBatchAdd<F>) {
-    if (g_use_ifma && k >= 16) k = batch_add_pairs_ifma(ops, k);
+    if (g_use_ifma && k >= kIfmaMinOps) k = batch_add_pairs_ifma(ops, k);
   }
 #endif
   if (denominators.size() < k) denominators.resize(k);

@@ -35,6 +35,10 @@ void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>
 void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch);
 #endif
 
+// Below this many additions the callers keep the scalar code (the lanes would be mostly
+// padding).
+inline constexpr size_t kIfmaMinOps = 16;
+
 // Whether coordinates of type F have a kernel here (G1: Fp, G2: Fp2), and the words of one.
 template <class F>
 inline constexpr bool kHasIfmaBatchAdd = std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>;

@@ -170,16 +170,13 @@ class BucketAccumulator {
   void execute() {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
     if constexpr (kHasIfmaBatchAdd<F>) {
-      if (g_use_ifma && batch_.size() >= kIfmaMinBatch) return execute_ifma();
+      if (g_use_ifma && batch_.size() >= kIfmaMinOps) return execute_ifma();
     }
 #endif
     execute_scalar();
   }
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  // Below this many additions the eight lanes are mostly padding.
-  static constexpr size_t kIfmaMinBatch = 16;
-
   // G1 and G2 on AVX-512 IFMA: the plain additions eight at a time; the exceptional ones (equal x:
   // a doubling or a cancellation) by the scalar code afterwards. Every bucket in the batch is
   // distinct, so the order does not matter.
