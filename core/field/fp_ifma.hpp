@@ -23,6 +23,7 @@
 
 #include <cstdint>
 
+#include "core/field/prime_field.hpp"
 #include "core/field/u256.hpp"
 
 #define ENYGMA_IFMA_TARGET __attribute__((target("avx512f,avx512ifma")))
@@ -60,12 +61,10 @@ struct Radix52Modulus {
   static constexpr auto kP1 = limbs_of(times(1));
   static constexpr auto kP2 = limbs_of(times(2));
   static constexpr auto kP3 = limbs_of(times(3));
-  // -m^-1 mod 2^52.
-  static constexpr uint64_t kInv52 = [] {
-    uint64_t x = 1;
-    for (int i = 0; i < 7; ++i) x *= 2 - kM.w[0] * x;
-    return (0 - x) & kMask52;
-  }();
+  // -m^-1 mod 2^52: the low 52 bits of the field's -m^-1 mod 2^64.
+  static constexpr uint64_t kInv52 = F::kInv64 & kMask52;
+  // 2^260 mod m: one in the 2^260-scaled form.
+  static constexpr auto kOne260 = limbs_of(field_detail::shl_mod_slow(U256::from_u64(1), 260, kM));
   static_assert(kM.w[3] < (uint64_t(1) << 62), "needs m < 2^254");
 };
 

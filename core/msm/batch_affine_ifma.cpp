@@ -12,9 +12,8 @@
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 
-#include <cstring>
-
 #include "core/curve/fp2.hpp"
+#include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fp_ifma.hpp"
 
@@ -46,18 +45,10 @@ ENYGMA_IFMA_INLINE void set_lane(uint64_t words[4][8], int l, const Fp& x) {
 // is the integer v^-1 * 2^260 again.
 template <class S>
 void invert_scaled(S x[8]) {
-  S prefix[8];
-  S acc = S::one();
-  for (int l = 0; l < 8; ++l) {
-    prefix[l] = acc;
-    acc *= x[l];
-  }
-  S inv = acc.inverse() * Fp::from_u64(256);
-  for (int l = 8; l-- > 0;) {
-    const S inv_l = inv * prefix[l];
-    inv *= x[l];
-    x[l] = inv_l;
-  }
+  S scratch[8];
+  batch_inverse(x, 8, scratch);
+  const Fp k256 = Fp::from_u64(256);
+  for (int l = 0; l < 8; ++l) x[l] = x[l] * k256;
 }
 
 // The lane operations of G1's coordinate field.
@@ -79,10 +70,8 @@ struct FpLanes {
   ENYGMA_IFMA_INLINE static T mul(const T& a, const T& b) { return ifma::mul<Fp>(a, b); }
   ENYGMA_IFMA_INLINE static T reduce(const T& a) { return ifma::reduce_below_4m<Fp>(a); }
   ENYGMA_IFMA_INLINE static T splat_one260() {
-    uint64_t l[5];
-    ifma::to_radix52(field_detail::shl_mod_slow(U256::from_u64(1), 260, Fp::kModulus), l);
     T r;
-    for (int i = 0; i < 5; ++i) r.l[i] = ifma::splat(l[i]);
+    for (int i = 0; i < 5; ++i) r.l[i] = ifma::splat(ifma::Radix52Modulus<Fp>::kOne260.v[i]);
     return r;
   }
   ENYGMA_IFMA_INLINE static T invert(const T& a) {
