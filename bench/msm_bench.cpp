@@ -171,12 +171,12 @@ void BM_BatchAdd(benchmark::State& state) {
 #endif
   } else {
     std::vector<msm_detail::PairAdd<Affine>> ops(n);
-    std::vector<F> den, prefix;
+    msm_detail::BatchAddScratch<F> scratch;
     const bool was = ifma_enabled();
     set_ifma_enabled(false);
     for (auto _ : state) {
       for (size_t j = 0; j < n; ++j) ops[j] = {in.points[2 * j], in.points[2 * j + 1], &out[j]};
-      msm_detail::batch_add_pairs(ops.data(), n, den, prefix);
+      msm_detail::batch_add_pairs(ops.data(), n, scratch);
       benchmark::DoNotOptimize(out.data());
     }
     set_ifma_enabled(was);

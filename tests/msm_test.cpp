@@ -185,8 +185,8 @@ void batch_add_pairs_cases(uint64_t seed) {
   std::vector<msm_detail::PairAdd<Affine>> ops;
   for (size_t i = 0; i < cases.size(); ++i)
     ops.push_back({cases[i].first, cases[i].second, &out[i]});
-  std::vector<F> den, prefix;
-  msm_detail::batch_add_pairs(ops.data(), ops.size(), den, prefix);
+  msm_detail::BatchAddScratch<F> scratch;
+  msm_detail::batch_add_pairs(ops.data(), ops.size(), scratch);
   for (size_t i = 0; i < cases.size(); ++i) {
     EXPECT_EQ(out[i].to_jacobian(), cases[i].first.to_jacobian() + cases[i].second.to_jacobian())
         << "case " << i;

@@ -22,17 +22,34 @@ struct PairAdd {
   Affine* out;
 };
 
+// Working memory of batch_add_pairs, owned by the caller and reused across its calls (a
+// bucket reduction makes one call per step): allocating it per call cost page faults and
+// zeroing that took more time than the additions (measured: a 50-input verifier sum spent
+// ~60% of its time in the kernel and memset).
+template <class F>
+struct BatchAddScratch {
+  std::vector<F> denominators, prefix;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  std::vector<AffineAddJob> jobs;
+  std::vector<size_t> equal_x;
+  std::vector<uint64_t> words;
+#endif
+};
+
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 // G1 and G2 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp);
 // ops with an operand at infinity are resolved here, those with equal x are moved to the front
 // and left to the scalar code (returns how many).
 template <class F, class P>
-size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k) {
-  // Per call, not thread_local: the bucket reduction passes tens of thousands of ops, and kept
-  // buffers of that size raised the peak memory of a one-shot proof by 2 MiB (measured).
-  std::vector<AffineAddJob> jobs;
-  std::vector<size_t> equal_x;
-  std::vector<uint64_t> scratch;
+size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k,
+                            BatchAddScratch<F>& scratch) {
+  // Caller-owned, not thread_local: the bucket reduction passes tens of thousands of ops, and
+  // buffers of that size kept per thread raised the peak memory of a one-shot proof by 2 MiB
+  // (measured).
+  std::vector<AffineAddJob>& jobs = scratch.jobs;
+  std::vector<size_t>& equal_x = scratch.equal_x;
+  jobs.clear();
+  equal_x.clear();
   jobs.reserve(k);
   for (size_t j = 0; j < k; ++j) {
     PairAdd<AffinePoint<F, P>>& op = ops[j];
@@ -46,7 +63,7 @@ size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k) {
       jobs.push_back({words_of(op.a.x), words_of(op.b.x), words_of(op.b.y), words_of(op.out->x)});
     }
   }
-  batch_add_ifma<F>(jobs.data(), jobs.size(), scratch);
+  batch_add_ifma<F>(jobs.data(), jobs.size(), scratch.words);
   // Only now (the jobs point into ops): move the equal-x ops to the front.
   for (size_t i = 0; i < equal_x.size(); ++i) ops[i] = ops[equal_x[i]];
   return equal_x.size();
@@ -55,14 +72,15 @@ size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k) {
 
 // *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
 template <class F, class P>
-void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, std::vector<F>& denominators,
-                     std::vector<F>& prefix) {
+void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, BatchAddScratch<F>& scratch) {
   using Affine = AffinePoint<F, P>;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   if constexpr (kHasIfmaBatchAdd<F>) {
-    if (g_use_ifma && k >= kIfmaMinOps) k = batch_add_pairs_ifma(ops, k);
+    if (g_use_ifma && k >= kIfmaMinOps) k = batch_add_pairs_ifma(ops, k, scratch);
   }
 #endif
+  std::vector<F>& denominators = scratch.denominators;
+  std::vector<F>& prefix = scratch.prefix;
   if (denominators.size() < k) denominators.resize(k);
   if (prefix.size() < k) prefix.resize(k);
   // A zero denominator marks an op already resolved (infinity operand or a == -b).
@@ -113,7 +131,7 @@ JacobianPoint<F, P> sum_affine_points(std::vector<AffinePoint<F, P>>& points) {
   constexpr size_t kChunk = 1024;  // pairs per shared inversion
   constexpr size_t kJacobianBelow = 16;
   std::vector<PairAdd<Affine>> ops;
-  std::vector<F> den, prefix;
+  BatchAddScratch<F> scratch;
   size_t count = points.size();
   while (count >= kJacobianBelow) {
     const size_t pairs = count / 2;
@@ -123,7 +141,7 @@ JacobianPoint<F, P> sum_affine_points(std::vector<AffinePoint<F, P>>& points) {
       for (size_t i = start; i < end; ++i) {
         ops[i - start] = {points[2 * i], points[2 * i + 1], &points[i]};
       }
-      batch_add_pairs(ops.data(), ops.size(), den, prefix);
+      batch_add_pairs(ops.data(), ops.size(), scratch);
     }
     if (count & 1) points[pairs] = points[count - 1];
     count = pairs + (count & 1);

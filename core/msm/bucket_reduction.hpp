@@ -31,14 +31,16 @@ J reduce_buckets_jacobian(const J* buckets, size_t count) {
 // out[w] for each window. segments must divide B (both powers of two).
 template <class F, class P>
 void reduce_buckets_batch_affine(const AffinePoint<F, P>* buckets, size_t windows, size_t B,
-                                 size_t segments, JacobianPoint<F, P>* out) {
+                                 size_t segments, JacobianPoint<F, P>* out,
+                                 BatchAddScratch<F>* reuse = nullptr) {
   using Affine = AffinePoint<F, P>;
   using Jacobian = JacobianPoint<F, P>;
   const size_t L = B / segments;
   const size_t chains = windows * segments;
   std::vector<Affine> running(chains, Affine::infinity()), total(chains, Affine::infinity());
   std::vector<PairAdd<Affine>> ops(2 * chains);
-  std::vector<F> den, prefix;
+  BatchAddScratch<F> own;
+  BatchAddScratch<F>& scratch = reuse ? *reuse : own;
   for (size_t step = 1; step <= L + 1; ++step) {
     size_t k = 0;
     for (size_t ch = 0; ch < chains; ++ch) {
@@ -62,7 +64,7 @@ void reduce_buckets_batch_affine(const AffinePoint<F, P>* buckets, size_t window
         }
       }
     }
-    batch_add_pairs(ops.data(), k, den, prefix);
+    batch_add_pairs(ops.data(), k, scratch);
   }
   unsigned log_l = 0;
   while ((size_t(1) << log_l) < L) ++log_l;

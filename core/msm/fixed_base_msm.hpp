@@ -5,9 +5,10 @@
 // signed-digit window w of every point, so an evaluation is a single bucket pass over the
 // (point, digit) pairs with 2^(c-1) buckets and no doublings. The pairs are sorted by bucket
 // and each bucket is summed by rounds of pairwise batch-affine additions (one inversion per
-// round for all buckets), then one running-sum reduction. For 50 public inputs and c = 8 that
-// is ~1,600 batch-affine additions in ~5 rounds plus 128 Jacobian steps, against ~64 windows
-// of mixed additions and 254 doublings for a plain MSM of 50 terms. The table costs
+// round for all buckets), then the buckets are reduced by segmented batch-affine running sums
+// (core/msm/bucket_reduction.hpp). For 50 public inputs and c = 8 that is ~1,600 batch-affine
+// additions in ~5 rounds, ~250 more in 5 steps and ~100 Jacobian steps, against ~64 windows of
+// mixed additions and 254 doublings for a plain MSM of 50 terms. The table costs
 // W = ceil(255 / c) affine points per base (c = 8: 32 points, 2 KiB per G1 base).
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "core/curve/short_weierstrass.hpp"
 #include "core/field/fr.hpp"
 #include "core/msm/batch_affine.hpp"
+#include "core/msm/bucket_reduction.hpp"
 #include "core/msm/signed_digits.hpp"
 
 namespace enygma {
@@ -55,40 +57,46 @@ class FixedBaseMsm {
     const unsigned W = layout_.count();
     const size_t B = size_t(1) << (layout_.max_width - 1);
     const size_t n = std::min(n_, scalars.size());
+    // The working memory stays with the thread: allocated per call it cost more than the
+    // arithmetic (page faults and zeroing: ~60% of a 50-input evaluation, measured). It holds
+    // public data only (digits of public inputs, points).
+    thread_local Workspace ws;
     // 1. Signed digits; the table points sorted by bucket |d| - 1 (counting sort), negated
     //    where the digit is negative.
-    std::vector<int16_t> digits(n * W);
-    std::vector<uint32_t> start(B + 1, 0);
+    ws.digits.resize(n * W);
+    ws.start.assign(B + 1, 0);
+    std::vector<uint32_t>& start = ws.start;
     for (size_t j = 0; j < n; ++j) {
-      msm_detail::signed_digits(scalars[j].to_u256(), layout_, &digits[j * W]);
+      msm_detail::signed_digits(scalars[j].to_u256(), layout_, &ws.digits[j * W]);
       for (size_t t = j * W; t < (j + 1) * W; ++t) {
-        if (digits[t] != 0 && !table_[t].is_infinity()) ++start[size_t(std::abs(digits[t]))];
+        const int d = ws.digits[t];
+        if (d != 0 && !table_[t].is_infinity()) ++start[size_t(std::abs(d))];
       }
     }
     for (size_t b = 0; b < B; ++b) start[b + 1] += start[b];
-    std::vector<Affine> points(start[B]);
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
+    ws.points.resize(start[B]);
+    std::vector<Affine>& points = ws.points;
+    ws.next.assign(start.begin(), start.end() - 1);
     for (size_t t = 0; t < n * W; ++t) {
-      const int d = digits[t];
+      const int d = ws.digits[t];
       if (d == 0 || table_[t].is_infinity()) continue;
-      points[next[size_t(std::abs(d)) - 1]++] = d > 0 ? table_[t] : -table_[t];
+      points[ws.next[size_t(std::abs(d)) - 1]++] = d > 0 ? table_[t] : -table_[t];
     }
     // 2. Each bucket summed by rounds of pairwise additions, every bucket's pairs of a round
     //    sharing one inversion (a few rounds: the buckets hold ~n W / B points each).
-    std::vector<uint32_t> len(B);
+    ws.len.resize(B);
+    std::vector<uint32_t>& len = ws.len;
     for (size_t b = 0; b < B; ++b) len[b] = start[b + 1] - start[b];
-    std::vector<msm_detail::PairAdd<Affine>> ops;
-    std::vector<F> denominators, prefix;
     for (;;) {
-      ops.clear();
+      ws.ops.clear();
       for (size_t b = 0; b < B; ++b) {
         for (size_t i = 0; i < len[b] / 2; ++i) {
           const size_t s = start[b];
-          ops.push_back({points[s + 2 * i], points[s + 2 * i + 1], &points[s + i]});
+          ws.ops.push_back({points[s + 2 * i], points[s + 2 * i + 1], &points[s + i]});
         }
       }
-      if (ops.empty()) break;
-      msm_detail::batch_add_pairs(ops.data(), ops.size(), denominators, prefix);
+      if (ws.ops.empty()) break;
+      msm_detail::batch_add_pairs(ws.ops.data(), ws.ops.size(), ws.scratch);
       for (size_t b = 0; b < B; ++b) {
         const uint32_t l = len[b];
         if (l < 2) continue;
@@ -96,16 +104,30 @@ class FixedBaseMsm {
         len[b] = l / 2 + (l & 1);
       }
     }
-    // 3. sum_b (b + 1) S_b = sum of the running sums from the top bucket down.
-    Jacobian running = Jacobian::infinity(), total = Jacobian::infinity();
-    for (size_t b = B; b-- > 0;) {
-      if (len[b] == 1) running = running.add_mixed(points[start[b]]);
-      total += running;
+    // 3. sum_b (b + 1) S_b by the segmented batch-affine reduction (all segments' running
+    //    sums in lockstep, one inversion per step): B = 128 buckets in 32 segments of 4 are
+    //    5 batches of <= 64 additions and ~100 Jacobian steps, against the 256 of one running
+    //    sum (16 segments: 9 inversions, slower; measured).
+    ws.buckets.assign(B, Affine::infinity());
+    for (size_t b = 0; b < B; ++b) {
+      if (len[b] == 1) ws.buckets[b] = points[start[b]];
     }
+    const size_t segments = std::min<size_t>(kSegments, B);
+    Jacobian total;
+    msm_detail::reduce_buckets_batch_affine(ws.buckets.data(), 1, B, segments, &total,
+                                            &ws.scratch);
     return total;
   }
 
  private:
+  struct Workspace {
+    std::vector<int16_t> digits;
+    std::vector<uint32_t> start, next, len;
+    std::vector<Affine> points, buckets;
+    std::vector<msm_detail::PairAdd<Affine>> ops;
+    msm_detail::BatchAddScratch<F> scratch;
+  };
+  static constexpr size_t kSegments = 32;  // B is a power of two; so is min(32, B)
   msm_detail::WindowLayout layout_;
   size_t n_ = 0;
   std::vector<Affine> table_;  // table_[j * W + w] = 2^(offset_w) * bases[j]
