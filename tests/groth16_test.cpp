@@ -30,6 +30,20 @@ struct Fixture {
   PreparedVerifyingKey pvk;
 };
 
+// The verifier on one thread and split over two: the same answer and reason every time.
+Status verify_both(const PreparedVerifyingKey& pvk, const Proof& proof,
+                   std::span<const Fr> pub) {
+  static ThreadPool two(2);
+  Status one = groth16_verify(pvk, proof, pub);
+  Status split = groth16_verify(pvk, proof, pub, two);
+  EXPECT_EQ(one.ok(), split.ok());
+  if (!one.ok() && !split.ok()) {
+    EXPECT_EQ(one.error().message, split.error().message);
+    EXPECT_EQ(one.error().rule, split.error().rule);
+  }
+  return one;
+}
+
 Fixture make_fixture(uint64_t rng_seed, uint32_t npub, uint32_t npriv, size_t m) {
   TestRng rng(rng_seed);
   Fixture f{test::random_circuit(rng, npub, npriv, m), {}, {}};
@@ -52,10 +66,10 @@ TEST(Groth16, RandomCircuitsProveAndVerify) {
     auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool);
     ASSERT_TRUE(proof.ok()) << proof.error().message;
     auto pub = public_part(f.rc);
-    EXPECT_TRUE(groth16_verify(f.pvk, *proof, pub).ok()) << "shape " << s.npub << "/" << s.m;
+    EXPECT_TRUE(verify_both(f.pvk, *proof, pub).ok()) << "shape " << s.npub << "/" << s.m;
     if (!pub.empty()) {
       pub[0] += Fr::one();
-      auto st = groth16_verify(f.pvk, *proof, pub);
+      auto st = verify_both(f.pvk, *proof, pub);
       ASSERT_FALSE(st.ok());
       EXPECT_EQ(st.error().rule, "invalid");
     }
@@ -67,25 +81,25 @@ TEST(Groth16, TamperedProofsAndForeignKeysFail) {
   auto proof = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool());
   ASSERT_TRUE(proof.ok());
   auto pub = public_part(f.rc);
-  ASSERT_TRUE(groth16_verify(f.pvk, *proof, pub).ok());
+  ASSERT_TRUE(verify_both(f.pvk, *proof, pub).ok());
 
   Proof p = *proof;
   p.a = (p.a.to_jacobian() + G1::generator()).to_affine();
-  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  EXPECT_FALSE(verify_both(f.pvk, p, pub).ok());
   p = *proof;
   p.b = p.b.to_jacobian().dbl().to_affine();
-  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  EXPECT_FALSE(verify_both(f.pvk, p, pub).ok());
   p = *proof;
   p.c = -p.c;
-  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  EXPECT_FALSE(verify_both(f.pvk, p, pub).ok());
   p = *proof;
   std::swap(p.a, p.c);
-  EXPECT_FALSE(groth16_verify(f.pvk, p, pub).ok());
+  EXPECT_FALSE(verify_both(f.pvk, p, pub).ok());
 
   // wrong number of public inputs
   auto fewer = pub;
   fewer.pop_back();
-  auto st = groth16_verify(f.pvk, *proof, fewer);
+  auto st = verify_both(f.pvk, *proof, fewer);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("public inputs"), std::string::npos);
 
@@ -98,13 +112,13 @@ TEST(Groth16, TamperedProofsAndForeignKeysFail) {
     p.b = G2Affine{xx, *y};
     break;
   }
-  st = groth16_verify(f.pvk, p, pub);
+  st = verify_both(f.pvk, p, pub);
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message.find("subgroup"), std::string::npos) << st.error().message;
 
   // the same circuit with other toxic waste: a different key, the proof does not verify
   auto other = groth16_setup_insecure_from_seed(f.rc.r1cs, kOtherSeed, sequential_pool());
-  EXPECT_FALSE(groth16_verify(prepare_verifying_key(other.vk), *proof, pub).ok());
+  EXPECT_FALSE(verify_both(prepare_verifying_key(other.vk), *proof, pub).ok());
 }
 
 TEST(Groth16, UnsatisfiedWitnessIsAnErrorNotAProof) {
@@ -138,7 +152,7 @@ TEST(Groth16, SeededProofsAreReproducibleAndThreadIndependent) {
   ASSERT_TRUE(r1.ok() && r2.ok());
   EXPECT_NE(proof_to_bytes(*r1), proof_to_bytes(*r2));
   auto pub = public_part(f.rc);
-  for (const auto* p : {&*p1, &*p3, &*r1, &*r2}) EXPECT_TRUE(groth16_verify(f.pvk, *p, pub).ok());
+  for (const auto* p : {&*p1, &*p3, &*r1, &*r2}) EXPECT_TRUE(verify_both(f.pvk, *p, pub).ok());
 }
 
 TEST(Groth16, SecureSetupProvesAndVerifies) {
@@ -148,7 +162,7 @@ TEST(Groth16, SecureSetupProvesAndVerifies) {
   EXPECT_FALSE(keys.pk.insecure_dev);
   auto proof = groth16_prove(keys.pk, rc.r1cs, rc.witness, sequential_pool());
   ASSERT_TRUE(proof.ok());
-  EXPECT_TRUE(groth16_verify(prepare_verifying_key(keys.vk), *proof, public_part(rc)).ok());
+  EXPECT_TRUE(verify_both(prepare_verifying_key(keys.vk), *proof, public_part(rc)).ok());
 }
 
 TEST(Groth16, StagesAreReportedAndCancelStops) {
@@ -193,7 +207,7 @@ TEST(KeyFormat, RoundTripsRawAndCompressed) {
     // the reloaded keys prove and verify
     auto proof = groth16_prove(*pk, f.rc.r1cs, f.rc.witness, sequential_pool());
     ASSERT_TRUE(proof.ok());
-    EXPECT_TRUE(groth16_verify(prepare_verifying_key(*vk), *proof, public_part(f.rc)).ok());
+    EXPECT_TRUE(verify_both(prepare_verifying_key(*vk), *proof, public_part(f.rc)).ok());
   }
 }
 

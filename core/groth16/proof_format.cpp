@@ -286,12 +286,21 @@ Result<Proof> proof_from_bytes(std::span<const uint8_t> bytes) {
   return Proof{*a.point, *b.point, *c.point};
 }
 
-Status validate_proof_points(const Proof& proof) {
+Status validate_proof_points_on_curve(const Proof& proof) {
   if (!proof.a.is_on_curve()) return bad("pi_a", "is not a point of G1");
   if (!proof.c.is_on_curve()) return bad("pi_c", "is not a point of G1");
   if (!proof.b.is_on_curve()) return bad("pi_b", "is not a point of the G2 twist curve");
+  return ok_status();
+}
+
+Status validate_proof_b_subgroup(const Proof& proof) {
   if (!g2_is_in_subgroup(proof.b)) return bad("pi_b", "is not in the order-r subgroup of G2");
   return ok_status();
+}
+
+Status validate_proof_points(const Proof& proof) {
+  if (auto st = validate_proof_points_on_curve(proof); !st) return st;
+  return validate_proof_b_subgroup(proof);
 }
 
 }  // namespace enygma

@@ -8,6 +8,7 @@
 
 #include "core/groth16/keys.hpp"
 #include "core/msm/fixed_base_msm.hpp"
+#include "core/parallel/thread_pool.hpp"
 #include "core/pairing/pairing.hpp"
 #include "core/util/result.hpp"
 
@@ -29,7 +30,9 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk);
 // and the reason: wrong number of public inputs, a proof point not on its curve or not in its
 // subgroup, or the pairing check failing. (Public inputs are Fr, canonical by construction;
 // the parsers of JSON and bytes reject non-canonical numbers before this.)
+// With a pool of two or more threads the work is split in two halves that run at once (the
+// proof's pairings and the public-input sum with its pairing); the answer is the same.
 Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
-                      std::span<const Fr> public_inputs);
+                      std::span<const Fr> public_inputs, ThreadPool& pool = sequential_pool());
 
 }  // namespace enygma

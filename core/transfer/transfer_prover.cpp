@@ -95,14 +95,15 @@ Result<TransferProof> TransferProver::prove(const TransferRequest& request, Thre
   return out;
 }
 
-Status TransferProver::verify_response(std::string_view response_json) const {
+Status TransferProver::verify_response(std::string_view response_json, ThreadPool& pool) const {
   auto parsed = proof_from_reference_json(response_json);
   if (!parsed) return parsed.error();
-  return verify(parsed->proof, parsed->public_inputs);
+  return verify(parsed->proof, parsed->public_inputs, pool);
 }
 
-Status TransferProver::verify(const Proof& proof, std::span<const Fr> public_inputs) const {
-  return groth16_verify(pvk_, proof, public_inputs);
+Status TransferProver::verify(const Proof& proof, std::span<const Fr> public_inputs,
+                              ThreadPool& pool) const {
+  return groth16_verify(pvk_, proof, public_inputs, pool);
 }
 
 }  // namespace enygma

@@ -54,8 +54,11 @@ class TransferProver {
 
   // A reference response JSON: Error when it is malformed (rule "proof", naming the field);
   // otherwise ok() means valid and an Error with rule "invalid" says why it is not.
-  Status verify_response(std::string_view response_json) const;
-  Status verify(const Proof& proof, std::span<const Fr> public_inputs) const;
+  // pool: see groth16_verify (two threads split the work; the answer is the same).
+  Status verify_response(std::string_view response_json,
+                         ThreadPool& pool = sequential_pool()) const;
+  Status verify(const Proof& proof, std::span<const Fr> public_inputs,
+                ThreadPool& pool = sequential_pool()) const;
 
  private:
   unsigned k_ = 0;
