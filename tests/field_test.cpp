@@ -193,6 +193,15 @@ void compare_backends(uint64_t seed) {
     limbs32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
     ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
                                                << b.to_decimal();
+#if defined(ENYGMA_HAVE_ADX_KERNEL)
+    // The MULX/ADCX/ADOX kernel (with its final subtraction in assembly) where the CPU has it.
+    if (cpu_supports_adx()) {
+      uint64_t radx[4];
+      limbs64_adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+      ASSERT_EQ(0, memcmp(r64, radx, sizeof r64)) << "inputs " << a.to_decimal() << " "
+                                                  << b.to_decimal();
+    }
+#endif
   }
 }
 TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {

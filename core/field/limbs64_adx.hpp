@@ -163,35 +163,33 @@ inline __attribute__((always_inline)) void mont_mul(uint64_t r[4], const uint64_
       "adcxq %[hi], %[t2]\n\t"
       "movq $0, %[lo]\n\t"
       "adoxq %[lo], %[t2]\n\t"
+      // s = t - m; keep t if that borrowed
+      "movq %[t4], %[lo]\n\t"
+      "subq 0(%[m]), %[lo]\n\t"
+      "movq %[t0], %[hi]\n\t"
+      "sbbq 8(%[m]), %[hi]\n\t"
+      "movq %[t1], %[t3]\n\t"
+      "sbbq 16(%[m]), %[t3]\n\t"
+      "movq %[t2], %%rdx\n\t"
+      "sbbq 24(%[m]), %%rdx\n\t"
+      "cmovncq %[lo], %[t4]\n\t"
+      "cmovncq %[hi], %[t0]\n\t"
+      "cmovncq %[t3], %[t1]\n\t"
+      "cmovncq %%rdx, %[t2]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
         [lo] "=&r"(lo), [hi] "=&r"(hi)
       : [a] "r"(a), [b] "r"(b), [m] "r"(m), [inv] "rm"(inv),
         "m"(*(const uint64_t(*)[4])a), "m"(*(const uint64_t(*)[4])b),
         "m"(*(const uint64_t(*)[4])m)
       : "rdx", "cc");
-  // The accumulator ended in registers t4, t0, t1, t2 (rotated four times); t < 2m.
-  const uint64_t x0 = t4, x1 = t0, x2 = t1, x3 = t2;
+  // The accumulator ended in registers t4, t0, t1, t2 (rotated four times), reduced below m.
   (void)t3;
-  uint64_t s0, s1, s2, s3;
-  unsigned char br;
-  br = __builtin_sub_overflow(x0, m[0], &s0);
-  uint64_t d1 = x1 - m[1];
-  unsigned char b1 = x1 < m[1];
-  s1 = d1 - br;
-  br = b1 | (d1 < br);
-  uint64_t d2 = x2 - m[2];
-  unsigned char b2 = x2 < m[2];
-  s2 = d2 - br;
-  br = b2 | (d2 < br);
-  uint64_t d3 = x3 - m[3];
-  unsigned char b3 = x3 < m[3];
-  s3 = d3 - br;
-  br = b3 | (d3 < br);
-  const uint64_t keep = 0 - uint64_t(br);  // borrowed: x < m, keep x
-  r[0] = (x0 & keep) | (s0 & ~keep);
-  r[1] = (x1 & keep) | (s1 & ~keep);
-  r[2] = (x2 & keep) | (s2 & ~keep);
-  r[3] = (x3 & keep) | (s3 & ~keep);
+  (void)lo;
+  (void)hi;
+  r[0] = t4;
+  r[1] = t0;
+  r[2] = t1;
+  r[3] = t2;
 }
 
 }  // namespace enygma::limbs64_adx
