@@ -7,6 +7,20 @@ namespace enygma {
 namespace {
 // The pool whose job the current thread is executing (nested calls run inline).
 thread_local const ThreadPool* tl_current_pool = nullptr;
+
+// Before blocking, a worker waiting for the next job and a caller waiting for the workers
+// spin for a while (13,000 pauses, ~250 us on the 2-vCPU development VM). On that VM a worker
+// woken from a futex while the caller computes is queued on the caller's CPU and starts only
+// when the caller blocks (measured: ~500 us late, against ~6 us when the caller waits), so a
+// job that follows another within the spin finds its worker awake. groth16_bench BM_Verify/2
+// (back to back): 939-1,047 us without the spin, 869-925 us with it.
+constexpr int kSpinIterations = 13000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 }  // namespace
 
 unsigned ThreadPool::hardware_threads() {
@@ -31,10 +45,14 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::worker_loop() {
   uint64_t seen = 0;
   for (;;) {
+    for (int i = 0; i < kSpinIterations; ++i) {
+      if (generation_.load(std::memory_order_acquire) != seen) break;
+      cpu_relax();
+    }
     std::unique_lock<std::mutex> lk(mu_);
-    wake_.wait(lk, [&] { return stop_ || generation_ != seen; });
+    wake_.wait(lk, [&] { return stop_ || generation_.load(std::memory_order_relaxed) != seen; });
     if (stop_) return;
-    seen = generation_;
+    seen = generation_.load(std::memory_order_relaxed);
     const std::function<void(size_t)>* job = job_;
     const size_t chunks = job_chunks_;
     lk.unlock();
@@ -70,8 +88,8 @@ void ThreadPool::run_job(size_t chunks, const std::function<void(size_t)>& chunk
     job_chunks_ = chunks;
     next_chunk_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
-    active_workers_ = workers_.size();
-    ++generation_;
+    active_workers_.store(workers_.size(), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
 
@@ -90,9 +108,13 @@ void ThreadPool::run_job(size_t chunks, const std::function<void(size_t)>& chunk
   tl_current_pool = outer;
 
   std::exception_ptr err;
+  for (int i = 0; i < kSpinIterations; ++i) {
+    if (active_workers_.load(std::memory_order_acquire) == 0) break;
+    cpu_relax();
+  }
   {
     std::unique_lock<std::mutex> lk(mu_);
-    done_cv_.wait(lk, [&] { return active_workers_ == 0; });
+    done_cv_.wait(lk, [&] { return active_workers_.load(std::memory_order_relaxed) == 0; });
     job_ = nullptr;
     err = caller_error ? caller_error : error_;
     error_ = nullptr;

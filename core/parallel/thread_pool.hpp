@@ -54,8 +54,8 @@ class ThreadPool {
   const std::function<void(size_t)>* job_ = nullptr;
   size_t job_chunks_ = 0;
   std::atomic<size_t> next_chunk_{0};
-  size_t active_workers_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<size_t> active_workers_{0};
+  std::atomic<uint64_t> generation_{0};
   bool stop_ = false;
   std::exception_ptr error_;
 };
