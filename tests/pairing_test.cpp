@@ -351,6 +351,59 @@ TEST(Pairing, MultiPairingPreparedAndInfinity) {
   EXPECT_EQ(final_exponentiation(miller_loop(g1s, g2s)), alpha_beta);
   const G1Affine g1s_bad[3] = {g1_mul((a + Fr::one()).to_u256()), g1s[1], g1s[2]};
   EXPECT_NE(final_exponentiation(miller_loop(g1s_bad, g2s)), alpha_beta);
+  // The verifier's form: gamma's and delta's lines monic, B's plain.
+  const G2Prepared gamma_monic = prepare_g2_monic(g2_mul(gamma.to_u256()));
+  const G2Prepared delta_monic = prepare_g2_monic(g2_mul(delta.to_u256()));
+  const G2Prepared* g2s_monic[3] = {&b_prep, &gamma_monic, &delta_monic};
+  EXPECT_EQ(final_exponentiation(miller_loop(g1s, g2s_monic)), alpha_beta);
+  EXPECT_NE(final_exponentiation(miller_loop(g1s_bad, g2s_monic)), alpha_beta);
+}
+
+// Monic lines: every line's a is 1, the Miller-loop value differs from the plain lines' by a
+// factor that the final exponentiation removes, alone and mixed with plain lines and infinity.
+TEST(Pairing, MonicLinesGiveTheSamePairing) {
+  TestRng rng(23);
+  std::vector<G1Affine> ps;
+  std::vector<G2Affine> qs;
+  for (int i = 0; i < 4; ++i) {
+    ps.push_back(g1_mul(rng.field<Fr>().to_u256()));
+    qs.push_back(g2_mul(rng.field<Fr>().to_u256()));
+  }
+  ps.push_back(G1Affine::infinity());
+  qs.push_back(qs[0]);
+  const Fp12 expected = final_exponentiation(miller_loop(ps, qs));
+  std::vector<G2Prepared> plain, monic;
+  for (const auto& q : qs) {
+    plain.push_back(prepare_g2(q));
+    monic.push_back(prepare_g2_monic(q));
+  }
+  for (size_t i = 0; i < qs.size(); ++i) {
+    ASSERT_TRUE(monic[i].monic);
+    ASSERT_EQ(monic[i].lines.size(), plain[i].lines.size());
+    for (size_t j = 0; j < plain[i].lines.size(); ++j) {
+      const LineCoefficients &m = monic[i].lines[j], &l = plain[i].lines[j];
+      ASSERT_EQ(m.a, Fp2::one());
+      ASSERT_EQ(m.b * l.a, l.b);
+      ASSERT_EQ(m.c * l.a, l.c);
+    }
+  }
+  // Every mix of monic and plain points (bit i of mask: point i monic).
+  for (unsigned mask = 0; mask < (1u << qs.size()); mask += 3) {
+    std::vector<const G2Prepared*> ptrs;
+    for (size_t i = 0; i < qs.size(); ++i) ptrs.push_back((mask >> i) & 1 ? &monic[i] : &plain[i]);
+    const Fp12 ml = miller_loop(ps, std::span<const G2Prepared* const>(ptrs));
+    EXPECT_EQ(final_exponentiation(ml), expected) << "mask " << mask;
+    if (mask & 0xf) EXPECT_NE(ml, miller_loop(ps, qs)) << "mask " << mask;
+  }
+  // A wrong G1 point on a monic line changes the result.
+  std::vector<G1Affine> ps_bad = ps;
+  ps_bad[1] = ps[2];
+  std::vector<const G2Prepared*> all_monic;
+  for (const auto& m : monic) all_monic.push_back(&m);
+  EXPECT_NE(final_exponentiation(miller_loop(ps_bad, std::span<const G2Prepared* const>(all_monic))),
+            expected);
+  EXPECT_TRUE(prepare_g2_monic(G2Affine::infinity()).is_infinity());
+  EXPECT_FALSE(prepare_g2_monic(G2Affine::infinity()).monic);
 }
 
 // ---- G2 subgroup -----------------------------------------------------------------------------

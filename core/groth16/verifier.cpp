@@ -30,8 +30,8 @@ PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
   PreparedVerifyingKey pvk;
   pvk.vk = vk;
   pvk.alpha_beta_inverse = pairing(vk.alpha1, vk.beta2).conjugate();  // GT: inverse = conjugate
-  pvk.gamma = prepare_g2(vk.gamma2);
-  pvk.delta = prepare_g2(vk.delta2);
+  pvk.gamma = prepare_g2_monic(vk.gamma2);
+  pvk.delta = prepare_g2_monic(vk.delta2);
   if (!vk.ic.empty()) pvk.ic_sum = FixedBaseMsm<Fp, G1Params>(std::span(vk.ic).subspan(1));
   return pvk;
 }

@@ -1,7 +1,8 @@
 // The Groth16 verifier: e(A, B) == e(alpha, beta) * e(sum_j x_j IC_j, gamma) * e(C, delta),
 // checked as one multi-pairing
 //   FE( ML(-A, B) * ML(vk_x, gamma) * ML(C, delta) ) == e(alpha, beta)^-1
-// with e(alpha, beta) and the Miller-loop lines of gamma and delta precomputed once per key.
+// with e(alpha, beta) and the Miller-loop lines of gamma and delta precomputed once per key
+// (monic lines: prepare_g2_monic in core/pairing/pairing.hpp).
 #pragma once
 
 #include <span>

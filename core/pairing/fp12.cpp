@@ -87,6 +87,13 @@ Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
   return {t0 + t1.mul_by_v(), s - t0 - t1};
 }
 
+// x * (1 + L w) with L = l1 + l3 v: (x0 + x1 L v) + (x1 + x0 L) w.
+Fp12 Fp12::mul_by_monic_line(const Fp2& l1, const Fp2& l3) const {
+  const Fp6 t0 = c0.mul_by_01(l1, l3);
+  const Fp6 t1 = c1.mul_by_01(l1, l3);
+  return {c0 + t1.mul_by_v(), c1 + t0};
+}
+
 Fp12 Fp12::pow(const U256& e) const {
   Fp12 r = one();
   for (int i = int(e.bit_length()) - 1; i >= 0; --i) {

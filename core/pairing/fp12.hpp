@@ -46,6 +46,8 @@ struct Fp12 {
   // Multiplication by the sparse element l0 + l1 w + l3 w^3 (l0, l1, l3 in Fp2): the shape of
   // every Miller-loop line for the D-type twist. 13 Fp2 multiplications.
   Fp12 mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const;
+  // this * (1 + l1 w + l3 w^3): a line scaled to leading coefficient 1 (10 Fp2 multiplications).
+  Fp12 mul_by_monic_line(const Fp2& l1, const Fp2& l3) const;
 
   // Generic exponentiation (square and multiply; variable time in e). For tests and checks.
   Fp12 pow(const U256& e) const;

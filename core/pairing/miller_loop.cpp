@@ -11,6 +11,7 @@
 #include "core/curve/bn_parameter.hpp"
 #include "core/curve/g2_subgroup.hpp"
 #include "core/curve/halve.hpp"
+#include "core/field/batch_inverse.hpp"
 #include "core/pairing/pairing.hpp"
 
 namespace enygma {
@@ -57,8 +58,16 @@ inline LineCoefficients addition_step(G2Homogeneous& t, const G2Affine& q) {
   return {lambda, -theta, theta * q.x - lambda * q.y};
 }
 
-inline Fp12 mul_by_line(const Fp12& f, const LineCoefficients& l, const G1Affine& p) {
-  return f.mul_by_034(l.a * p.y, l.b * p.x, l.c);
+// One active pair of the loop: its G1 point and, for monic lines, xP/yP and 1/yP.
+struct LoopPair {
+  const G1Affine* p;
+  const G2Prepared* q;
+  Fp x_over_y, inv_y;
+};
+
+inline Fp12 mul_by_line(const Fp12& f, const LineCoefficients& l, const LoopPair& pair) {
+  if (pair.q->monic) return f.mul_by_monic_line(l.b * pair.x_over_y, l.c * pair.inv_y);
+  return f.mul_by_034(l.a * pair.p->y, l.b * pair.p->x, l.c);
 }
 
 // Number of lines per G2 point: one per doubling, one per nonzero digit below the top, two final.
@@ -94,15 +103,45 @@ G2Prepared prepare_g2(const G2Affine& q) {
   return out;
 }
 
+G2Prepared prepare_g2_monic(const G2Affine& q) {
+  G2Prepared out = prepare_g2(q);
+  std::vector<Fp2> inv(out.lines.size()), scratch(out.lines.size());
+  for (size_t i = 0; i < out.lines.size(); ++i) {
+    if (out.lines[i].a.is_zero()) return out;  // not a point of G2: keep the plain lines
+    inv[i] = out.lines[i].a;
+  }
+  batch_inverse(inv.data(), inv.size(), scratch.data());
+  for (size_t i = 0; i < out.lines.size(); ++i) {
+    LineCoefficients& l = out.lines[i];
+    l = {Fp2::one(), l.b * inv[i], l.c * inv[i]};
+  }
+  out.monic = !out.lines.empty();
+  return out;
+}
+
 Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const> q) {
   if (p.size() != q.size()) return Fp12::zero();
   // Pairs with infinity on either side contribute 1.
-  std::vector<size_t> active;
+  std::vector<LoopPair> active;
   active.reserve(p.size());
   for (size_t k = 0; k < p.size(); ++k) {
     if (p[k].is_infinity() || q[k]->is_infinity()) continue;
     if (q[k]->lines.size() != kLinesPerPoint) return Fp12::zero();  // not from prepare_g2
-    active.push_back(k);
+    active.push_back({&p[k], q[k], Fp::zero(), Fp::zero()});
+  }
+  // 1/yP for the pairs with monic lines, one inversion for all (yP != 0: G1 has no point of
+  // order 2).
+  std::vector<Fp> inv_y, scratch;
+  for (const LoopPair& a : active) {
+    if (a.q->monic) inv_y.push_back(a.p->y);
+  }
+  scratch.resize(inv_y.size());
+  batch_inverse(inv_y.data(), inv_y.size(), scratch.data());
+  size_t next = 0;
+  for (LoopPair& a : active) {
+    if (!a.q->monic) continue;
+    a.inv_y = inv_y[next++];
+    a.x_over_y = a.p->x * a.inv_y;
   }
   Fp12 f = Fp12::one();
   size_t line = 0;
@@ -110,16 +149,16 @@ Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const>
   for (int i = kAteLoopNaf.length - 2; i >= 0; --i) {
     if (!first) f = f.square();
     first = false;
-    for (size_t k : active) f = mul_by_line(f, q[k]->lines[line], p[k]);
+    for (const LoopPair& a : active) f = mul_by_line(f, a.q->lines[line], a);
     ++line;
     if (kAteLoopNaf.digit[size_t(i)] != 0) {
-      for (size_t k : active) f = mul_by_line(f, q[k]->lines[line], p[k]);
+      for (const LoopPair& a : active) f = mul_by_line(f, a.q->lines[line], a);
       ++line;
     }
   }
-  for (size_t k : active) {
-    f = mul_by_line(f, q[k]->lines[line], p[k]);
-    f = mul_by_line(f, q[k]->lines[line + 1], p[k]);
+  for (const LoopPair& a : active) {
+    f = mul_by_line(f, a.q->lines[line], a);
+    f = mul_by_line(f, a.q->lines[line + 1], a);
   }
   return f;
 }

@@ -33,10 +33,20 @@ struct LineCoefficients {
 // gamma, delta and beta: computed once, reused by every verification).
 struct G2Prepared {
   std::vector<LineCoefficients> lines;  // empty for the point at infinity
+  // Every line divided by its a (so a == 1): see prepare_g2_monic.
+  bool monic = false;
   bool is_infinity() const { return lines.empty(); }
 };
 
 G2Prepared prepare_g2(const G2Affine& q);
+// The lines of prepare_g2, each divided by its coefficient a (one batch inversion in Fp2, once
+// per point). A line is only defined up to a factor in Fp2, which the final exponentiation
+// removes, so the pairing is the same; the Miller-loop value is not. The loop then divides the
+// evaluated line a' yP + b' xP w + c' w^3 by yP as well and multiplies by
+// 1 + (b' xP/yP) w + (c'/yP) w^3: 10 Fp2 multiplications per line instead of the 13 of a
+// general sparse line, for one inversion of yP per G1 point. For fixed G2 points (a verifying
+// key's gamma and delta). Falls back to plain lines if some a is zero (never for points of G2).
+G2Prepared prepare_g2_monic(const G2Affine& q);
 
 // Product of the Miller loops of the pairs (p[i], q[i]), with one shared squaring per step.
 // p.size() must equal q.size(); on a mismatch the result is zero, which no final
