@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "core/field/batch_inverse.hpp"
@@ -65,6 +66,72 @@ TYPED_TEST(PrimeFieldTest, SmallIntegers) {
   EXPECT_TRUE(F::zero().is_zero());
   EXPECT_EQ(-F::zero(), F::zero());
   EXPECT_EQ(F::constant("77"), F::from_u64(77));
+}
+
+// floor(w / k) for a 320-bit w (five little-endian words) whose quotient fits in 256 bits.
+U256 div_small(const uint64_t w[5], uint64_t k) {
+  U256 q{};
+  unsigned __int128 rem = w[4] % k;
+  for (int i = 3; i >= 0; --i) {
+    const unsigned __int128 cur = (rem << 64) | w[i];
+    q.w[i] = uint64_t(cur / k);
+    rem = cur % k;
+  }
+  return q;
+}
+
+template <class F, unsigned K>
+void check_mul_small(TestRng& rng) {
+  std::vector<U256> raw;  // Montgomery words: mul_small works on them directly
+  for (int i = 0; i < 3000; ++i) raw.push_back(rng.field<F>().montgomery());
+  // Around every multiple j m / K and every table boundary idx 2^250 / K: where the quotient
+  // estimate changes.
+  for (uint64_t j = 0; j <= 16; ++j) {
+    uint64_t w[5] = {};
+    unsigned __int128 c = 0;
+    for (int i = 0; i < 4; ++i) {
+      c += (unsigned __int128)F::kModulus.w[i] * j;
+      w[i] = uint64_t(c);
+      c >>= 64;
+    }
+    w[4] = uint64_t(c);
+    raw.push_back(div_small(w, K));
+  }
+  for (uint64_t idx = 0; idx < 256; ++idx) {
+    const uint64_t w[5] = {0, 0, 0, (idx & 63) << 58, idx >> 6};
+    raw.push_back(div_small(w, K));
+  }
+  const size_t base = raw.size();
+  for (size_t i = 0; i < base; ++i) {
+    for (uint64_t d = 1; d <= 2; ++d) {
+      U256 up, down;
+      add_carry(up, raw[i], U256::from_u64(d));
+      if (!sub_borrow(down, raw[i], U256::from_u64(d))) raw.push_back(down);
+      raw.push_back(up);
+    }
+  }
+  U256 m1;
+  sub_borrow(m1, F::kModulus, U256::from_u64(1));
+  raw.push_back(m1);
+  for (const U256& x : raw) {
+    if (cmp(x, F::kModulus) >= 0) continue;
+    const F a = F::from_montgomery(x);
+    F expected = F::zero();
+    for (unsigned k = 0; k < K; ++k) expected += a;
+    ASSERT_EQ(a.template mul_small<K>(), expected) << "K = " << K << ", " << to_decimal(x);
+  }
+}
+
+template <class F, unsigned... K>
+void check_mul_small_all(std::integer_sequence<unsigned, K...>) {
+  TestRng rng(31);
+  (check_mul_small<F, K + 1>(rng), ...);
+}
+
+// Against K repeated additions, for K = 1..16, random elements and the values where the
+// quotient table's estimate changes (and m - 1).
+TYPED_TEST(PrimeFieldTest, MulSmallMatchesRepeatedAddition) {
+  check_mul_small_all<TypeParam>(std::make_integer_sequence<unsigned, 16>{});
 }
 
 TYPED_TEST(PrimeFieldTest, CanonicalInputOnly) {

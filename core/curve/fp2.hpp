@@ -45,8 +45,7 @@ struct Fp2 {
   // Multiplication by xi = 9 + u (the non-residue of the sextic twist).
   Fp2 mul_by_xi() const {
     // (a + bu)(9 + u) = 9a - b + (a + 9b)u
-    Fp a8 = c0.dbl().dbl().dbl(), b8 = c1.dbl().dbl().dbl();
-    return {a8 + c0 - c1, c0 + b8 + c1};
+    return {c0.mul_small<9>() - c1, c1.mul_small<9>() + c0};
   }
   Fp2 pow(const U256& e) const {
     Fp2 r = one();
