@@ -5,6 +5,7 @@
 #include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fr.hpp"
+#include "core/field/inverse_vartime.hpp"
 
 namespace {
 
@@ -75,6 +76,16 @@ void BM_Inverse(benchmark::State& state) {
   }
 }
 
+// Safegcd for public values; the input changes each round (its time depends on the input).
+template <class F>
+void BM_InverseVartime(benchmark::State& state) {
+  F a = F::from_u64(0x1234567);
+  for (auto _ : state) {
+    a = inverse_vartime(a) + F::one();
+    benchmark::DoNotOptimize(a);
+  }
+}
+
 template <class F>
 void BM_MulPortable(benchmark::State& state) {
   bool was = enygma::adx_enabled();
@@ -99,5 +110,7 @@ BENCHMARK(BM_Square<Fp>)->Name("fp_square_x1000");
 BENCHMARK(BM_Add<Fp>)->Name("fp_add_x1000");
 BENCHMARK(BM_Mul<Fr>)->Name("fr_mul_x1000");
 BENCHMARK(BM_Inverse<Fp>)->Name("fp_inverse");
+BENCHMARK(BM_InverseVartime<Fp>)->Name("fp_inverse_vartime");
+BENCHMARK(BM_InverseVartime<Fr>)->Name("fr_inverse_vartime");
 
 }  // namespace

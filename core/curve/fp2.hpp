@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/field/fp.hpp"
+#include "core/field/inverse_vartime.hpp"
 
 namespace enygma {
 
@@ -41,6 +42,11 @@ struct Fp2 {
   Fp2 inverse() const {
     Fp inv = norm().inverse();
     return {c0 * inv, -(c1 * inv)};
+  }
+  // Variable time, for public values only (core/field/inverse_vartime.hpp).
+  friend Fp2 inverse_vartime(const Fp2& a) {
+    Fp inv = inverse_vartime(a.norm());
+    return {a.c0 * inv, -(a.c1 * inv)};
   }
   // Multiplication by xi = 9 + u (the non-residue of the sextic twist).
   Fp2 mul_by_xi() const {

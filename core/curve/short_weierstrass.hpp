@@ -127,9 +127,11 @@ struct JacobianPoint {
   JacobianPoint& operator+=(const Affine& q) { return *this = add_mixed(q); }
   friend JacobianPoint operator-(const JacobianPoint& p, const JacobianPoint& q) { return p + (-q); }
 
-  Affine to_affine() const {
+  // public_values: the point is public, so the inversion may take variable time
+  // (inverse_vartime); otherwise constant time.
+  Affine to_affine(bool public_values = false) const {
     if (is_infinity()) return Affine::infinity();
-    F zi = Z.inverse();
+    F zi = public_values ? inverse_vartime(Z) : Z.inverse();
     F zi2 = zi.square();
     return {X * zi2, Y * zi2 * zi};
   }

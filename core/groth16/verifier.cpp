@@ -48,7 +48,9 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
                    std::to_string(public_inputs.size()) + " public inputs");
   }
   // vk_x = IC_0 + sum_j x_j IC_j
-  const auto vk_x = [&] { return pvk.ic_sum.eval(public_inputs).add_mixed(vk.ic[0]).to_affine(); };
+  const auto vk_x = [&] {
+    return pvk.ic_sum.eval(public_inputs).add_mixed(vk.ic[0]).to_affine(/*public_values=*/true);
+  };
 
   if (pool.size() < 2) {
     if (auto st = validate_proof_points(proof); !st) return invalid(st.error().message);

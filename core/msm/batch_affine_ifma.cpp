@@ -44,9 +44,9 @@ ENYGMA_IFMA_INLINE void set_lane(uint64_t words[4][8], int l, const Fp& x) {
 // As a scalar Montgomery form, the integer A = v*2^260 means 16v; (16v)^-1 * 256 in scalar form
 // is the integer v^-1 * 2^260 again.
 template <class S>
-void invert_scaled(S x[8]) {
+void invert_scaled(S x[8], bool public_values) {
   S scratch[8];
-  batch_inverse(x, 8, scratch);
+  batch_inverse(x, 8, scratch, public_values);
   const Fp k256 = Fp::from_u64(256);
   for (int l = 0; l < 8; ++l) x[l] = x[l] * k256;
 }
@@ -74,12 +74,12 @@ struct FpLanes {
     for (int i = 0; i < 5; ++i) r.l[i] = ifma::splat(ifma::Radix52Modulus<Fp>::kOne260.v[i]);
     return r;
   }
-  ENYGMA_IFMA_INLINE static T invert(const T& a) {
+  ENYGMA_IFMA_INLINE static T invert(const T& a, bool public_values) {
     uint64_t w[4][8];
     lanes_to_words(a, w);
     Fp x[8];
     for (int l = 0; l < 8; ++l) x[l] = lane(w, l);
-    invert_scaled(x);
+    invert_scaled(x, public_values);
     for (int l = 0; l < 8; ++l) set_lane(w, l, x[l]);
     return words_to_lanes(w);
   }
@@ -125,13 +125,13 @@ struct Fp2Lanes {
     for (int i = 0; i < 5; ++i) r.c1.l[i] = _mm512_setzero_si512();
     return r;
   }
-  ENYGMA_IFMA_INLINE static T invert(const T& a) {
+  ENYGMA_IFMA_INLINE static T invert(const T& a, bool public_values) {
     uint64_t w0[4][8], w1[4][8];
     lanes_to_words(a.c0, w0);
     lanes_to_words(a.c1, w1);
     Fp2 x[8];
     for (int l = 0; l < 8; ++l) x[l] = {lane(w0, l), lane(w1, l)};
-    invert_scaled(x);
+    invert_scaled(x, public_values);
     for (int l = 0; l < 8; ++l) {
       set_lane(w0, l, x[l].c0);
       set_lane(w1, l, x[l].c1);
@@ -177,7 +177,7 @@ ENYGMA_IFMA_INLINE GroupAddresses group_addresses(const AffineAddJob* jobs, size
 
 template <class L>
 ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
-                                  std::vector<uint64_t>& scratch) {
+                                  std::vector<uint64_t>& scratch, bool public_values) {
   using T = typename L::T;
   // What the backward pass needs of one group of eight additions (kept: gathering the points
   // again instead was ~5-10% slower, measured).
@@ -208,7 +208,7 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
     acc = L::mul(acc, s.d260);
   }
 
-  T inv = L::invert(acc);
+  T inv = L::invert(acc, public_values);
 
   // Backward: 1/d per addition, lambda, x3, y3.
   for (size_t g = groups; g-- > 0;) {
@@ -233,13 +233,13 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
 }  // namespace
 
 ENYGMA_IFMA_TARGET void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k,
-                                          std::vector<uint64_t>& scratch) {
-  batch_add<FpLanes>(jobs, k, scratch);
+                                          std::vector<uint64_t>& scratch, bool public_values) {
+  batch_add<FpLanes>(jobs, k, scratch, public_values);
 }
 
 ENYGMA_IFMA_TARGET void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k,
-                                          std::vector<uint64_t>& scratch) {
-  batch_add<Fp2Lanes>(jobs, k, scratch);
+                                          std::vector<uint64_t>& scratch, bool public_values) {
+  batch_add<Fp2Lanes>(jobs, k, scratch, public_values);
 }
 
 }  // namespace enygma::msm_detail

@@ -31,8 +31,11 @@ struct AffineAddJob {
 // Perform every job. Precondition (the callers check it): a and b are finite points with
 // different x coordinates. Every input is read before any output is written, so outputs may
 // alias any job's inputs. scratch is reused between calls.
-void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch);
-void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch);
+// public_values: the inversion may take variable time (see BatchAddScratch).
+void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                       bool public_values = false);
+void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                       bool public_values = false);
 #endif
 
 // Below this many additions the callers keep the scalar code (the lanes would be mostly
@@ -54,12 +57,13 @@ inline uint64_t* words_of(F& x) {
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 template <class F>
-inline void batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch) {
+inline void batch_add_ifma(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                           bool public_values = false) {
   static_assert(kHasIfmaBatchAdd<F>);
   if constexpr (std::is_same_v<F, Fp>) {
-    g1_batch_add_ifma(jobs, k, scratch);
+    g1_batch_add_ifma(jobs, k, scratch, public_values);
   } else {
-    g2_batch_add_ifma(jobs, k, scratch);
+    g2_batch_add_ifma(jobs, k, scratch, public_values);
   }
 }
 #endif

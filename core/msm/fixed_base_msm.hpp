@@ -61,6 +61,7 @@ class FixedBaseMsm {
     // arithmetic (page faults and zeroing: ~60% of a 50-input evaluation, measured). It holds
     // public data only (digits of public inputs, points).
     thread_local Workspace ws;
+    ws.scratch.public_values = true;  // a verifier's points and public inputs
     // 1. Signed digits; the table points sorted by bucket |d| - 1 (counting sort), negated
     //    where the digit is negative.
     ws.digits.resize(n * W);

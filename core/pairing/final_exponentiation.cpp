@@ -88,8 +88,9 @@ Fp12 hard_part(const Fp12& f) {
 
 Fp12 final_exponentiation(const Fp12& f) {
   // Easy part: f^(p^6 - 1) = conj(f) / f, then ^(p^2 + 1). The result is in the cyclotomic
-  // subgroup. f = 0 (never a Miller loop value of valid inputs) maps to 0.
-  Fp12 t = f.conjugate() * f.inverse();
+  // subgroup. f = 0 (never a Miller loop value of valid inputs) maps to 0. Pairings here are
+  // of public points only (proofs, keys), so the inversion may take variable time.
+  Fp12 t = f.conjugate() * f.inverse(/*public_values=*/true);
   t = t.frobenius_map(2) * t;
   return hard_part(t);
 }

@@ -18,8 +18,8 @@ Fp12 Fp12::square() const {
 }
 
 // (a0 + a1 w)^-1 = (a0 - a1 w) / (a0^2 - a1^2 v).
-Fp12 Fp12::inverse() const {
-  const Fp6 inv = (c0.square() - c1.square().mul_by_v()).inverse();
+Fp12 Fp12::inverse(bool public_values) const {
+  const Fp6 inv = (c0.square() - c1.square().mul_by_v()).inverse(public_values);
   return {c0 * inv, -(c1 * inv)};
 }
 

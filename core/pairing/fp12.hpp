@@ -31,7 +31,8 @@ struct Fp12 {
   Fp12 mul(const Fp12& b) const;
   // Complex squaring: 2 Fp6 multiplications.
   Fp12 square() const;
-  Fp12 inverse() const;
+  // public_values: variable-time inversion allowed (see core/field/inverse_vartime.hpp).
+  Fp12 inverse(bool public_values = false) const;
   // x^(p^6): the inverse of elements of the cyclotomic subgroup (norm 1 over Fp6).
   Fp12 conjugate() const { return {c0, -c1}; }
   // x^(p^k) for k in {0, 1, 2, 3}.

@@ -32,7 +32,8 @@ struct Fp6 {
   Fp6 mul(const Fp6& b) const;
   // Chung-Hasan SQR2: 2 Fp2 multiplications and 3 squarings.
   Fp6 square() const;
-  Fp6 inverse() const;
+  // public_values: variable-time inversion allowed (see core/field/inverse_vartime.hpp).
+  Fp6 inverse(bool public_values = false) const;
   // Multiplication by v: (c0, c1, c2) v = (xi c2, c0, c1).
   Fp6 mul_by_v() const { return {c2.mul_by_xi(), c0, c1}; }
   // Multiplication by b0 + b1 v (sparse): 5 Fp2 multiplications.

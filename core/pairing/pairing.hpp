@@ -58,6 +58,7 @@ Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const>
 // part (p^4 - p^2 + 1) / r by the vectorial addition chain of Scott, Benger, Charlemagne,
 // Dominguez Perez, Kachisa, "On the final exponentiation for calculating pairings on ordinary
 // elliptic curves" (Pairing 2009), with Granger-Scott cyclotomic squarings.
+// Variable time in f (for public values: every pairing here is of public points).
 Fp12 final_exponentiation(const Fp12& f);
 
 Fp12 pairing(const G1Affine& p, const G2Affine& q);
