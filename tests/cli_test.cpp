@@ -69,6 +69,32 @@ TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
   EXPECT_NE(r.err.find("\"field\":\"pi_a\""), std::string::npos) << r.err;
 }
 
+// enygma bench: every timing present and positive, the proofs it times verify (it exits 1
+// otherwise), and a wrong key folder is an error, not a report.
+TEST(Cli, BenchReportsEveryTiming) {
+  auto r = run_enygma({"bench", "--k", "2", "--keys", keys().path().string(), "--runs", "2",
+                       "--threads", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["k"], 2);
+  EXPECT_EQ(j["runs"], 2);
+  for (const char* key : {"key_load", "witness", "prove_total", "verify", "verify_pool",
+                          "verify_after_prove"}) {
+    ASSERT_TRUE(j["median_ms"].contains(key)) << key;
+    EXPECT_GT(j["median_ms"][key].get<double>(), 0.0) << key;
+  }
+  for (const char* key : {"constraints", "quotient", "msm_a", "msm_b1", "msm_b2", "msm_c",
+                          "msm_h"}) {
+    EXPECT_GT(j["prove_stages_median_ms"][key].get<double>(), 0.0) << key;
+  }
+  EXPECT_GT(j["peak_rss_mib"].get<double>(), 1.0);
+
+  TempDir empty;
+  r = run_enygma({"bench", "--k", "2", "--keys", empty.path().string(), "--runs", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.out.empty());
+}
+
 TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
   auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
                        vector_path("transfer-k2-bad.json")});
