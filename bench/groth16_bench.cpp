@@ -1,11 +1,13 @@
 // Groth16 on a random R1CS that fills a 2^15 domain (the size of the k=6 transfer circuit):
-// prove and verify, at 1 and 2 threads. The circuit's witness mixes bits, small and full-size
-// values like a real one.
+// prove and verify, at 1 and 2 threads, and loading its proving key from memory in both point
+// formats (raw: the native key file; compressed: the browser download). The circuit's witness
+// mixes bits, small and full-size values like a real one.
 #include <benchmark/benchmark.h>
 
 #include <memory>
 
 #include "support/random_r1cs.hpp"
+#include "core/groth16/key_format.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
@@ -60,7 +62,29 @@ void BM_Verify(benchmark::State& state) {
   }
 }
 
+// Digest check and decoding of the proving key's file image (no disk), by point format and
+// threads; counters: the file's size and decoded points per second.
+void BM_LoadProvingKey(benchmark::State& state) {
+  const Instance& in = instance();
+  const PointFormat format = state.range(0) ? PointFormat::kCompressed : PointFormat::kRaw;
+  const std::vector<uint8_t> file = serialize_proving_key(in.keys.pk, "bench-2e15", format);
+  ThreadPool pool(unsigned(state.range(1)));
+  for (auto _ : state) {
+    auto pk = load_proving_key(file, "bench-2e15", pool);
+    if (!pk) state.SkipWithError(pk.error().message.c_str());
+    benchmark::DoNotOptimize(pk);
+  }
+  state.counters["file_mib"] = double(file.size()) / (1024.0 * 1024.0);
+}
+
 BENCHMARK(BM_Prove2e15)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Verify)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_LoadProvingKey)
+    ->ArgNames({"compressed", "threads"})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({1, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
