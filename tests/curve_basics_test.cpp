@@ -1,6 +1,8 @@
 // G1 and G2 group law: generators, orders, formulas against each other.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
 #include "support/test_rng.hpp"
@@ -68,6 +70,49 @@ TEST(Fp2, ArithmeticAndSqrt) {
     auto r = a.square().sqrt();
     ASSERT_TRUE(r.has_value());
     EXPECT_TRUE(*r == a || *r == -a);
+  }
+}
+
+// The product by definition, in Fp: (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u.
+Fp2 schoolbook(const Fp2& a, const Fp2& b) {
+  return {a.c0 * b.c0 - a.c1 * b.c1, a.c0 * b.c1 + a.c1 * b.c0};
+}
+
+// Fp2 multiplication (the lazily reduced one where the ADX kernel runs) against the schoolbook
+// product: random elements and coefficients at the edges of the bounds its proof uses (0, 1,
+// m - 1, m - 2, values near m/2 and 2^253, whose sums approach 2m), so that t0 - t1 is negative
+// and positive, both unreduced sums are largest and every redc input is near m 2^256.
+TEST(Fp2, MultiplicationAgreesWithSchoolbook) {
+  test::TestRng rng(4);
+  std::vector<Fp> edge = {Fp::zero(), Fp::one(), -Fp::one(), -Fp::one() - Fp::one(),
+                          Fp::from_u64(2), Fp::from_u64(3)};
+  U256 half = shr1(Fp::kModulus), top{};
+  top.w[3] = uint64_t(1) << 61;  // 2^253 < m
+  for (const U256& v : {half, top}) {
+    for (uint64_t d = 0; d < 3; ++d) {
+      U256 x;
+      add_carry(x, v, U256::from_u64(d));
+      edge.push_back(Fp::from_montgomery(x));  // Montgomery words at the edge, too
+      edge.push_back(*Fp::from_canonical(x));
+    }
+  }
+  std::vector<Fp2> values;
+  for (const Fp& x : edge) {
+    for (const Fp& y : edge) values.push_back({x, y});
+  }
+  for (int i = 0; i < 2000; ++i) values.push_back({rng.field<Fp>(), rng.field<Fp>()});
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Fp2& a = values[i];
+    const Fp2& b = values[(i * 7919 + 13) % values.size()];
+    ASSERT_EQ(a * b, schoolbook(a, b)) << i;
+    ASSERT_EQ(Fp2::mul_karatsuba(a, b), schoolbook(a, b)) << i;
+    ASSERT_EQ(a * a, schoolbook(a, a)) << i;
+  }
+  // Every pair of edge elements.
+  for (size_t i = 0; i < edge.size() * edge.size(); ++i) {
+    for (size_t j = 0; j < edge.size() * edge.size(); j += 5) {
+      ASSERT_EQ(values[i] * values[j], schoolbook(values[i], values[j])) << i << " " << j;
+    }
   }
 }
 

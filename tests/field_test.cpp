@@ -2,6 +2,7 @@
 // backends with each other and (natively) with GMP.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -309,6 +310,68 @@ TEST(PrimeField, AgreesWithGmp) {
   compare_with_gmp<Fp>(21);
   compare_with_gmp<Fr>(22);
 }
+
+#if defined(ENYGMA_HAVE_ADX_KERNEL)
+void mpz_from_words(mpz_t out, const uint64_t* w, size_t n) {
+  mpz_import(out, n, -1, sizeof(uint64_t), 0, 0, w);
+}
+
+// The halves of the ADX kernel used for lazy reduction: mul_wide (the 512-bit product of any
+// 256-bit numbers) and redc (t 2^-256 mod m for any t below m 2^256), against GMP, on random
+// inputs and at the edges (all ones, t just below m 2^256, zero).
+template <class F>
+void check_wide_and_redc(uint64_t seed) {
+  mpz_t m, a, b, t, r, rinv, expect;
+  mpz_inits(m, a, b, t, r, rinv, expect, nullptr);
+  mpz_from_words(m, F::kModulus.w, 4);
+  mpz_set_ui(r, 1);
+  mpz_mul_2exp(r, r, 256);
+  ASSERT_NE(mpz_invert(rinv, r, m), 0);
+  TestRng rng(seed);
+  const uint64_t ones = ~uint64_t(0);
+  std::vector<std::array<uint64_t, 4>> words = {{0, 0, 0, 0}, {ones, ones, ones, ones},
+                                                {1, 0, 0, 0}, {ones, 0, 0, uint64_t(1) << 63}};
+  for (int i = 0; i < 3000; ++i) {
+    const U256 x = rng.u256();
+    words.push_back({x.w[0], x.w[1], x.w[2], x.w[3]});
+  }
+  U256 m1;
+  sub_borrow(m1, F::kModulus, U256::from_u64(1));
+  for (size_t i = 0; i < words.size(); ++i) {
+    const auto& x = words[i];
+    const auto& y = words[(i * 31 + 7) % words.size()];
+    uint64_t wide[8];
+    limbs64_adx::mul_wide(wide, x.data(), y.data());
+    mpz_from_words(a, x.data(), 4);
+    mpz_from_words(b, y.data(), 4);
+    mpz_mul(expect, a, b);
+    mpz_from_words(t, wide, 8);
+    ASSERT_EQ(mpz_cmp(t, expect), 0) << "mul_wide, case " << i;
+
+    // t = high 2^256 + low with high < m: random high, then m - 1 with the same low.
+    for (int edge = 0; edge < 2; ++edge) {
+      uint64_t in[8];
+      U256 high = edge ? m1 : F::from_u256_reduce(rng.u256()).montgomery();
+      for (int j = 0; j < 4; ++j) {
+        in[j] = x[j];
+        in[4 + j] = high.w[j];
+      }
+      uint64_t out[4];
+      limbs64_adx::redc(out, in, F::kModulus.w, F::kInv64);
+      mpz_from_words(t, in, 8);
+      mpz_mul(expect, t, rinv);
+      mpz_mod(expect, expect, m);
+      mpz_from_words(t, out, 4);
+      ASSERT_EQ(mpz_cmp(t, expect), 0) << "redc, case " << i << " edge " << edge;
+    }
+  }
+  mpz_clears(m, a, b, t, r, rinv, expect, nullptr);
+}
+TEST(LimbBackends, AdxWideProductAndReductionAgreeWithGmp) {
+  check_wide_and_redc<Fp>(23);
+  check_wide_and_redc<Fr>(24);
+}
+#endif
 #endif
 
 }  // namespace

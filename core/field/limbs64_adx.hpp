@@ -192,4 +192,226 @@ inline __attribute__((always_inline)) void mont_mul(uint64_t r[4], const uint64_
   r[3] = t2;
 }
 
+// r = a * b, the full 512-bit product (eight words), for a, b < 2^256. r must not alias a or b.
+inline __attribute__((always_inline)) void mul_wide(uint64_t r[8], const uint64_t a[4],
+                                                    const uint64_t b[4]) {
+  uint64_t t0, t1, t2, t3, t4, lo, hi;
+  __asm__(
+      // row 0: t += a * b[0] * 2^(64 0)
+      "movq 0(%[b]), %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "movq $0, %[t0]\n\t"
+      "movq $0, %[t1]\n\t"
+      "movq $0, %[t2]\n\t"
+      "movq $0, %[t3]\n\t"
+      "movq $0, %[t4]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "movq %[t0], 0(%[r])\n\t"
+      // row 1: t += a * b[1] * 2^(64 1)
+      "movq 8(%[b]), %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "movq $0, %[t0]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "movq %[t1], 8(%[r])\n\t"
+      // row 2: t += a * b[2] * 2^(64 2)
+      "movq 16(%[b]), %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "movq $0, %[t1]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "movq %[t2], 16(%[r])\n\t"
+      // row 3: t += a * b[3] * 2^(64 3)
+      "movq 24(%[b]), %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "movq $0, %[t2]\n\t"
+      "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "mulxq 24(%[a]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "movq %[t3], 24(%[r])\n\t"
+      "movq %[t4], 32(%[r])\n\t"
+      "movq %[t0], 40(%[r])\n\t"
+      "movq %[t1], 48(%[r])\n\t"
+      "movq %[t2], 56(%[r])\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[8])r)
+      : [a] "r"(a), [b] "r"(b), [r] "r"(r), "m"(*(const uint64_t(*)[4])a),
+        "m"(*(const uint64_t(*)[4])b)
+      : "rdx", "cc");
+  (void)t0;
+  (void)t1;
+  (void)t2;
+  (void)t3;
+  (void)t4;
+  (void)lo;
+  (void)hi;
+}
+
+// r = t * 2^-256 mod m for a 512-bit t (eight words) below m * 2^256; output < m. inv = -m^-1
+// mod 2^64. r may alias t's low words.
+inline __attribute__((always_inline)) void redc(uint64_t r[4], const uint64_t t[8],
+                                                const uint64_t m[4], uint64_t inv) {
+  uint64_t t0, t1, t2, t3, t4, lo, hi;
+  __asm__(
+      // the accumulator starts as the low half of t
+      "movq 0(%[t]), %[t0]\n\t"
+      "movq 8(%[t]), %[t1]\n\t"
+      "movq 16(%[t]), %[t2]\n\t"
+      "movq 24(%[t]), %[t3]\n\t"
+      "movq $0, %[t4]\n\t"
+      // step 0: q = t0 * inv; t = (t + q * M) / 2^64
+      "movq %[t0], %%rdx\n\t"
+      "imulq %[inv], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      // step 1: q = t0 * inv; t = (t + q * M) / 2^64
+      "movq $0, %[t0]\n\t"
+      "movq %[t1], %%rdx\n\t"
+      "imulq %[inv], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      // step 2: q = t0 * inv; t = (t + q * M) / 2^64
+      "movq $0, %[t1]\n\t"
+      "movq %[t2], %%rdx\n\t"
+      "imulq %[inv], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[hi], %[t3]\n\t"
+      "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      // step 3: q = t0 * inv; t = (t + q * M) / 2^64
+      "movq $0, %[t2]\n\t"
+      "movq %[t3], %%rdx\n\t"
+      "imulq %[inv], %%rdx\n\t"
+      "xorl %k[lo], %k[lo]\n\t"
+      "mulxq 0(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t3]\n\t"
+      "adcxq %[hi], %[t4]\n\t"
+      "mulxq 8(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[hi], %[t0]\n\t"
+      "mulxq 16(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t0]\n\t"
+      "adcxq %[hi], %[t1]\n\t"
+      "mulxq 24(%[m]), %[lo], %[hi]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "adcxq %[hi], %[t2]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      // + the high half of t
+      "addq 32(%[t]), %[t4]\n\t"
+      "adcq 40(%[t]), %[t0]\n\t"
+      "adcq 48(%[t]), %[t1]\n\t"
+      "adcq 56(%[t]), %[t2]\n\t"
+      // s = sum - m; keep the sum if that borrowed
+      "movq %[t4], %[lo]\n\t"
+      "subq 0(%[m]), %[lo]\n\t"
+      "movq %[t0], %[hi]\n\t"
+      "sbbq 8(%[m]), %[hi]\n\t"
+      "movq %[t1], %[t3]\n\t"
+      "sbbq 16(%[m]), %[t3]\n\t"
+      "movq %[t2], %%rdx\n\t"
+      "sbbq 24(%[m]), %%rdx\n\t"
+      "cmovncq %[lo], %[t4]\n\t"
+      "cmovncq %[hi], %[t0]\n\t"
+      "cmovncq %[t3], %[t1]\n\t"
+      "cmovncq %%rdx, %[t2]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+        [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [t] "r"(t), [m] "r"(m), [inv] "rm"(inv), "m"(*(const uint64_t(*)[8])t),
+        "m"(*(const uint64_t(*)[4])m)
+      : "rdx", "cc");
+  (void)t3;
+  (void)lo;
+  (void)hi;
+  r[0] = t4;
+  r[1] = t0;
+  r[2] = t1;
+  r[3] = t2;
+}
+
 }  // namespace enygma::limbs64_adx

@@ -110,7 +110,7 @@ G2Prepared prepare_g2_monic(const G2Affine& q) {
     if (out.lines[i].a.is_zero()) return out;  // not a point of G2: keep the plain lines
     inv[i] = out.lines[i].a;
   }
-  batch_inverse(inv.data(), inv.size(), scratch.data());
+  batch_inverse(inv.data(), inv.size(), scratch.data(), /*public_values=*/true);
   for (size_t i = 0; i < out.lines.size(); ++i) {
     LineCoefficients& l = out.lines[i];
     l = {Fp2::one(), l.b * inv[i], l.c * inv[i]};
@@ -130,13 +130,13 @@ Fp12 miller_loop(std::span<const G1Affine> p, std::span<const G2Prepared* const>
     active.push_back({&p[k], q[k], Fp::zero(), Fp::zero()});
   }
   // 1/yP for the pairs with monic lines, one inversion for all (yP != 0: G1 has no point of
-  // order 2).
+  // order 2). Pairings here are of public points, so it may take variable time.
   std::vector<Fp> inv_y, scratch;
   for (const LoopPair& a : active) {
     if (a.q->monic) inv_y.push_back(a.p->y);
   }
   scratch.resize(inv_y.size());
-  batch_inverse(inv_y.data(), inv_y.size(), scratch.data());
+  batch_inverse(inv_y.data(), inv_y.size(), scratch.data(), /*public_values=*/true);
   size_t next = 0;
   for (LoopPair& a : active) {
     if (!a.q->monic) continue;
