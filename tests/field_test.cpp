@@ -35,10 +35,17 @@ TEST(U256, DecimalRoundTripAndStrictParsing) {
   EXPECT_EQ(max->w[3], ~uint64_t(0));
   EXPECT_FALSE(u256_from_decimal(
       "115792089237316195423570985008687907853269984665640564039457584007913129639936"));
-  for (const char* bad : {"", "01", "+1", "-1", "1a", " 1", "1 ", "0x10", "1.0", "1e3"}) {
+  for (const char* bad : {"", "+1", "-1", "1a", " 1", "1 ", "0x10", "1.0", "1e3", "-0", "00x1"}) {
     EXPECT_FALSE(u256_from_decimal(bad)) << bad;
   }
   EXPECT_FALSE(u256_from_decimal(std::string(79, '1')));
+  // Leading zeros denote the same number, however many there are.
+  EXPECT_EQ(u256_from_decimal("0012"), U256::from_u64(12));
+  EXPECT_EQ(u256_from_decimal("00"), U256{});
+  EXPECT_EQ(u256_from_decimal(std::string(100, '0') + "7"), U256::from_u64(7));
+  // (append, not "0" + ...: g++ 12 -Wrestrict false positive, PR 105651)
+  EXPECT_EQ(u256_from_decimal(std::string("0").append(to_decimal(*max))), max);
+  EXPECT_FALSE(u256_from_decimal(std::string("0").append(79, '1')));
   TestRng rng(1);
   for (int i = 0; i < 200; ++i) {
     U256 x = rng.u256();

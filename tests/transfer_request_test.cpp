@@ -134,7 +134,7 @@ TEST(TransferRequest, RejectsNonCanonicalNumbers) {
   const std::string p = to_decimal(Fr::kModulus);
   const std::string too_long(79, '1');
   for (const std::string& bad :
-       {p, std::string("01"), std::string("00"), std::string("+1"), std::string("-1"),
+       {p, std::string("0").append(p), std::string("+1"), std::string("-1"), std::string("-0"),
         std::string(" 1"), std::string("1 "), std::string("0x1"), std::string("1e3"),
         std::string("1.0"), std::string(""), too_long,
         std::string(
@@ -150,6 +150,16 @@ TEST(TransferRequest, RejectsNonCanonicalNumbers) {
     doc = k6_json();
     doc["block_number"] = bad;
     EXPECT_EQ(parse_error(doc).field, "block_number") << bad;
+  }
+  // Leading zeros are accepted as the number they denote (transfer-relation.md, "Inputs").
+  const std::pair<std::string, uint64_t> padded[] = {
+      {"00", 0}, {"0012", 12}, {std::string(90, '0') + "12", 12}};
+  for (const auto& [text, value] : padded) {
+    auto doc = k6_json();
+    doc["block_number"] = text;
+    auto r = parse_transfer_request(doc.dump(), 6);
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_EQ(r->block_number, Fr::from_u64(value)) << text;
   }
   // p - 1 is the largest accepted value.
   auto doc = k6_json();

@@ -93,11 +93,13 @@ constexpr U256 shr1(const U256& a) {
   return r;
 }
 
-// Strict parse of an unsigned decimal string ("0", "42"; no sign, no spaces, no leading zeros
-// except "0" itself, at most 78 digits). nullopt on anything else or on overflow of 2^256.
+// Strict parse of an unsigned decimal string: digits only ("0", "42", "0042"; no sign, no
+// spaces, no "0x"), leading zeros allowed, at most 78 significant digits. nullopt on anything
+// else or on overflow of 2^256.
 constexpr std::optional<U256> u256_from_decimal(std::string_view s) {
-  if (s.empty() || s.size() > 78) return std::nullopt;
-  if (s.size() > 1 && s[0] == '0') return std::nullopt;
+  if (s.empty()) return std::nullopt;
+  while (s.size() > 1 && s[0] == '0') s.remove_prefix(1);
+  if (s.size() > 78) return std::nullopt;
   U256 r;
   for (char c : s) {
     if (c < '0' || c > '9') return std::nullopt;
