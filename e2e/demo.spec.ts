@@ -161,6 +161,21 @@ test('a fresh transfer made in the page proves and verifies on both sides', asyn
   expect(direct.status()).toBe(200);
 });
 
+test('a fresh transfer split among three recipients proves and verifies (R15)', async ({ page }) => {
+  await openDemo(page, 6);
+  await page.selectOption('#payees', '3');
+  await page.click('#generate');
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'ok');
+  await expect(page.locator('#request-status')).toContainText('3 recipients');
+  const made = JSON.parse(await page.locator('#request').inputValue());
+  const v = BigInt(made.sender_tx_value);
+  const sender = made.anonymity_set.indexOf(made.sender_id);
+  const others = made.tx_values.filter((_: string, i: number) => i !== sender).map(BigInt);
+  expect(others.reduce((a: bigint, b: bigint) => a + b, 0n)).toBe(v);
+  expect(await proveInPage(page)).toBe('ok');
+  await verifyBothSidesAndServerProve(page);
+});
+
 test('an invalid request shows the rule-naming error and leaves the page usable', async ({ page, request }) => {
   await openDemo(page, 2);
   await page.click('#load-bad-example');

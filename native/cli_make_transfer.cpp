@@ -19,24 +19,28 @@ namespace enygma::cli {
 namespace {
 
 const char kHelp[] =
-    "usage: enygma make-transfer --k K --seed S [--out FILE]\n"
-    "       enygma make-transfer --k K --secret-key SK --balance V --random R --amount v\n"
-    "                            --sender-index J --recipient-index I --anonymity-set a0,a1,..\n"
+    "usage: enygma make-transfer --k K --seed S [--split N] [--out FILE]\n"
+    "       enygma make-transfer --k K --secret-key SK --balance V --random R\n"
+    "                            (--amount v --recipient-index I | --recipients I:a,I:a,..)\n"
+    "                            --sender-index J --anonymity-set a0,a1,..\n"
     "                            --block-number B [--shared-secrets s0,s1,..]\n"
     "                            [--public-keys p0,p1,..] [--out FILE]\n"
     "\n"
-    "Builds a transfer request that satisfies R1..R14 and prints it as the reference JSON\n"
+    "Builds a transfer request that satisfies R1..R15 and prints it as the reference JSON\n"
     "(POST /generateProofTransfer-{k}).\n"
     "\n"
     "  --k K               anonymity-set size, 2..16\n"
     "  --seed S            derive every value from S (a decimal 64-bit integer, or 64 hex\n"
     "                      digits for a 32-byte seed): for tests and demos\n"
+    "  --split N           with --seed: v is shared by N recipients (1..k-1; default 1)\n"
     "  --secret-key SK     the sender's secret key\n"
     "  --balance V         the committed previous balance (V < 2^250)\n"
     "  --random R          the blinding of the previous commitment Pedersen(V, R)\n"
-    "  --amount v          the amount sent to the recipient (v <= V)\n"
-    "  --sender-index J    the sender's position in the anonymity set\n"
+    "  --amount v          the amount sent (v <= V), all of it to --recipient-index\n"
     "  --recipient-index I the recipient's position (I != J)\n"
+    "  --recipients I:a,.. several recipients: position I receives a; v is their sum and\n"
+    "                      every other member receives 0 (R15)\n"
+    "  --sender-index J    the sender's position in the anonymity set\n"
     "  --anonymity-set ..  k comma-separated ids; entry J is the sender's id\n"
     "  --block-number B    the block number\n"
     "  --shared-secrets .. k comma-separated shared secrets (entry J is ignored: derived);\n"
@@ -102,12 +106,40 @@ Result<std::array<uint8_t, 32>> parse_seed(const std::string& text) {
   return seed;
 }
 
+// "I:a,I:a,...": positions and amounts.
+Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
+  std::vector<Payee> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    const size_t colon = item.find(':');
+    auto index = colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
+    if (!index || index->w[1] | index->w[2] | index->w[3] || index->w[0] >= k) {
+      return usage("recipients", "entry \"" + item + "\" is not POSITION:AMOUNT with a position below k");
+    }
+    auto amount = field_value("recipients", item.substr(colon + 1));
+    if (!amount) return amount.error();
+    out.push_back({unsigned(index->w[0]), *amount});
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
-  static const char* kRequired[] = {"secret-key",    "balance",      "random",
-                                    "amount",        "sender-index", "recipient-index",
-                                    "anonymity-set", "block-number"};
+  static const char* kRequired[] = {"secret-key",   "balance",       "random",
+                                    "sender-index", "anonymity-set", "block-number"};
   for (const char* name : kRequired) {
     if (!args.get(name)) return usage(name, "is required (or give --seed)");
+  }
+  const bool several = args.get("recipients").has_value();
+  if (several && args.get("recipient-index")) {
+    return usage("recipient-index", "cannot be combined with --recipients");
+  }
+  if (!several) {
+    for (const char* name : {"amount", "recipient-index"}) {
+      if (!args.get(name)) return usage(name, "is required (or give --recipients or --seed)");
+    }
   }
   WalletInputs in;
   in.k = k;
@@ -117,7 +149,6 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
   } scalars[] = {{"secret-key", &in.secret_key},
                  {"balance", &in.balance},
                  {"random", &in.balance_random},
-                 {"amount", &in.amount},
                  {"block-number", &in.block_number}};
   for (const Scalar& s : scalars) {
     auto f = field_value(s.option, *args.get(s.option));
@@ -125,10 +156,29 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
     *s.out = *f;
   }
   auto j = args.get_uint("sender-index", 0, 0, k - 1);
-  auto r = args.get_uint("recipient-index", 0, 0, k - 1);
-  if (!j || !r) return usage(!j ? "sender-index" : "recipient-index", "is not below k");
+  if (!j) return usage("sender-index", "is not below k");
   in.sender_index = unsigned(*j);
-  in.recipient_index = unsigned(*r);
+  if (several) {
+    auto payees = payee_list(*args.get("recipients"), k);
+    if (!payees) return payees.error();
+    in.payees = std::move(*payees);
+    // v is what the recipients receive together (at most 15 amounts below 2^250 each, or the
+    // wallet check names the one that is not).
+    in.amount = Fr::zero();
+    for (const Payee& p : in.payees) in.amount += p.amount;
+    if (auto v = args.get("amount")) {
+      auto f = field_value("amount", *v);
+      if (!f) return f.error();
+      if (*f != in.amount) return usage("amount", "is not the sum of --recipients' amounts");
+    }
+  } else {
+    auto v = field_value("amount", *args.get("amount"));
+    if (!v) return v.error();
+    in.amount = *v;
+    auto r = args.get_uint("recipient-index", 0, 0, k - 1);
+    if (!r) return usage("recipient-index", "is not below k");
+    if (!in.amount.is_zero()) in.payees.push_back({unsigned(*r), in.amount});
+  }
   auto ids = field_list("anonymity-set", *args.get("anonymity-set"));
   if (!ids) return ids.error();
   in.anonymity_set = std::move(*ids);
@@ -148,15 +198,20 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
 
 Result<WalletInputs> inputs_from_args(const Args& args, unsigned k) {
   auto seed_text = args.get("seed");
-  if (!seed_text) return explicit_inputs(args, k);
+  if (!seed_text) {
+    if (args.get("split")) return usage("split", "needs --seed");
+    return explicit_inputs(args, k);
+  }
   for (const char* other :
        {"secret-key", "balance", "random", "amount", "sender-index", "recipient-index",
-        "anonymity-set", "block-number", "shared-secrets", "public-keys"}) {
+        "recipients", "anonymity-set", "block-number", "shared-secrets", "public-keys"}) {
     if (args.get(other)) return usage(other, "cannot be combined with --seed");
   }
+  auto split = args.get_uint("split", 1, 1, k - 1);
+  if (!split) return usage("split", "must be a number of recipients in 1..k-1");
   auto seed = parse_seed(*seed_text);
   if (!seed) return seed.error();
-  WalletInputs in = wallet_inputs_from_seed(k, *seed);
+  WalletInputs in = wallet_inputs_from_seed(k, *seed, unsigned(*split));
   sodium_memzero(seed->data(), seed->size());
   return in;
 }
@@ -164,9 +219,9 @@ Result<WalletInputs> inputs_from_args(const Args& args, unsigned k) {
 int run_make_transfer(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv,
-                  {"k", "seed", "secret-key", "balance", "random", "amount", "sender-index",
-                   "recipient-index", "anonymity-set", "block-number", "shared-secrets",
-                   "public-keys", "out"})) {
+                  {"k", "seed", "split", "secret-key", "balance", "random", "amount",
+                   "sender-index", "recipient-index", "recipients", "anonymity-set",
+                   "block-number", "shared-secrets", "public-keys", "out"})) {
     return 1;
   }
   if (args.help()) {

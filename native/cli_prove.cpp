@@ -18,7 +18,7 @@ const char* kHelp =
     "usage: enygma prove --k K --input REQ.json [--keys DIR] [--out RESP.json] [--threads N]\n"
     "                    [--test-seed TEXT]\n"
     "\n"
-    "Validates the request against rules R1..R14, builds the witness and writes the Groth16\n"
+    "Validates the request against rules R1..R15, builds the witness and writes the Groth16\n"
     "proof as the reference service's response JSON (stdout, or --out).\n"
     "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 1 other failures.\n"
     "\n"

@@ -1,4 +1,4 @@
-// enygma validate: check a transfer request against R1..R14 natively (no proof), with the
+// enygma validate: check a transfer request against R1..R15 natively (no proof), with the
 // same error object the server answers with.
 #include <sodium.h>
 
@@ -22,7 +22,7 @@ const char kHelp[] =
     "usage: enygma validate --k K --input REQUEST.json [--all]\n"
     "\n"
     "Checks a transfer request (the reference JSON of POST /generateProofTransfer-{k}) for\n"
-    "format and against rules R1..R14 of the transfer relation, in that order.\n"
+    "format and against rules R1..R15 of the transfer relation, in that order.\n"
     "\n"
     "  --k K          anonymity-set size, 2..16\n"
     "  --input FILE   the request; - for standard input\n"
@@ -73,7 +73,7 @@ int run_validate(int argc, char** argv) {
 }
 
 Registration reg{
-    {"validate", "check a transfer request against R1..R14 (exit 0 valid, 2 not)", &run_validate}};
+    {"validate", "check a transfer request against R1..R15 (exit 0 valid, 2 not)", &run_validate}};
 
 }  // namespace
 }  // namespace enygma::cli

@@ -27,7 +27,7 @@ int run_witness(int argc, char** argv) {
     fputs(
         "usage: enygma witness --k K --input REQ.json --out FILE.wtns\n"
         "\n"
-        "Validates the request (rules R1..R14), computes the transfer circuit's witness and\n"
+        "Validates the request (rules R1..R15), computes the transfer circuit's witness and\n"
         "writes it in circom's .wtns format. The file holds every secret of the transfer:\n"
         "keep it private and delete it after use.\n"
         "  snarkjs wtns check transfer-kK.r1cs FILE.wtns\n"

@@ -241,6 +241,45 @@ TEST(Cli, WalletRequestsValidateAndInfoReportsSizes) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
+  TempDir tmp;
+  // From a seed, shared by three recipients.
+  auto r = run_enygma({"make-transfer", "--k", "5", "--seed", "8", "--split", "3", "--out",
+                       tmp / "split.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"validate", "--k", "5", "--input", tmp / "split.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(run_enygma({"make-transfer", "--k", "3", "--seed", "8", "--split", "3"}).exit_code, 1);
+  // Explicit values: positions 1 and 3 receive 30 and 12 of v = 42; the others 0.
+  const std::vector<std::string> base = {
+      "make-transfer", "--k", "4", "--secret-key", "77", "--balance", "0100", "--random", "5",
+      "--sender-index", "2", "--anonymity-set", "11,12,13,14", "--block-number", "9"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_enygma(args);
+  };
+  r = with({"--recipients", "1:30,3:12", "--out", tmp / "explicit.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto made = nlohmann::json::parse(test::read_all(tmp / "explicit.json"));
+  EXPECT_EQ(made["sender_tx_value"], "42");
+  EXPECT_EQ(made["previous_sender_balance"], "100");  // "0100": a leading zero is accepted
+  EXPECT_EQ(made["tx_values"][0], "0");
+  EXPECT_EQ(made["tx_values"][1], "30");
+  EXPECT_EQ(made["tx_values"][3], "12");
+  r = run_enygma({"validate", "--k", "4", "--input", tmp / "explicit.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Refused: a recipient that is the sender, more than the balance, an inconsistent --amount.
+  r = with({"--recipients", "2:1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("payees[0]"), std::string::npos) << r.err;
+  r = with({"--recipients", "1:100,3:1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 1);
+  EXPECT_EQ(with({"--recipients", "1:30", "--recipient-index", "1"}).exit_code, 1);
+  EXPECT_EQ(with({"--recipients", "9:30"}).exit_code, 1);
+}
+
 }  // namespace
 }  // namespace enygma
 

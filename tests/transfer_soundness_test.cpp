@@ -1,6 +1,6 @@
 // Soundness of the transfer circuit against invalid requests (validation bypassed) and forged
 // hints:
-//  - for every rule R1..R14 and every kind of breakage the rule breaker knows, the witness
+//  - for every rule R1..R15 and every kind of breakage the rule breaker knows, the witness
 //    computed from the broken request does not satisfy the R1CS (R9 and R10 cannot fail alone
 //    and are broken with their companions, see rule_breaker.hpp);
 //  - changing any single private wire of an honest witness breaks satisfaction (all of them,
@@ -14,6 +14,8 @@
 #include <string>
 
 #include "core/circuit/audit.hpp"
+#include "core/primitives/babyjubjub.hpp"
+#include "core/transfer/relation.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/rule_breaker.hpp"
 #include "core/transfer/transfer_circuit.hpp"
@@ -45,7 +47,7 @@ void check_every_breakage(const TransferRequest& valid, unsigned seeds_per_varia
   ASSERT_TRUE(validate_transfer(valid).ok());
   ASSERT_TRUE(satisfies(valid));
   const std::vector<Fr> valid_witness = transfer_witness(valid);
-  for (int rule = 1; rule <= 14; ++rule) {
+  for (int rule = 1; rule <= kNumRules; ++rule) {
     const unsigned variants = break_rule_variants(rule);
     ASSERT_GT(variants, 0u) << rule;
     for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {
@@ -79,10 +81,66 @@ TEST(TransferSoundness, EveryRuleBreakerRequestFailsAtK3AndK6) {
   check_every_breakage(load_request_vector("transfer-k6.json", 6), 1);
 }
 
+// R15 on both sides of k = 13, where (k - 1) * 2^250 stops being below p: every kind of breakage
+// is refused by validation and, with validation bypassed, by the constraint system.
+TEST(TransferSoundness, R15AtEveryKindOfBreakageAcrossTheWrapBoundary) {
+  for (unsigned k : {3u, 6u, 13u, 14u, 16u}) {
+    const TransferRequest valid = make_transfer(wallet_inputs_from_seed(k, 40 + k, 3));
+    ASSERT_TRUE(validate_transfer(valid).ok());
+    ASSERT_TRUE(satisfies(valid));
+    for (uint64_t seed = 0; seed < 2 * break_rule_variants(15); ++seed) {
+      Result<TransferRequest> broken = break_rule(valid, 15, seed);
+      ASSERT_TRUE(broken.ok()) << broken.error().message;
+      SCOPED_TRACE(testing::Message() << "k=" << k << " variant " << seed % 4);
+      Status st = validate_transfer(*broken);
+      ASSERT_FALSE(st.ok());
+      EXPECT_EQ(st.error().rule, "R15");
+      EXPECT_FALSE(satisfies(*broken));
+      EXPECT_EQ(first_violated_constraint(*broken).rfind("R15/", 0), 0u)
+          << first_violated_constraint(*broken);
+    }
+  }
+}
+
+// From k = 14 on, the other members' amounts (each below 2^250) can add up to v + p, which the
+// field cannot tell from v. R10 catches it (transfer_circuit.cpp, R15: S - v would have to be a
+// multiple of l * p): the R15 range and sum constraints hold, the curve sum does not.
+TEST(TransferSoundness, R15SumWrappingModuloPIsCaughtByTheCommitmentSum) {
+  for (unsigned k : {14u, 16u}) {
+    WalletInputs in = wallet_inputs_from_seed(k, 7, 1);
+    in.amount = Fr::from_u64(5);  // v + p must fit in 13 amounts below 2^250
+    in.payees = {{in.payees[0].index, in.amount}};
+    TransferRequest q = make_transfer(in);
+    const unsigned j = *sender_index(q);
+    U256 target;  // v + p as an integer
+    add_carry(target, q.sender_tx_value.to_u256(), Fr::kModulus);
+    // Greedily: 2^250 - 1 to each member in turn until the target is reached (13 members
+    // suffice, since p < 12.1 * 2^250).
+    const U256 full = (relation::pow2(250) - Fr::one()).to_u256();
+    U256 left = target;
+    for (unsigned i = 0; i < k; ++i) {
+      if (i == j) continue;
+      const U256 p = cmp(left, full) > 0 ? full : left;
+      sub_borrow(left, left, p);
+      q.tx_values[i] = *Fr::from_canonical(p);
+      q.tx_commits[i] = babyjubjub::pedersen(q.tx_values[i], q.tx_random_values[i]);
+    }
+    ASSERT_TRUE(left.is_zero());
+    Fr field_sum = Fr::zero();
+    for (unsigned i = 0; i < k; ++i) {
+      if (i != j) field_sum += q.tx_values[i];
+    }
+    ASSERT_EQ(field_sum, q.sender_tx_value) << "the sum wraps to v in the field";
+    EXPECT_EQ(failed_rules(validate_transfer_all(q)), (std::vector<int>{9, 10, 15}));
+    EXPECT_FALSE(satisfies(q));
+    EXPECT_EQ(first_violated_constraint(q).rfind("R10/", 0), 0u) << first_violated_constraint(q);
+  }
+}
+
 TEST(TransferSoundness, FirstViolatedConstraintNamesARule) {
   // Diagnostics: the label of the first violated constraint starts with a rule id.
   const TransferRequest valid = load_request_vector("transfer-k2.json", 2);
-  for (int rule = 1; rule <= 14; ++rule) {
+  for (int rule = 1; rule <= kNumRules; ++rule) {
     Result<BrokenRequest> broken = break_rule_minimal(valid, rule, 0);
     ASSERT_TRUE(broken.ok());
     if (invisible_to_the_statement(rule, 0)) continue;
@@ -115,6 +173,11 @@ TEST(TransferSoundness, NoSingleWireCanChangeAtK2) {
 
 TEST(TransferSoundness, NoSingleWireCanChangeAtK6) {
   check_no_free_wire(load_request_vector("transfer-k6.json", 6));
+  check_no_free_wire(make_transfer(wallet_inputs_from_seed(6, 11, 3)));
+}
+
+TEST(TransferSoundness, NoSingleWireCanChangeAtK14) {
+  check_no_free_wire(make_transfer(wallet_inputs_from_seed(14, 12, 3)));
 }
 
 }  // namespace

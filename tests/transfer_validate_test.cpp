@@ -1,6 +1,8 @@
-// R1..R14 natively: the reference requests, the error format, the project rules' edges, and
+// R1..R15 natively: the reference requests, the error format, the project rules' edges, and
 // the rule breaker (each rule broken alone, as validate_transfer_all judges).
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <fstream>
 #include <sstream>
@@ -67,6 +69,44 @@ TEST(TransferValidate, TheBadK2RequestBreaksR2First) {
             "R13: tx_commits[0] is not Pedersen(tx_values[0], tx_random_values[0])");
   EXPECT_EQ(all[2].field, "tx_commits[0]");
   EXPECT_EQ(all[1].field, "tx_values");
+}
+
+// R15 (issue 17's attacks, on a k = 3 wallet request paying one member).
+TEST(TransferValidate, R15RefusesTheftAndValueFromNowhere) {
+  TransferRequest valid = make_transfer(wallet_inputs_from_seed(3, uint64_t(21)));
+  const unsigned j = *sender_index(valid);
+  unsigned a = (j + 1) % 3, c = (j + 2) % 3;
+  if (valid.tx_values[a].is_zero()) std::swap(a, c);  // a is the recipient, c receives 0
+  auto recommit = [](TransferRequest& q, unsigned i) {
+    q.tx_commits[i] = bjj::pedersen(q.tx_values[i], q.tx_random_values[i]);
+  };
+  // Theft: the recipient gets X more, taken from the third member (l - X).
+  TransferRequest q = valid;
+  const Fr x = Fr::from_u64(123456);
+  q.tx_values[a] += x;
+  q.tx_values[c] = relation::l_as_fr() - x;
+  recommit(q, a);
+  recommit(q, c);
+  Status st = validate_transfer(q);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message, "R15: tx_values[" + std::to_string(c) +
+                                    "] is not a non-negative amount below 2^250");
+  EXPECT_EQ(st.error().field, "tx_values[" + std::to_string(c) + "]");
+  EXPECT_EQ(rules_of(q), std::vector<int>{15});
+  // Value from nowhere: v = 0, four members share l (each below 2^250): every Pedersen sum is
+  // unchanged, the amounts are in range, their integer sum is wrong.
+  const TransferRequest k6 = make_transfer(wallet_inputs_from_seed(6, uint64_t(22)));
+  auto nowhere = break_rule(k6, 15, 1);
+  ASSERT_TRUE(nowhere.ok()) << nowhere.error().message;
+  EXPECT_TRUE(nowhere->sender_tx_value.is_zero());
+  st = validate_transfer(*nowhere);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().message, "R15: tx_values of the other members add up to " +
+                                    relation::l_as_fr().to_decimal() + ", not sender_tx_value 0");
+  EXPECT_EQ(st.error().rule, "R15");
+  EXPECT_EQ(st.error().field, "tx_values");
+  // The sender's own entry is bounded by R2, not R15: tv[j] = l - v may exceed 2^250.
+  EXPECT_TRUE(validate_transfer(valid).ok());
 }
 
 TEST(TransferValidate, ErrorFormatNamesRuleAndField) {
@@ -139,6 +179,7 @@ TEST(TransferValidate, R11BalanceBoundAndAmount) {
   WalletInputs in = wallet_inputs_from_seed(3, uint64_t(1));
   in.balance = relation::pow2(250) - Fr::one();
   in.amount = in.balance;
+  in.payees = {{in.payees[0].index, in.amount}};
   TransferRequest q = make_transfer(in);
   EXPECT_TRUE(validate_transfer(q).ok());
   q.previous_sender_balance = relation::pow2(250);
@@ -162,7 +203,7 @@ TEST(TransferValidate, R2BoundsAndTheSendersEntry) {
   auto all = validate_transfer_all(q);
   ASSERT_FALSE(all.empty());
   EXPECT_EQ(all[0].message, "R2: sender_tx_value is not below 2^252");
-  EXPECT_EQ(failed_rules(all), (std::vector<int>{2, 11}));
+  EXPECT_EQ(failed_rules(all), (std::vector<int>{2, 11, 15}));
   // tx_values[j] + 7l (>= 2^252 for this value, still below p) breaks R2 only.
   q = make_transfer(in);
   Fr seven_l = relation::l_as_fr() * Fr::from_u64(7);
@@ -173,6 +214,7 @@ TEST(TransferValidate, R2BoundsAndTheSendersEntry) {
   EXPECT_EQ(rules_of(q), std::vector<int>{2});
   // v = 0 needs tx_values[j] = 0, not l.
   in.amount = Fr::zero();
+  in.payees.clear();
   q = make_transfer(in);
   EXPECT_TRUE(q.tx_values[j].is_zero());
   EXPECT_TRUE(validate_transfer(q).ok());
@@ -181,13 +223,13 @@ TEST(TransferValidate, R2BoundsAndTheSendersEntry) {
 }
 
 TEST(TransferValidate, R9IsAStatementModuloL) {
-  // A receiver's tx_values[i] + l: same commitment, sums still 0 mod l: accepted (the project
-  // proves the same public statement), while tx_random_values[i] + l breaks R14 only.
+  // A receiver's tx_values[i] + l: same commitment, sums still 0 mod l, so R9 holds; since R15
+  // it is refused as an amount (it is not below 2^250). tx_random_values[i] + l breaks R14 only.
   WalletInputs in = wallet_inputs_from_seed(8, uint64_t(3));
   TransferRequest q = make_transfer(in);
   const unsigned r = (*sender_index(q) + 1) % q.k;
   q.tx_values[r] += relation::l_as_fr();
-  EXPECT_TRUE(validate_transfer(q).ok());
+  EXPECT_EQ(rules_of(q), std::vector<int>{15});
   q = make_transfer(in);
   q.tx_random_values[r] += relation::l_as_fr();
   EXPECT_EQ(rules_of(q), std::vector<int>{14});
@@ -234,10 +276,20 @@ std::vector<TransferRequest> breaker_inputs() {
 TEST(RuleBreaker, EachRuleAloneInEveryVariant) {
   for (const TransferRequest& valid : breaker_inputs()) {
     ASSERT_TRUE(validate_transfer(valid).ok());
-    for (int rule = 1; rule <= 14; ++rule) {
+    for (int rule = 1; rule <= kNumRules; ++rule) {
       if (rule == 9 || rule == 10) continue;
       ASSERT_GT(break_rule_variants(rule), 0u);
       for (uint64_t seed = 0; seed < 2 * break_rule_variants(rule); ++seed) {
+        // R2's variants 1 and 2 break R15 with it (rule_breaker.hpp).
+        auto minimal = break_rule_minimal(valid, rule, seed);
+        ASSERT_TRUE(minimal.ok()) << minimal.error().message;
+        EXPECT_EQ(rules_of(minimal->request), minimal->broken_rules) << minimal->how;
+        if (minimal->broken_rules != std::vector<int>{rule}) {
+          EXPECT_EQ(rule, 2);
+          EXPECT_EQ(minimal->broken_rules, (std::vector<int>{2, 15})) << minimal->how;
+          EXPECT_FALSE(break_rule(valid, rule, seed).ok());
+          continue;
+        }
         auto broken = break_rule(valid, rule, seed);
         ASSERT_TRUE(broken.ok()) << "R" << rule << " seed " << seed << " k " << valid.k << ": "
                                  << broken.error().message;
@@ -267,8 +319,10 @@ TEST(RuleBreaker, R9AndR10OnlyWithCompanions) {
       for (uint64_t seed = 0; seed < 2 * break_rule_variants(rule); ++seed) {
         auto b = break_rule_minimal(valid, rule, seed);
         ASSERT_TRUE(b.ok()) << b.error().message;
-        EXPECT_EQ(b->broken_rules.size(), 2u);
-        EXPECT_EQ(b->broken_rules[rule == 9 ? 0 : (b->broken_rules[0] == 9 ? 1 : 0)], rule);
+        // {R9, R10, R15}, {R9, R13, R15} or {R10, R13}
+        EXPECT_TRUE(std::find(b->broken_rules.begin(), b->broken_rules.end(), rule) !=
+                    b->broken_rules.end());
+        EXPECT_EQ(b->broken_rules.size(), b->broken_rules[0] == 9 ? 3u : 2u);
         EXPECT_EQ(rules_of(b->request), b->broken_rules) << b->how;
       }
     }
@@ -278,7 +332,7 @@ TEST(RuleBreaker, R9AndR10OnlyWithCompanions) {
 TEST(RuleBreaker, RefusesInvalidStartsAndUnknownRules) {
   TransferRequest valid = make_transfer(wallet_inputs_from_seed(2, uint64_t(6)));
   EXPECT_FALSE(break_rule(valid, 0, 0).ok());
-  EXPECT_FALSE(break_rule(valid, 15, 0).ok());
+  EXPECT_FALSE(break_rule(valid, 16, 0).ok());
   auto once = break_rule(valid, 8, 0);
   ASSERT_TRUE(once.ok());
   auto twice = break_rule(*once, 5, 0);

@@ -28,7 +28,7 @@ TEST(Wallet, RebuildsTheReferenceRequests) {
     auto in = wallet_inputs_from_request(*req);
     ASSERT_TRUE(in.ok()) << in.error().message;
     EXPECT_EQ(in->sender_index, 0u);
-    EXPECT_EQ(in->recipient_index, 1u);
+    for (const Payee& p : in->payees) EXPECT_EQ(p.index, 1u);
     // Only the sender's secrets, the others' keys and shared secrets and the public context go
     // in; every derived value must come out as the reference has it.
     WalletInputs blank = *in;
@@ -51,7 +51,7 @@ TEST(Wallet, RequestsAreValidForEveryKAndManySeeds) {
       Status st = validate_transfer(q);
       ASSERT_TRUE(st.ok()) << "k " << k << " seed " << seed << ": " << st.error().message;
       EXPECT_EQ(sender_index(q), in.sender_index);
-      EXPECT_EQ(q.tx_values[in.recipient_index], in.amount);
+      for (const Payee& p : in.payees) EXPECT_EQ(q.tx_values[p.index], p.amount);
       EXPECT_EQ(q.public_inputs().size(), 8u * k + 2);
     }
   }
@@ -75,7 +75,9 @@ TEST(Wallet, SeedDerivationIsDeterministicAndWellFormed) {
     std::set<std::string> ids;
     for (const Fr& id : a.anonymity_set) ids.insert(id.to_decimal());
     EXPECT_EQ(ids.size(), 5u);
-    EXPECT_NE(a.sender_index, a.recipient_index);
+    ASSERT_EQ(a.payees.size(), 1u);
+    EXPECT_NE(a.sender_index, a.payees[0].index);
+    EXPECT_EQ(a.payees[0].amount, a.amount);
     EXPECT_EQ(relation::reduce_mod_l(a.secret_key), a.secret_key);
     for (const Fr& ss : a.shared_secrets) EXPECT_EQ(relation::reduce_mod_l(ss), ss);
     if (a.balance.is_zero()) shapes.insert("V = 0");
@@ -102,11 +104,16 @@ TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
       {"public_keys", [](WalletInputs& in) { in.public_keys.clear(); }},
       {"previous_commits", [](WalletInputs& in) { in.previous_commits.resize(2); }},
       {"sender_index", [](WalletInputs& in) { in.sender_index = 4; }},
-      {"recipient_index", [](WalletInputs& in) { in.recipient_index = 9; }},
-      {"recipient_index", [](WalletInputs& in) { in.recipient_index = in.sender_index; }},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = 9; }},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = in.sender_index; }},
+      {"payees[1]", [](WalletInputs& in) { in.payees.push_back({in.payees[0].index, Fr::zero()}); }},
+      {"payees[0]",
+       [](WalletInputs& in) { in.payees[0].amount = relation::pow2(250); }},
+      {"payees", [](WalletInputs& in) { in.payees[0].amount += Fr::one(); }},
+      {"payees", [](WalletInputs& in) { in.payees.clear(); in.amount = in.balance = Fr::one(); }},
       {"anonymity_set",
        [](WalletInputs& in) {
-         in.anonymity_set[in.recipient_index] = in.anonymity_set[in.sender_index];
+         in.anonymity_set[in.payees[0].index] = in.anonymity_set[in.sender_index];
        }},
       {"balance", [](WalletInputs& in) { in.balance = relation::pow2(250); }},
       {"amount", [](WalletInputs& in) { in.amount = in.balance + Fr::one(); }},
@@ -126,7 +133,40 @@ TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
   auto q = make_transfer_checked(in);
   ASSERT_TRUE(q.ok());
   EXPECT_TRUE(validate_transfer(*q).ok());
-  EXPECT_EQ(q->previous_commits[in.recipient_index], babyjubjub::identity());
+  EXPECT_EQ(q->previous_commits[in.payees[0].index], babyjubjub::identity());
+}
+
+TEST(Wallet, SplitsTheAmountAmongSeveralPayees) {
+  // R15: the payees' parts add up to v; every other member receives 0.
+  for (unsigned k = kMinK; k <= kMaxK; ++k) {
+    for (unsigned n : {2u, 3u}) {
+      for (uint64_t seed = 0; seed < 4; ++seed) {
+        WalletInputs in = wallet_inputs_from_seed(k, seed + 100 * n, n);
+        SCOPED_TRACE(testing::Message() << "k " << k << " payees " << n << " seed " << seed);
+        ASSERT_EQ(in.payees.size(), std::min(n, k - 1));
+        const TransferRequest q = make_transfer(in);
+        Status st = validate_transfer(q);
+        ASSERT_TRUE(st.ok()) << st.error().message;
+        Fr total = Fr::zero();
+        std::set<unsigned> paid;
+        for (const Payee& p : in.payees) {
+          EXPECT_EQ(q.tx_values[p.index], p.amount);
+          total += p.amount;
+          paid.insert(p.index);
+        }
+        EXPECT_EQ(total, q.sender_tx_value);
+        for (unsigned i = 0; i < k; ++i) {
+          if (i != in.sender_index && !paid.count(i)) {
+            EXPECT_TRUE(q.tx_values[i].is_zero()) << i;
+          }
+        }
+        // The request's wallet inputs rebuild it.
+        auto back = wallet_inputs_from_request(q);
+        ASSERT_TRUE(back.ok());
+        EXPECT_EQ(transfer_request_to_json(make_transfer(*back)), transfer_request_to_json(q));
+      }
+    }
+  }
 }
 
 TEST(Wallet, WipeSecrets) {
@@ -137,6 +177,7 @@ TEST(Wallet, WipeSecrets) {
   EXPECT_TRUE(in.balance_random.is_zero());
   EXPECT_TRUE(in.amount.is_zero());
   for (const Fr& ss : in.shared_secrets) EXPECT_TRUE(ss.is_zero());
+  for (const Payee& p : in.payees) EXPECT_TRUE(p.amount.is_zero());
 }
 
 }  // namespace

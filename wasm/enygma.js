@@ -91,9 +91,10 @@ export class Enygma {
     return this.#call('clearKeyCache', {});
   }
   // A valid transfer request (JSON text) built by the wallet code; seed: a text (hashed with
-  // BLAKE2b-256) for a reproducible one, otherwise a fresh random one.
-  makeTransfer(k, { seed } = {}) {
-    return this.#call('makeTransfer', { k, seed });
+  // BLAKE2b-256) for a reproducible one, otherwise a fresh random one; payees: how many members
+  // share the amount (1..k-1, default 1).
+  makeTransfer(k, { seed, payees } = {}) {
+    return this.#call('makeTransfer', { k, seed, payees });
   }
   // -> {valid: true} or {valid: false, error: {error, rule, field}}
   validate(k, request) {

@@ -176,15 +176,20 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
   crypto_generichash(out, 32, data, len, nullptr, 0);
 }
 
-int eny_make_transfer(unsigned k, const uint8_t* seed32, eny_buffer* out) {
+int eny_make_transfer(unsigned k, const uint8_t* seed32, unsigned payees, eny_buffer* out) {
   if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
+  if (payees < 1 || payees > k - 1) {
+    return fail(out, ENY_REJECTED,
+                make_error("payees = " + std::to_string(payees) + " is not in 1..k-1", "input",
+                           "payees"));
+  }
   std::array<uint8_t, 32> seed;
   if (seed32) {
     std::memcpy(seed.data(), seed32, seed.size());
   } else {
     randombytes_buf(seed.data(), seed.size());
   }
-  WalletInputs inputs = wallet_inputs_from_seed(k, seed);
+  WalletInputs inputs = wallet_inputs_from_seed(k, seed, payees);
   sodium_memzero(seed.data(), seed.size());
   auto request = make_transfer_checked(inputs);
   if (!request) return fail(out, ENY_ERROR, request.error());

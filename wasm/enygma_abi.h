@@ -75,9 +75,10 @@ int eny_insecure_dev_setup(unsigned k, const char* seed_text, size_t len, eny_bu
 void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]);
 
 /* A valid transfer request JSON of size k built by the wallet code from a 32-byte seed
- * (deterministic), or from a fresh random seed when seed is NULL. */
-int eny_make_transfer(unsigned k, const uint8_t* seed32, eny_buffer* out);
-/* Parse + rules R1..R14: ENY_OK with {"valid":true}, or ENY_REJECTED with the first rule
+ * (deterministic), or from a fresh random seed when seed is NULL; the amount is shared by
+ * `payees` recipients (1..k-1), every other member receives 0 (R15). */
+int eny_make_transfer(unsigned k, const uint8_t* seed32, unsigned payees, eny_buffer* out);
+/* Parse + rules R1..R15: ENY_OK with {"valid":true}, or ENY_REJECTED with the first rule
  * broken as {"error","rule","field"}. */
 int eny_validate(unsigned k, const char* request_json, size_t len, eny_buffer* out);
 

@@ -155,10 +155,10 @@
           M._free(digest);
         }
       },
-      makeTransfer: function (k, seed32) {
+      makeTransfer: function (k, seed32, payees) {
         clearOut();
         return withBytes(seed32 || null, function (p) {
-          return outcome(M._eny_make_transfer(k, p, outBuffer));
+          return outcome(M._eny_make_transfer(k, p, payees || 1, outBuffer));
         });
       },
       validate: function (k, requestJson) {

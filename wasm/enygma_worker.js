@@ -246,7 +246,7 @@ var ops = {
     if (args.seed != null) {
       seed = typeof args.seed === 'string' ? abi.testSeedFromText(args.seed) : new Uint8Array(args.seed);
     }
-    return check(abi.makeTransfer(args.k, seed)).text;
+    return check(abi.makeTransfer(args.k, seed, args.payees || 1)).text;
   },
 
   validate: function (id, args) {

@@ -132,10 +132,12 @@ async function loadExample(table) {
 async function generate() {
   showError(null);
   try {
-    const text = await demo.enygma.makeTransfer(demo.k);
+    const payees = Math.min(Number($('payees').value), demo.k - 1);
+    const text = await demo.enygma.makeTransfer(demo.k, { payees });
     $('request').value = JSON.stringify(JSON.parse(text), null, 1);
     requestChanged();
-    setStatus($('request-status'), 'ok', `a fresh valid transfer for k=${demo.k} (made in this page)`);
+    const to = payees === 1 ? 'one recipient' : `${payees} recipients`;
+    setStatus($('request-status'), 'ok', `a fresh valid transfer for k=${demo.k} to ${to} (made in this page)`);
   } catch (e) {
     showError(e);
   }
@@ -146,7 +148,7 @@ async function validate() {
   try {
     const result = await demo.enygma.validate(demo.k, request());
     if (result.valid) {
-      setStatus($('request-status'), 'ok', 'valid: rules R1..R14 hold');
+      setStatus($('request-status'), 'ok', 'valid: rules R1..R15 hold');
     } else {
       setStatus($('request-status'), 'error', `rejected: ${result.error.rule} ${result.error.field}`);
       showError(result.error);

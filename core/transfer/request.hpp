@@ -1,5 +1,5 @@
 // A transfer request: the reference service's JSON (POST /generateProofTransfer-{k}), parsed
-// into field elements. Rules R1..R14 of ../shared/docs/transfer-relation.md are checked by
+// into field elements. Rules R1..R15 of ../shared/docs/transfer-relation.md are checked by
 // validate.hpp; this file only checks the format (fields present, array lengths, canonical
 // decimal strings) and names the offending field.
 // (API contract; implemented in request.cpp.)

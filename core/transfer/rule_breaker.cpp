@@ -1,9 +1,10 @@
 // One function per rule. Variants (variant_seed % break_rule_variants(rule)):
 //   R1  0 sender_id := an id not in the set;  1 anonymity_set[i] := sender_id (i != j, a
 //       duplicate);  2 anonymity_set[j] := an id not in the set
-//   R2  0 tx_values[j] += m*l (same residue, same commitment);  1 sender_tx_value := another
-//       value in [0, V] (V >= 1, else variant 0);  2 tx_values[j] -= delta, tx_values[r] +=
-//       delta mod l, both commitments recomputed (pays the recipient more than v)
+//   R2  0 tx_values[j] += m*l (same residue, same commitment);  with R15 (R15 makes the others
+//       add up to v, so a changed v or tv[j] breaks both): 1 sender_tx_value := another value
+//       in [0, V] (V >= 1, else variant 0);  2 tx_values[j] -= delta, tx_values[r] += delta,
+//       both commitments recomputed (pays the recipient more than v)
 //   R3  previous_commits[i], i != j, off the curve: 0 (x, y + 1);  1 (0, 0);  2 random
 //   R4  0 shared_secrets[j] := an alias of Poseidon(R, sk) mod l (relation::mod_l_aliases);
 //       1 shared_secrets[j] := another value below l;  2 R += 1 with previous_commits[j]
@@ -27,10 +28,16 @@
 //   R12 0 nullifier += delta;  1 another participant's nullifier Poseidon(hs[i], b), i != j;
 //       2 nullifier mod l (or + l when it is below l)
 //   R13 a != b: 0 tx_commits[a] += G, tx_commits[b] -= G;  1 both += (0, -1);  2 tx_values[a]
-//       += delta, tx_values[b] -= delta mod l, commitments kept (a, b != j; needs k >= 3, else
-//       variant 0);  3 tx_commits[a] += H, tx_commits[b] -= H
+//       += delta, tx_values[c] -= delta with 0 < delta <= tx_values[c], commitments kept (a, c
+//       != j; needs k >= 3 and a receiver, else variant 0);  3 tx_commits[a] += H,
+//       tx_commits[b] -= H
 //   R14 0 tx_random_values[a] += delta, tx_random_values[b] -= delta mod l (a != b, commitments
 //       recomputed);  1 tx_random_values[a] += m*l (same residue, same commitment)
+//   R15 a, b != j, commitments recomputed: 0 theft: tx_values[a] += X, tx_values[b] -= X mod l
+//       with X > tx_values[b] (k >= 3, else variant 2);  1 value from nowhere: v := 0,
+//       tx_values[j] := 0 and up to four other members sharing l;  2 tx_values[a] += l (same
+//       commitment);  3 a negative amount: tx_values[a] := l - 1, tx_values[b] += the
+//       difference (k >= 3, else variant 2)
 #include "core/transfer/rule_breaker.hpp"
 
 #include <algorithm>
@@ -53,7 +60,19 @@ std::string rule_id(int n) {
   return id;
 }
 
-constexpr unsigned kVariants[15] = {0, 3, 3, 3, 4, 2, 3, 3, 3, 2, 3, 4, 3, 4, 2};
+constexpr unsigned kVariants[kNumRules + 1] = {0, 3, 3, 3, 4, 2, 3, 3, 3, 2, 3, 4, 3, 4, 2, 4};
+
+// floor(x / n) for 0 < n < 2^32, by 32-bit long division.
+U256 divide_small(const U256& x, uint32_t n) {
+  U256 q;
+  uint64_t rem = 0;
+  for (int half = 7; half >= 0; --half) {
+    const uint64_t cur = (rem << 32) | ((x.w[half / 2] >> (32 * (half % 2))) & 0xffffffffu);
+    q.w[half / 2] |= (cur / n) << (32 * (half % 2));
+    rem = cur % n;
+  }
+  return q;
+}
 
 // SplitMix64 over the seed: indices and values of a breakage.
 class Picker {
@@ -161,10 +180,12 @@ void break_r2(Breaking& b) {
     const bool up = cmp(q.sender_tx_value.to_u256(), balance.to_u256()) < 0;
     q.sender_tx_value += up ? Fr::one() : -Fr::one();
     b.how = up ? "sender_tx_value += 1" : "sender_tx_value -= 1";
+    b.broken = {2, 15};
   } else if (b.variant == 2) {
     const unsigned r = b.pick.other_than(q.k, b.j);
-    b.shift_tx_value(b.j, r, b.pick.nonzero_mod_l(), true);
+    b.shift_tx_value(b.j, r, Fr::from_u64(1 + b.pick.below(1000)), true);
     b.how = b.at("tx_values", b.j) + " -= delta, " + b.at("tx_values", r) + " += delta";
+    b.broken = {2, 15};
   } else {
     q.tx_values[b.j] = b.pick.pick(relation::same_residue_aliases(q.tx_values[b.j]));
     b.how = b.at("tx_values", b.j) + " += m*l";
@@ -287,7 +308,7 @@ void break_r9_with(Breaking& b, bool recompute) {
   if (recompute) b.recommit(r);
   b.how = b.at("tx_values", r) + " += delta" +
           (recompute ? ", " + b.at("tx_commits", r) + " recomputed" : "");
-  b.broken = {9, recompute ? 10 : 13};
+  b.broken = {9, recompute ? 10 : 13, 15};
 }
 
 void break_r9(Breaking& b) {
@@ -308,6 +329,9 @@ void break_r11(Breaking& b) {
   const unsigned j = b.j;
   unsigned variant = b.variant;
   if (variant == 3 && q.sender_tx_value.is_zero()) variant = 2;
+  // Variant 2 pays the extra to one receiver, whose amount must stay below 2^250 (R15).
+  const Fr raised = q.previous_sender_balance + Fr::from_u64(1 + b.pick.below(1000));
+  if (variant == 2 && !relation::below_pow2(raised, 250)) variant = 0;
   if (variant == 0) {
     q.previous_sender_balance += relation::l_as_fr();
     b.how = "previous_sender_balance += l (same commitment)";
@@ -320,7 +344,7 @@ void break_r11(Breaking& b) {
             ", " + b.at("previous_commits", j) + " recomputed";
   } else {
     const Fr old_entry = q.tx_values[j];
-    q.sender_tx_value = q.previous_sender_balance + Fr::from_u64(1 + b.pick.below(1000));
+    q.sender_tx_value = raised;
     q.tx_values[j] = relation::sender_tx_value_entry(q.sender_tx_value);
     const unsigned r = b.pick.other_than(q.k, j);
     q.tx_values[r] =
@@ -351,12 +375,21 @@ void break_r12(Breaking& b) {
 void break_r13(Breaking& b) {
   TransferRequest& q = b.q;
   unsigned variant = b.variant;
-  if (variant == 2 && q.k < 3) variant = 0;
+  // Variant 2 takes from a receiver c no more than it has, so R15 (ranges and sum) still holds.
+  std::vector<unsigned> receivers;
+  for (unsigned i = 0; i < q.k; ++i) {
+    if (i != b.j && !q.tx_values[i].is_zero()) receivers.push_back(i);
+  }
+  if (variant == 2 && (q.k < 3 || receivers.empty())) variant = 0;
   if (variant == 2) {
-    const unsigned a = b.pick.other_than(q.k, b.j);
-    unsigned c = b.pick.other_than(q.k, b.j);
-    while (c == a) c = b.pick.other_than(q.k, b.j);
-    b.shift_tx_value(c, a, b.pick.nonzero_mod_l(), false);
+    const unsigned c = b.pick.pick(receivers);
+    unsigned a = b.pick.other_than(q.k, b.j);
+    while (a == c) a = b.pick.other_than(q.k, b.j);
+    U256 delta = b.pick.nonzero_mod_l().to_u256();
+    const U256 have = q.tx_values[c].to_u256();
+    while (cmp(delta, have) > 0) delta = shr1(delta);
+    if (delta.is_zero()) delta = U256::from_u64(1);
+    b.shift_tx_value(c, a, *Fr::from_canonical(delta), false);
     b.how =
         b.at("tx_values", a) + " += delta, " + b.at("tx_values", c) + " -= delta, commitments kept";
     return;
@@ -389,16 +422,61 @@ void break_r14(Breaking& b) {
   }
 }
 
+void break_r15(Breaking& b) {
+  TransferRequest& q = b.q;
+  const unsigned j = b.j;
+  unsigned variant = b.variant;
+  if ((variant == 0 || variant == 3) && q.k < 3) variant = 2;
+  const unsigned a = b.pick.other_than(q.k, j);
+  unsigned c = a;
+  if (q.k >= 3) {
+    while (c == a) c = b.pick.other_than(q.k, j);
+  }
+  if (variant == 0) {
+    // Theft: c pays more than it has (its entry wraps to l - something), a receives it.
+    Fr x = q.tx_values[c] + Fr::from_u64(1 + b.pick.below(1000000));
+    b.shift_tx_value(c, a, x, true);
+    b.how = b.at("tx_values", a) + " += X, " + b.at("tx_values", c) + " -= X > " +
+            b.at("tx_values", c) + ", commitments recomputed";
+  } else if (variant == 1) {
+    // Value from nowhere: nothing sent, up to four members share l (each below 2^250 from
+    // four members on), which sums to 0 modulo l.
+    q.sender_tx_value = Fr::zero();
+    for (unsigned i = 0; i < q.k; ++i) q.tx_values[i] = Fr::zero();
+    const unsigned n = std::min(4u, q.k - 1);
+    const U256 l = relation::l_as_fr().to_u256();
+    const U256 part = divide_small(l, n);
+    U256 left = l;
+    for (unsigned i = (j + 1) % q.k, given = 0; given < n; i = (i + 1) % q.k) {
+      if (i == j) continue;
+      const U256 this_part = ++given == n ? left : part;  // the last one takes the remainder
+      sub_borrow(left, left, this_part);
+      q.tx_values[i] = *Fr::from_canonical(this_part);
+    }
+    for (unsigned m = 0; m < q.k; ++m) b.recommit(m);
+    b.how = "sender_tx_value := 0, " + std::to_string(n) + " members share l";
+  } else if (variant == 2) {
+    q.tx_values[a] += relation::l_as_fr();
+    b.how = b.at("tx_values", a) + " += l (same commitment)";
+  } else {
+    // A negative amount: a's entry becomes l - 1 (-1 modulo l), c receives the difference.
+    const Fr delta = q.tx_values[a] + Fr::one();
+    b.shift_tx_value(a, c, delta, true);
+    b.how = b.at("tx_values", a) + " := l - 1, " + b.at("tx_values", c) +
+            " += the difference, commitments recomputed";
+  }
+}
+
 }  // namespace
 
 unsigned break_rule_variants(int rule) {
-  return rule >= 1 && rule <= 14 ? kVariants[rule] : 0;
+  return rule >= 1 && rule <= kNumRules ? kVariants[rule] : 0;
 }
 
 Result<BrokenRequest> break_rule_minimal(const TransferRequest& valid, int rule,
                                          uint64_t variant_seed) {
-  if (rule < 1 || rule > 14) {
-    return make_error("no rule " + std::to_string(rule) + " (rules are R1..R14)", "input", "rule");
+  if (rule < 1 || rule > kNumRules) {
+    return make_error("no rule " + std::to_string(rule) + " (rules are R1..R15)", "input", "rule");
   }
   if (Status st = validate_transfer(valid); !st) {
     return make_error("the request to break is not valid: " + st.error().message, "input",
@@ -408,9 +486,9 @@ Result<BrokenRequest> break_rule_minimal(const TransferRequest& valid, int rule,
   Breaking b{valid, *sender_index(valid), unsigned(variant_seed % kVariants[rule]), pick, {rule},
              {}};
   using Breaker = void (*)(Breaking&);
-  static constexpr Breaker kBreakers[15] = {nullptr,   break_r1,  break_r2,  break_r3,  break_r4,
-                                            break_r5,  break_r6,  break_r7,  break_r8,  break_r9,
-                                            break_r10, break_r11, break_r12, break_r13, break_r14};
+  static constexpr Breaker kBreakers[kNumRules + 1] = {
+      nullptr,  break_r1,  break_r2,  break_r3,  break_r4,  break_r5,  break_r6,  break_r7,
+      break_r8, break_r9, break_r10, break_r11, break_r12, break_r13, break_r14, break_r15};
   kBreakers[rule](b);
   // The claim is checked, not trusted (a coincidence of hashes would show up here).
   const std::vector<int> failed = failed_rules(validate_transfer_all(b.q));
@@ -430,14 +508,19 @@ Result<BrokenRequest> break_rule_minimal(const TransferRequest& valid, int rule,
 Result<TransferRequest> break_rule(const TransferRequest& valid, int rule, uint64_t variant_seed) {
   if (rule == 9 || rule == 10) {
     return make_error(
-        rule == 9 ? "R9 cannot fail alone: R14 gives sum(tr) = 0 mod l, and R13 with R10 then "
-                    "give sum(tv) * G = O, so sum(tv) = 0 mod l; use break_rule_minimal"
+        rule == 9 ? "R9 cannot fail alone: R14 gives sum(tr) = 0 mod l, and R2 with R15 give "
+                    "sum(tv) = l or 0; use break_rule_minimal"
                   : "R10 cannot fail alone: R13 and R9 give sum(tc) = sum(tv) * G + sum(tr) * H "
                     "= O; use break_rule_minimal",
         rule_id(rule), "");
   }
   Result<BrokenRequest> r = break_rule_minimal(valid, rule, variant_seed);
   if (!r) return r.error();
+  if (r->broken_rules != std::vector<int>{rule}) {
+    return make_error(rule_id(rule) + " variant " + std::to_string(variant_seed % kVariants[rule]) +
+                          " breaks other rules with it; use break_rule_minimal",
+                      rule_id(rule), "");
+  }
   return std::move(r->request);
 }
 

@@ -1,22 +1,19 @@
-// The transfer circuit. Rule ids R1..R14 label the constraints that enforce them.
+// The transfer circuit. Rule ids R1..R15 label the constraints that enforce them.
 //
 // Private wires, in allocation order: sender_id, sk, ss[0..k); the bits of V (250), v (250), R
 // (254, canonical) and of every tv[i] (251); then every gadget's internal wires. V, v, R and tv
 // have no wire of their own: they are used only through their bits.
 //
-// tv[i] enters the relation only through Pedersen(tv[i], .) (R13: the point depends on tv[i]
-// mod l), R9 (a sum mod l) and, for the sender only, R2. So for i != j the witness holds the
-// bits of tv[i] mod l (< 2^251), and for the sender the exact value: 251 bits suffice, no
-// canonical check is needed, and a request that breaks a rule still yields a failing witness
-// (for i != j, replacing tv[i] by tv[i] mod l changes no rule's outcome).
+// Every tv[i] is held exactly (no reduction mod l): R13 uses it through Pedersen(tv[i], .), R2
+// bounds the sender's entry (tv[j] < l < 2^251) and R15 the others' (tv[i] < 2^250: bit 250 is
+// zero unless i is the sender). A value of 2^251 or more gives a non-boolean top bit, so an
+// out-of-range request yields a failing witness rather than a truncated one.
 //
-// Cost per participant (3,305; fixed part 3,730): three Poseidons (240 + 258 + 258), two exact
+// Cost per participant (3,306; fixed part 3,731): three Poseidons (240 + 258 + 258), two exact
 // reductions mod l (445 each, R5 and R8), the canonical bits of Poseidon(U, ss, b) (354), two
-// fixed-base multiplications (513 for [P]H, 505 for [tv]G), 251 bits of tv, and 36 for R1, R3, the
-// selections and the point additions.
+// fixed-base multiplications (513 for [P]H, 505 for [tv]G), 251 bits of tv, one R15 range
+// constraint, and 36 for R1, R3, the selections and the point additions.
 #include "core/transfer/transfer_circuit.hpp"
-
-#include <sodium.h>
 
 #include <array>
 #include <cstdlib>
@@ -44,7 +41,7 @@ using Scope = circuit::CircuitBuilder::Scope;
 namespace {
 
 constexpr unsigned kBalanceBits = 250;  // R11: V < 2^250 (and v <= V)
-constexpr unsigned kTxValueBits = 251;  // tv[i] mod l < l < 2^251; the sender's tv[j] < l
+constexpr unsigned kTxValueBits = 251;  // the sender's tv[j] < l < 2^251; the others' < 2^250
 
 bool request_shape_ok(const TransferRequest& r, unsigned k) {
   return r.shared_secrets.size() == k && r.tx_values.size() == k &&
@@ -120,15 +117,13 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
   }
   std::vector<std::vector<Var>> tv_bits;
   for (unsigned i = 0; i < k; ++i) {
-    Scope s(b, "R2/R13 tv", int(i));  // tv[j]'s range is part of R2; every tv[i] serves R13
-    // The sender's entry exactly (R2 needs it), the others reduced mod l (see the top comment).
-    const bool is_sender = r.anonymity_set[i] == r.sender_id;
-    Fr tv = is_sender ? r.tx_values[i] : *Fr::from_canonical(babyjubjub::mod_l(r.tx_values[i]));
-    tv_bits.push_back(circuit::alloc_bits(b, tv, kTxValueBits, "bits"));
-    sodium_memzero(&tv, sizeof tv);
+    Scope s(b, "R2/R13/R15 tv", int(i));  // ranges: R2 (sender), R15 (others); all serve R13
+    tv_bits.push_back(circuit::alloc_bits(b, r.tx_values[i], kTxValueBits, "bits"));
   }
   const Lc balance = circuit::pack_bits(balance_bits);
   const Lc value = circuit::pack_bits(value_bits);
+  std::vector<Lc> tv;
+  for (const auto& bits : tv_bits) tv.push_back(circuit::pack_bits(bits));
 
   // ---- R1: exactly one j with as[j] == sender_id --------------------------------------------
   std::vector<Var> sel;
@@ -165,13 +160,36 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
 
   // ---- R2: tv[j] == (l - v) mod l, i.e. l - v for v > 0 and 0 for v = 0 (v < 2^250 < l). Both
   // sides are below 2^251, so equality in the field is equality of integers; tv[j] < 2^252.
+  Lc sender_entry;  // (l - v) mod l, which R2 makes equal to tv[j]
   {
     Scope s(b, "R2");
     const Var v_is_zero = circuit::is_zero(b, value, "v == 0");
-    const Lc expected = Lc::constant(l) - value - l * Lc(v_is_zero);
-    std::vector<Lc> tv;
-    for (const auto& bits : tv_bits) tv.push_back(circuit::pack_bits(bits));
-    enforce_selected_equal(tv, expected, "tv[j] == (l - v) mod l");
+    sender_entry = Lc::constant(l) - value - l * Lc(v_is_zero);
+    enforce_selected_equal(tv, sender_entry, "tv[j] == (l - v) mod l");
+  }
+
+  // ---- R15: for i != j, 0 <= tv[i] < 2^250, and the sum over i != j of tv[i] is v ----------
+  // With u[i] = (1 - sel[i]) * tv[i] (transfer-relation.md):
+  //  - range: tv[i] has 251 bits; (1 - sel[i]) * bit250 = 0 makes u[i] < 2^250 (for the sender
+  //    u[j] = 0 and its bit 250 is free: tv[j] = l - v may exceed 2^250).
+  //  - sum: sum u[i] = sum tv[i] - tv[j] = sum tv[i] - (l - v) mod l by R2, so the one linear
+  //    constraint sum tv[i] - sender_entry == v states S == v modulo p, where S is the integer
+  //    sum over i != j of tv[i], 0 <= S < (k - 1) * 2^250.
+  //  - exactness for every k, without bounding partial sums: R10 (below) gives S == v modulo l
+  //    as well (sum tv = tv[j] + S == 0 mod l with tv[j] = l - v, or 0 when v = 0). l and p are
+  //    distinct primes, so S - v is a multiple of l * p (about 2^504), while |S - v| < 16 * 2^250
+  //    for k <= 16: S == v as integers. (For k <= 13 the field equality alone suffices, as
+  //    (k - 1) * 2^250 < p; from k = 14 on this argument needs R10, which must therefore stay.)
+  {
+    Scope s(b, "R15");
+    for (unsigned i = 0; i < k; ++i) {
+      Scope si(b, "tv", int(i));
+      b.enforce(Lc::constant(Fr::one()) - Lc(sel[i]), tv_bits[i][kTxValueBits - 1], Lc(),
+                "(1 - sel) * bit250 == 0");
+    }
+    Lc sum;
+    for (const Lc& x : tv) sum += x;
+    b.enforce_equal(sum - sender_entry, value, "sum over i != j of tv[i] == v");
   }
 
   // ---- R4: ss[j] == Poseidon(R, sk) mod l; R6: pk[j] == Poseidon(sk, sk) mod l --------------
@@ -274,9 +292,11 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
   }
 
   // ---- R10: tc[0] + ... + tc[k-1] == (0, 1) -------------------------------------------------
-  // R9 then holds exactly, not only under the binding of Pedersen commitments: sum tr = 0 mod l
-  // by construction of tr from R14 (above), so sum tc = [sum tv]G + [sum tr]H = [sum tv]G, and
-  // R10 makes that the identity, i.e. sum tv = 0 mod l (G has prime order l).
+  // Enforced, not derived: sum tc = [sum tv]G + [sum tr]H (R13, R14 above), so this gives
+  // sum tv == 0 modulo l, the half of R15's exactness that the field cannot give from k = 14 on
+  // (see R15). R9 then needs no constraint of its own (transfer-relation.md item 6): sum tr = 0
+  // mod l by the construction of tr from R14, and sum tv = tv[j] + v = l (or 0 for v = 0) as
+  // integers by R2 and R15.
   {
     Scope s(b, "R10");
     PointLc partial = tc[0].lc();

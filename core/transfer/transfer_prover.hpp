@@ -1,5 +1,5 @@
 // The whole path of a transfer proof behind one small API, shared by the CLI, the server and the
-// WebAssembly module: request JSON -> parse -> validate R1..R14 -> witness -> Groth16 proof ->
+// WebAssembly module: request JSON -> parse -> validate R1..R15 -> witness -> Groth16 proof ->
 // reference response JSON, and response JSON -> verification.
 #pragma once
 

@@ -1,4 +1,4 @@
-// R1..R14, each in its own function, exactly as the relation document states them. Integer
+// R1..R15, each in its own function, exactly as the relation document states them. Integer
 // statements ("mod l", "< 2^250", sums over the integers) are evaluated on canonical
 // representatives; see relation.hpp for the shared formulas.
 #include "core/transfer/validate.hpp"
@@ -215,19 +215,39 @@ Check r14(const TransferRequest& q, unsigned j) {
   return std::nullopt;
 }
 
+// R15 (project): for i != j, 0 <= tv[i] < 2^250, and the sum over i != j of tv[i] == v, as
+// integers.
+Check r15(const TransferRequest& q, unsigned j) {
+  U256 sum;
+  for (unsigned i = 0; i < q.k; ++i) {
+    if (i == j) continue;
+    if (!relation::below_pow2(q.tx_values[i], 250)) {
+      return fail(15, at("tx_values", i), "is not a non-negative amount below 2^250");
+    }
+    add_carry(sum, sum, q.tx_values[i].to_u256());  // at most 15 terms below 2^250: no carry
+  }
+  if (sum != q.sender_tx_value.to_u256()) {
+    return fail(15, "tx_values",
+                "of the other members add up to " + to_decimal(sum) + ", not sender_tx_value " +
+                    q.sender_tx_value.to_decimal());
+  }
+  return std::nullopt;
+}
+
 // Rule n on q; j is the sender index (absent when R1 fails, then j-rules are not evaluated).
 Check check_rule(const TransferRequest& q, int n, std::optional<unsigned> j) {
   if (rule_needs_sender_index(n) && !j) return std::nullopt;
   using RuleCheck = Check (*)(const TransferRequest&, unsigned);
-  static constexpr RuleCheck kRules[15] = {nullptr, r1, r2,  r3,  r4,  r5,  r6, r7,
-                                           r8,      r9, r10, r11, r12, r13, r14};
+  static constexpr RuleCheck kRules[kNumRules + 1] = {
+      nullptr, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15};
   return kRules[n](q, j.value_or(0));
 }
 
 }  // namespace
 
 bool rule_needs_sender_index(int rule) {
-  return rule == 2 || rule == 4 || rule == 6 || rule == 7 || rule == 12 || rule == 14;
+  return rule == 2 || rule == 4 || rule == 6 || rule == 7 || rule == 12 || rule == 14 ||
+         rule == 15;
 }
 
 std::optional<unsigned> sender_index(const TransferRequest& req) {
@@ -244,7 +264,7 @@ std::optional<unsigned> sender_index(const TransferRequest& req) {
 Status validate_transfer(const TransferRequest& req) {
   if (auto e = check_shape(req)) return *e;
   const std::optional<unsigned> j = sender_index(req);
-  for (int n = 1; n <= 14; ++n) {
+  for (int n = 1; n <= kNumRules; ++n) {
     if (auto e = check_rule(req, n, j)) return *e;
   }
   return ok_status();
@@ -254,7 +274,7 @@ std::vector<Error> validate_transfer_all(const TransferRequest& req) {
   if (auto e = check_shape(req)) return {*e};
   const std::optional<unsigned> j = sender_index(req);
   std::vector<Error> errors;
-  for (int n = 1; n <= 14; ++n) {
+  for (int n = 1; n <= kNumRules; ++n) {
     if (auto e = check_rule(req, n, j)) errors.push_back(std::move(*e));
   }
   return errors;

@@ -1,10 +1,10 @@
-// Rules R1..R14 of ../shared/docs/transfer-relation.md evaluated natively on a parsed request
+// Rules R1..R15 of ../shared/docs/transfer-relation.md evaluated natively on a parsed request
 // (the format is checked by parse_transfer_request). A request is valid exactly when every rule
 // holds; this is the oracle the circuit is tested against.
 //
 // Order of the checks: first the shape (k in kMinK..kMaxK, every array of length k; rule
-// "input"), then R1, R2, ..., R14 in numeric order. R1 comes first because it defines the
-// sender index j that R2, R4, R6, R7, R12 and R14 use; R3 precedes R10 (the sum of tx_commits
+// "input"), then R1, R2, ..., R15 in numeric order. R1 comes first because it defines the
+// sender index j that R2, R4, R6, R7, R12, R14 and R15 use; R3 precedes R10 (the sum of tx_commits
 // is only meaningful for curve points). validate_transfer reports the first failing rule;
 // validate_transfer_all reports every failing rule once (its first offending field), and when
 // R1 fails it skips the rules that need j.
@@ -20,13 +20,16 @@
 
 namespace enygma {
 
+// The rules of transfer-relation.md: R1..R15.
+inline constexpr int kNumRules = 15;
+
 // ok, or the first failing rule in the order above.
 Status validate_transfer(const TransferRequest& req);
 
 // Every failing rule (at most one Error per rule, in rule order); empty when valid.
 std::vector<Error> validate_transfer_all(const TransferRequest& req);
 
-// The rule numbers (1..14) of errors from validate_transfer_all; 0 for a shape ("input") error.
+// The rule numbers (1..15) of errors from validate_transfer_all; 0 for a shape ("input") error.
 std::vector<int> failed_rules(const std::vector<Error>& errors);
 
 // The sender index j of R1 (the unique i with anonymity_set[i] == sender_id), if there is one.

@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -67,6 +68,17 @@ U256 low_bits(U256 x, unsigned bits) {
   return x;
 }
 
+// x folded once into [0, bound]: its low bit_length(bound) bits, less bound + 1 when above.
+U256 at_most(const U256& x, const U256& bound) {
+  U256 r = low_bits(x, bound.bit_length());
+  if (cmp(r, bound) > 0) {
+    U256 b1;
+    add_carry(b1, bound, U256::from_u64(1));
+    sub_borrow(r, r, b1);
+  }
+  return r;
+}
+
 }  // namespace
 
 void WalletInputs::wipe_secrets() {
@@ -74,6 +86,7 @@ void WalletInputs::wipe_secrets() {
   sodium_memzero(&balance, sizeof(Fr));
   sodium_memzero(&balance_random, sizeof(Fr));
   sodium_memzero(&amount, sizeof(Fr));
+  for (Payee& p : payees) sodium_memzero(&p.amount, sizeof(Fr));
   wipe(shared_secrets);
 }
 
@@ -95,10 +108,6 @@ Status check_wallet_inputs(const WalletInputs& in) {
     if (!st) return st;
   }
   if (in.sender_index >= k) return wallet_error("sender_index", "is not below k");
-  if (in.recipient_index >= k) return wallet_error("recipient_index", "is not below k");
-  if (in.recipient_index == in.sender_index) {
-    return wallet_error("recipient_index", "is the sender's index");
-  }
   for (unsigned i = 0; i < k; ++i) {
     if (i != in.sender_index && in.anonymity_set[i] == in.anonymity_set[in.sender_index]) {
       return wallet_error("anonymity_set", "repeats the sender's id at index " + std::to_string(i));
@@ -109,6 +118,26 @@ Status check_wallet_inputs(const WalletInputs& in) {
   }
   if (cmp(in.amount.to_u256(), in.balance.to_u256()) > 0) {
     return wallet_error("amount", "exceeds the balance (R11)");
+  }
+  U256 paid;
+  for (size_t p = 0; p < in.payees.size(); ++p) {
+    const std::string field = "payees[" + std::to_string(p) + "]";
+    const Payee& payee = in.payees[p];
+    if (payee.index >= k) return wallet_error(field, "index is not below k");
+    if (payee.index == in.sender_index) return wallet_error(field, "is the sender's index");
+    for (size_t q = 0; q < p; ++q) {
+      if (in.payees[q].index == payee.index) {
+        return wallet_error(field, "repeats the index of payees[" + std::to_string(q) + "]");
+      }
+    }
+    if (!relation::below_pow2(payee.amount, 250)) {
+      return wallet_error(field, "amount is not below 2^250 (R15)");
+    }
+    add_carry(paid, paid, payee.amount.to_u256());  // at most 15 terms below 2^250
+  }
+  if (paid != in.amount.to_u256()) {
+    return wallet_error("payees", "amounts add up to " + to_decimal(paid) + ", not the amount " +
+                                      in.amount.to_decimal() + " (R15)");
   }
   return ok_status();
 }
@@ -143,7 +172,7 @@ Result<TransferRequest> make_transfer_checked(const WalletInputs& in) {
   wipe(h);
   q.tx_values.assign(k, Fr::zero());
   q.tx_values[j] = relation::sender_tx_value_entry(in.amount);  // R2
-  q.tx_values[in.recipient_index] = in.amount;
+  for (const Payee& payee : in.payees) q.tx_values[payee.index] = payee.amount;  // R15
   q.tx_commits.resize(k);
   for (unsigned i = 0; i < k; ++i) {
     q.tx_commits[i] = bjj::pedersen(q.tx_values[i], q.tx_random_values[i]);  // R13
@@ -161,7 +190,8 @@ TransferRequest make_transfer(const WalletInputs& in) {
   return std::move(q).value();
 }
 
-WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed) {
+WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed,
+                                     unsigned payees) {
   const Expander ex(seed);
   WalletInputs in;
   in.k = k;
@@ -183,19 +213,27 @@ WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& 
     } else if (shape == 3) {
       amount = U256{};
     } else {  // below 2^bitlen(V) <= 2 (V + 1), folded once into [0, V]
-      amount = low_bits(r_amount, balance.bit_length());
-      if (cmp(amount, balance) > 0) {
-        U256 v1;
-        add_carry(v1, balance, U256::from_u64(1));
-        sub_borrow(amount, amount, v1);
-      }
+      amount = at_most(r_amount, balance);
     }
   }
   in.balance = *Fr::from_canonical(balance);
   in.amount = *Fr::from_canonical(amount);
 
   in.sender_index = unsigned(ex.u64("sender_index") % k);
-  in.recipient_index = unsigned((in.sender_index + 1 + ex.u64("recipient_index") % (k - 1)) % k);
+  // The payees: from the recipient the seed picks, the next members in order (skipping j),
+  // each given a random part of what is left; the last one the rest.
+  payees = std::max(1u, std::min(payees, k - 1));
+  unsigned index = unsigned((in.sender_index + 1 + ex.u64("recipient_index") % (k - 1)) % k);
+  U256 left = amount;
+  for (unsigned p = 0; p < payees; ++p) {
+    U256 part = left;
+    if (p + 1 < payees) part = at_most(ex.u256("payee_amount", p), left);
+    sub_borrow(left, left, part);
+    in.payees.push_back({index, *Fr::from_canonical(part)});
+    sodium_memzero(&part, sizeof(part));
+    do index = (index + 1) % k;
+    while (index == in.sender_index);
+  }
   in.block_number = Fr::from_u64(ex.u64("block_number") & 0xffffffffu);
 
   in.anonymity_set.resize(k);
@@ -226,10 +264,10 @@ WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& 
   return in;
 }
 
-WalletInputs wallet_inputs_from_seed(unsigned k, uint64_t seed) {
+WalletInputs wallet_inputs_from_seed(unsigned k, uint64_t seed, unsigned payees) {
   std::array<uint8_t, 32> s{};
   for (int i = 0; i < 8; ++i) s[i] = uint8_t(seed >> (8 * i));
-  return wallet_inputs_from_seed(k, s);
+  return wallet_inputs_from_seed(k, s, payees);
 }
 
 Result<WalletInputs> wallet_inputs_from_request(const TransferRequest& req) {
@@ -242,12 +280,8 @@ Result<WalletInputs> wallet_inputs_from_request(const TransferRequest& req) {
   in.balance_random = req.previous_sender_random_value;
   in.amount = req.sender_tx_value;
   in.sender_index = j;
-  in.recipient_index = req.k;
-  for (unsigned i = 0; i < req.k && in.recipient_index == req.k; ++i) {
-    if (i != j && req.tx_values[i] == req.sender_tx_value) in.recipient_index = i;
-  }
-  if (in.recipient_index == req.k) {
-    return make_error("no participant receives sender_tx_value", "wallet", "tx_values");
+  for (unsigned i = 0; i < req.k; ++i) {
+    if (i != j && !req.tx_values[i].is_zero()) in.payees.push_back({i, req.tx_values[i]});
   }
   in.anonymity_set = req.anonymity_set;
   in.block_number = req.block_number;

@@ -12,14 +12,22 @@
 
 namespace enygma {
 
+// A member who receives part of the amount.
+struct Payee {
+  unsigned index = 1;  // != j
+  Fr amount;           // below 2^250
+};
+
 struct WalletInputs {
   unsigned k = 0;
   Fr secret_key;                  // sk
   Fr balance;                     // V, the committed previous balance (< 2^250)
   Fr balance_random;              // R, the blinding of the previous commitment Pedersen(V, R)
-  Fr amount;                      // v, sent to the recipient (v <= V)
+  Fr amount;                      // v, sent in total (v <= V)
   unsigned sender_index = 0;      // j
-  unsigned recipient_index = 1;   // the index that receives v (!= j)
+  // Who receives v: distinct indices other than j whose amounts add up to v (R15); every other
+  // member receives 0. Empty only when v = 0.
+  std::vector<Payee> payees;
   std::vector<Fr> anonymity_set;  // k ids; anonymity_set[j] is the sender's id
   Fr block_number;
   // k entries each; entry j is ignored (the wallet derives it from sk and R).
@@ -38,8 +46,9 @@ struct WalletInputs {
 };
 
 // Whether make_transfer can build a valid request from `in`: k in kMinK..kMaxK, array sizes,
-// j and the recipient in 0..k-1 and different, anonymity_set[j] occurring once (R1),
-// V < 2^250 and v <= V (R11). Errors use rule "wallet" and name the input.
+// j in 0..k-1, the payees' indices in 0..k-1, distinct and not j, anonymity_set[j] occurring
+// once (R1), V < 2^250 and v <= V (R11), every payee's amount below 2^250 and together v (R15).
+// Errors use rule "wallet" and name the input.
 Status check_wallet_inputs(const WalletInputs& in);
 
 // The request for `in`, or the reason check_wallet_inputs gives.
@@ -53,15 +62,16 @@ TransferRequest make_transfer(const WalletInputs& in);
 // seed, one labelled 64-byte output per value, reduced mod l or p without noticeable bias):
 // sk, R, the other participants' shared secrets and keys uniform mod l; V < 2^250 of a random
 // bit length with v <= V (a few seeds give the edges v = 0, v = V, V = 0, V = 2^250 - 1);
-// j and the recipient; distinct 64-bit anonymity-set ids; a 32-bit block number; the other
-// participants' previous commitments as Pedersen commitments of random balances.
-WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed);
+// j and `payees` recipients (1 by default; at most k - 1) sharing v in random parts; distinct
+// 64-bit anonymity-set ids; a 32-bit block number; the other participants' previous
+// commitments as Pedersen commitments of random balances.
+WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed,
+                                     unsigned payees = 1);
 // The same with the seed's 8 little-endian bytes followed by zeros as the 32-byte seed.
-WalletInputs wallet_inputs_from_seed(unsigned k, uint64_t seed);
+WalletInputs wallet_inputs_from_seed(unsigned k, uint64_t seed, unsigned payees = 1);
 
-// The wallet inputs of a valid request: make_transfer of them rebuilds the request when it is
-// wallet-shaped (the recipient, taken as the first i != j with tx_values[i] == sender_tx_value,
-// receives v and every other receiver 0), as both reference requests are.
+// The wallet inputs of a valid request: make_transfer of them rebuilds the request (the payees
+// are the members i != j with tx_values[i] != 0, in index order).
 Result<WalletInputs> wallet_inputs_from_request(const TransferRequest& req);
 
 }  // namespace enygma

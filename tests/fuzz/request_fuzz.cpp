@@ -1,4 +1,4 @@
-// Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R14
+// Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R15
 // (validate_transfer, validate_transfer_all) on whatever parses.
 // Invariants: a parsed request prints and re-parses to the same values; validate_transfer fails
 // exactly when validate_transfer_all reports something, with the same first rule.

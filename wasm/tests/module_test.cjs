@@ -79,6 +79,13 @@ test('make-transfer: a seed gives the same valid request, no seed a fresh one', 
   assert.notEqual(fresh.text, a.text);
   assert.deepEqual(abi.validate(K, fresh.text).json, { valid: true });
   assert.equal(abi.makeTransfer(17, null).status, STATUS.REJECTED);
+  // The amount shared by several recipients (R15): valid, and a different request.
+  const split = abi.makeTransfer(3, seed, 2);
+  assert.equal(split.status, STATUS.OK, split.text);
+  assert.deepEqual(abi.validate(3, split.text).json, { valid: true });
+  const paid = JSON.parse(split.text).tx_values.filter((v, i, all) => v !== '0');
+  assert.equal(paid.length, 3);  // the sender's entry and two recipients (the seed's amount is not 0)
+  assert.equal(abi.makeTransfer(3, seed, 3).status, STATUS.REJECTED);
 });
 
 test('prove -> verify; stages in order; a test seed gives the same bytes twice', () => {
