@@ -113,7 +113,7 @@ test-wasm: build-wasm
 
 # The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer, built
 # with clang 14 (-O1 -g: optimized enough for the arithmetic-heavy tests, still precise reports;
-# clang builds this ~1.8x faster than g++ and is the second compiler the code must agree with).
+# clang compiles this faster than g++ and is the second compiler the code must agree with).
 # The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: coverage instrumentation and
 # the portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
 # fuzzers' own sources. cluster_test and the interop tests are not built here.

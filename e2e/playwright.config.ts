@@ -38,7 +38,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'e2e', testMatch: /demo\.spec\.ts$/ },
-    // Timings for the README, not assertions: `e2e/run.sh --bench`.
+    // Timings for docs/performance.md, not assertions: `e2e/run.sh --bench`.
     { name: 'bench', testMatch: /bench\.spec\.ts$/, timeout: 600_000 },
     // snarkjs vs our WebAssembly prover in one page (issue #7): `e2e/run.sh --bench-snarkjs`.
     { name: 'bench-snarkjs', testMatch: /bench-snarkjs\.spec\.ts$/, timeout: 900_000 },

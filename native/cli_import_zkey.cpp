@@ -39,7 +39,7 @@ int run_import_zkey(int argc, char** argv) {
         "                      (snarkjs zkey export verificationkey) to be this key's\n"
         "It does not verify the ceremony's contribution chain: run\n"
         "  snarkjs zkey verify transfer-kK.r1cs POT.ptau FILE.zkey\n"
-        "first (README, \"Interoperability\").\n",
+        "first (docs/interop.md, \"Production keys\").\n",
         stdout);
     return 0;
   }

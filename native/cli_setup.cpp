@@ -33,7 +33,7 @@ const char* kHelp =
     "\n"
     "Without --insecure-seed the toxic waste comes from libsodium's CSPRNG and is wiped after\n"
     "use. These are still single-party keys: production keys should come from a multi-party\n"
-    "ceremony (see the README, 'Production keys').\n";
+    "ceremony (see docs/interop.md, 'Production keys').\n";
 
 int run_setup(int argc, char** argv) {
   cli::Args args;

@@ -41,9 +41,10 @@ int main(int argc, char** argv) {
   using namespace enygma::cli;
 #if defined(__GLIBC__)
   // One malloc arena for all threads: the prover's stage buffers are freed and reallocated by
-  // different pool threads, and per-thread arenas kept each thread's freed blocks resident
-  // (peak RSS of a one-shot k=6 proof on 2 threads: 41 -> 38.6 MiB, time unchanged; measured).
-  // A fixed mmap threshold saved more (35 MiB) but cost ~15% per proof in page faults.
+  // different pool threads, and per-thread arenas kept each thread's freed blocks resident,
+  // raising the peak RSS of a multi-threaded proof at no gain in time. A fixed mmap threshold
+  // lowers the peak further but pays page faults on every proof. (Measured: CHANGELOG.md,
+  // stop 11.)
   mallopt(M_ARENA_MAX, 1);
 #endif
   if (const char* off = getenv("ENYGMA_DISABLE_KERNELS"); off && !apply_disabled_kernels(off)) {

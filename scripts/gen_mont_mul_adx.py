@@ -55,8 +55,8 @@ for i in range(4):
 
 # after 4 iterations the result sits in acc(4, 0..3) = t4, t0, t1, t2 (t < 2m); t3 is free.
 # Final conditional subtraction in the same block: a SUB/SBB chain into spare registers and
-# CMOVs on the borrow. (Written in C, GCC 12 turned the borrow logic into setb/or chains that
-# cost ~7 ns of the ~28 ns dependent multiplication, measured.)
+# CMOVs on the borrow. (Written in C, GCC 12 turned the borrow logic into setb/or chains on
+# the critical path of every dependent multiplication.)
 res = [acc(4, j) for j in range(4)]
 assert res == ["%[t4]", "%[t0]", "%[t1]", "%[t2]"]
 spare = ["%[lo]", "%[hi]", "%[t3]", "%%rdx"]
