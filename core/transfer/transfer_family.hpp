@@ -1,0 +1,11 @@
+// The transfer circuit family (../shared/docs/transfer-relation.md, R1..R15) as the registry
+// sees it: POST /generateProofTransfer-{k}, k = 2..16 (the server's default 2..6).
+#pragma once
+
+#include "core/registry/circuit_family.hpp"
+
+namespace enygma {
+
+const CircuitFamily& transfer_family();
+
+}  // namespace enygma

@@ -1,0 +1,135 @@
+// The circuit registry: names and ids round-trip, errors name the families and k ranges, and for
+// EVERY registered family (so a new one is tested by being registered) the wallet's requests
+// give witnesses that satisfy the family's R1CS, at the smallest and the largest k and at k=6.
+#include "core/registry/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace enygma {
+namespace {
+
+std::array<uint8_t, 32> seed_of(uint64_t n) {
+  std::array<uint8_t, 32> s{};
+  for (int i = 0; i < 8; ++i) s[i] = uint8_t(n >> (8 * i));
+  return s;
+}
+
+std::vector<unsigned> ks_to_test(const CircuitFamily& f) {
+  if (!f.has_k()) return {0};
+  std::set<unsigned> ks = {f.min_k, f.max_k};
+  if (6 >= f.min_k && 6 <= f.max_k) ks.insert(6);
+  return {ks.begin(), ks.end()};
+}
+
+TEST(Registry, NamesAreUniqueAndIdsRoundTrip) {
+  std::set<std::string> names, routes;
+  ASSERT_FALSE(circuit_families().empty());
+  EXPECT_EQ(circuit_families()[0]->name, "transfer");
+  for (const CircuitFamily* f : circuit_families()) {
+    EXPECT_TRUE(names.insert(std::string(f->name)).second) << f->name;
+    for (char c : f->name) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+    EXPECT_EQ(find_circuit_family(f->name), f);
+    EXPECT_TRUE(f->build_r1cs && f->witness && f->witness_unchecked && f->validate_all &&
+                f->make_request && f->first_violation)
+        << f->name;
+    EXPECT_EQ(f->prove_route[0], '/');
+    EXPECT_EQ(f->verify_route[0], '/');
+    EXPECT_EQ(f->prove_route.find("{k}") != std::string_view::npos, f->has_k()) << f->name;
+    EXPECT_EQ(f->verify_route.find("{k}") != std::string_view::npos, f->has_k()) << f->name;
+    if (f->has_k()) {
+      EXPECT_LE(f->min_k, f->default_min_k);
+      EXPECT_LE(f->default_min_k, f->default_max_k);
+      EXPECT_LE(f->default_max_k, f->max_k);
+    }
+    for (unsigned k : ks_to_test(*f)) {
+      auto id = find_circuit(f->name, k);
+      ASSERT_TRUE(id.ok()) << id.error().message;
+      auto back = parse_circuit_id(id->str());
+      ASSERT_TRUE(back.ok()) << back.error().message;
+      EXPECT_EQ(*back, *id);
+      EXPECT_EQ(id->key_name(), "enygma-" + id->str());
+      EXPECT_TRUE(routes.insert(id->prove_route()).second) << id->prove_route();
+      EXPECT_TRUE(routes.insert(id->verify_route()).second) << id->verify_route();
+    }
+  }
+  EXPECT_EQ(find_circuit("transfer", 6)->str(), "transfer-k6");
+  EXPECT_EQ(find_circuit("transfer", 6)->prove_route(), "/generateProofTransfer-6");
+}
+
+TEST(Registry, ErrorsNameTheCircuitOrTheRange) {
+  auto none = find_circuit("no-such", 2);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().field, "circuit");
+  EXPECT_NE(none.error().message.find("transfer"), std::string::npos);
+  auto big = find_circuit("transfer", 17);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().field, "k");
+  EXPECT_NE(big.error().message.find("2..16"), std::string::npos);
+  for (const char* bad : {"", "transfer", "transfer-k", "transfer-k1", "transfer-kx", "transfer-k66666",
+                          "-k6", "transfer-6", "nothing-k6"}) {
+    EXPECT_FALSE(parse_circuit_id(bad).ok()) << bad;
+  }
+}
+
+TEST(Registry, ListsAndDefaults) {
+  const auto defaults = default_circuits();
+  std::set<std::string> ids;
+  for (const CircuitId& id : defaults) ids.insert(id.str());
+  EXPECT_TRUE(ids.count("transfer-k2") && ids.count("transfer-k6"));
+  EXPECT_FALSE(ids.count("transfer-k7"));
+  const std::string transfer[] = {"transfer"};
+  const unsigned ks[] = {3, 17};
+  auto listed = list_circuits(transfer, ks);
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].str(), "transfer-k3");
+  const std::string unknown[] = {"nope"};
+  EXPECT_FALSE(list_circuits(unknown, {}).ok());
+}
+
+TEST(Registry, EveryFamilysWalletRequestSatisfiesItsCircuit) {
+  for (const CircuitFamily* f : circuit_families()) {
+    for (unsigned k : ks_to_test(*f)) {
+      SCOPED_TRACE(testing::Message() << f->name << " k=" << k);
+      const CircuitId id = *find_circuit(f->name, k);
+      const R1cs& r1cs = circuit_r1cs(id);
+      EXPECT_EQ(&circuit_r1cs(id), &r1cs);  // cached
+      EXPECT_EQ(circuit_digest(id), r1cs.digest());
+      const CircuitInfo info = circuit_info(id);
+      EXPECT_EQ(info.wires, r1cs.num_wires);
+      EXPECT_GE(size_t(1) << info.fft_log_domain, info.constraints + info.public_inputs + 1);
+      auto request = f->make_request(k, seed_of(k + 100), 0);
+      ASSERT_TRUE(request.ok()) << request.error().message;
+      EXPECT_TRUE(f->validate_all(*request, k).empty()) << f->validate_all(*request, k)[0].message;
+      auto w = f->witness(*request, k);
+      ASSERT_TRUE(w.ok()) << w.error().message;
+      ASSERT_EQ(w->size(), r1cs.num_wires);
+      EXPECT_EQ((*w)[0], Fr::one());
+      EXPECT_EQ(r1cs.first_unsatisfied(*w), std::nullopt);
+      auto unchecked = f->witness_unchecked(*request, k);
+      ASSERT_TRUE(unchecked.ok());
+      EXPECT_EQ(*unchecked, *w);
+      auto label = f->first_violation(*request, k);
+      ASSERT_TRUE(label.ok());
+      EXPECT_EQ(*label, "");
+      // The same seed gives the same request; another seed another one.
+      EXPECT_EQ(*f->make_request(k, seed_of(k + 100), 0), *request);
+      EXPECT_NE(*f->make_request(k, seed_of(k + 101), 0), *request);
+      // A request that does not parse is an "input" error naming a field, never a crash.
+      for (const char* junk : {"", "{", "[]", "{}", "null"}) {
+        auto bad = f->witness(junk, k);
+        ASSERT_FALSE(bad.ok()) << junk;
+        EXPECT_EQ(bad.error().rule, "input") << junk;
+        EXPECT_FALSE(f->validate_all(junk, k).empty());
+        EXPECT_FALSE(f->witness_unchecked(junk, k).ok());
+        EXPECT_FALSE(f->first_violation(junk, k).ok());
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace enygma
