@@ -3,7 +3,7 @@
 // table lookups, and fixed-base multiplication at the scalar extremes and on random scalars.
 #include <gtest/gtest.h>
 
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 #include "core/circuit/babyjubjub_gadget.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/fixed_base.hpp"

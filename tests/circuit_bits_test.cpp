@@ -3,7 +3,7 @@
 // values do not satisfy.
 #include <gtest/gtest.h>
 
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
 #include "core/circuit/mod_l.hpp"

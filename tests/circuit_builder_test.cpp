@@ -2,7 +2,7 @@
 // and the three build modes agreeing on wires, constraints and values.
 #include <gtest/gtest.h>
 
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 #include "core/circuit/builder.hpp"
 #include "support/test_rng.hpp"
 

@@ -2,7 +2,7 @@
 // counts, constant folding of inputs known when the circuit is defined, and pinned S-boxes.
 #include <gtest/gtest.h>
 
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 #include "core/circuit/poseidon_gadget.hpp"
 #include "core/primitives/poseidon.hpp"
 #include "support/test_rng.hpp"

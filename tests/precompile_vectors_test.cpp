@@ -12,7 +12,7 @@
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
 #include "core/curve/point_encoding.hpp"
-#include "core/pairing/evm_precompiles.hpp"
+#include "support/evm_precompiles.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma {

@@ -13,11 +13,11 @@
 #include <sstream>
 #include <string>
 
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 #include "core/primitives/babyjubjub.hpp"
 #include "core/transfer/relation.hpp"
 #include "core/transfer/request.hpp"
-#include "core/transfer/rule_breaker.hpp"
+#include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"

@@ -12,7 +12,7 @@
 #include "core/primitives/poseidon.hpp"
 #include "core/transfer/relation.hpp"
 #include "core/transfer/request.hpp"
-#include "core/transfer/rule_breaker.hpp"
+#include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
 #include "support/vectors.hpp"

@@ -1,5 +1,5 @@
 // The per-rule formulas of ../shared/docs/transfer-relation.md, natively, shared by the
-// validator (validate.hpp), the wallet (wallet.hpp) and the rule breaker (rule_breaker.hpp).
+// validator (validate.hpp), the wallet (wallet.hpp) and the rule breaker (tests/support/transfer_rule_breaker.hpp).
 // "mod l" results are Fr elements whose integer value is the reduced one (< l).
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "core/circuit/audit.hpp"
+#include "support/audit.hpp"
 
 #include <algorithm>
 

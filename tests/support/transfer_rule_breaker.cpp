@@ -38,7 +38,7 @@
 //       tx_values[j] := 0 and up to four other members sharing l;  2 tx_values[a] += l (same
 //       commitment);  3 a negative amount: tx_values[a] := l - 1, tx_values[b] += the
 //       difference (k >= 3, else variant 2)
-#include "core/transfer/rule_breaker.hpp"
+#include "support/transfer_rule_breaker.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/pairing/evm_precompiles.hpp"
+#include "support/evm_precompiles.hpp"
 
 #include <algorithm>
 #include <cstring>
