@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The server benchmark (not a CTest test): `enygma serve` with the keys of k = 2..6 loaded, then
-# `enygma load` proving the reference k=6 request at 1, 2, 4, 8 and 16 concurrent clients.
+# `enygma-load` proving the reference k=6 request at 1, 2, 4, 8 and 16 concurrent clients.
 # Prints one summary table (throughput, latency, failures, server memory) and keeps every JSON
 # report in the output folder. Run it on a quiet machine.
 #
@@ -22,6 +22,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$here/build}"
 keys="${2:-$here/keys/dev}"
 enygma="$build/bin/enygma"
+load="$build/bin/enygma-load"
 seconds="${SECONDS_PER_RUN:-20}"
 clients="${CLIENTS:-1 2 4 8 16}"
 k="${K:-6}"
@@ -75,11 +76,11 @@ idle_rss_kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")"
 load_hwm_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
 
 # One proof first: page in the code and the keys.
-"$enygma" load --url "$url" --body "$request" --concurrency 1 --seconds 1 >/dev/null
+"$load" --url "$url" --body "$request" --concurrency 1 --seconds 1 >/dev/null
 
 for c in $clients; do
   echo "k=$k, $c client(s), ${seconds}s ..." >&2
-  "$enygma" load --url "$url" --body "$request" --concurrency "$c" --seconds "$seconds" \
+  "$load" --url "$url" --body "$request" --concurrency "$c" --seconds "$seconds" \
     --server-pid "$server_pid" >"$out/load-c$c.json" || true
 done
 

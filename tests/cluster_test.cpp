@@ -139,11 +139,11 @@ class ClusterTest : public ::testing::Test {
     std::ofstream(path) << R"({"sender_id": "1"})";
     return path;
   }
-  // `enygma load` through the balancer, in the background.
+  // `enygma-load` through the balancer, in the background.
   std::unique_ptr<Child> start_load(unsigned clients, double seconds) {
     return std::make_unique<Child>(
-        enygma::test::enygma_binary().string(),
-        std::vector<std::string>{"load", "--url", lb_url("/generateProofTransfer-2"), "--body",
+        enygma::test::load_binary().string(),
+        std::vector<std::string>{"--url", lb_url("/generateProofTransfer-2"), "--body",
                                  request_file(), "--concurrency", std::to_string(clients),
                                  "--seconds", std::to_string(seconds), "--timeout", "30"},
         std::vector<std::string>{});

@@ -465,8 +465,8 @@ TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
 TEST_F(FakeServerTest, LoadGeneratorReportsThroughputLatencyAndMemory) {
   const fs::path body = dir_ / "k3.json";
   write_text(body, vector_text("transfer-k6.json"));
-  auto load = spawn_enygma(
-      {"load", "--url", "http://127.0.0.1:" + std::to_string(port()) + "/generateProofTransfer-3",
+  auto load = std::make_unique<Child>(
+      load_binary().string(), std::vector<std::string>{"--url", "http://127.0.0.1:" + std::to_string(port()) + "/generateProofTransfer-3",
        "--body", body.string(), "--concurrency", "2", "--seconds", "1", "--server-pid",
        std::to_string(server_->process().pid())});
   ASSERT_EQ(load->wait_exit(30s), 0) << load->err();

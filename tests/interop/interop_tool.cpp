@@ -29,7 +29,7 @@
 #include "core/r1cs/r1cs_file.hpp"
 #include "core/r1cs/wtns_file.hpp"
 #include "interop/test_ptau.hpp"
-#include "native/file_io.hpp"
+#include "native/common/file_io.hpp"
 #include "support/random_r1cs.hpp"
 
 namespace {

@@ -22,11 +22,14 @@ extern char** environ;
 
 namespace enygma::test {
 
-// <build>/bin/enygma, found from this test program's path (<build>/tests/<name>).
-inline std::filesystem::path enygma_binary() {
+// <build>/bin/<name> (enygma, enygma-load), found from this test program's path
+// (<build>/tests/<test>).
+inline std::filesystem::path build_binary(const char* name) {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" /
-         "enygma";
+         name;
 }
+inline std::filesystem::path enygma_binary() { return build_binary("enygma"); }
+inline std::filesystem::path load_binary() { return build_binary("enygma-load"); }
 
 // A fresh empty folder under the system temp dir, removed when the object goes.
 class TempDir {

@@ -1,0 +1,79 @@
+// enygma export-vk / export-proof: the snarkjs formats of our verifying key and proofs, so that
+// `snarkjs groth16 verify verification_key.json public.json proof.json` can check them.
+#include <cstdio>
+#include <string>
+
+#include "core/groth16/proof_format.hpp"
+#include "core/transfer/request.hpp"
+#include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
+#include "native/common/file_io.hpp"
+#include "native/common/key_loading.hpp"
+
+namespace {
+
+using namespace enygma;
+
+int run_export_vk(int argc, char** argv) {
+  cli::Args args;
+  if (!args.parse(argc, argv, {"k", "keys", "format", "out"})) return 2;
+  if (args.help()) {
+    fputs(
+        "usage: enygma export-vk --k K [--keys DIR] [--format snarkjs] [--out FILE]\n"
+        "\nWrites the verifying key of k as snarkjs's verification_key.json (stdout or --out).\n",
+        stdout);
+    return 0;
+  }
+  auto k = args.get_uint("k", 0, kMinK, kMaxK);
+  if (!k) return 2;
+  if (args.get_or("format", "snarkjs") != "snarkjs") {
+    fputs("enygma export-vk: the only --format is snarkjs\n", stderr);
+    return 2;
+  }
+  auto prover = native::load_transfer_prover(args.get_or("keys", "keys/dev"), unsigned(*k), false,
+                                             sequential_pool());
+  if (!prover) return cli::fail_with(prover.error(), 1);
+  std::string text = verifying_key_to_snarkjs_json((*prover)->verifying_key()) + "\n";
+  if (auto out = args.get("out")) {
+    if (auto st = native::write_file_atomic(*out, text); !st) return cli::fail_with(st.error(), 1);
+  } else {
+    fputs(text.c_str(), stdout);
+  }
+  return 0;
+}
+
+int run_export_proof(int argc, char** argv) {
+  cli::Args args;
+  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public"})) return 2;
+  if (args.help()) {
+    fputs(
+        "usage: enygma export-proof --proof RESP.json [--format snarkjs] --out-proof proof.json\n"
+        "                           --out-public public.json\n"
+        "\nConverts a reference response JSON into snarkjs's proof.json and public.json.\n",
+        stdout);
+    return 0;
+  }
+  if (!args.get("proof") || !args.get("out-proof") || !args.get("out-public") ||
+      args.get_or("format", "snarkjs") != "snarkjs") {
+    fputs("enygma export-proof: --proof, --out-proof and --out-public are required (see --help)\n",
+          stderr);
+    return 2;
+  }
+  auto text = native::read_text_file(*args.get("proof"));
+  if (!text) return cli::fail_with(text.error(), 1);
+  auto parsed = proof_from_reference_json(*text);
+  if (!parsed) return cli::fail_with(parsed.error(), 2);
+  auto st = native::write_file_atomic(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
+  if (st) st = native::write_file_atomic(*args.get("out-public"),
+                                        public_to_snarkjs_json(parsed->public_inputs));
+  if (!st) return cli::fail_with(st.error(), 1);
+  return 0;
+}
+
+cli::Registration reg_vk{{"export-vk", "write the verifying key as snarkjs verification_key.json",
+                          &run_export_vk}};
+cli::Registration reg_proof{{"export-proof", "convert a response JSON to snarkjs proof/public",
+                             &run_export_proof}};
+
+}  // namespace

@@ -1,0 +1,104 @@
+// enygma export-solidity: a Solidity verifier contract for a verifying key (ours, from
+// `enygma setup` or `enygma import-zkey`), with the reference proof JSON's calling convention:
+// verifyProof(pi_a, pi_b, pi_c, public_signal) -> bool. See core/groth16/solidity_verifier.hpp.
+#include <cctype>
+#include <cstdio>
+#include <string>
+
+#include "core/groth16/key_format.hpp"
+#include "core/groth16/solidity_verifier.hpp"
+#include "core/transfer/request.hpp"
+#include "core/transfer/transfer_prover.hpp"
+#include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
+#include "native/common/file_io.hpp"
+
+namespace {
+
+using namespace enygma;
+
+int run_export_solidity(int argc, char** argv) {
+  cli::Args args;
+  if (!args.parse(argc, argv, {"k", "keys", "vk", "out", "contract", "license"})) return 2;
+  if (args.help()) {
+    fputs(
+        "usage: enygma export-solidity (--k K [--keys DIR] | --vk FILE.vk) --out Verifier.sol\n"
+        "                              [--contract NAME] [--license SPDX]\n"
+        "\n"
+        "Writes a Groth16 verifier contract for the verifying key DIR/transfer-kK.vk (default\n"
+        "DIR keys/dev) or FILE.vk:\n"
+        "  function verifyProof(uint256[2] pA, uint256[2][2] pB, uint256[2] pC,\n"
+        "                       uint256[N] pubSignals) external view returns (bool)\n"
+        "with the reference proof JSON's values: pA = pi_a, pB = pi_b (imaginary part first),\n"
+        "pC = pi_c, pubSignals = public_signal (N = 8K+2 for the transfer circuit). It uses the\n"
+        "BN254 precompiles 0x06, 0x07, 0x08 and returns false for any input >= r.\n"
+        "  --contract NAME   contract name (default EnygmaTransferVerifierK<K>, or "
+        "Groth16Verifier)\n"
+        "  --license SPDX    SPDX license identifier of the file (default UNLICENSED)\n"
+        "Deploy only verifiers of ceremony keys (enygma import-zkey), never of development keys.\n",
+        stdout);
+    return 0;
+  }
+  auto out = args.get("out");
+  if (!out || args.has("k") == args.has("vk")) {
+    fputs("enygma export-solidity: --out and one of --k or --vk are required (see --help)\n",
+          stderr);
+    return 2;
+  }
+  SolidityVerifierOptions options;
+  std::string vk_path, expected_name;
+  if (args.has("k")) {
+    auto k = args.get_uint("k", 0, kMinK, kMaxK);
+    if (!k) return 2;
+    vk_path = native::verifying_key_path(args.get_or("keys", "keys/dev"), unsigned(*k));
+    expected_name = transfer_circuit_name(unsigned(*k));
+    options.contract_name = "EnygmaTransferVerifierK" + std::to_string(*k);
+  } else {
+    vk_path = *args.get("vk");
+  }
+  options.contract_name = args.get_or("contract", options.contract_name);
+  options.license = args.get_or("license", options.license);
+  if (!is_solidity_identifier(options.contract_name)) {
+    fprintf(stderr, "enygma export-solidity: '%s' is not a valid contract name\n",
+            options.contract_name.c_str());
+    return 2;
+  }
+  for (char c : options.license) {
+    if (!(isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == ' ' ||
+          c == '(' || c == ')')) {
+      fputs("enygma export-solidity: --license must be an SPDX expression\n", stderr);
+      return 2;
+    }
+  }
+
+  auto bytes = native::read_file(vk_path);
+  if (!bytes) return cli::fail_with(bytes.error(), 1);
+  auto header = read_key_header(*bytes);
+  if (!header) return cli::fail_with(header.error(), 1);
+  auto vk = load_verifying_key(*bytes, expected_name);
+  if (!vk) return cli::fail_with(vk.error(), 1);
+  options.circuit_name = header->circuit_name;
+  if (auto st = native::write_file_atomic(*out, solidity_verifier_source(*vk, options)); !st) {
+    return cli::fail_with(st.error(), 1);
+  }
+  printf(
+      "{\"contract\":%s,\"circuit\":%s,\"public_inputs\":%u,\"insecure_dev_key\":%s,"
+      "\"out\":%s}\n",
+      cli::json_string(options.contract_name).c_str(),
+      cli::json_string(header->circuit_name).c_str(), vk->num_public,
+      header->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
+  if (header->insecure_dev) {
+    fputs(
+        "enygma export-solidity: WARNING: this verifying key comes from insecure development "
+        "keys (seeded setup); never deploy it\n",
+        stderr);
+  }
+  return 0;
+}
+
+enygma::cli::Registration reg{{"export-solidity",
+                               "write a Solidity Groth16 verifier contract for a verifying key",
+                               &run_export_solidity}};
+
+}  // namespace

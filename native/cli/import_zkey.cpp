@@ -1,0 +1,114 @@
+// enygma import-zkey: a snarkjs Groth16 .zkey (the outcome of a phase-2 ceremony) as our key
+// files DIR/transfer-k<K>.pk and .vk, so that `enygma prove` / the server prove with the
+// ceremony's keys and snarkjs verifies those proofs with the ceremony's verification_key.json.
+
+#include <cstdio>
+#include <string>
+
+#include "core/groth16/key_format.hpp"
+#include "core/groth16/proof_format.hpp"
+#include "core/groth16/zkey_import.hpp"
+#include "core/transfer/request.hpp"
+#include "core/transfer/transfer_circuit.hpp"
+#include "core/transfer/transfer_prover.hpp"
+#include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
+#include "native/common/file_io.hpp"
+
+namespace {
+
+using namespace enygma;
+
+int run_import_zkey(int argc, char** argv) {
+  cli::Args args;
+  if (!args.parse(argc, argv, {"k", "zkey", "out", "check-vk", "threads"}, {"allow-insecure"})) {
+    return 2;
+  }
+  if (args.help()) {
+    fputs(
+        "usage: enygma import-zkey --k K --zkey FILE.zkey --out DIR [--check-vk VK.json]\n"
+        "                          [--allow-insecure] [--threads N]\n"
+        "\n"
+        "Imports a snarkjs Groth16 .zkey made for `enygma export-r1cs --k K` and writes\n"
+        "DIR/transfer-kK.pk and DIR/transfer-kK.vk (atomically). Refuses a zkey made for\n"
+        "another circuit, a damaged one, and one without any phase-2 contribution (its delta\n"
+        "is 1: anyone could forge proofs) unless --allow-insecure (the keys are then marked\n"
+        "as insecure development keys).\n"
+        "  --check-vk VK.json  also require the ceremony's published verification_key.json\n"
+        "                      (snarkjs zkey export verificationkey) to be this key's\n"
+        "It does not verify the ceremony's contribution chain: run\n"
+        "  snarkjs zkey verify transfer-kK.r1cs POT.ptau FILE.zkey\n"
+        "first (docs/interop.md, \"Production keys\").\n",
+        stdout);
+    return 0;
+  }
+  auto k = args.get_uint("k", 0, kMinK, kMaxK);
+  if (!k) return 2;
+  auto threads = args.get_uint("threads", ThreadPool::hardware_threads(), 1, 1024);
+  if (!threads) return 2;
+  if (!args.require("import-zkey", {"zkey", "out"})) return 2;
+  auto zkey_path = args.get("zkey");
+  auto dir = args.get("out");
+  auto zkey = native::read_file(*zkey_path);
+  if (!zkey) return cli::fail_with(zkey.error(), 1);
+  ThreadPool pool(static_cast<unsigned>(*threads));
+  ZkeyImportOptions options;
+  options.allow_no_contributions = args.has("allow-insecure");
+  auto imported = import_zkey(*zkey, transfer_r1cs(unsigned(*k)), pool, options);
+  if (!imported) return cli::fail_with(imported.error(), 1);
+  const Groth16Keys& keys = imported->keys;
+
+  if (auto vk_path = args.get("check-vk")) {
+    auto text = native::read_text_file(*vk_path);
+    if (!text) return cli::fail_with(text.error(), 1);
+    auto published = verifying_key_from_snarkjs_json(*text);
+    if (!published) return cli::fail_with(published.error(), 1);
+    if (published->num_public != keys.vk.num_public || published->ic != keys.vk.ic ||
+        published->alpha1 != keys.vk.alpha1 || published->beta2 != keys.vk.beta2 ||
+        published->gamma2 != keys.vk.gamma2 || published->delta2 != keys.vk.delta2) {
+      return cli::fail_with(
+          make_error(*vk_path + " is not the verifying key of " + *zkey_path, "key", "check-vk"),
+          1);
+    }
+  }
+
+  const std::string name = transfer_circuit_name(unsigned(*k));
+  const std::string pk_path = native::proving_key_path(*dir, unsigned(*k));
+  const std::string vk_path = native::verifying_key_path(*dir, unsigned(*k));
+  if (auto st = native::make_directories(*dir); !st) return cli::fail_with(st.error(), 1);
+  if (auto st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name)); !st) {
+    return cli::fail_with(st.error(), 1);
+  }
+  if (auto st = native::write_file_atomic(vk_path, serialize_verifying_key(keys.vk, name)); !st) {
+    return cli::fail_with(st.error(), 1);
+  }
+
+  std::string contributions;
+  for (const auto& c : imported->info.contributions) {
+    if (!contributions.empty()) contributions += ",";
+    contributions += "{\"name\":" + cli::json_string(c.name) +
+                     ",\"beacon\":" + (c.beacon ? "true" : "false") + "}";
+  }
+  std::string hash = format_zkey_hash(imported->info.circuit_hash);
+  for (char& ch : hash) {
+    if (ch == '\n') ch = ' ';
+  }
+  printf(
+      "{\"k\":%lu,\"circuit\":%s,\"circuit_hash\":%s,\"contributions\":[%s],\"insecure\":%s,"
+      "\"proving_key\":%s,\"verifying_key\":%s}\n",
+      *k, cli::json_string(name).c_str(), cli::json_string(hash).c_str(), contributions.c_str(),
+      keys.pk.insecure_dev ? "true" : "false", cli::json_string(pk_path).c_str(),
+      cli::json_string(vk_path).c_str());
+  if (keys.pk.insecure_dev) {
+    fputs("enygma import-zkey: WARNING: the zkey has no contribution; these keys are insecure\n",
+          stderr);
+  }
+  return 0;
+}
+
+enygma::cli::Registration reg{{"import-zkey",
+                               "import a snarkjs Groth16 .zkey (ceremony keys) as key files",
+                               &run_import_zkey}};
+
+}  // namespace

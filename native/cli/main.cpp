@@ -1,0 +1,64 @@
+// enygma: command-line entry point. Each subcommand lives in its own native/cli/*.cpp and
+// registers itself in the table below.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "core/field/cpu_features.hpp"
+#include "native/cli/commands.hpp"
+
+namespace {
+
+// ENYGMA_DISABLE_KERNELS=adx,ifma (or "all"): run the portable code instead of the x86-64
+// kernels picked from cpuid, to compare them or to rule them out. Returns false on an unknown
+// name.
+bool apply_disabled_kernels(const char* list) {
+  std::string rest = list;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    const std::string name = rest.substr(0, comma);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    if (name == "adx" || name == "all") enygma::set_adx_enabled(false);
+    if (name == "ifma" || name == "all") enygma::set_ifma_enabled(false);
+    if (name != "adx" && name != "ifma" && name != "all" && !name.empty()) {
+      fprintf(stderr,
+              "enygma: ENYGMA_DISABLE_KERNELS: unknown kernel '%s' (known: adx, ifma, all)\n",
+              name.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace enygma::cli;
+#if defined(__GLIBC__)
+  // One malloc arena for all threads: the prover's stage buffers are freed and reallocated by
+  // different pool threads, and per-thread arenas kept each thread's freed blocks resident,
+  // raising the peak RSS of a multi-threaded proof at no gain in time. A fixed mmap threshold
+  // lowers the peak further but pays page faults on every proof. (Measured: CHANGELOG.md,
+  // stop 11.)
+  mallopt(M_ARENA_MAX, 1);
+#endif
+  if (const char* off = getenv("ENYGMA_DISABLE_KERNELS"); off && !apply_disabled_kernels(off)) {
+    return 2;
+  }
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    print_usage(stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const Command* cmd = find_command(argv[1]);
+  if (!cmd) {
+    fprintf(stderr, "enygma: unknown command '%s'\n\n", argv[1]);
+    print_usage(stderr);
+    return 2;
+  }
+  return cmd->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,254 @@
+// enygma make-transfer: build a valid transfer request (the wallet's side of
+// ../shared/docs/transfer-relation.md), from a seed or from explicit values, as the reference
+// request JSON.
+#include <sodium.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/primitives/babyjubjub.hpp"
+#include "core/transfer/request.hpp"
+#include "core/transfer/wallet.hpp"
+#include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
+#include "native/common/file_io.hpp"
+
+namespace enygma::cli {
+namespace {
+
+const char kHelp[] =
+    "usage: enygma make-transfer --k K --seed S [--split N] [--out FILE]\n"
+    "       enygma make-transfer --k K --secret-key SK --balance V --random R\n"
+    "                            (--amount v --recipient-index I | --recipients I:a,I:a,..)\n"
+    "                            --sender-index J --anonymity-set a0,a1,..\n"
+    "                            --block-number B [--shared-secrets s0,s1,..]\n"
+    "                            [--public-keys p0,p1,..] [--out FILE]\n"
+    "\n"
+    "Builds a transfer request that satisfies R1..R15 and prints it as the reference JSON\n"
+    "(POST /generateProofTransfer-{k}).\n"
+    "\n"
+    "  --k K               anonymity-set size, 2..16\n"
+    "  --seed S            derive every value from S (a decimal 64-bit integer, or 64 hex\n"
+    "                      digits for a 32-byte seed): for tests and demos\n"
+    "  --split N           with --seed: v is shared by N recipients (1..k-1; default 1)\n"
+    "  --secret-key SK     the sender's secret key\n"
+    "  --balance V         the committed previous balance (V < 2^250)\n"
+    "  --random R          the blinding of the previous commitment Pedersen(V, R)\n"
+    "  --amount v          the amount sent (v <= V), all of it to --recipient-index\n"
+    "  --recipient-index I the recipient's position (I != J)\n"
+    "  --recipients I:a,.. several recipients: position I receives a; v is their sum and\n"
+    "                      every other member receives 0 (R15)\n"
+    "  --sender-index J    the sender's position in the anonymity set\n"
+    "  --anonymity-set ..  k comma-separated ids; entry J is the sender's id\n"
+    "  --block-number B    the block number\n"
+    "  --shared-secrets .. k comma-separated shared secrets (entry J is ignored: derived);\n"
+    "                      random values below l when omitted\n"
+    "  --public-keys ..    k comma-separated public keys (entry J is ignored: derived);\n"
+    "                      random values below l when omitted\n"
+    "  --out FILE          write the JSON to FILE instead of standard output\n"
+    "\n"
+    "All numbers are decimal. Exit status: 0 written, 1 usage error, 2 the values cannot make a\n"
+    "valid request ({\"error\", \"rule\", \"field\"} on standard error).\n";
+
+Error usage(const std::string& field, const std::string& what) {
+  return make_error("--" + field + " " + what, "usage", field);
+}
+
+Result<Fr> field_value(const std::string& option, const std::string& text) {
+  auto f = Fr::from_decimal(text);
+  if (!f) return usage(option, "is not a canonical field element (a decimal below p): " + text);
+  return *f;
+}
+
+Result<std::vector<Fr>> field_list(const std::string& option, const std::string& text) {
+  std::vector<Fr> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    auto f = field_value(option, text.substr(start, comma - start));
+    if (!f) return f.error();
+    out.push_back(*f);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// A random value below l (for the other participants' values the user did not give).
+Fr random_mod_l() {
+  uint8_t b[64];
+  randombytes_buf(b, sizeof(b));
+  Fr f = *Fr::from_canonical(BjjScalar::from_wide_le_bytes(b).to_u256());
+  sodium_memzero(b, sizeof(b));
+  return f;
+}
+
+Result<std::array<uint8_t, 32>> parse_seed(const std::string& text) {
+  std::array<uint8_t, 32> seed{};
+  if (text.size() == 64) {
+    for (size_t i = 0; i < 64; ++i) {
+      const char c = text[i];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return usage("seed", "is not 64 hex digits");
+      seed[i / 2] = uint8_t(seed[i / 2] | (d << (i % 2 ? 0 : 4)));
+    }
+    return seed;
+  }
+  auto v = u256_from_decimal(text);
+  if (!v || v->w[1] | v->w[2] | v->w[3]) {
+    return usage("seed", "must be a decimal 64-bit integer or 64 hex digits");
+  }
+  for (int i = 0; i < 8; ++i) seed[i] = uint8_t(v->w[0] >> (8 * i));
+  return seed;
+}
+
+// "I:a,I:a,...": positions and amounts.
+Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
+  std::vector<Payee> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    const size_t colon = item.find(':');
+    auto index = colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
+    if (!index || index->w[1] | index->w[2] | index->w[3] || index->w[0] >= k) {
+      return usage("recipients", "entry \"" + item + "\" is not POSITION:AMOUNT with a position below k");
+    }
+    auto amount = field_value("recipients", item.substr(colon + 1));
+    if (!amount) return amount.error();
+    out.push_back({unsigned(index->w[0]), *amount});
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
+  static const char* kRequired[] = {"secret-key",   "balance",       "random",
+                                    "sender-index", "anonymity-set", "block-number"};
+  for (const char* name : kRequired) {
+    if (!args.get(name)) return usage(name, "is required (or give --seed)");
+  }
+  const bool several = args.get("recipients").has_value();
+  if (several && args.get("recipient-index")) {
+    return usage("recipient-index", "cannot be combined with --recipients");
+  }
+  if (!several) {
+    for (const char* name : {"amount", "recipient-index"}) {
+      if (!args.get(name)) return usage(name, "is required (or give --recipients or --seed)");
+    }
+  }
+  WalletInputs in;
+  in.k = k;
+  struct Scalar {
+    const char* option;
+    Fr* out;
+  } scalars[] = {{"secret-key", &in.secret_key},
+                 {"balance", &in.balance},
+                 {"random", &in.balance_random},
+                 {"block-number", &in.block_number}};
+  for (const Scalar& s : scalars) {
+    auto f = field_value(s.option, *args.get(s.option));
+    if (!f) return f.error();
+    *s.out = *f;
+  }
+  auto j = args.get_uint("sender-index", 0, 0, k - 1);
+  if (!j) return usage("sender-index", "is not below k");
+  in.sender_index = unsigned(*j);
+  if (several) {
+    auto payees = payee_list(*args.get("recipients"), k);
+    if (!payees) return payees.error();
+    in.payees = std::move(*payees);
+    // v is what the recipients receive together (at most 15 amounts below 2^250 each, or the
+    // wallet check names the one that is not).
+    in.amount = Fr::zero();
+    for (const Payee& p : in.payees) in.amount += p.amount;
+    if (auto v = args.get("amount")) {
+      auto f = field_value("amount", *v);
+      if (!f) return f.error();
+      if (*f != in.amount) return usage("amount", "is not the sum of --recipients' amounts");
+    }
+  } else {
+    auto v = field_value("amount", *args.get("amount"));
+    if (!v) return v.error();
+    in.amount = *v;
+    auto r = args.get_uint("recipient-index", 0, 0, k - 1);
+    if (!r) return usage("recipient-index", "is not below k");
+    if (!in.amount.is_zero()) in.payees.push_back({unsigned(*r), in.amount});
+  }
+  auto ids = field_list("anonymity-set", *args.get("anonymity-set"));
+  if (!ids) return ids.error();
+  in.anonymity_set = std::move(*ids);
+  for (auto [option, out] : {std::pair{"shared-secrets", &in.shared_secrets},
+                             std::pair{"public-keys", &in.public_keys}}) {
+    if (auto text = args.get(option)) {
+      auto list = field_list(option, *text);
+      if (!list) return list.error();
+      *out = std::move(*list);
+    } else {
+      out->resize(k);
+      for (Fr& x : *out) x = random_mod_l();
+    }
+  }
+  return in;
+}
+
+Result<WalletInputs> inputs_from_args(const Args& args, unsigned k) {
+  auto seed_text = args.get("seed");
+  if (!seed_text) {
+    if (args.get("split")) return usage("split", "needs --seed");
+    return explicit_inputs(args, k);
+  }
+  for (const char* other :
+       {"secret-key", "balance", "random", "amount", "sender-index", "recipient-index",
+        "recipients", "anonymity-set", "block-number", "shared-secrets", "public-keys"}) {
+    if (args.get(other)) return usage(other, "cannot be combined with --seed");
+  }
+  auto split = args.get_uint("split", 1, 1, k - 1);
+  if (!split) return usage("split", "must be a number of recipients in 1..k-1");
+  auto seed = parse_seed(*seed_text);
+  if (!seed) return seed.error();
+  WalletInputs in = wallet_inputs_from_seed(k, *seed, unsigned(*split));
+  sodium_memzero(seed->data(), seed->size());
+  return in;
+}
+
+int run_make_transfer(int argc, char** argv) {
+  Args args;
+  if (!args.parse(argc, argv,
+                  {"k", "seed", "split", "secret-key", "balance", "random", "amount",
+                   "sender-index", "recipient-index", "recipients", "anonymity-set",
+                   "block-number", "shared-secrets", "public-keys", "out"})) {
+    return 1;
+  }
+  if (args.help()) {
+    fputs(kHelp, stdout);
+    return 0;
+  }
+  if (!args.get("k")) return fail_with(usage("k", "is required"), 1);
+  auto k = args.get_uint("k", 0, kMinK, kMaxK);
+  if (!k) return 1;
+
+  Result<WalletInputs> in = inputs_from_args(args, unsigned(*k));
+  if (!in) return fail_with(in.error(), 1);
+  auto request = make_transfer_checked(*in);
+  if (!request) return fail_with(request.error(), 2);
+  std::string text = transfer_request_to_json(*request) + "\n";
+  int status = 0;
+  if (auto out = args.get("out")) {
+    if (Status st = native::write_file_atomic(*out, text); !st) status = fail_with(st.error(), 1);
+  } else {
+    fputs(text.c_str(), stdout);
+  }
+  sodium_memzero(text.data(), text.size());
+  return status;
+}
+
+Registration reg{{"make-transfer", "build a valid transfer request (JSON) from a seed or values",
+                  &run_make_transfer}};
+
+}  // namespace
+}  // namespace enygma::cli

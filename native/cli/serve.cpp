@@ -1,0 +1,122 @@
+// enygma serve: the proving server (a drop-in for the reference Go service's transfer API).
+// Every key is loaded before the port is opened, so a load balancer never sees an instance that
+// accepts connections it cannot serve.
+#include <sodium.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/parallel/thread_pool.hpp"
+#include "native/cli/commands.hpp"
+#include "native/server/access_log.hpp"
+#include "native/server/backend.hpp"
+#include "native/server/config.hpp"
+#include "native/server/runtime.hpp"
+
+namespace {
+
+using namespace enygma::server;
+
+void log_key_loaded(const CircuitKeys& keys) {
+  nlohmann::ordered_json j;
+  j["event"] = "keys_loaded";
+  j["k"] = keys.k;
+  j["circuit"] = keys.circuit_name;
+  j["seconds"] = keys.load_seconds;
+  j["insecure_dev_keys"] = keys.insecure_dev_keys;
+  j["proving_key_compressed_bytes"] = keys.proving_key.bytes.size();
+  j["verifying_key_compressed_bytes"] = keys.verifying_key.bytes.size();
+  AccessLog::event(j.dump());
+  if (keys.insecure_dev_keys) {
+    fprintf(stderr,
+            "enygma serve: WARNING: the keys for k=%u are insecure development keys (seeded "
+            "setup); never use them in production\n",
+            keys.k);
+  }
+}
+
+int run_serve(int argc, char** argv) {
+  if (sodium_init() < 0) {
+    fprintf(stderr, "enygma serve: libsodium failed to initialise\n");
+    return 1;
+  }
+  ConfigParse parsed = parse_server_config(
+      argc, argv, [](const char* name) -> const char* { return std::getenv(name); });
+  if (!parsed.config) return parsed.exit_code;
+  ServerConfig config = std::move(*parsed.config);
+  config.resolve_defaults(enygma::ThreadPool::hardware_threads());
+  AccessLog::event(config.to_json());
+
+  if (!config.web_dir.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::path(config.web_dir) / "index.html",
+                                          ec)) {
+      fprintf(stderr,
+              "enygma serve: WARNING: --web %s has no index.html (build the web demo first); "
+              "static files will answer 404\n",
+              config.web_dir.c_str());
+    }
+  }
+  std::unique_ptr<ProofBackend> backend;
+  if (config.backend == "fake") {
+    fprintf(stderr,
+            "enygma serve: WARNING: --backend fake answers fixed, worthless proofs (HTTP-layer "
+            "testing only)\n");
+    backend = make_fake_backend(config.ks, static_cast<unsigned>(config.fake_prove_time.count()));
+  } else {
+    enygma::ThreadPool load_pool(0);
+    auto loaded = load_transfer_backend(config.keys_dir, config.ks, load_pool, &log_key_loaded);
+    if (!loaded.ok()) {
+      fprintf(stderr, "enygma serve: cannot start: %s\n", loaded.error().message.c_str());
+      return 1;
+    }
+    backend = std::move(loaded.value());
+  }
+
+  // Every connection is a descriptor: raise the soft limit to the hard one, and keep the
+  // connection limit (twice it: over-limit connections get a short 503) below it, with room for
+  // key files, static files and the listening socket.
+  if (rlimit limit{}; getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    if (limit.rlim_cur < limit.rlim_max) {
+      limit.rlim_cur = limit.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &limit);
+      getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    const rlim_t reserve = 64;
+    if (limit.rlim_cur != RLIM_INFINITY &&
+        2 * rlim_t{config.max_connections} + reserve > limit.rlim_cur) {
+      const unsigned clamped =
+          static_cast<unsigned>(limit.rlim_cur > 2 * reserve ? (limit.rlim_cur - reserve) / 2 : 1);
+      nlohmann::ordered_json j;
+      j["event"] = "max_connections_clamped";
+      j["requested"] = config.max_connections;
+      j["max_connections"] = clamped;
+      j["open_files_limit"] = static_cast<unsigned long long>(limit.rlim_cur);
+      AccessLog::event(j.dump());
+      config.max_connections = clamped;
+    }
+  }
+  // Writes to a closed socket report EPIPE instead of ending the process.
+  std::signal(SIGPIPE, SIG_IGN);
+  Server server(config, std::move(backend));
+  auto port = server.listen();
+  if (!port.ok()) {
+    fprintf(stderr, "enygma serve: cannot start: %s\n", port.error().message.c_str());
+    return 1;
+  }
+  nlohmann::ordered_json listening;
+  listening["event"] = "listening";
+  listening["address"] = config.bind;
+  listening["port"] = port.value();
+  listening["url"] = "http://" + config.bind + ":" + std::to_string(port.value()) + "/";
+  AccessLog::event(listening.dump());
+  return server.run();
+}
+
+enygma::cli::Registration reg{{"serve", "run the proving server (HTTP)", &run_serve}};
+
+}  // namespace

@@ -1,0 +1,52 @@
+// enygma verify: check a transfer proof (a reference response JSON).
+#include <cstdio>
+#include <string>
+
+#include "core/transfer/request.hpp"
+#include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
+#include "native/common/file_io.hpp"
+#include "native/common/key_loading.hpp"
+
+namespace {
+
+using namespace enygma;
+
+const char* kHelp =
+    "usage: enygma verify --k K --proof RESP.json [--keys DIR]\n"
+    "\n"
+    "Verifies a proof in the reference response format against DIR/transfer-k<K>.vk.\n"
+    "Prints {\"valid\": true} and exits 0, or {\"valid\": false, \"reason\": ...} and exits 1;\n"
+    "a malformed proof file exits 2 with the error as JSON on stderr.\n";
+
+int run_verify(int argc, char** argv) {
+  cli::Args args;
+  if (!args.parse(argc, argv, {"k", "proof", "keys"})) return 2;
+  if (args.help()) {
+    fputs(kHelp, stdout);
+    return 0;
+  }
+  auto k = args.get_uint("k", 0, kMinK, kMaxK);
+  if (!k || !args.get("proof")) {
+    if (!args.get("proof")) fputs("enygma verify: --proof RESP.json is required\n", stderr);
+    return 2;
+  }
+  auto text = native::read_text_file(*args.get("proof"));
+  if (!text) return cli::fail_with(text.error(), 2);
+  auto prover = native::load_transfer_prover(args.get_or("keys", "keys/dev"), unsigned(*k), false,
+                                             sequential_pool());
+  if (!prover) return cli::fail_with(prover.error(), 2);
+  auto st = (*prover)->verify_response(*text);
+  if (st) {
+    printf("{\"valid\":true}\n");
+    return 0;
+  }
+  if (st.error().rule != "invalid") return cli::fail_with(st.error(), 2);
+  printf("{\"valid\":false,\"reason\":%s}\n", cli::json_string(st.error().message).c_str());
+  return 1;
+}
+
+cli::Registration reg{{"verify", "verify a transfer proof (exit 0 valid, 1 invalid)", &run_verify}};
+
+}  // namespace

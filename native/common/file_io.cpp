@@ -1,0 +1,113 @@
+#include "native/common/file_io.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace enygma::native {
+
+namespace {
+Error io_error(const std::string& what, const std::string& path) {
+  return make_error(what + " " + path + ": " + strerror(errno), "io", path);
+}
+}  // namespace
+
+Result<std::vector<uint8_t>> read_file(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    Error e = io_error("cannot stat", path);
+    close(fd);
+    return e;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return make_error(path + " is not a regular file", "io", path);
+  }
+  std::vector<uint8_t> out(size_t(st.st_size));
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = read(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Error e = io_error("cannot read", path);
+      close(fd);
+      return e;
+    }
+    done += size_t(n);
+  }
+  close(fd);
+  return out;
+}
+
+Result<std::string> read_text_file(const std::string& path) {
+  auto bytes = read_file(path);
+  if (!bytes) return bytes.error();
+  return std::string(bytes->begin(), bytes->end());
+}
+
+Status write_file_atomic(const std::string& path, const void* data, size_t size) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error("cannot create", tmp);
+  const auto* p = static_cast<const uint8_t*>(data);
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = write(fd, p + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      Error e = io_error("cannot write", tmp);
+      close(fd);
+      unlink(tmp.c_str());
+      return e;
+    }
+    done += size_t(n);
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    Error e = io_error("cannot flush", tmp);
+    unlink(tmp.c_str());
+    return e;
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    Error e = io_error("cannot rename to", path);
+    unlink(tmp.c_str());
+    return e;
+  }
+  // make the rename itself durable
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? std::string(".")
+                          : slash == 0               ? std::string("/")
+                                                     : path.substr(0, slash);
+  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  return ok_status();
+}
+
+Status make_directories(const std::string& path) {
+  std::string cur;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/') {
+      if (!cur.empty() && mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) {
+        return io_error("cannot create folder", cur);
+      }
+    }
+    if (i < path.size()) cur.push_back(path[i]);
+  }
+  return ok_status();
+}
+
+std::string proving_key_path(const std::string& dir, unsigned k) {
+  return dir + "/transfer-k" + std::to_string(k) + ".pk";
+}
+std::string verifying_key_path(const std::string& dir, unsigned k) {
+  return dir + "/transfer-k" + std::to_string(k) + ".vk";
+}
+
+}  // namespace enygma::native

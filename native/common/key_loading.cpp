@@ -1,0 +1,47 @@
+#include "native/common/key_loading.hpp"
+
+#include <sodium.h>
+
+#include "native/common/file_io.hpp"
+
+namespace enygma::native {
+
+Result<std::shared_ptr<const TransferProver>> load_transfer_prover(const std::string& dir,
+                                                                   unsigned k,
+                                                                   bool with_proving_key,
+                                                                   ThreadPool& pool) {
+  const std::string vk_path = verifying_key_path(dir, k), pk_path = proving_key_path(dir, k);
+  auto vk = read_file(vk_path);
+  if (!vk) {
+    return make_error(vk.error().message + " (generate keys with `enygma setup --k " +
+                          std::to_string(k) + " --out " + dir + "`)",
+                      "key", vk_path);
+  }
+  std::vector<uint8_t> pk;
+  if (with_proving_key) {
+    auto bytes = read_file(pk_path);
+    if (!bytes) {
+      return make_error(bytes.error().message + " (generate keys with `enygma setup --k " +
+                            std::to_string(k) + " --out " + dir + "`)",
+                        "key", pk_path);
+    }
+    pk = std::move(*bytes);
+  }
+  auto prover = TransferProver::load(k, pk, *vk, pool);
+  if (!prover) {
+    const Error& e = prover.error();
+    // say which file: the verifying key is checked first
+    std::string file = e.message.find("proving") != std::string::npos ? pk_path : vk_path;
+    return make_error(file + ": " + e.message, e.rule, file);
+  }
+  return prover;
+}
+
+std::array<uint8_t, 32> test_seed_from_text(const std::string& text) {
+  std::array<uint8_t, 32> seed;
+  crypto_generichash(seed.data(), seed.size(), reinterpret_cast<const uint8_t*>(text.data()),
+                     text.size(), nullptr, 0);
+  return seed;
+}
+
+}  // namespace enygma::native

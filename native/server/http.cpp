@@ -1,0 +1,160 @@
+#include "native/server/http.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/util/error_json.hpp"
+
+namespace enygma::server {
+
+StringResponse json_response(http::status status, std::string body, unsigned version) {
+  StringResponse res{status, version};
+  set_common_headers(res);
+  res.set(http::field::content_type, "application/json; charset=utf-8");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
+                              std::string_view field, unsigned version) {
+  return json_response(status, error_json(message, rule, field), version);
+}
+
+std::optional<std::string> decode_target_path(std::string_view target) {
+  target = target.substr(0, target.find_first_of("?#"));
+  std::string out;
+  out.reserve(target.size());
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < target.size(); ++i) {
+    char c = target[i];
+    if (c == '%') {
+      if (i + 2 >= target.size()) return std::nullopt;
+      const int hi = hex(target[i + 1]), lo = hex(target[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      c = static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+    if (c == '\0') return std::nullopt;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLimits limits) {
+  // Entries of each open array, innermost last; depth is bounded by max_depth, so this is a
+  // fixed array on the stack.
+  constexpr unsigned kMaxTrackedDepth = 64;
+  size_t entries[kMaxTrackedDepth] = {};
+  bool is_array[kMaxTrackedDepth] = {};
+  const unsigned max_depth = std::min(limits.max_depth, kMaxTrackedDepth - 1);
+  unsigned depth = 0;
+  size_t number_run = 0;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (c == '"') {
+      const size_t start = ++i;
+      while (i < body.size() && body[i] != '"') i += body[i] == '\\' ? 2 : 1;
+      if (i - start > limits.max_string_bytes) {
+        return "a JSON string is longer than " + std::to_string(limits.max_string_bytes) + " bytes";
+      }
+      number_run = 0;
+      continue;
+    }
+    const bool number_char =
+        (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+    number_run = number_char ? number_run + 1 : 0;
+    if (number_run > limits.max_number_chars) {
+      return "a JSON number is longer than " + std::to_string(limits.max_number_chars) +
+             " characters";
+    }
+    if (c == '[' || c == '{') {
+      if (depth >= max_depth) {
+        return "JSON nested deeper than " + std::to_string(max_depth) + " levels";
+      }
+      ++depth;
+      is_array[depth] = c == '[';
+      entries[depth] = 0;
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == ',' && depth > 0 && is_array[depth]) {
+      if (++entries[depth] >= limits.max_array_entries) {
+        return "a JSON array has more than " + std::to_string(limits.max_array_entries) +
+               " entries";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool etag_matches(std::string_view if_none_match, std::string_view etag) {
+  // A comma-separated list of entity tags, possibly weak (W/"..."); weak comparison applies.
+  size_t pos = 0;
+  while (pos < if_none_match.size()) {
+    size_t comma = if_none_match.find(',', pos);
+    if (comma == std::string_view::npos) comma = if_none_match.size();
+    std::string_view item = if_none_match.substr(pos, comma - pos);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item == "*") return true;
+    if (item.substr(0, 2) == "W/") item.remove_prefix(2);
+    std::string_view tag = etag;
+    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
+    if (item == tag) return true;
+    pos = comma + 1;
+  }
+  return false;
+}
+
+const char* content_type_for(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  const size_t slash = path.rfind('/');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) {
+    return "application/octet-stream";
+  }
+  const std::string_view ext = path.substr(dot + 1);
+  struct Type {
+    std::string_view ext;
+    const char* type;
+  };
+  static constexpr Type kTypes[] = {
+      {"html", "text/html; charset=utf-8"},
+      {"htm", "text/html; charset=utf-8"},
+      {"js", "text/javascript; charset=utf-8"},
+      {"mjs", "text/javascript; charset=utf-8"},
+      {"css", "text/css; charset=utf-8"},
+      {"json", "application/json"},
+      {"map", "application/json"},
+      {"wasm", "application/wasm"},
+      {"txt", "text/plain; charset=utf-8"},
+      {"svg", "image/svg+xml"},
+      {"png", "image/png"},
+      {"jpg", "image/jpeg"},
+      {"jpeg", "image/jpeg"},
+      {"gif", "image/gif"},
+      {"ico", "image/x-icon"},
+      {"webp", "image/webp"},
+      {"woff", "font/woff"},
+      {"woff2", "font/woff2"},
+      {"webmanifest", "application/manifest+json"},
+      {"pk", "application/octet-stream"},
+      {"vk", "application/octet-stream"},
+  };
+  for (const auto& t : kTypes) {
+    if (ext.size() == t.ext.size() &&
+        std::equal(ext.begin(), ext.end(), t.ext.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == b;
+        })) {
+      return t.type;
+    }
+  }
+  return "application/octet-stream";
+}
+
+}  // namespace enygma::server

@@ -1,0 +1,100 @@
+// The server's URL space and the answers that need no prover: which route a path is, the
+// health/readiness answers, the key manifest and key files for the browser, static files.
+//
+// URL scheme (every answer carries Cross-Origin-Opener-Policy: same-origin,
+// Cross-Origin-Embedder-Policy: require-corp, Cross-Origin-Resource-Policy: same-origin):
+//   POST /generateProofTransfer-{k}   reference request JSON -> {"pi_a","pi_b","pi_c",
+//                                     "public_signal"} (k: 1-3 digits, served ks only, else 404)
+//   POST /verifyProofTransfer-{k}     a response JSON -> {"valid": true|false}
+//   GET  /healthcheck                 {"message":"Server is healthy","status":"ok"} (reference)
+//   GET  /readyz                      200 {"status":"ready"}; 503 {"status":"draining"} after
+//                                     SIGTERM. The port opens only once every key is loaded.
+//   GET  /metrics                     Prometheus text format 0.0.4
+//   GET  /keys/manifest.json          {"format":"enygma-groth16-bn254-compressed",
+//                                      "digest":"blake2b-256","circuits":[{"k","circuit",
+//                                      "insecure_dev_keys","proving_key":{"url","bytes",
+//                                      "blake2b"},"verifying_key":{...}}, ...]}
+//   GET  /keys/transfer-k{k}.pk       the proving key of k, compressed points
+//   GET  /keys/transfer-k{k}.vk       the verifying key of k, compressed points
+//                                     (both in the key-file format of core/groth16/key_format.hpp,
+//                                     header flag bit 1 set; application/octet-stream)
+//   GET  /<anything else>             static files of --web (index.html for folders;
+//                                     .wasm application/wasm, .js/.mjs text/javascript)
+// Key files, the manifest and static files carry an ETag (keys: "\"<blake2b hex>\"") and
+// Cache-Control: no-cache: browsers store them and revalidate (If-None-Match -> 304), so a
+// redeploy with new keys is seen at once and an unchanged key costs no download. The browser
+// (wasm/enygma_worker.js) reads the manifest, downloads the files by their "url" (relative to
+// the manifest) and checks size and BLAKE2b-256 against it.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "native/server/backend.hpp"
+#include "native/server/http.hpp"
+
+namespace enygma::server {
+
+enum class RouteKind {
+  kProve,         // POST /generateProofTransfer-{k}
+  kVerify,        // POST /verifyProofTransfer-{k}
+  kHealth,        // GET /healthcheck
+  kReady,         // GET /readyz
+  kMetrics,       // GET /metrics
+  kKeysManifest,  // GET /keys/manifest.json
+  kKeyFile,       // GET /keys/transfer-k{k}.pk|vk
+  kStatic,        // GET anything else, from --web
+};
+
+struct Route {
+  RouteKind kind = RouteKind::kStatic;
+  unsigned k = 0;                    // kProve/kVerify; 0 when the suffix is not a number
+  const char* endpoint = "unknown";  // metrics label
+  const char* allow = "GET, HEAD";   // the methods this route answers
+};
+
+// path: decoded, without query string.
+Route classify_route(std::string_view path);
+bool method_allowed(const Route& route, http::verb method);
+
+using AnyResponse = std::variant<StringResponse, FileResponse, SpanResponse>;
+
+// The reference service's healthcheck answer (gin's JSON of {"status", "message"}).
+StringResponse healthcheck_response(unsigned version);
+StringResponse readyz_response(bool ready, unsigned version);
+
+// /keys/manifest.json and /keys/<file>: the compressed keys of every served k, with
+// BLAKE2b-256 digests, ETags and revalidation (If-None-Match -> 304).
+class KeyFiles {
+ public:
+  explicit KeyFiles(const std::vector<CircuitKeys>& circuits);
+  // path is "/keys/..." (kKeysManifest or kKeyFile)
+  AnyResponse serve(std::string_view path, std::string_view if_none_match, unsigned version) const;
+  const std::string& manifest() const { return manifest_; }
+
+ private:
+  std::string manifest_, manifest_etag_;
+  std::map<std::string, const KeyAsset*, std::less<>> files_;  // by file name
+};
+
+// Static files under one folder: index.html for directories, no escape from the folder
+// (".." segments, hidden segments, symlinks leading outside are all refused: 404).
+class StaticFiles {
+ public:
+  explicit StaticFiles(const std::string& root);  // empty: nothing is served
+  bool enabled() const { return !root_.empty(); }
+  const std::filesystem::path& root() const { return root_; }
+  // nullopt: not a file under the root.
+  std::optional<std::filesystem::path> resolve(std::string_view path) const;
+  AnyResponse serve(std::string_view path, std::string_view if_none_match, unsigned version) const;
+
+ private:
+  std::filesystem::path root_;  // canonical
+};
+
+StringResponse not_found_response(std::string_view path, unsigned version);
+
+}  // namespace enygma::server

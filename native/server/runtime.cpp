@@ -1,0 +1,184 @@
+#include "native/server/runtime.hpp"
+
+#include <csignal>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "native/server/session.hpp"
+
+namespace enygma::server {
+
+namespace {
+
+std::vector<unsigned> served_ks(const ProofBackend& backend) {
+  std::vector<unsigned> ks;
+  for (const auto& c : backend.circuits()) ks.push_back(c.k);
+  return ks;
+}
+
+}  // namespace
+
+Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
+    : config_(std::move(config)),
+      backend_(std::move(backend)),
+      metrics_(served_ks(*backend_)),
+      access_log_(config_.access_log),
+      key_files_(backend_->circuits()),
+      static_files_(config_.web_dir),
+      provers_(config_.max_inflight, config_.queue, config_.prover_threads),
+      // Verifying is a few milliseconds of pairings: one thread each, as many as provers.
+      verifiers_(config_.max_inflight, config_.queue, 1),
+      ioc_(static_cast<int>(config_.io_threads)),
+      acceptor_(ioc_),
+      signals_(ioc_, SIGINT, SIGTERM),
+      accept_retry_timer_(ioc_),
+      drain_timer_(ioc_) {
+  for (const auto& c : backend_->circuits()) metrics_.set_key_load_seconds(c.k, c.load_seconds);
+}
+
+Server::~Server() = default;
+
+Result<uint16_t> Server::listen() {
+  beast::error_code ec;
+  const auto address = asio::ip::make_address(config_.bind, ec);
+  if (ec) return make_error("invalid --bind address '" + config_.bind + "'", "config", "bind");
+  const tcp::endpoint endpoint(address, config_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return make_error("cannot listen on " + config_.bind + ":" + std::to_string(config_.port) +
+                          ": " + ec.message(),
+                      "config", "port");
+  }
+  return acceptor_.local_endpoint().port();
+}
+
+int Server::run() {
+  work_guard_.emplace(ioc_.get_executor());
+  signals_.async_wait([this](beast::error_code ec, int signal_number) {
+    if (!ec) begin_shutdown(signal_number);
+  });
+  accept_next();
+  std::vector<std::thread> threads;
+  for (unsigned i = 1; i < config_.io_threads; ++i) threads.emplace_back([this] { ioc_.run(); });
+  ioc_.run();
+  for (auto& t : threads) t.join();
+  if (drain_timed_out_.load()) {
+    AccessLog::event(R"({"event":"drain_timeout","status":"admitted work abandoned"})");
+    // The work queues may still be running proofs whose clients are gone with the server.
+    std::_Exit(1);
+  }
+  provers_.close_and_join();
+  verifiers_.close_and_join();
+  AccessLog::event(R"({"event":"stopped"})");
+  return 0;
+}
+
+void Server::accept_next() {
+  acceptor_.async_accept(asio::make_strand(ioc_), [this](beast::error_code ec, tcp::socket s) {
+    on_accept(ec, std::move(s));
+  });
+}
+
+void Server::on_accept(beast::error_code ec, tcp::socket socket) {
+  if (draining_.load() || !acceptor_.is_open()) return;
+  if (ec) {
+    // Out of descriptors or a transient network error: try again shortly, do not spin.
+    accept_retry_timer_.expires_after(std::chrono::milliseconds(50));
+    accept_retry_timer_.async_wait([this](beast::error_code wait_ec) {
+      if (!wait_ec && !draining_.load()) accept_next();
+    });
+    return;
+  }
+  std::shared_ptr<Session> session;
+  bool over_limit;
+  {
+    std::lock_guard lock(sessions_mu_);
+    // Beyond the limit a connection gets a short 503; beyond twice the limit (a flood of
+    // connections) it is closed unanswered, so descriptors stay bounded whatever clients do.
+    if (sessions_.size() >= 2 * size_t{config_.max_connections}) {
+      metrics_.count_rejected();
+      beast::error_code close_ec;
+      socket.close(close_ec);
+      return accept_next();
+    }
+    over_limit = sessions_.size() >= config_.max_connections;
+    const uint64_t id = next_session_id_++;
+    session = std::make_shared<Session>(*this, std::move(socket), id);
+    sessions_[id] = session;
+  }
+  asio::dispatch(session->executor(), [session, over_limit] { session->start(over_limit); });
+  accept_next();
+}
+
+void Server::begin_shutdown(int signal_number) {
+  if (draining_.exchange(true)) return;
+  // A second signal while draining: stop waiting.
+  signals_.async_wait([](beast::error_code ec, int) {
+    if (ec) return;
+    AccessLog::event(R"({"event":"second_signal","status":"admitted work abandoned"})");
+    std::_Exit(1);
+  });
+  AccessLog::event(std::string(R"({"event":"draining","signal":")") +
+                   (signal_number == SIGTERM ? "SIGTERM" : "SIGINT") + R"(","admitted":)" +
+                   std::to_string(provers_.waiting() + provers_.running() + verifiers_.waiting() +
+                                  verifiers_.running()) +
+                   "}");
+  beast::error_code ec;
+  acceptor_.close(ec);
+  accept_retry_timer_.cancel();
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(sessions_mu_);
+    for (auto& [id, weak] : sessions_) {
+      if (auto s = weak.lock()) sessions.push_back(std::move(s));
+    }
+  }
+  for (auto& s : sessions) {
+    asio::post(s->executor(), [s] { s->on_server_shutdown(); });
+  }
+  drain_timer_.expires_after(config_.drain_timeout);
+  drain_timer_.async_wait([this](beast::error_code wait_ec) {
+    if (wait_ec) return;
+    drain_timed_out_.store(true);
+    ioc_.stop();
+  });
+  maybe_finish_drain();
+}
+
+void Server::session_ended(uint64_t id) {
+  {
+    std::lock_guard lock(sessions_mu_);
+    sessions_.erase(id);
+  }
+  if (draining_.load()) asio::post(ioc_, [this] { maybe_finish_drain(); });
+}
+
+void Server::maybe_finish_drain() {
+  {
+    std::lock_guard lock(sessions_mu_);
+    if (!sessions_.empty()) return;
+  }
+  // Nothing admitted is left (every job holds its connection): let the network threads go.
+  drain_timer_.cancel();
+  signals_.cancel();
+  work_guard_.reset();
+}
+
+std::string Server::render_metrics() const {
+  Metrics::Gauges gauges;
+  gauges.queue_depth = provers_.waiting();
+  gauges.proofs_in_flight = provers_.running();
+  gauges.verify_queue_depth = verifiers_.waiting();
+  gauges.verifies_in_flight = verifiers_.running();
+  {
+    std::lock_guard lock(sessions_mu_);
+    gauges.open_connections = sessions_.size();
+  }
+  gauges.ready = !draining_.load();
+  return metrics_.render(gauges);
+}
+
+}  // namespace enygma::server

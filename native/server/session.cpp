@@ -1,0 +1,490 @@
+#include "native/server/session.hpp"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+
+#include "native/server/runtime.hpp"
+
+namespace enygma::server {
+
+namespace {
+
+constexpr std::chrono::milliseconds kLingerTime{2000};
+constexpr size_t kLingerMaxBytes = 1 << 20;
+
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+bool is_request_error(std::string_view rule) {
+  // Errors about what the client sent, as opposed to faults of the server.
+  if (rule == "input" || rule == "proof" || rule == "json") return true;
+  return rule.size() >= 2 && rule[0] == 'R' && rule[1] >= '0' && rule[1] <= '9';
+}
+
+}  // namespace
+
+Session::Session(Server& server, tcp::socket socket, uint64_t id)
+    : server_(server), id_(id), socket_(std::move(socket)), timer_(socket_.get_executor()) {
+  record_.connection = id;
+}
+
+Session::~Session() {
+  server_.session_ended(id_);
+}
+
+void Session::start(bool over_limit) {
+  beast::error_code ec;
+  socket_.set_option(tcp::no_delay(true), ec);
+  if (over_limit) {
+    server_.metrics().count_rejected();
+    record_.method.clear();
+    request_start_ = Clock::now();
+    route_ = Route{RouteKind::kStatic, 0, "unknown", "GET, HEAD"};
+    send_error(http::status::service_unavailable, "too many open connections", "overload", "",
+               true);
+    return;
+  }
+  wait_for_request();
+}
+
+void Session::on_server_shutdown() {
+  shutdown_ = true;
+  if (state_ == State::kIdle || state_ == State::kHeader || state_ == State::kBody) close();
+}
+
+// --- reading ---------------------------------------------------------------------------------
+
+void Session::wait_for_request() {
+  reset_request();
+  if (shutdown_ || server_.draining()) return close();
+  if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
+  state_ = State::kIdle;
+  // A fresh connection must start its request within the header timeout: a client that
+  // connects and says nothing holds a connection slot no longer than a stalled header does.
+  arm_timer(requests_answered_ == 0 ? server_.config().header_timeout
+                                    : server_.config().idle_timeout);
+  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+    if (self->state_ != State::kIdle) return;
+    if (ec) return self->close();
+    self->read_header();
+  });
+}
+
+void Session::read_header() {
+  state_ = State::kHeader;
+  request_start_ = Clock::now();
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(server_.config().max_header));
+  parser_->body_limit(server_.config().max_body);
+  arm_timer(server_.config().header_timeout);
+  http::async_read_header(
+      socket_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+}
+
+void Session::on_header(beast::error_code ec) {
+  if (state_ != State::kHeader) return;
+  if (ec) return on_read_error(ec);
+  after_header();
+}
+
+void Session::on_read_error(beast::error_code ec) {
+  const bool got_some = parser_ && parser_->got_some();
+  if (timed_out_) {
+    if (!got_some && state_ == State::kHeader) return close();
+    const bool header = state_ == State::kHeader;
+    return send_error(http::status::request_timeout,
+                      header ? "the request header did not arrive in time"
+                             : "the request body did not arrive in time",
+                      "timeout", header ? "header" : "body", true);
+  }
+  if (ec == http::error::end_of_stream || ec == asio::error::eof ||
+      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+      ec == asio::error::broken_pipe || !got_some) {
+    return close();
+  }
+  if (ec == http::error::body_limit) {
+    return send_error(
+        http::status::payload_too_large,
+        "the request body is larger than " + std::to_string(server_.config().max_body) + " bytes",
+        "max_body", "body", true);
+  }
+  if (ec == http::error::header_limit) {
+    return send_error(http::status::request_header_fields_too_large,
+                      "the request header is larger than " +
+                          std::to_string(server_.config().max_header) + " bytes",
+                      "max_header", "header", true);
+  }
+  send_error(http::status::bad_request, "malformed HTTP request: " + ec.message(), "http", "",
+             true);
+}
+
+bool Session::request_body_pending() const {
+  if (!parser_ || parser_->is_done()) return false;
+  return parser_->chunked() || parser_->content_length().value_or(0) > 0;
+}
+
+void Session::after_header() {
+  const auto& req = parser_->get();
+  version_ = req.version();
+  keep_alive_ = req.keep_alive();
+  head_ = req.method() == http::verb::head;
+  record_.method = std::string(to_sv(req.method_string()));
+  const std::string_view target = to_sv(req.target());
+  record_.path = std::string(target.substr(0, target.find('?')));
+  auto path = decode_target_path(target);
+  if (!path) {
+    route_ = Route{RouteKind::kStatic, 0, "unknown", "GET, HEAD"};
+    return send_error(http::status::bad_request, "the request target is not a valid path", "http",
+                      "path", request_body_pending());
+  }
+  route_ = classify_route(*path);
+  if (!method_allowed(route_, req.method())) {
+    send_error(
+        http::status::method_not_allowed,
+        std::string("method ") + record_.method + " is not allowed here; use " + route_.allow,
+        "method", "method", request_body_pending());
+    return;
+  }
+  const bool work = route_.kind == RouteKind::kProve || route_.kind == RouteKind::kVerify;
+  if (work) {
+    if (!server_.backend().serves(route_.k)) {
+      std::string served;
+      for (const auto& c : server_.backend().circuits()) {
+        served += (served.empty() ? "" : ",") + std::to_string(c.k);
+      }
+      route_.k = 0;
+      return send_error(http::status::not_found,
+                        "no circuit for this k here; this server serves k = " + served, "k", "k",
+                        request_body_pending());
+    }
+    record_.k = route_.k;
+    WorkQueue& queue = route_.kind == RouteKind::kProve ? server_.provers() : server_.verifiers();
+    // Refuse before reading the body when it could not be admitted anyway.
+    if (queue.waiting() + queue.running() >= size_t{queue.workers()} + queue.capacity()) {
+      server_.metrics().count_rejected();
+      return send_error(http::status::service_unavailable, "the server is at capacity; retry later",
+                        "overload", "", request_body_pending());
+    }
+  }
+  if (parser_->is_done()) return dispatch();
+  // curl and others wait for this before sending a body over 1 KiB.
+  if (beast::iequals(req[http::field::expect], "100-continue")) {
+    static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+    asio::async_write(socket_, asio::buffer(kContinue, sizeof kContinue - 1),
+                      [self = shared_from_this()](beast::error_code ec, size_t) {
+                        if (self->state_ != State::kHeader) return;
+                        if (ec) return self->close();
+                        self->read_body();
+                      });
+    return;
+  }
+  read_body();
+}
+
+void Session::read_body() {
+  state_ = State::kBody;
+  arm_timer(server_.config().body_timeout);
+  http::async_read(
+      socket_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
+}
+
+void Session::on_body(beast::error_code ec) {
+  if (state_ != State::kBody) return;
+  if (ec) return on_read_error(ec);
+  dispatch();
+}
+
+// --- answering -------------------------------------------------------------------------------
+
+void Session::dispatch() {
+  disarm_timer();
+  // An empty buffer is freed (and wiped) between requests: an idle connection costs only its
+  // socket.
+  if (buffer_.size() == 0) buffer_.shrink_to_fit();
+  const unsigned version = version_;
+  switch (route_.kind) {
+    case RouteKind::kProve:
+    case RouteKind::kVerify:
+      return submit(route_.kind == RouteKind::kProve);
+    case RouteKind::kHealth:
+      return send(healthcheck_response(version));
+    case RouteKind::kReady:
+      return send(readyz_response(!server_.draining(), version));
+    case RouteKind::kMetrics: {
+      StringResponse res{http::status::ok, version};
+      set_common_headers(res);
+      res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+      res.set(http::field::cache_control, "no-store");
+      res.body() = server_.render_metrics();
+      res.prepare_payload();
+      return send(std::move(res));
+    }
+    case RouteKind::kKeysManifest:
+    case RouteKind::kKeyFile:
+    case RouteKind::kStatic: {
+      const auto& req = parser_->get();
+      const std::string if_none_match(to_sv(req[http::field::if_none_match]));
+      auto path = decode_target_path(to_sv(req.target())).value_or("/");
+      if (route_.kind == RouteKind::kStatic) {
+        return send(server_.static_files().serve(path, if_none_match, version));
+      }
+      return send(server_.key_files().serve(path, if_none_match, version));
+    }
+  }
+}
+
+void Session::submit(bool prove) {
+  if (server_.draining()) {
+    return send_error(http::status::service_unavailable, "the server is shutting down", "overload",
+                      "", true);
+  }
+  // The job owns the request bytes (wiped when freed) and keeps this connection alive.
+  auto body = std::make_shared<SecretString>(std::move(parser_->get().body()));
+  parser_.reset();
+  // Hostile shapes (deep nesting, huge numbers or strings, giant arrays) are refused here, on
+  // the network thread, in one pass without allocating: they never take a prover's place.
+  if (auto problem = json_shape_problem(*body)) {
+    return send_error(http::status::bad_request, *problem, prove ? "input" : "proof", "body");
+  }
+  cancel_.store(false);
+  const unsigned k = route_.k;
+  auto self = shared_from_this();
+  WorkQueue& queue = prove ? server_.provers() : server_.verifiers();
+  const bool admitted = queue.try_submit(
+      [self, body, k, prove](ThreadPool& pool, std::chrono::steady_clock::duration wait) {
+        const double wait_ms = std::chrono::duration<double, std::milli>(wait).count();
+        if (self->cancel_.load()) {
+          // The client left while this waited: drop it unstarted.
+          self->server_.metrics().count_cancelled();
+          return;
+        }
+        const auto start = Clock::now();
+        Result<std::string> result = std::string();
+        if (prove) {
+          result = self->server_.backend().prove(k, *body, pool, &self->cancel_);
+        } else {
+          Status status = self->server_.backend().verify(k, *body);
+          result = status.ok() ? Result<std::string>(std::string(R"({"valid":true})"))
+                               : Result<std::string>(status.error());
+        }
+        const double work_ms = ms_between(start, Clock::now());
+        asio::post(self->socket_.get_executor(),
+                   [self, result = std::move(result), prove, wait_ms, work_ms]() mutable {
+                     self->on_work_done(std::move(result), prove, wait_ms, work_ms);
+                   });
+      });
+  if (!admitted) {
+    server_.metrics().count_rejected();
+    return send_error(http::status::service_unavailable, "the server is at capacity; retry later",
+                      "overload", "");
+  }
+  // The job cannot report back before this handler returns: its answer is posted to this strand.
+  state_ = State::kWorking;
+  watch_disconnect();
+}
+
+void Session::watch_disconnect() {
+  socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+    if (ec || self->state_ != State::kWorking) return;
+    char byte;
+    const ssize_t n = ::recv(self->socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return;  // the next (pipelined) request: stop watching, it is read later
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      return self->watch_disconnect();
+    }
+    // End of stream or reset: nobody will read the answer.
+    self->cancel_.store(true);
+    self->close();
+  });
+}
+
+void Session::on_work_done(Result<std::string> result, bool prove, double queue_wait_ms,
+                           double work_ms) {
+  record_.queue_wait_ms = queue_wait_ms;
+  record_.work_ms = work_ms;
+  if (prove) {
+    server_.metrics().observe_queue_wait(route_.k, queue_wait_ms / 1000);
+  }
+  if (state_ != State::kWorking) {
+    // The client went away; it was logged when the connection closed.
+    if (prove && !result.ok() && result.error().rule == "cancelled") {
+      server_.metrics().count_cancelled();
+    }
+    return;
+  }
+  beast::error_code ec;
+  socket_.cancel(ec);  // stop watching for a disconnect
+  if (result.ok()) {
+    if (prove) {
+      server_.metrics().observe_proof(route_.k, work_ms / 1000);
+      return send(json_response(http::status::ok, std::move(result.value()), version_));
+    }
+    server_.metrics().observe_verify(route_.k, work_ms / 1000);
+    return send(json_response(http::status::ok, std::move(result.value()), version_));
+  }
+  const Error& error = result.error();
+  if (!prove && error.rule == "invalid") {
+    server_.metrics().observe_verify(route_.k, work_ms / 1000);
+    return send(json_response(http::status::ok, R"({"valid":false})", version_));
+  }
+  if (is_request_error(error.rule)) {
+    return send_error(http::status::bad_request, error.message, error.rule, error.field);
+  }
+  server_.metrics().count_failed();
+  send_error(http::status::internal_server_error, error.message, error.rule, error.field);
+}
+
+void Session::send_error(http::status status, std::string_view message, std::string_view rule,
+                         std::string_view field, bool close_after) {
+  StringResponse res = error_response(status, message, rule, field, version_);
+  if (status == http::status::service_unavailable) res.set(http::field::retry_after, "1");
+  if (status == http::status::method_not_allowed) res.set(http::field::allow, route_.allow);
+  send(std::move(res), close_after);
+}
+
+void Session::send(AnyResponse response, bool close_after) {
+  if (state_ == State::kClosed) return;
+  const bool close = close_after || !keep_alive_ || shutdown_ || server_.draining();
+  state_ = State::kWriting;
+  arm_timer(server_.config().write_timeout);
+  std::visit(
+      [&](auto& res) {
+        res.keep_alive(!close);
+        record_.status = static_cast<int>(res.result_int());
+        record_.bytes = res.payload_size().value_or(0);
+        if (head_) {
+          // HEAD: the header of the GET answer (Content-Length included), no body.
+          auto header = std::make_shared<http::response<http::empty_body>>(std::move(res.base()));
+          response_ = header;
+          record_.bytes = 0;
+          http::async_write(socket_, *header,
+                            [self = shared_from_this(), close](beast::error_code ec, size_t) {
+                              self->on_written(ec, close);
+                            });
+          return;
+        }
+        using Response = std::decay_t<decltype(res)>;
+        auto owned = std::make_shared<Response>(std::move(res));
+        response_ = owned;
+        http::async_write(socket_, *owned,
+                          [self = shared_from_this(), close](beast::error_code ec, size_t) {
+                            self->on_written(ec, close);
+                          });
+      },
+      response);
+}
+
+void Session::on_written(beast::error_code ec, bool close) {
+  if (state_ != State::kWriting) return;
+  disarm_timer();
+  response_.reset();
+  record_.duration_ms = ms_between(request_start_, Clock::now());
+  if (ec) record_.status = 499;
+  server_.metrics().count_request(route_.endpoint, record_.status);
+  server_.access_log().write(record_);
+  record_.status = 0;  // logged
+  ++requests_answered_;
+  if (ec) return this->close();
+  if (close) return linger_then_close();
+  wait_for_request();
+}
+
+void Session::reset_request() {
+  parser_.reset();
+  route_ = Route{};
+  timed_out_ = false;
+  head_ = false;
+  record_ = AccessRecord{};
+  record_.connection = id_;
+}
+
+// --- closing ---------------------------------------------------------------------------------
+
+// After an answer that closes the connection: stop sending, then read and discard what the
+// client still sends for a moment, so that a client still writing its (refused) body gets our
+// answer instead of a reset.
+void Session::linger_then_close() {
+  state_ = State::kLingering;
+  beast::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_send, ec);
+  if (ec) return close();
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  discard_ = std::make_unique<std::array<char, 4096>>();
+  arm_timer(kLingerTime);
+  struct Drain {
+    std::shared_ptr<Session> self;
+    void operator()(beast::error_code ec, size_t n) {
+      Session& s = *self;
+      if (s.state_ != State::kLingering) return;
+      s.discarded_ += n;
+      if (ec || s.discarded_ > kLingerMaxBytes) return s.close();
+      s.socket_.async_read_some(asio::buffer(*s.discard_), Drain{self});
+    }
+  };
+  socket_.async_read_some(asio::buffer(*discard_), Drain{shared_from_this()});
+}
+
+void Session::close() {
+  if (state_ == State::kClosed) return;
+  if (state_ == State::kWorking || state_ == State::kWriting) {
+    // The admitted job still holds this session; it finishes (or stops at the next stage)
+    // and its answer is dropped. A client that does not take its answer counts the same.
+    cancel_.store(true);
+    record_.status = 499;
+    record_.duration_ms = ms_between(request_start_, Clock::now());
+    server_.metrics().count_request(route_.endpoint, 499);
+    server_.access_log().write(record_);
+  }
+  state_ = State::kClosed;
+  disarm_timer();
+  beast::error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
+  parser_.reset();
+  response_.reset();
+  discard_.reset();
+}
+
+// --- timers ----------------------------------------------------------------------------------
+
+void Session::arm_timer(std::chrono::milliseconds limit) {
+  const uint64_t generation = ++timer_generation_;
+  timer_.expires_after(limit);
+  timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
+    if (ec || generation != self->timer_generation_) return;
+    self->on_timeout();
+  });
+}
+
+void Session::disarm_timer() {
+  ++timer_generation_;
+  timer_.cancel();
+}
+
+void Session::on_timeout() {
+  switch (state_) {
+    case State::kIdle:
+    case State::kWriting:
+    case State::kLingering:
+      return close();
+    case State::kHeader:
+    case State::kBody: {
+      // The pending read completes with operation_aborted and answers 408.
+      timed_out_ = true;
+      beast::error_code ec;
+      socket_.cancel(ec);
+      return;
+    }
+    case State::kWorking:
+    case State::kClosed:
+      return;
+  }
+}
+
+}  // namespace enygma::server

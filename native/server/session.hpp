@@ -1,0 +1,94 @@
+// One client connection: HTTP/1.1 keep-alive, one request at a time, every handler on the
+// connection's strand. Phases and their time limits:
+//   idle    (waiting for the first byte of a request)  --idle-timeout   -> close quietly
+//           (the first request of a connection: --header-timeout)
+//   header  (first byte .. end of header)              --header-timeout -> 408
+//   body    (end of header .. end of body)             --body-timeout   -> 408
+//   working (proof or verification admitted)           no limit: the queue bounds it
+//   writing (the answer)                               --write-timeout  -> close
+// While working, the socket is watched for the client going away: its admitted proof is then
+// cancelled through ProveOptions::cancel (or dropped before it starts).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/util/result.hpp"
+#include "native/server/access_log.hpp"
+#include "native/server/http.hpp"
+#include "native/server/routes.hpp"
+
+namespace enygma::server {
+
+class Server;
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(Server& server, tcp::socket socket, uint64_t id);
+  ~Session();
+
+  // over_limit: too many connections; answer 503 and close.
+  void start(bool over_limit);
+  // Posted by the server on SIGTERM: close unless a request is admitted.
+  void on_server_shutdown();
+  // The connection's strand.
+  tcp::socket::executor_type executor() { return socket_.get_executor(); }
+
+ private:
+  enum class State { kIdle, kHeader, kBody, kWorking, kWriting, kLingering, kClosed };
+  using Clock = std::chrono::steady_clock;
+
+  void wait_for_request();
+  void read_header();
+  void on_header(beast::error_code ec);
+  void after_header();
+  void read_body();
+  void on_body(beast::error_code ec);
+  void on_read_error(beast::error_code ec);
+  void dispatch();
+  void submit(bool prove);
+  void watch_disconnect();
+  void on_work_done(Result<std::string> result, bool prove, double queue_wait_ms, double work_ms);
+  void send(AnyResponse response, bool close_after = false);
+  void send_error(http::status status, std::string_view message, std::string_view rule,
+                  std::string_view field, bool close_after = false);
+  void on_written(beast::error_code ec, bool close);
+  void linger_then_close();
+  void close();
+  void arm_timer(std::chrono::milliseconds limit);
+  void disarm_timer();
+  void on_timeout();
+  bool request_body_pending() const;
+  void reset_request();
+
+  Server& server_;
+  const uint64_t id_;
+  tcp::socket socket_;
+  asio::steady_timer timer_;
+  uint64_t timer_generation_ = 0;
+  ReadBuffer buffer_;
+  std::optional<RequestParser> parser_;
+  std::shared_ptr<void> response_;  // alive until written
+  State state_ = State::kIdle;
+  bool timed_out_ = false;
+  bool shutdown_ = false;
+  uint64_t requests_answered_ = 0;
+  // Read by the prover thread while working; set here when the client goes away.
+  std::atomic<bool> cancel_{false};
+  std::unique_ptr<std::array<char, 4096>> discard_;  // only while lingering
+  size_t discarded_ = 0;
+
+  // The request being answered (for routing, the access log and metrics).
+  Route route_{};
+  unsigned version_ = 11;
+  bool keep_alive_ = true;
+  bool head_ = false;
+  Clock::time_point request_start_{};
+  AccessRecord record_;
+};
+
+}  // namespace enygma::server
