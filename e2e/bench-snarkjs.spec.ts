@@ -77,7 +77,7 @@ function manifestOf(files: Map<number, CircuitFiles>): string {
       bytes: fs.statSync(file).size,
       blake2b: blake2b256(file),
     });
-    return { k, circuit: `transfer-k${k}`, insecure_dev_keys: true, proving_key: entry(f.pk), verifying_key: entry(f.vk) };
+    return { id: `transfer-k${k}`, family: 'transfer', k, circuit: `enygma-transfer-k${k}`, insecure_dev_keys: true, proving_key: entry(f.pk), verifying_key: entry(f.vk) };
   });
   return JSON.stringify({ format: 'enygma-groth16-bn254-compressed', digest: 'blake2b-256', circuits });
 }

@@ -237,10 +237,10 @@ test('cancel stops a running proof; the next proof runs', async ({ page }) => {
 
 test('keys are cached: the second page load takes them from IndexedDB', async ({ page }) => {
   await openDemo(page, 2);
-  expect(await page.evaluate(() => window.demo.keys[2].source)).toBe('network');
+  expect(await page.evaluate(() => window.demo.keys['transfer-k2'].source)).toBe('network');
   await page.reload();
   await waitReady(page);
-  const keys = await page.evaluate(() => window.demo.keys[2]);
+  const keys = await page.evaluate(() => window.demo.keys['transfer-k2']);
   expect(keys.source).toBe('cache');
   expect(await proveInPage(page)).toBe('ok');
 });

@@ -8,12 +8,14 @@
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/setup.hpp"
-#include "core/transfer/transfer_prover.hpp"
+#include "core/registry/circuit_prover.hpp"
 #include "support/random_r1cs.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma {
 namespace {
+
+CircuitId transfer_k(unsigned k) { return *find_circuit("transfer", k); }
 
 struct KeyFiles {
   std::vector<uint8_t> pk, vk;
@@ -109,10 +111,10 @@ TEST(HardeningKeys, ClearingTheDevelopmentFlagIsDetected) {
 TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
   const auto& keys = small_keys().keys;
   // Files claiming to be the k = 2 transfer keys (they are a random circuit's).
-  const auto pk2 = serialize_proving_key(keys.pk, transfer_circuit_name(2));
-  const auto vk2 = serialize_verifying_key(keys.vk, transfer_circuit_name(2));
+  const auto pk2 = serialize_proving_key(keys.pk, transfer_k(2).key_name());
+  const auto vk2 = serialize_verifying_key(keys.vk, transfer_k(2).key_name());
   for (unsigned k : {3u, 6u, 16u}) {
-    auto r = TransferProver::load(k, pk2, vk2, sequential_pool());
+    auto r = CircuitProver::load(transfer_k(k), pk2, vk2, sequential_pool());
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().rule, "key");
     EXPECT_NE(r.error().message.find("is for circuit 'enygma-transfer-k2', expected "
@@ -121,21 +123,30 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
         << r.error().message;
   }
   // The right name, another circuit: the circuit digest differs.
-  auto r = TransferProver::load(2, pk2, vk2, sequential_pool());
+  auto r = CircuitProver::load(transfer_k(2), pk2, vk2, sequential_pool());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("circuit digest differs"), std::string::npos)
       << r.error().message;
   // The pair swapped.
-  r = TransferProver::load(2, vk2, pk2, sequential_pool());
+  r = CircuitProver::load(transfer_k(2), vk2, pk2, sequential_pool());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("expected a verifying key, found a proving key"),
             std::string::npos)
       << r.error().message;
-  // Absurd k never reaches the files.
+  // Absurd k never makes a circuit, so never reaches the files.
   for (unsigned k : {0u, 1u, 17u, 4294967295u}) {
-    auto bad = TransferProver::load(k, pk2, vk2, sequential_pool());
+    auto bad = find_circuit("transfer", k);
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().field, "k") << bad.error().message;
+  }
+  // Another family's keys under a transfer circuit's name are refused by name as well.
+  for (const CircuitFamily* f : circuit_families()) {
+    const CircuitId other = *find_circuit(f->name, f->has_k() ? 2 : 0);
+    if (other == transfer_k(2)) continue;
+    auto r2 = CircuitProver::load(other, pk2, vk2, sequential_pool());
+    ASSERT_FALSE(r2.ok());
+    EXPECT_NE(r2.error().message.find("expected '" + other.key_name() + "'"), std::string::npos)
+        << r2.error().message;
   }
 }
 

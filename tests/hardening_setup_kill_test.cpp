@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "core/groth16/key_format.hpp"
-#include "core/transfer/transfer_prover.hpp"
 #include "support/subprocess.hpp"
 
 namespace enygma {
@@ -39,7 +38,7 @@ bool kill_setup_when_created(const std::string& dir, const std::string& trigger)
   const int in = inotify_init1(IN_CLOEXEC);
   if (in < 0) return false;
   inotify_add_watch(in, dir.c_str(), IN_CREATE);
-  test::Child setup({"setup", "--k", "2", "--out", dir, "--threads", "2", "--insecure-seed",
+  test::Child setup({"setup", "--circuit", "transfer", "--k", "2", "--out", dir, "--threads", "2", "--insecure-seed",
                      "hardening-interrupt"});
   bool seen = false;
   alignas(inotify_event) char buf[4096];
@@ -60,7 +59,7 @@ bool kill_setup_when_created(const std::string& dir, const std::string& trigger)
 
 // Every file under a key's final name loads completely; anything else is a temporary file.
 void expect_only_whole_keys(const fs::path& dir) {
-  const std::string name = transfer_circuit_name(2);
+  const std::string name = std::string("enygma-transfer-k2");
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string file = entry.path().filename().string();
     const auto data = file_bytes(entry.path());
@@ -94,7 +93,7 @@ TEST(HardeningSetupKill, SetupKilledWhileWritingTheProvingKeyLeavesNoHalfKey) {
     // The partial temporary file is refused as truncated (were it ever renamed by hand).
     for (const auto& entry : fs::directory_iterator(dir.path())) {
       if (!has_infix(entry.path().filename().string(), ".pk.tmp.")) continue;
-      auto pk = load_proving_key(file_bytes(entry.path()), transfer_circuit_name(2),
+      auto pk = load_proving_key(file_bytes(entry.path()), std::string("enygma-transfer-k2"),
                                  sequential_pool());
       ASSERT_FALSE(pk.ok());
       EXPECT_TRUE(has_infix(pk.error().message, "truncated") ||

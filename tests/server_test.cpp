@@ -355,14 +355,14 @@ TEST_F(FakeServerTest, MetricsInPrometheusFormat) {
        {"# TYPE enygma_http_requests_total counter",
         "enygma_http_requests_total{endpoint=\"generateProofTransfer\",status=\"200\"} ",
         "# TYPE enygma_proof_duration_seconds histogram",
-        "enygma_proof_duration_seconds_bucket{k=\"4\",le=\"+Inf\"} ",
-        "enygma_proof_duration_seconds_count{k=\"6\"} 0", "enygma_proof_queue_depth 0",
-        "enygma_proofs_in_flight 0", "enygma_key_load_seconds{k=\"2\"} ", "enygma_ready 1",
+        "enygma_proof_duration_seconds_bucket{circuit=\"transfer\",k=\"4\",le=\"+Inf\"} ",
+        "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"6\"} 0", "enygma_proof_queue_depth 0",
+        "enygma_proofs_in_flight 0", "enygma_key_load_seconds{circuit=\"transfer\",k=\"2\"} ", "enygma_ready 1",
         "process_resident_memory_bytes "}) {
     EXPECT_NE(r.body.find(needle), std::string::npos) << needle;
   }
-  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_count{k=\"4\"}"), 1);
-  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_bucket{k=\"4\",le=\"0.05\"}"), 0);
+  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"4\"}"), 1);
+  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_bucket{circuit=\"transfer\",k=\"4\",le=\"0.05\"}"), 0);
 }
 
 TEST_F(FakeServerTest, KeyManifestDigestsAndRevalidation) {
@@ -453,10 +453,10 @@ TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
     if (j.value("path", "") == "/generateProofTransfer-2" && j.value("status", 0) == 200) {
       found = true;
       for (const char* key :
-           {"time", "method", "path", "status", "bytes", "duration_ms", "k", "queue_wait_ms"}) {
+           {"time", "method", "path", "status", "bytes", "duration_ms", "circuit", "queue_wait_ms"}) {
         EXPECT_TRUE(j.contains(key)) << key << " in " << line;
       }
-      EXPECT_EQ(j["k"], 2);
+      EXPECT_EQ(j["circuit"], "transfer-k2");
     }
   }
   EXPECT_TRUE(found);
@@ -466,9 +466,12 @@ TEST_F(FakeServerTest, LoadGeneratorReportsThroughputLatencyAndMemory) {
   const fs::path body = dir_ / "k3.json";
   write_text(body, vector_text("transfer-k6.json"));
   auto load = std::make_unique<Child>(
-      load_binary().string(), std::vector<std::string>{"--url", "http://127.0.0.1:" + std::to_string(port()) + "/generateProofTransfer-3",
-       "--body", body.string(), "--concurrency", "2", "--seconds", "1", "--server-pid",
-       std::to_string(server_->process().pid())});
+      enygma::test::load_binary().string(),
+      std::vector<std::string>{
+          "--url", "http://127.0.0.1:" + std::to_string(port()) + "/generateProofTransfer-3",
+          "--body", body.string(), "--concurrency", "2", "--seconds", "1", "--server-pid",
+          std::to_string(server_->process().pid())},
+      std::vector<std::string>{});
   ASSERT_EQ(load->wait_exit(30s), 0) << load->err();
   auto report = nlohmann::json::parse(load->out());
   EXPECT_EQ(report["concurrency"], 2);
@@ -652,7 +655,7 @@ TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {
                            {"ENYGMA_MAX_BODY=1KiB", "ENYGMA_K=2,4", "ENYGMA_QUEUE=7"}));
   const std::string out = server.process().out();
   EXPECT_NE(out.find("\"max_body\":1024"), std::string::npos) << out;
-  EXPECT_NE(out.find("\"k\":[2,4]"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"circuits\":[\"transfer-k2\",\"transfer-k4\"]"), std::string::npos) << out;
   EXPECT_NE(out.find("\"queue\":7"), std::string::npos) << out;
   expect_error(
       http_request(server.port(), "POST", "/generateProofTransfer-2", std::string(2000, ' ')), 413,
@@ -794,7 +797,7 @@ TEST_F(DedicatedServerTest, HostileInputsAre4xxWithoutLargeAllocation) {
     EXPECT_LT(r.seconds, 2.0);
   }
   // Nothing was admitted: hostile bodies never reach a prover.
-  EXPECT_EQ(metric(port, "enygma_proof_duration_seconds_count{k=\"2\"}"), 0);
+  EXPECT_EQ(metric(port, "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"2\"}"), 0);
   const long after = rss_kb(server.process().pid());
   printf("server RSS: %ld KiB before, %ld KiB after %zu hostile requests\n", before, after,
          2 * cases.size());

@@ -1,12 +1,16 @@
 // enygma.js: the browser API of the enygma prover (an ES module).
 //
 //   import { Enygma } from './enygma.js';
-//   const enygma = await Enygma.create();              // module + thread pool, in a Worker
-//   await enygma.loadKeys(6);                          // from /keys/manifest.json, cached
-//   const request = await enygma.makeTransfer(6);      // a fresh valid request (wallet side)
-//   const proof = enygma.prove(6, request, { onStage });
+//   const enygma = await Enygma.create();                 // module + thread pool, in a Worker
+//   await enygma.loadKeys('transfer-k6');                 // from /keys/manifest.json, cached
+//   const request = await enygma.makeRequest('transfer-k6'); // a fresh valid request
+//   const proof = enygma.prove('transfer-k6', request, { onStage });
 //   // proof.cancel() stops it; await proof -> {response, ms, stages}
-//   const { valid } = await enygma.verify(6, (await proof).response);
+//   const { valid } = await enygma.verify('transfer-k6', (await proof).response);
+//
+// A circuit is named by its id: "transfer-k6", "deposit-k2", "withdraw-k4",
+// "joinsplit-enygma", "joinsplit-1155", "ownership-721" (enygma.circuits() lists the
+// families); a number k stands for "transfer-k<k>".
 //
 // All heavy work runs in a dedicated Worker (enygma_worker.js) that hosts the WebAssembly
 // module, whose thread pool is made of further Workers: the page never blocks. Errors reject
@@ -71,41 +75,50 @@ export class Enygma {
     return this.#info.initMs;
   }
 
-  circuitInfo(k) {
-    return this.#call('circuitInfo', { k });
+  // [{name, summary, min_k, max_k, default_min_k, default_max_k, prove_route, verify_route}]
+  circuits() {
+    return this.#call('circuits', {});
   }
-  // Keys of k from the server (manifestUrl: default 'keys/manifest.json' beside the page's
-  // worker), checked against the manifest's sizes and BLAKE2b digests, decoded, and cached
-  // decoded in IndexedDB. -> {k, source: 'cache'|'network', insecureDevKeys, ms}
-  loadKeys(k, { manifestUrl, noCache = false, onDownload } = {}) {
+  circuitInfo(circuit) {
+    return this.#call('circuitInfo', { circuit });
+  }
+  // A circuit's keys from the server (manifestUrl: default 'keys/manifest.json' beside the
+  // page's worker), checked against the manifest's sizes and BLAKE2b digests, decoded, and
+  // cached decoded in IndexedDB. -> {circuit, k, source: 'cache'|'network', insecureDevKeys, ms}
+  loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
     if (manifestUrl) manifestUrl = new URL(manifestUrl, location.href).href;
-    return this.#call('loadKeys', { k, manifestUrl, noCache }, (event) => {
+    return this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
   }
   // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed).
-  loadKeyBytes(k, pk, vk) {
-    return this.#call('loadKeyBytes', { k, pk: toBuffer(pk), vk: toBuffer(vk) });
+  loadKeyBytes(circuit, pk, vk) {
+    return this.#call('loadKeyBytes', { circuit, pk: toBuffer(pk), vk: toBuffer(vk) });
   }
   clearKeyCache() {
     return this.#call('clearKeyCache', {});
   }
-  // A valid transfer request (JSON text) built by the wallet code; seed: a text (hashed with
-  // BLAKE2b-256) for a reproducible one, otherwise a fresh random one; payees: how many members
-  // share the amount (1..k-1, default 1).
+  // A valid request (JSON text) of a circuit, built by its wallet code; seed: a text (hashed
+  // with BLAKE2b-256) for a reproducible one, otherwise a fresh random one; count: the
+  // family's main count (transfer: recipients sharing the amount, 1..k-1; withdraw: notes,
+  // 1..10; join-split: real inputs, 0..10), default the family's own.
+  makeRequest(circuit, { seed, count } = {}) {
+    return this.#call('makeRequest', { circuit, seed, count });
+  }
+  // The transfer form of makeRequest: payees = the recipients sharing the amount.
   makeTransfer(k, { seed, payees } = {}) {
-    return this.#call('makeTransfer', { k, seed, payees });
+    return this.makeRequest('transfer-k' + k, { seed, count: payees });
   }
   // -> {valid: true} or {valid: false, error: {error, rule, field}}
-  validate(k, request) {
-    return this.#call('validate', { k, request: asText(request) });
+  validate(circuit, request) {
+    return this.#call('validate', { circuit, request: asText(request) });
   }
   // A proof of the request: a promise of {response (reference JSON text), ms, stages: {name:
   // ms}} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
   // since the proof began). testSeed: INSECURE deterministic blinding, the CLI's --test-seed.
-  prove(k, request, { onStage, testSeed } = {}) {
+  prove(circuit, request, { onStage, testSeed } = {}) {
     let id = 0;
-    const promise = this.#call('prove', { k, request: asText(request), testSeed }, (event) => {
+    const promise = this.#call('prove', { circuit, request: asText(request), testSeed }, (event) => {
       if (event.event === 'started') {
         this.#runningProof = event.id;
         // cancelled before it started: the worker cleared the flag on entry, set it again
@@ -135,8 +148,8 @@ export class Enygma {
     return true;
   }
   // -> {valid: true, ms} | {valid: false, ms, error}; malformed responses reject.
-  verify(k, response) {
-    return this.#call('verify', { k, response: asText(response) });
+  verify(circuit, response) {
+    return this.#call('verify', { circuit, response: asText(response) });
   }
   // The response in another format: 'reference', 'snarkjs', 'public_snarkjs', 'binary_hex'.
   exportProof(response, format = 'reference') {

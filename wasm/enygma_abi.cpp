@@ -1,5 +1,5 @@
-// The C ABI of the WebAssembly module (enygma_abi.h) over the portable core: the same
-// TransferProver, wallet and validation code as the native CLI and server.
+// The C ABI of the WebAssembly module (enygma_abi.h) over the portable core: the same circuit
+// registry, CircuitProver, wallet and validation code as the native CLI and server.
 #include "wasm/enygma_abi.h"
 
 #include <sodium.h>
@@ -18,12 +18,10 @@
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/parallel/thread_pool.hpp"
+#include "core/registry/circuit_prover.hpp"
+#include "core/registry/registry.hpp"
 #include "core/util/error_json.hpp"
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_circuit.hpp"
-#include "core/transfer/transfer_prover.hpp"
-#include "core/transfer/validate.hpp"
-#include "core/transfer/wallet.hpp"
+#include "core/util/error_kind.hpp"
 
 namespace {
 
@@ -31,11 +29,11 @@ using namespace enygma;
 
 // Module state: touched only by the thread that calls the ABI (see enygma_abi.h).
 std::unique_ptr<ThreadPool> g_pool;
-std::map<unsigned, std::shared_ptr<const TransferProver>> g_provers;
+std::map<std::string, std::shared_ptr<const CircuitProver>> g_provers;  // by circuit id
 // The page writes 1 here through the shared memory; the prover polls it between stages.
 alignas(4) std::atomic<bool> g_cancel{false};
 
-constexpr char kVersion[] = "enygma-wasm 0.1";
+constexpr char kVersion[] = "enygma-wasm 0.2";
 
 int fill(eny_buffer* out, std::string_view text) {
   if (!out) return 0;
@@ -59,38 +57,39 @@ int fail(eny_buffer* out, int code, const Error& e) {
   return code;
 }
 
-// A request's own fault (a rule or the input format) versus anything else.
-bool is_request_error(const Error& e) {
-  return e.rule == "input" || (e.rule.size() >= 2 && e.rule[0] == 'R' &&
-                               e.rule.find_first_not_of("0123456789", 1) == std::string::npos);
-}
-
+// The one classification of core/util/error_kind.hpp, as the module's status codes.
 int status_of(const Error& e) {
-  if (e.rule == "cancelled") return ENY_CANCELLED;
-  return is_request_error(e) ? ENY_REJECTED : ENY_ERROR;
-}
-
-bool k_supported(unsigned k) { return k >= kMinK && k <= kMaxK; }
-
-Error bad_k(unsigned k) {
-  return make_error("unsupported anonymity-set size k=" + std::to_string(k) + " (supported: " +
-                        std::to_string(kMinK) + ".." + std::to_string(kMaxK) + ")",
-                    "input", "k");
+  switch (classify_error(e)) {
+    case ErrorKind::kCancelled:
+      return ENY_CANCELLED;
+    case ErrorKind::kRequest:
+      return ENY_REJECTED;
+    case ErrorKind::kInvalid:
+      return ENY_INVALID;
+    default:
+      return ENY_ERROR;
+  }
 }
 
 Error not_initialized() { return make_error("eny_init has not been called", "state"); }
 
-const TransferProver* prover_for(unsigned k) {
-  auto it = g_provers.find(k);
+std::string_view text_of(const char* data, size_t len) {
+  return data ? std::string_view(data, len) : std::string_view();
+}
+
+// A circuit id ("transfer-k6", "ownership-721") from a NUL-terminated string.
+Result<CircuitId> circuit_of(const char* id) {
+  if (!id) return make_error("no circuit given", "input", "circuit");
+  return parse_circuit_id(id);
+}
+
+const CircuitProver* prover_for(const CircuitId& id) {
+  auto it = g_provers.find(id.str());
   return it == g_provers.end() ? nullptr : it->second.get();
 }
 
-Error no_keys(unsigned k) {
-  return make_error("no keys loaded for k=" + std::to_string(k), "key", "k");
-}
-
-std::string_view text_of(const char* data, size_t len) {
-  return data ? std::string_view(data, len) : std::string_view();
+Error no_keys(const CircuitId& id) {
+  return make_error("no keys loaded for " + id.str(), "key", "circuit");
 }
 
 }  // namespace
@@ -109,12 +108,35 @@ unsigned eny_pool_size(void) { return g_pool ? g_pool->size() : 0; }
 
 const char* eny_version(void) { return kVersion; }
 
-int eny_circuit_info(unsigned k, eny_buffer* out) {
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
-  const TransferCircuitInfo info = transfer_circuit_info(k);
+int eny_circuits(eny_buffer* out) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const CircuitFamily* f : circuit_families()) {
+    nlohmann::ordered_json j;
+    j["name"] = f->name;
+    j["summary"] = f->summary;
+    if (f->has_k()) {
+      j["min_k"] = f->min_k;
+      j["max_k"] = f->max_k;
+      j["default_min_k"] = f->default_min_k;
+      j["default_max_k"] = f->default_max_k;
+    }
+    j["prove_route"] = f->prove_route;
+    j["verify_route"] = f->verify_route;
+    list.push_back(j);
+  }
+  fill(out, list.dump());
+  return ENY_OK;
+}
+
+int eny_circuit_info(const char* circuit, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitInfo info = circuit_info(*id);
   nlohmann::ordered_json j;
-  j["k"] = k;
-  j["circuit"] = transfer_circuit_name(k);
+  j["circuit"] = id->str();
+  j["family"] = id->family->name;
+  if (id->family->has_k()) j["k"] = id->k;
+  j["key_name"] = id->key_name();
   j["constraints"] = info.constraints;
   j["wires"] = info.wires;
   j["public_inputs"] = info.public_inputs;
@@ -123,50 +145,63 @@ int eny_circuit_info(unsigned k, eny_buffer* out) {
   return ENY_OK;
 }
 
-int eny_load_keys(unsigned k, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
+int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, eny_buffer* out) {
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
   std::span<const uint8_t> pk_span = pk ? std::span<const uint8_t>(pk, pk_len)
                                         : std::span<const uint8_t>();
   std::span<const uint8_t> vk_span = vk ? std::span<const uint8_t>(vk, vk_len)
                                         : std::span<const uint8_t>();
-  auto prover = TransferProver::load(k, pk_span, vk_span, *g_pool);
+  auto prover = CircuitProver::load(*id, pk_span, vk_span, *g_pool);
   if (!prover) return fail(out, ENY_ERROR, prover.error());
-  g_provers[k] = *prover;
+  g_provers[id->str()] = *prover;
   nlohmann::ordered_json j;
-  j["k"] = k;
+  j["circuit"] = id->str();
   j["insecure_dev_keys"] = (*prover)->can_prove() ? (*prover)->insecure_dev_keys() : false;
   j["can_prove"] = (*prover)->can_prove();
   fill(out, j.dump());
   return ENY_OK;
 }
 
-int eny_export_proving_key_raw(unsigned k, eny_buffer* out) {
-  const TransferProver* prover = prover_for(k);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(k));
-  fill_bytes(out, serialize_proving_key(prover->proving_key(), transfer_circuit_name(k),
-                                        PointFormat::kRaw));
+int eny_unload_keys(const char* circuit) {
+  auto id = circuit_of(circuit);
+  if (!id) return ENY_REJECTED;
+  g_provers.erase(id->str());
   return ENY_OK;
 }
 
-int eny_export_verifying_key(unsigned k, eny_buffer* out) {
-  const TransferProver* prover = prover_for(k);
-  if (!prover) return fail(out, ENY_ERROR, no_keys(k));
-  fill_bytes(out, serialize_verifying_key(prover->verifying_key(), transfer_circuit_name(k),
-                                          PointFormat::kRaw));
+int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitProver* prover = prover_for(*id);
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
+  fill_bytes(out,
+             serialize_proving_key(prover->proving_key(), id->key_name(), PointFormat::kRaw));
   return ENY_OK;
 }
 
-int eny_insecure_dev_setup(unsigned k, const char* seed_text, size_t len, eny_buffer* pk_out,
-                           eny_buffer* vk_out) {
+int eny_export_verifying_key(const char* circuit, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitProver* prover = prover_for(*id);
+  if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
+  fill_bytes(out,
+             serialize_verifying_key(prover->verifying_key(), id->key_name(), PointFormat::kRaw));
+  return ENY_OK;
+}
+
+int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t len,
+                           eny_buffer* pk_out, eny_buffer* vk_out) {
   if (!g_pool) return fail(pk_out, ENY_ERROR, not_initialized());
-  if (!k_supported(k)) return fail(pk_out, ENY_REJECTED, bad_k(k));
-  // The derivation of `enygma setup --insecure-seed TEXT` (native/cli_setup.cpp).
-  const std::string seed = std::string(text_of(seed_text, len)) + "/k=" + std::to_string(k);
+  auto id = circuit_of(circuit);
+  if (!id) return fail(pk_out, ENY_REJECTED, id.error());
+  // The derivation of `enygma setup --insecure-seed TEXT` (native/cli/setup.cpp).
+  const std::string seed = insecure_setup_seed_text(std::string(text_of(seed_text, len)), *id);
   Groth16Keys keys = groth16_setup_insecure_from_seed(
-      transfer_r1cs(k), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, *g_pool);
-  const std::string name = transfer_circuit_name(k);
+      circuit_r1cs(*id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, *g_pool);
+  const std::string name = id->key_name();
   fill_bytes(pk_out, serialize_proving_key(keys.pk, name, PointFormat::kRaw));
   fill_bytes(vk_out, serialize_verifying_key(keys.vk, name, PointFormat::kRaw));
   return ENY_OK;
@@ -176,46 +211,45 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
   crypto_generichash(out, 32, data, len, nullptr, 0);
 }
 
-int eny_make_transfer(unsigned k, const uint8_t* seed32, unsigned payees, eny_buffer* out) {
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
-  if (payees < 1 || payees > k - 1) {
-    return fail(out, ENY_REJECTED,
-                make_error("payees = " + std::to_string(payees) + " is not in 1..k-1", "input",
-                           "payees"));
-  }
+int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count,
+                     eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
   std::array<uint8_t, 32> seed;
   if (seed32) {
     std::memcpy(seed.data(), seed32, seed.size());
   } else {
     randombytes_buf(seed.data(), seed.size());
   }
-  WalletInputs inputs = wallet_inputs_from_seed(k, seed, payees);
+  auto request = id->family->make_request(id->k, seed, count);
   sodium_memzero(seed.data(), seed.size());
-  auto request = make_transfer_checked(inputs);
-  if (!request) return fail(out, ENY_ERROR, request.error());
-  std::string text = transfer_request_to_json(*request);
-  fill(out, text);
-  sodium_memzero(text.data(), text.size());
+  if (!request) {
+    // A count out of range is the caller's request error; anything else is ours.
+    return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR,
+                request.error());
+  }
+  fill(out, *request);
+  sodium_memzero(request->data(), request->size());
   return ENY_OK;
 }
 
-int eny_validate(unsigned k, const char* request_json, size_t len, eny_buffer* out) {
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
-  auto request = parse_transfer_request(text_of(request_json, len), k);
-  if (!request) return fail(out, ENY_REJECTED, request.error());
-  if (Status valid = validate_transfer(*request); !valid) {
-    return fail(out, ENY_REJECTED, valid.error());
-  }
+int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const std::vector<Error> errors = id->family->validate_all(text_of(request_json, len), id->k);
+  if (!errors.empty()) return fail(out, ENY_REJECTED, errors.front());
   fill(out, R"({"valid":true})");
   return ENY_OK;
 }
 
-int eny_prove(unsigned k, const char* request_json, size_t len, const uint8_t* test_seed,
-              size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out) {
+int eny_prove(const char* circuit, const char* request_json, size_t len,
+              const uint8_t* test_seed, size_t test_seed_len, eny_stage_fn on_stage, void* user,
+              eny_buffer* out) {
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
-  const TransferProver* prover = prover_for(k);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(k));
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitProver* prover = prover_for(*id);
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
   ProveOptions options;
   if (test_seed && test_seed_len) options.insecure_test_seed = {test_seed, test_seed_len};
   if (on_stage) {
@@ -228,16 +262,17 @@ int eny_prove(unsigned k, const char* request_json, size_t len, const uint8_t* t
   return ENY_OK;
 }
 
-int eny_verify(unsigned k, const char* response_json, size_t len, eny_buffer* out) {
-  if (!k_supported(k)) return fail(out, ENY_REJECTED, bad_k(k));
-  const TransferProver* prover = prover_for(k);
-  if (!prover) return fail(out, ENY_ERROR, no_keys(k));
+int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitProver* prover = prover_for(*id);
+  if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
   Status valid = prover->verify_response(text_of(response_json, len));
   if (valid) {
     fill(out, R"({"valid":true})");
     return ENY_OK;
   }
-  return fail(out, valid.error().rule == "invalid" ? ENY_INVALID : ENY_REJECTED, valid.error());
+  return fail(out, status_of(valid.error()), valid.error());
 }
 
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out) {

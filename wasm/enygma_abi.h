@@ -54,42 +54,55 @@ unsigned eny_pool_size(void);
 /* "enygma-wasm <version>" as a NUL-terminated static string. */
 const char* eny_version(void);
 
-/* {"k","constraints","wires","public_inputs","log_domain","circuit":"enygma-transfer-k<k>"}. */
-int eny_circuit_info(unsigned k, eny_buffer* out);
+/* Circuits are named by their id: "transfer-k6", "deposit-k2", "withdraw-k4",
+ * "joinsplit-enygma", "joinsplit-1155", "ownership-721" (a registered family with -k<K> where
+ * it has an anonymity-set size; core/registry/registry.hpp). An unknown id is ENY_REJECTED. */
 
-/* Loads the keys of the transfer circuit of size k from key files' bytes (raw or compressed,
- * see core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
- * Replaces the keys loaded before for k. out: {"k","insecure_dev_keys","can_prove"} or error.*/
-int eny_load_keys(unsigned k, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
+/* [{"name","summary","min_k","max_k","default_min_k","default_max_k","prove_route",
+ *   "verify_route"}, ...]: every registered circuit family (k fields only where it has k). */
+int eny_circuits(eny_buffer* out);
+/* {"circuit","family","k","key_name","constraints","wires","public_inputs","log_domain"}. */
+int eny_circuit_info(const char* circuit, eny_buffer* out);
+
+/* Loads the keys of a circuit from key files' bytes (raw or compressed, see
+ * core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
+ * Replaces the keys loaded before for that circuit. out: {"circuit","insecure_dev_keys",
+ * "can_prove"} or error. */
+int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, eny_buffer* out);
-/* The loaded proving key of k re-encoded as a raw key file (fast to load: no point
+/* Forgets a circuit's keys (their memory is freed). */
+int eny_unload_keys(const char* circuit);
+/* The loaded proving key of a circuit re-encoded as a raw key file (fast to load: no point
  * decompression), e.g. for a browser cache. */
-int eny_export_proving_key_raw(unsigned k, eny_buffer* out);
-int eny_export_verifying_key(unsigned k, eny_buffer* out);
-/* INSECURE development keys for k, derived from a public seed text exactly as
+int eny_export_proving_key_raw(const char* circuit, eny_buffer* out);
+int eny_export_verifying_key(const char* circuit, eny_buffer* out);
+/* INSECURE development keys for a circuit, derived from a public seed text exactly as
  * `enygma setup --insecure-seed TEXT` does (the same bytes): raw key files into pk_out and
  * vk_out. For tests and offline demos only; anyone who knows the text can forge proofs. */
-int eny_insecure_dev_setup(unsigned k, const char* seed_text, size_t len, eny_buffer* pk_out,
-                           eny_buffer* vk_out);
+int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t len,
+                           eny_buffer* pk_out, eny_buffer* vk_out);
 /* BLAKE2b-256 (unkeyed), the digest of the key manifest and of --test-seed texts. */
 void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]);
 
-/* A valid transfer request JSON of size k built by the wallet code from a 32-byte seed
- * (deterministic), or from a fresh random seed when seed is NULL; the amount is shared by
- * `payees` recipients (1..k-1), every other member receives 0 (R15). */
-int eny_make_transfer(unsigned k, const uint8_t* seed32, unsigned payees, eny_buffer* out);
-/* Parse + rules R1..R15: ENY_OK with {"valid":true}, or ENY_REJECTED with the first rule
- * broken as {"error","rule","field"}. */
-int eny_validate(unsigned k, const char* request_json, size_t len, eny_buffer* out);
+/* A valid request JSON of a circuit built by its wallet code from a 32-byte seed
+ * (deterministic), or from a fresh random seed when seed is NULL. count: the family's main
+ * count (transfer: recipients sharing the amount, 1..k-1; withdraw: notes, 1..10; join-split:
+ * real inputs, 0..10), 0 for its default; out of range: ENY_REJECTED. */
+int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count,
+                     eny_buffer* out);
+/* Parse + the rules of the circuit's relation: ENY_OK with {"valid":true}, or ENY_REJECTED
+ * with the first rule broken as {"error","rule","field"}. */
+int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out);
 
 /* The Groth16 proof of a request: out = the reference response JSON. test_seed (may be NULL):
  * INSECURE deterministic blinding for cross-target tests (BLAKE2b-256 of the CLI's
  * --test-seed text gives the CLI's bytes). The cancel flag is NOT cleared here: the caller
  * clears it before (so that a cancel written after that point is never lost). */
-int eny_prove(unsigned k, const char* request_json, size_t len, const uint8_t* test_seed,
-              size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
+int eny_prove(const char* circuit, const char* request_json, size_t len,
+              const uint8_t* test_seed, size_t test_seed_len, eny_stage_fn on_stage, void* user,
+              eny_buffer* out);
 /* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field). */
-int eny_verify(unsigned k, const char* response_json, size_t len, eny_buffer* out);
+int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
 

@@ -40,6 +40,15 @@
         M._free(ptr);
       }
     }
+    // A circuit id ("transfer-k6", "ownership-721"; a number k means "transfer-k<k>") as a
+    // NUL-terminated string for the duration of fn(ptr).
+    function withCircuit(circuit, fn) {
+      var id = typeof circuit === 'number' ? 'transfer-k' + circuit : String(circuit);
+      var bytes = encoder.encode(id + '\0');
+      return withBytes(bytes, function (p) {
+        return fn(p);
+      });
+    }
     function withText(text, fn) {
       var bytes = encoder.encode(text);
       try {
@@ -99,37 +108,56 @@
       cancel: function () {
         Atomics.store(heap(), M._eny_cancel_flag(), 1);
       },
-      circuitInfo: function (k) {
+      circuits: function () {
         clearOut();
-        return outcome(M._eny_circuit_info(k, outBuffer));
+        return outcome(M._eny_circuits(outBuffer));
       },
-      loadKeys: function (k, pkBytes, vkBytes) {
-        return withBytes(pkBytes, function (pk, pkLen) {
-          return withBytes(vkBytes, function (vk, vkLen) {
-            clearOut();
-            return outcome(M._eny_load_keys(k, pk, pkLen, vk, vkLen, outBuffer));
+      circuitInfo: function (circuit) {
+        clearOut();
+        return withCircuit(circuit, function (c) {
+          return outcome(M._eny_circuit_info(c, outBuffer));
+        });
+      },
+      loadKeys: function (circuit, pkBytes, vkBytes) {
+        return withCircuit(circuit, function (c) {
+          return withBytes(pkBytes, function (pk, pkLen) {
+            return withBytes(vkBytes, function (vk, vkLen) {
+              clearOut();
+              return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, outBuffer));
+            });
           });
         });
       },
-      exportProvingKeyRaw: function (k) {
+      unloadKeys: function (circuit) {
+        return withCircuit(circuit, function (c) {
+          return M._eny_unload_keys(c);
+        });
+      },
+      exportProvingKeyRaw: function (circuit) {
         clearOut();
-        var status = M._eny_export_proving_key_raw(k, outBuffer);
+        var status = withCircuit(circuit, function (c) {
+          return M._eny_export_proving_key_raw(c, outBuffer);
+        });
         if (status !== STATUS.OK) return { status: status, bytes: null, error: outcome(status) };
         return { status: status, bytes: takeOut() };
       },
-      exportVerifyingKey: function (k) {
+      exportVerifyingKey: function (circuit) {
         clearOut();
-        var status = M._eny_export_verifying_key(k, outBuffer);
+        var status = withCircuit(circuit, function (c) {
+          return M._eny_export_verifying_key(c, outBuffer);
+        });
         if (status !== STATUS.OK) return { status: status, bytes: null, error: outcome(status) };
         return { status: status, bytes: takeOut() };
       },
-      insecureDevSetup: function (k, seedText) {
+      insecureDevSetup: function (circuit, seedText) {
         var vkOut = M._malloc(8);
         try {
           new Uint32Array(memory.buffer, vkOut, 2).fill(0);
           clearOut();
-          var status = withText(seedText, function (p, n) {
-            return M._eny_insecure_dev_setup(k, p, n, outBuffer, vkOut);
+          var status = withCircuit(circuit, function (c) {
+            return withText(seedText, function (p, n) {
+              return M._eny_insecure_dev_setup(c, p, n, outBuffer, vkOut);
+            });
           });
           if (status !== STATUS.OK) {
             M._eny_buffer_free(vkOut);
@@ -155,36 +183,46 @@
           M._free(digest);
         }
       },
-      makeTransfer: function (k, seed32, payees) {
+      // count: the family's main count (transfer recipients, withdraw notes, join-split
+      // inputs), 0 or absent for its default.
+      makeRequest: function (circuit, seed32, count) {
         clearOut();
-        return withBytes(seed32 || null, function (p) {
-          return outcome(M._eny_make_transfer(k, p, payees || 1, outBuffer));
+        return withCircuit(circuit, function (c) {
+          return withBytes(seed32 || null, function (p) {
+            return outcome(M._eny_make_request(c, p, (count || 0) >>> 0, outBuffer));
+          });
         });
       },
-      validate: function (k, requestJson) {
+      validate: function (circuit, requestJson) {
         clearOut();
-        return withText(requestJson, function (p, n) {
-          return outcome(M._eny_validate(k, p, n, outBuffer));
+        return withCircuit(circuit, function (c) {
+          return withText(requestJson, function (p, n) {
+            return outcome(M._eny_validate(c, p, n, outBuffer));
+          });
         });
       },
       // onStage(stageIndex) is called synchronously at the start of each stage.
-      prove: function (k, requestJson, testSeed, onStage) {
+      prove: function (circuit, requestJson, testSeed, onStage) {
         clearOut();
         stageHandler = onStage || null;
         try {
-          return withText(requestJson, function (p, n) {
-            return withBytes(testSeed || null, function (s, sn) {
-              return outcome(M._eny_prove(k, p, n, s, sn, stageFn, 0, outBuffer));
+          return withCircuit(circuit, function (c) {
+            return withText(requestJson, function (p, n) {
+              return withBytes(testSeed || null, function (s, sn) {
+                return outcome(M._eny_prove(c, p, n, s, sn, stageFn, 0, outBuffer));
+              });
             });
           });
         } finally {
           stageHandler = null;
         }
       },
-      verify: function (k, responseJson) {
+      verify: function (circuit, responseJson) {
         clearOut();
-        return withText(responseJson, function (p, n) {
-          return outcome(M._eny_verify(k, p, n, outBuffer));
+        return withCircuit(circuit, function (c) {
+          return withText(responseJson, function (p, n) {
+            return outcome(M._eny_verify(c, p, n, outBuffer));
+          });
         });
       },
       exportProof: function (responseJson, format) {

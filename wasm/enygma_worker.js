@@ -19,6 +19,7 @@ importScripts('enygma_abi.js', 'enygma_module.js');
 var abi = null;
 var queue = Promise.resolve();
 var KEY_DB = 'enygma-keys';
+var KEY_DB_VERSION = 2; // 2: entries by circuit id (1: by transfer k)
 var KEY_STORE = 'keys';
 
 function now() {
@@ -41,20 +42,30 @@ function check(outcome) {
   return outcome;
 }
 
+// The circuit of an operation: args.circuit ("transfer-k6", "ownership-721"), or args.k for
+// the transfer circuit of that k.
+function circuitOf(args) {
+  if (typeof args.circuit === 'string' && args.circuit) return args.circuit;
+  if (typeof args.circuit === 'number') return 'transfer-k' + args.circuit;
+  if (args.k != null) return 'transfer-k' + args.k;
+  throw new Failure('rejected', { error: 'no circuit given', rule: 'input', field: 'circuit' });
+}
+
 function hex(bytes) {
   var s = '';
   for (var i = 0; i < bytes.length; ++i) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
   return s;
 }
 
-// ---- key cache (IndexedDB): per k, the raw proving key and the verifying key, filed under
-// the digests of the files they were decoded from -------------------------------------------
+// ---- key cache (IndexedDB): per circuit, the raw proving key and the verifying key, filed
+// under the digests of the files they were decoded from ------------------------------------
 function openKeyDb() {
   return new Promise(function (resolve) {
     if (typeof indexedDB === 'undefined') return resolve(null);
-    var req = indexedDB.open(KEY_DB, 1);
+    var req = indexedDB.open(KEY_DB, KEY_DB_VERSION);
     req.onupgradeneeded = function () {
-      req.result.createObjectStore(KEY_STORE, { keyPath: 'k' });
+      if (req.result.objectStoreNames.contains(KEY_STORE)) req.result.deleteObjectStore(KEY_STORE);
+      req.result.createObjectStore(KEY_STORE, { keyPath: 'circuit' });
     };
     req.onsuccess = function () {
       resolve(req.result);
@@ -168,13 +179,17 @@ var ops = {
     });
   },
 
-  circuitInfo: function (id, args) {
-    return check(abi.circuitInfo(args.k)).json;
+  circuits: function () {
+    return check(abi.circuits()).json;
   },
 
-  // Keys of k from the server's manifest, through the IndexedDB cache of decoded keys.
+  circuitInfo: function (id, args) {
+    return check(abi.circuitInfo(circuitOf(args))).json;
+  },
+
+  // A circuit's keys from the server's manifest, through the IndexedDB cache of decoded keys.
   loadKeys: async function (id, args) {
-    var k = args.k;
+    var circuit = circuitOf(args);
     var t0 = now();
     var manifestUrl = new URL(args.manifestUrl || 'keys/manifest.json', self.location.href);
     var manifestResponse = await fetch(manifestUrl.href, { cache: 'no-cache' });
@@ -185,52 +200,52 @@ var ops = {
     }
     var manifest = await manifestResponse.json();
     var entry = (manifest.circuits || []).find(function (c) {
-      return c.k === k;
+      return c.id === circuit;
     });
     if (!entry) {
-      throw new Failure('error', { error: 'the server has no keys for k=' + k, rule: 'key', field: 'k' });
+      throw new Failure('error', { error: 'the server has no keys for ' + circuit, rule: 'key', field: 'circuit' });
     }
     var pkDigest = entry.proving_key.blake2b;
     var vkDigest = entry.verifying_key.blake2b;
     var tManifest = now();
     var db = await keyDb();
     var cached = args.noCache ? null : await dbRequest(db, 'readonly', function (store) {
-      return store.get(k);
+      return store.get(circuit);
     });
     if (cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest) {
       var tRead = now();
-      var loaded = abi.loadKeys(k, new Uint8Array(cached.rawPk), new Uint8Array(cached.vk));
+      var loaded = abi.loadKeys(circuit, new Uint8Array(cached.rawPk), new Uint8Array(cached.vk));
       if (loaded.status === EnygmaAbi.STATUS.OK) {
         return {
-          k: k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
+          circuit: circuit, k: entry.k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
           ms: { manifest: tManifest - t0, cacheRead: tRead - tManifest, decode: now() - tRead, total: now() - t0 }
         };
       }
       await dbRequest(db, 'readwrite', function (store) { // unusable entry: drop it
-        return store.delete(k);
+        return store.delete(circuit);
       });
     }
     var base = manifestUrl;
     var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
     var pk = await download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
     var tDownload = now();
-    var info = check(abi.loadKeys(k, pk, vk)).json;
+    var info = check(abi.loadKeys(circuit, pk, vk)).json;
     var tDecode = now();
-    var raw = abi.exportProvingKeyRaw(k);
+    var raw = abi.exportProvingKeyRaw(circuit);
     if (raw.status === EnygmaAbi.STATUS.OK && db && !args.noCache) {
       await dbRequest(db, 'readwrite', function (store) {
-        return store.put({ k: k, pkDigest: pkDigest, vkDigest: vkDigest, rawPk: raw.bytes.buffer, vk: vk.slice().buffer });
+        return store.put({ circuit: circuit, pkDigest: pkDigest, vkDigest: vkDigest, rawPk: raw.bytes.buffer, vk: vk.slice().buffer });
       });
     }
     return {
-      k: k, source: 'network', insecureDevKeys: info.insecure_dev_keys, bytes: pk.length + vk.length,
+      circuit: circuit, k: entry.k, source: 'network', insecureDevKeys: info.insecure_dev_keys, bytes: pk.length + vk.length,
       ms: { manifest: tManifest - t0, download: tDownload - tManifest, decode: tDecode - tDownload, total: now() - t0 }
     };
   },
 
   // Keys given as bytes (tests, files picked by the user).
   loadKeyBytes: function (id, args) {
-    return check(abi.loadKeys(args.k, args.pk ? new Uint8Array(args.pk) : null, new Uint8Array(args.vk))).json;
+    return check(abi.loadKeys(circuitOf(args), args.pk ? new Uint8Array(args.pk) : null, new Uint8Array(args.vk))).json;
   },
 
   clearKeyCache: async function () {
@@ -241,16 +256,16 @@ var ops = {
     return true;
   },
 
-  makeTransfer: function (id, args) {
+  makeRequest: function (id, args) {
     var seed = null;
     if (args.seed != null) {
       seed = typeof args.seed === 'string' ? abi.testSeedFromText(args.seed) : new Uint8Array(args.seed);
     }
-    return check(abi.makeTransfer(args.k, seed, args.payees || 1)).text;
+    return check(abi.makeRequest(circuitOf(args), seed, args.count || 0)).text;
   },
 
   validate: function (id, args) {
-    var outcome = abi.validate(args.k, args.request);
+    var outcome = abi.validate(circuitOf(args), args.request);
     if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true };
     if (outcome.status === EnygmaAbi.STATUS.REJECTED) return { valid: false, error: errorOf(outcome) };
     throw new Failure(outcome.statusName, errorOf(outcome));
@@ -262,7 +277,7 @@ var ops = {
     abi.resetCancel(); // before 'started': a cancel the page writes after it is never lost
     postMessage({ id: id, event: 'started' });
     var t0 = now();
-    var outcome = abi.prove(args.k, args.request, seed, function (stage) {
+    var outcome = abi.prove(circuitOf(args), args.request, seed, function (stage) {
       var t = now();
       starts.push([stage, t]);
       postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
@@ -283,7 +298,7 @@ var ops = {
 
   verify: function (id, args) {
     var t0 = now();
-    var outcome = abi.verify(args.k, args.response);
+    var outcome = abi.verify(circuitOf(args), args.response);
     var ms = now() - t0;
     if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true, ms: ms };
     if (outcome.status === EnygmaAbi.STATUS.INVALID) return { valid: false, ms: ms, error: errorOf(outcome) };

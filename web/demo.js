@@ -1,14 +1,19 @@
-// The demo page: a wallet that proves its own transfer in the browser (wasm/enygma.js), checks
+// The demo page: a wallet that proves its own request in the browser (wasm/enygma.js), for
+// every circuit the module knows (transfer, deposit, withdraw, join-split, ownership), checks
 // the proof on both sides, and compares browser and server timings.
 //
-// URL parameters: ?k=6 (initial anonymity-set size), &threads=N (pool size; default: all
-// cores). window.demo exposes the page's state for tests and benchmarks (e2e/).
+// URL parameters: ?circuit=transfer (initial circuit family), &k=6 (initial anonymity-set
+// size), &threads=N (pool size; default: all cores). window.demo exposes the page's state for
+// tests and benchmarks (e2e/).
 import { Enygma, EnygmaError, STAGES } from './enygma.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const EXAMPLES = { 2: 'vectors/transfer-k2.json', 6: 'vectors/transfer-k6.json' };
-const BAD_EXAMPLES = { 2: 'vectors/transfer-k2-bad.json', 6: 'vectors/transfer-k6-bad.json' };
+// The example requests of ../shared/vectors (copied beside the page by wasm/CMakeLists.txt).
+const EXAMPLE_IDS = new Set(['transfer-k2', 'transfer-k6', 'deposit-k2', 'deposit-k6', 'withdraw-k2',
+  'withdraw-k6', 'joinsplit-enygma', 'joinsplit-1155', 'ownership-721']);
+// What the count of makeRequest means per family (the demo offers 1..3).
+const COUNT_LABELS = { transfer: 'recipients', withdraw: 'notes', 'joinsplit-enygma': 'inputs', 'joinsplit-1155': 'inputs' };
 const STAGE_LABELS = {
   parse: 'parse, validate, witness',
   constraints: 'constraint evaluations',
@@ -22,18 +27,42 @@ const STAGE_LABELS = {
 
 const demo = {
   state: 'starting',
+  family: params.get('circuit') || 'transfer',
   k: Number(params.get('k')) || 2,
+  families: [], // enygma.circuits(): name, k range, routes
   enygma: null,
   poolSize: 0,
   crossOriginIsolated: window.crossOriginIsolated === true,
   readyAt: null, // ms from navigation start to the first proof-ready state
-  keys: {}, // k -> loadKeys result
+  keys: {}, // circuit id -> loadKeys result
   keysReady: false,
   proof: null, // the running proof (a promise with cancel())
   last: {}, // browserProof, browserVerify, serverVerify, serverProof, serverProofVerify, error
   timings: {}, // for the chart: browserProve, serverProve, browserVerify, serverVerify (ms)
 };
 window.demo = demo;
+
+function family() {
+  return demo.families.find((f) => f.name === demo.family) || null;
+}
+function hasK() {
+  const f = family();
+  return f ? f.max_k !== undefined : demo.family === 'transfer';
+}
+// The circuit id: "transfer-k6", "ownership-721".
+function circuitId() {
+  return hasK() ? `${demo.family}-k${demo.k}` : demo.family;
+}
+demo.circuitId = circuitId;
+function route(kind) {
+  const f = family();
+  const pattern = f ? f[`${kind}_route`] : kind === 'prove' ? '/generateProofTransfer-{k}' : '/verifyProofTransfer-{k}';
+  return pattern.replace('{k}', String(demo.k));
+}
+function exampleUrl(bad) {
+  const id = circuitId();
+  return EXAMPLE_IDS.has(id) ? `vectors/${id}${bad ? '-bad' : ''}.json` : null;
+}
 
 function setState(state) {
   demo.state = state;
@@ -75,34 +104,37 @@ function updateButtons() {
   $('cancel').disabled = !proving;
   $('generate').disabled = !module || proving;
   $('validate').disabled = !module || proving;
-  $('load-example').disabled = !EXAMPLES[demo.k];
-  $('load-bad-example').disabled = !BAD_EXAMPLES[demo.k];
+  $('load-example').disabled = !exampleUrl(false);
+  $('load-bad-example').disabled = !exampleUrl(true);
+  $('payees').disabled = !COUNT_LABELS[demo.family];
   $('verify-browser').disabled = busy || !haveResponse || !demo.keysReady;
   $('verify-server').disabled = busy || !haveResponse;
   $('server-prove').disabled = busy || !demo.keysReady;
-  $('k').disabled = proving;
+  $('k').disabled = proving || !hasK();
+  $('circuit').disabled = proving;
 }
 
 // ---- keys -------------------------------------------------------------------------------
-async function loadKeys(k) {
+async function loadKeys() {
+  const id = circuitId();
   demo.keysReady = false;
   setState('loading-keys');
   const status = $('keys-status');
-  status.textContent = `k=${k}: loading…`;
+  status.textContent = `${id}: loading…`;
   try {
-    const info = await demo.enygma.loadKeys(k, {
+    const info = await demo.enygma.loadKeys(id, {
       onDownload: (e) => {
-        status.textContent = `k=${k}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
+        status.textContent = `${id}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
       },
     });
-    if (demo.k !== k) return; // the user moved on
-    demo.keys[k] = info;
+    if (circuitId() !== id) return; // the user moved on
+    demo.keys[id] = info;
     demo.keysReady = true;
-    status.textContent = `k=${k}: ${info.source === 'cache' ? 'cached' : 'downloaded'}, ready in ${ms(info.ms.total)}` +
+    status.textContent = `${id}: ${info.source === 'cache' ? 'cached' : 'downloaded'}, ready in ${ms(info.ms.total)}` +
       (info.insecureDevKeys ? ' (insecure development keys)' : '');
     if (demo.readyAt === null) demo.readyAt = performance.now();
   } catch (e) {
-    status.textContent = `k=${k}: no keys (${e.message})`;
+    status.textContent = `${id}: no keys (${e.message})`;
     showError(e);
   }
   setState('ready');
@@ -120,8 +152,8 @@ function requestChanged() {
   updateButtons();
 }
 
-async function loadExample(table) {
-  const url = table[demo.k];
+async function loadExample(bad) {
+  const url = exampleUrl(bad);
   if (!url) return;
   const response = await fetch(url);
   $('request').value = (await response.text()).trim();
@@ -132,12 +164,14 @@ async function loadExample(table) {
 async function generate() {
   showError(null);
   try {
-    const payees = Math.min(Number($('payees').value), demo.k - 1);
-    const text = await demo.enygma.makeTransfer(demo.k, { payees });
+    const label = COUNT_LABELS[demo.family];
+    const count = !label ? 0 : demo.family === 'transfer' ? Math.min(Number($('payees').value), demo.k - 1)
+      : Number($('payees').value);
+    const text = await demo.enygma.makeRequest(circuitId(), { count });
     $('request').value = JSON.stringify(JSON.parse(text), null, 1);
     requestChanged();
-    const to = payees === 1 ? 'one recipient' : `${payees} recipients`;
-    setStatus($('request-status'), 'ok', `a fresh valid transfer for k=${demo.k} to ${to} (made in this page)`);
+    const what = !label ? '' : count === 1 ? ` with one of its ${label}` : ` with ${count} ${label}`;
+    setStatus($('request-status'), 'ok', `a fresh valid ${circuitId()} request${what} (made in this page)`);
   } catch (e) {
     showError(e);
   }
@@ -146,9 +180,9 @@ async function generate() {
 async function validate() {
   showError(null);
   try {
-    const result = await demo.enygma.validate(demo.k, request());
+    const result = await demo.enygma.validate(circuitId(), request());
     if (result.valid) {
-      setStatus($('request-status'), 'ok', 'valid: rules R1..R15 hold');
+      setStatus($('request-status'), 'ok', `valid: every rule of ${demo.family} holds`);
     } else {
       setStatus($('request-status'), 'error', `rejected: ${result.error.rule} ${result.error.field}`);
       showError(result.error);
@@ -181,10 +215,10 @@ async function prove() {
   requestChanged();
   setStatus($('prove-status'), 'busy', 'proving…');
   setState('proving');
-  const k = demo.k;
+  const circuit = circuitId();
   const testSeed = $('test-seed').value.trim() || undefined;
   const stageCount = STAGES.length - 1;
-  const proof = demo.enygma.prove(k, request(), {
+  const proof = demo.enygma.prove(circuit, request(), {
     testSeed,
     onStage: ({ stage, name }) => {
       $('progress-bar').style.width = `${(100 * stage) / stageCount}%`;
@@ -197,7 +231,7 @@ async function prove() {
   demo.proof = proof;
   try {
     const result = await proof;
-    demo.last.browserProof = { k, ...result };
+    demo.last.browserProof = { circuit, k: hasK() ? demo.k : undefined, ...result };
     $('response').value = result.response;
     for (const row of $('stages').tBodies[0].rows) {
       row.dataset.state = 'done';
@@ -230,7 +264,7 @@ function cancel() {
 // ---- verification --------------------------------------------------------------------------
 async function verifyInBrowser(response, el) {
   try {
-    const result = await demo.enygma.verify(demo.k, response);
+    const result = await demo.enygma.verify(circuitId(), response);
     setStatus(el, result.valid ? 'ok' : 'invalid',
       result.valid ? `valid (browser, ${ms(result.ms)})` : `not valid: ${result.error.error}`);
     return result;
@@ -275,7 +309,7 @@ async function verifyServer() {
   const el = $('verify-server-result');
   setStatus(el, 'busy', 'asking the server…');
   try {
-    const r = await post(`/verifyProofTransfer-${demo.k}`, $('response').value);
+    const r = await post(route('verify'), $('response').value);
     const t = serverMs(r.response, 'verify', r.roundTrip);
     if (r.status === 200 && r.json && typeof r.json.valid === 'boolean') {
       demo.last.serverVerify = { valid: r.json.valid, ms: t };
@@ -298,7 +332,7 @@ async function serverProve() {
   setStatus(el, 'busy', 'the server is proving…');
   setState('server-proving');
   try {
-    const r = await post(`/generateProofTransfer-${demo.k}`, request());
+    const r = await post(route('prove'), request());
     if (r.status !== 200 || !r.json || !r.json.pi_a) {
       demo.last.serverProof = { status: r.status, error: r.json };
       setStatus(el, 'error', `server answered ${r.status}`);
@@ -308,7 +342,7 @@ async function serverProve() {
     const t = serverMs(r.response, 'prove', r.roundTrip);
     demo.last.serverProof = { response: r.text, ms: t };
     demo.timings.serverProve = t;
-    const check = await demo.enygma.verify(demo.k, r.text);
+    const check = await demo.enygma.verify(circuitId(), r.text);
     demo.last.serverProofVerify = check;
     setStatus(el, check.valid ? 'ok' : 'invalid',
       `server proof in ${ms(t)}; ${check.valid ? 'valid' : 'NOT valid'} in the browser (${ms(check.ms)})`);
@@ -327,7 +361,7 @@ function drawChart() {
   const svg = $('chart');
   const NS = 'http://www.w3.org/2000/svg';
   const groups = [
-    { label: `prove (k=${demo.k})`, browser: demo.timings.browserProve, server: demo.timings.serverProve },
+    { label: `prove ${circuitId()}`, browser: demo.timings.browserProve, server: demo.timings.serverProve },
     { label: 'verify', browser: demo.timings.browserVerify, server: demo.timings.serverVerify },
   ];
   const W = 560, H = 220, left = 110, right = 70, top = 28, rowH = 80;
@@ -366,17 +400,26 @@ function drawChart() {
 async function start() {
   $('k').value = String(demo.k);
   $('isolation').textContent = demo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated (no threads)';
-  $('k').addEventListener('change', () => {
-    demo.k = Number($('k').value);
+  const circuitChanged = () => {
     $('request').value = '';
+    $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
+    demo.timings = {};
     requestChanged();
     showError(null);
     drawChart();
-    if (demo.enygma) loadKeys(demo.k);
+    if (demo.enygma) loadKeys();
+  };
+  $('k').addEventListener('change', () => {
+    demo.k = Number($('k').value);
+    circuitChanged();
+  });
+  $('circuit').addEventListener('change', () => {
+    demo.family = $('circuit').value;
+    circuitChanged();
   });
   $('request').addEventListener('input', requestChanged);
-  $('load-example').addEventListener('click', () => loadExample(EXAMPLES));
-  $('load-bad-example').addEventListener('click', () => loadExample(BAD_EXAMPLES));
+  $('load-example').addEventListener('click', () => loadExample(false));
+  $('load-bad-example').addEventListener('click', () => loadExample(true));
   $('generate').addEventListener('click', generate);
   $('validate').addEventListener('click', validate);
   $('prove').addEventListener('click', prove);
@@ -387,7 +430,8 @@ async function start() {
   resetStages();
   drawChart();
   updateButtons();
-  if (EXAMPLES[demo.k]) loadExample(EXAMPLES);
+  $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
+  if (exampleUrl(false)) loadExample(false);
 
   try {
     const threads = Number(params.get('threads')) || undefined;
@@ -398,11 +442,24 @@ async function start() {
     setState('failed');
     return;
   }
+  demo.families = await demo.enygma.circuits();
+  const picker = $('circuit');
+  picker.textContent = '';
+  for (const f of demo.families) {
+    const option = document.createElement('option');
+    option.value = f.name;
+    option.textContent = f.name;
+    option.title = f.summary;
+    picker.appendChild(option);
+  }
+  if (!family()) demo.family = 'transfer';
+  picker.value = demo.family;
   demo.poolSize = demo.enygma.poolSize;
   $('threads').textContent = `${demo.poolSize} (${navigator.hardwareConcurrency} cores)`;
   $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();
-  await loadKeys(demo.k);
+  updateButtons();
+  await loadKeys();
 }
 
 start();

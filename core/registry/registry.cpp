@@ -154,6 +154,11 @@ std::vector<CircuitId> default_circuits() {
 const R1cs& circuit_r1cs(const CircuitId& id) { return *built(id).r1cs; }
 const std::array<uint8_t, 32>& circuit_digest(const CircuitId& id) { return built(id).digest; }
 
+std::string insecure_setup_seed_text(const std::string& text, const CircuitId& id) {
+  if (id.family->name == "transfer") return text + "/k=" + std::to_string(id.k);
+  return text + "/" + id.str();
+}
+
 CircuitInfo circuit_info(const CircuitId& id) {
   const R1cs& r = circuit_r1cs(id);
   CircuitInfo info{r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0};

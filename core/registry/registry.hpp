@@ -61,4 +61,9 @@ struct CircuitInfo {
 };
 CircuitInfo circuit_info(const CircuitId& id);
 
+// The text `enygma setup --insecure-seed TEXT` (and the WebAssembly module's development setup)
+// derives a circuit's toxic waste from, so that both make the same keys: TEXT + "/k=<k>" for the
+// transfer circuits (the form their keys have always had), TEXT + "/<circuit id>" otherwise.
+std::string insecure_setup_seed_text(const std::string& text, const CircuitId& id);
+
 }  // namespace enygma

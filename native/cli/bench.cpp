@@ -1,4 +1,4 @@
-// enygma bench: end-to-end timings of the transfer prover on this machine (medians of several
+// enygma bench: end-to-end timings of a circuit's prover on this machine (medians of several
 // runs): key load, witness generation, each proving stage, the whole proof, verification.
 #include <sys/resource.h>
 
@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_circuit.hpp"
-#include "core/transfer/wallet.hpp"
+#include <sodium.h>
+
+#include "core/registry/circuit_prover.hpp"
 #include "core/field/cpu_features.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
@@ -38,49 +38,60 @@ double median(std::vector<double> v) {
 
 int run_bench(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "keys", "threads", "runs", "input"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "threads", "runs", "input"})) return 2;
   if (args.help()) {
     fputs(
-        "usage: enygma bench --k K [--keys DIR] [--threads N] [--runs R] [--input REQ.json]\n"
-        "\nTimes key loading, witness generation, proving (by stage) and verification for k and\n"
-        "prints medians over R runs (default 10) as JSON, with the peak resident memory.\n"
-        "Without --input the request is a wallet transfer made from a fixed seed.\n",
+        "usage: enygma bench [--circuit NAME] [--k K] [--keys DIR] [--threads N] [--runs R]\n"
+        "                    [--input REQ.json]\n"
+        "\nTimes key loading, witness generation (parse, validate, witness), proving (by stage)\n"
+        "and verification of a circuit (default transfer, k 6) and prints medians over R runs\n"
+        "(default 10) as JSON, with the peak resident memory. Without --input the request is\n"
+        "the circuit's wallet request made from a fixed seed.\n",
         stdout);
     return 0;
   }
-  auto k = args.get_uint("k", 6, kMinK, kMaxK);
+  auto circuit = native::circuit_option(args, 6);
+  if (!circuit) return cli::fail_with(circuit.error(), 2);
   auto threads = args.get_uint("threads", 0, 0, 1024);
   auto runs = args.get_uint("runs", 10, 1, 100000);
-  if (!k || !threads || !runs) return 2;
+  if (!threads || !runs) return 2;
   const std::string dir = args.get_or("keys", "keys/dev");
   ThreadPool pool{unsigned(*threads)};
 
-  TransferRequest request;
+  std::string request;
   if (auto input = args.get("input")) {
     auto text = native::read_text_file(*input);
     if (!text) return cli::fail_with(text.error(), 1);
-    auto parsed = parse_transfer_request(*text, unsigned(*k));
-    if (!parsed) return cli::fail_with(parsed.error(), 2);
-    request = std::move(*parsed);
+    request = std::move(*text);
   } else {
-    request = make_transfer(wallet_inputs_from_seed(unsigned(*k), uint64_t(1)));
+    std::array<uint8_t, 32> seed{1};
+    auto made = circuit->family->make_request(circuit->k, seed, 0);
+    if (!made) return cli::fail_with(made.error(), 1);
+    request = std::move(*made);
   }
-  transfer_r1cs(unsigned(*k));  // build the circuit once, outside the timings
+  if (auto w = circuit->family->witness(request, circuit->k); !w) {
+    return cli::fail_with(w.error(), 2);
+  } else {
+    sodium_memzero(w->data(), w->size() * sizeof(Fr));
+  }
+  circuit_r1cs(*circuit);  // build the circuit once, outside the timings
 
   std::vector<double> load, witness, prove, verify, verify_pool, verify_after_prove;
   std::map<std::string, std::vector<double>> stages;
-  std::shared_ptr<const TransferProver> prover;
-  TransferProof last_proof;
+  std::shared_ptr<const CircuitProver> prover;
+  CircuitProof last_proof;
   for (unsigned long run = 0; run < *runs; ++run) {
     auto t0 = Clock::now();
-    auto loaded = native::load_transfer_prover(dir, unsigned(*k), true, pool);
+    auto loaded = native::load_circuit_prover(dir, *circuit, true, pool);
     if (!loaded) return cli::fail_with(loaded.error(), 1);
     load.push_back(ms_since(t0));
     prover = *loaded;
 
     t0 = Clock::now();
-    auto w = transfer_witness(request);
+    auto w = circuit->family->witness(request, circuit->k);
     witness.push_back(ms_since(t0));
+    if (!w) return cli::fail_with(w.error(), 1);
+    sodium_memzero(w->data(), w->size() * sizeof(Fr));
 
     ProveOptions options;
     Clock::time_point stage_start;
@@ -95,7 +106,7 @@ int run_bench(int argc, char** argv) {
       stage_start = now;
     };
     t0 = Clock::now();
-    auto proof = prover->prove(request, pool, options);
+    auto proof = prover->prove_request(request, pool, options);
     prove.push_back(ms_since(t0));
     if (!proof) return cli::fail_with(proof.error(), 1);
 
@@ -123,10 +134,11 @@ int run_bench(int argc, char** argv) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   nlohmann::ordered_json j;
-  j["k"] = *k;
+  j["circuit"] = circuit->str();
+  if (circuit->family->has_k()) j["k"] = circuit->k;
   j["threads"] = pool.size();
   j["runs"] = *runs;
-  j["constraints"] = transfer_r1cs(unsigned(*k)).num_constraints();
+  j["constraints"] = circuit_r1cs(*circuit).num_constraints();
   j["median_ms"] = {{"key_load", median(load)},       {"witness", median(witness)},
                     {"prove_total", median(prove)},  {"verify", median(verify)},
                     {"verify_pool", median(verify_pool)},
@@ -140,6 +152,7 @@ int run_bench(int argc, char** argv) {
   j["peak_rss_mib"] = double(ru.ru_maxrss) / 1024.0;
   j["kernels"] = {{"adx", adx_enabled()}, {"ifma", ifma_enabled()}};
   printf("%s\n", j.dump(2).c_str());
+  sodium_memzero(request.data(), request.size());
   return 0;
 }
 

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "core/groth16/proof_format.hpp"
-#include "core/transfer/request.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
@@ -17,22 +16,24 @@ using namespace enygma;
 
 int run_export_vk(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "keys", "format", "out"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "format", "out"})) return 2;
   if (args.help()) {
     fputs(
-        "usage: enygma export-vk --k K [--keys DIR] [--format snarkjs] [--out FILE]\n"
-        "\nWrites the verifying key of k as snarkjs's verification_key.json (stdout or --out).\n",
+        "usage: enygma export-vk [--circuit NAME] [--k K] [--keys DIR] [--format snarkjs]\n"
+        "                        [--out FILE]\n"
+        "\nWrites the verifying key DIR/<circuit>.vk as snarkjs's verification_key.json (stdout\n"
+        "or --out).\n",
         stdout);
     return 0;
   }
-  auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k) return 2;
+  auto circuit = native::circuit_option(args);
+  if (!circuit) return cli::fail_with(circuit.error(), 2);
   if (args.get_or("format", "snarkjs") != "snarkjs") {
     fputs("enygma export-vk: the only --format is snarkjs\n", stderr);
     return 2;
   }
-  auto prover = native::load_transfer_prover(args.get_or("keys", "keys/dev"), unsigned(*k), false,
-                                             sequential_pool());
+  auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
+                                            sequential_pool());
   if (!prover) return cli::fail_with(prover.error(), 1);
   std::string text = verifying_key_to_snarkjs_json((*prover)->verifying_key()) + "\n";
   if (auto out = args.get("out")) {

@@ -7,8 +7,7 @@
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/solidity_verifier.hpp"
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_prover.hpp"
+#include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
@@ -20,40 +19,58 @@ using namespace enygma;
 
 int run_export_solidity(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "keys", "vk", "out", "contract", "license"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "vk", "out", "contract", "license"})) {
+    return 2;
+  }
   if (args.help()) {
     fputs(
-        "usage: enygma export-solidity (--k K [--keys DIR] | --vk FILE.vk) --out Verifier.sol\n"
-        "                              [--contract NAME] [--license SPDX]\n"
+        "usage: enygma export-solidity ([--circuit NAME] [--k K] [--keys DIR] | --vk FILE.vk)\n"
+        "                              --out Verifier.sol [--contract NAME] [--license SPDX]\n"
         "\n"
-        "Writes a Groth16 verifier contract for the verifying key DIR/transfer-kK.vk (default\n"
-        "DIR keys/dev) or FILE.vk:\n"
+        "Writes a Groth16 verifier contract for the verifying key DIR/<circuit>.vk (default\n"
+        "circuit transfer, DIR keys/dev) or FILE.vk:\n"
         "  function verifyProof(uint256[2] pA, uint256[2][2] pB, uint256[2] pC,\n"
         "                       uint256[N] pubSignals) external view returns (bool)\n"
         "with the reference proof JSON's values: pA = pi_a, pB = pi_b (imaginary part first),\n"
-        "pC = pi_c, pubSignals = public_signal (N = 8K+2 for the transfer circuit). It uses the\n"
+        "pC = pi_c, pubSignals = public_signal (N: the circuit's public inputs, 8K+2 for the\n"
+        "transfer circuit). It uses the\n"
         "BN254 precompiles 0x06, 0x07, 0x08 and returns false for any input >= r.\n"
-        "  --contract NAME   contract name (default EnygmaTransferVerifierK<K>, or "
-        "Groth16Verifier)\n"
+        "  --contract NAME   contract name (default Enygma<Circuit>Verifier[K<K>], e.g.\n"
+        "                    EnygmaTransferVerifierK6, EnygmaOwnership721Verifier; with --vk\n"
+        "                    Groth16Verifier)\n"
         "  --license SPDX    SPDX license identifier of the file (default UNLICENSED)\n"
         "Deploy only verifiers of ceremony keys (enygma import-zkey), never of development keys.\n",
         stdout);
     return 0;
   }
   auto out = args.get("out");
-  if (!out || args.has("k") == args.has("vk")) {
-    fputs("enygma export-solidity: --out and one of --k or --vk are required (see --help)\n",
+  const bool from_keys = args.has("k") || args.has("circuit") || args.has("keys");
+  if (!out || from_keys == args.has("vk")) {
+    fputs("enygma export-solidity: --out and one of --circuit/--k or --vk are required (see "
+          "--help)\n",
           stderr);
     return 2;
   }
   SolidityVerifierOptions options;
   std::string vk_path, expected_name;
-  if (args.has("k")) {
-    auto k = args.get_uint("k", 0, kMinK, kMaxK);
-    if (!k) return 2;
-    vk_path = native::verifying_key_path(args.get_or("keys", "keys/dev"), unsigned(*k));
-    expected_name = transfer_circuit_name(unsigned(*k));
-    options.contract_name = "EnygmaTransferVerifierK" + std::to_string(*k);
+  if (from_keys) {
+    auto circuit = native::circuit_option(args);
+    if (!circuit) return cli::fail_with(circuit.error(), 2);
+    vk_path = native::verifying_key_path(args.get_or("keys", "keys/dev"), *circuit);
+    expected_name = circuit->key_name();
+    // "joinsplit-enygma" -> "JoinsplitEnygma"
+    std::string camel;
+    bool upper = true;
+    for (char c : circuit->family->name) {
+      if (c == '-') {
+        upper = true;
+        continue;
+      }
+      camel += upper ? char(toupper(static_cast<unsigned char>(c))) : c;
+      upper = false;
+    }
+    options.contract_name = "Enygma" + camel + "Verifier";
+    if (circuit->family->has_k()) options.contract_name += "K" + std::to_string(circuit->k);
   } else {
     vk_path = *args.get("vk");
   }

@@ -1,5 +1,5 @@
 // enygma import-zkey: a snarkjs Groth16 .zkey (the outcome of a phase-2 ceremony) as our key
-// files DIR/transfer-k<K>.pk and .vk, so that `enygma prove` / the server prove with the
+// files DIR/<circuit>.pk and .vk, so that `enygma prove` / the server prove with the
 // ceremony's keys and snarkjs verifies those proofs with the ceremony's verification_key.json.
 
 #include <cstdio>
@@ -8,9 +8,7 @@
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/zkey_import.hpp"
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_circuit.hpp"
-#include "core/transfer/transfer_prover.hpp"
+#include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
@@ -22,29 +20,30 @@ using namespace enygma;
 
 int run_import_zkey(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "zkey", "out", "check-vk", "threads"}, {"allow-insecure"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "zkey", "out", "check-vk", "threads"},
+                  {"allow-insecure"})) {
     return 2;
   }
   if (args.help()) {
     fputs(
-        "usage: enygma import-zkey --k K --zkey FILE.zkey --out DIR [--check-vk VK.json]\n"
-        "                          [--allow-insecure] [--threads N]\n"
+        "usage: enygma import-zkey [--circuit NAME] [--k K] --zkey FILE.zkey --out DIR\n"
+        "                          [--check-vk VK.json] [--allow-insecure] [--threads N]\n"
         "\n"
-        "Imports a snarkjs Groth16 .zkey made for `enygma export-r1cs --k K` and writes\n"
-        "DIR/transfer-kK.pk and DIR/transfer-kK.vk (atomically). Refuses a zkey made for\n"
+        "Imports a snarkjs Groth16 .zkey made for `enygma export-r1cs --circuit NAME --k K` and\n"
+        "writes DIR/<circuit>.pk and .vk (atomically). Refuses a zkey made for\n"
         "another circuit, a damaged one, and one without any phase-2 contribution (its delta\n"
         "is 1: anyone could forge proofs) unless --allow-insecure (the keys are then marked\n"
         "as insecure development keys).\n"
         "  --check-vk VK.json  also require the ceremony's published verification_key.json\n"
         "                      (snarkjs zkey export verificationkey) to be this key's\n"
         "It does not verify the ceremony's contribution chain: run\n"
-        "  snarkjs zkey verify transfer-kK.r1cs POT.ptau FILE.zkey\n"
+        "  snarkjs zkey verify <circuit>.r1cs POT.ptau FILE.zkey\n"
         "first (docs/interop.md, \"Production keys\").\n",
         stdout);
     return 0;
   }
-  auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k) return 2;
+  auto circuit = native::circuit_option(args);
+  if (!circuit) return cli::fail_with(circuit.error(), 2);
   auto threads = args.get_uint("threads", ThreadPool::hardware_threads(), 1, 1024);
   if (!threads) return 2;
   if (!args.require("import-zkey", {"zkey", "out"})) return 2;
@@ -55,7 +54,7 @@ int run_import_zkey(int argc, char** argv) {
   ThreadPool pool(static_cast<unsigned>(*threads));
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
-  auto imported = import_zkey(*zkey, transfer_r1cs(unsigned(*k)), pool, options);
+  auto imported = import_zkey(*zkey, circuit_r1cs(*circuit), pool, options);
   if (!imported) return cli::fail_with(imported.error(), 1);
   const Groth16Keys& keys = imported->keys;
 
@@ -73,9 +72,9 @@ int run_import_zkey(int argc, char** argv) {
     }
   }
 
-  const std::string name = transfer_circuit_name(unsigned(*k));
-  const std::string pk_path = native::proving_key_path(*dir, unsigned(*k));
-  const std::string vk_path = native::verifying_key_path(*dir, unsigned(*k));
+  const std::string name = circuit->key_name();
+  const std::string pk_path = native::proving_key_path(*dir, *circuit);
+  const std::string vk_path = native::verifying_key_path(*dir, *circuit);
   if (auto st = native::make_directories(*dir); !st) return cli::fail_with(st.error(), 1);
   if (auto st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name)); !st) {
     return cli::fail_with(st.error(), 1);
@@ -95,9 +94,10 @@ int run_import_zkey(int argc, char** argv) {
     if (ch == '\n') ch = ' ';
   }
   printf(
-      "{\"k\":%lu,\"circuit\":%s,\"circuit_hash\":%s,\"contributions\":[%s],\"insecure\":%s,"
+      "{%s,\"key_name\":%s,\"circuit_hash\":%s,\"contributions\":[%s],\"insecure\":%s,"
       "\"proving_key\":%s,\"verifying_key\":%s}\n",
-      *k, cli::json_string(name).c_str(), cli::json_string(hash).c_str(), contributions.c_str(),
+      cli::circuit_json_fields(*circuit).c_str(), cli::json_string(name).c_str(),
+      cli::json_string(hash).c_str(), contributions.c_str(),
       keys.pk.insecure_dev ? "true" : "false", cli::json_string(pk_path).c_str(),
       cli::json_string(vk_path).c_str());
   if (keys.pk.insecure_dev) {

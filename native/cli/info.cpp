@@ -1,50 +1,55 @@
-// enygma info: the size of the transfer circuit for k (constraints, wires, public inputs, the
-// Groth16 FFT domain), as JSON.
+// enygma info: the size of circuits (constraints, wires, public inputs, the Groth16 FFT domain),
+// as JSON.
 #include <cstdio>
 #include <string>
 
-#include "core/r1cs/r1cs.hpp"
-#include "core/transfer/transfer_circuit.hpp"
+#include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
+#include "native/common/options.hpp"
 
 namespace enygma::cli {
 namespace {
 
 const char kHelp[] =
-    "usage: enygma info --k K [--digest]\n"
+    "usage: enygma info [--circuit LIST] [--k K] [--digest]\n"
     "\n"
-    "Prints the size of the transfer circuit for anonymity-set size K as JSON:\n"
-    "  {\"k\", \"constraints\", \"wires\", \"public_inputs\", \"private_wires\", \"fft_domain\"}\n"
+    "Prints the size of a circuit as JSON:\n"
+    "  {\"circuit\", \"k\", \"constraints\", \"wires\", \"public_inputs\", \"private_wires\",\n"
+    "   \"fft_domain\", \"prove_route\"}\n"
     "fft_domain is the Groth16 evaluation domain: the smallest power of two holding the\n"
-    "constraints plus one row per public input and one for the constant wire.\n"
+    "constraints plus one row per public input and one for the constant wire. Several\n"
+    "circuits print a JSON array.\n"
     "\n"
-    "  --k K       anonymity-set size, 2..16; a list such as 2-16 or 2,6 prints a JSON array\n"
-    "  --digest    also print \"digest\": the BLAKE2b-256 of the R1CS (hex), as in key files\n"
+    "  --circuit LIST  families or circuit ids, or all (default transfer)\n"
+    "  --k K           anonymity-set sizes, e.g. 6, 2-16 or 2,6 (default: each family's\n"
+    "                  defaults, 2-6)\n"
+    "  --digest        also print \"digest\": the BLAKE2b-256 of the R1CS (hex), as in key files\n"
     "\n"
     "Exit status: 0, or 1 on a usage error.\n";
 
-std::string info_json(unsigned k, bool with_digest) {
-  const TransferCircuitInfo info = transfer_circuit_info(k);
+std::string info_json(const CircuitId& circuit, bool with_digest) {
+  const CircuitInfo info = circuit_info(circuit);
   // Appends only: g++ 12 warns (-Wrestrict, PR 105651) on "literal" + std::string chains.
-  std::string out;
+  std::string out = "{";
+  out += circuit_json_fields(circuit);
   auto field = [&](const char* name, size_t value) {
-    out += out.empty() ? "{\"" : ",\"";
+    out += ",\"";
     out += name;
     out += "\":";
     out += std::to_string(value);
   };
-  field("k", info.k);
   field("constraints", info.constraints);
   field("wires", info.wires);
   field("public_inputs", info.public_inputs);
   field("private_wires", info.private_wires);
   field("fft_domain", size_t(1) << info.fft_log_domain);
+  out += ",\"prove_route\":";
+  out += json_string(circuit.prove_route());
   if (with_digest) {
     static const char hex[] = "0123456789abcdef";
     out += ",\"digest\":\"";
-    for (uint8_t byte : transfer_r1cs(k).digest()) {
+    for (uint8_t byte : circuit_digest(circuit)) {
       out += hex[byte >> 4];
       out += hex[byte & 15];
     }
@@ -56,33 +61,27 @@ std::string info_json(unsigned k, bool with_digest) {
 
 int run_info(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"k"}, {"digest"})) return 1;
+  if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"})) return 1;
   if (args.help()) {
     fputs(kHelp, stdout);
     return 0;
   }
-  if (!args.get("k")) return fail_with(make_error("--k is required", "usage", "k"), 1);
-  const auto ks = parse_k_list(*args.get("k"), kMinK, kMaxK);
-  if (!ks || ks->empty()) {
-    return fail_with(make_error("--k must be a size in 2..16, a range such as 2-16 or a list "
-                                "such as 2,6",
-                                "usage", "k"),
-                     1);
-  }
+  auto circuits = native::circuits_option(args, "transfer");
+  if (!circuits) return fail_with(circuits.error(), 1);
   const bool digest = args.has("digest");
-  if (ks->size() == 1) {
-    printf("%s\n", info_json(ks->front(), digest).c_str());
+  if (circuits->size() == 1) {
+    printf("%s\n", info_json(circuits->front(), digest).c_str());
     return 0;
   }
   printf("[");
-  for (size_t i = 0; i < ks->size(); ++i) {
-    printf("%s%s", i ? "," : "", info_json((*ks)[i], digest).c_str());
+  for (size_t i = 0; i < circuits->size(); ++i) {
+    printf("%s%s", i ? "," : "", info_json((*circuits)[i], digest).c_str());
   }
   printf("]\n");
   return 0;
 }
 
-Registration reg{{"info", "print the transfer circuit's size for k as JSON", &run_info}};
+Registration reg{{"info", "print circuit sizes (constraints, wires, domain) as JSON", &run_info}};
 
 }  // namespace
 }  // namespace enygma::cli

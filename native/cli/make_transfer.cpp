@@ -84,28 +84,6 @@ Fr random_mod_l() {
   return f;
 }
 
-Result<std::array<uint8_t, 32>> parse_seed(const std::string& text) {
-  std::array<uint8_t, 32> seed{};
-  if (text.size() == 64) {
-    for (size_t i = 0; i < 64; ++i) {
-      const char c = text[i];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
-      if (d < 0) return usage("seed", "is not 64 hex digits");
-      seed[i / 2] = uint8_t(seed[i / 2] | (d << (i % 2 ? 0 : 4)));
-    }
-    return seed;
-  }
-  auto v = u256_from_decimal(text);
-  if (!v || v->w[1] | v->w[2] | v->w[3]) {
-    return usage("seed", "must be a decimal 64-bit integer or 64 hex digits");
-  }
-  for (int i = 0; i < 8; ++i) seed[i] = uint8_t(v->w[0] >> (8 * i));
-  return seed;
-}
-
 // "I:a,I:a,...": positions and amounts.
 Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
   std::vector<Payee> out;

@@ -2,8 +2,9 @@
 
 #include <cctype>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
+
+#include "core/field/u256.hpp"
 
 namespace enygma::cli {
 
@@ -14,8 +15,33 @@ int fail_with(const Error& e, int exit_code) {
   return exit_code;
 }
 
-bool is_request_error(const Error& e) {
-  return e.rule == "input" || (e.rule.size() >= 2 && e.rule[0] == 'R' && isdigit(e.rule[1]));
+std::string circuit_json_fields(const CircuitId& circuit) {
+  std::string out = "\"circuit\":" + json_string(circuit.str());
+  if (circuit.family->has_k()) out += ",\"k\":" + std::to_string(circuit.k);
+  return out;
+}
+
+// --seed S: a decimal 64-bit integer (its 8 little-endian bytes, then zeros) or 64 hex digits.
+Result<std::array<uint8_t, 32>> parse_seed(const std::string& text) {
+  std::array<uint8_t, 32> seed{};
+  if (text.size() == 64) {
+    for (size_t i = 0; i < 64; ++i) {
+      const char c = text[i];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return make_error("--seed is not 64 hex digits", "usage", "seed");
+      seed[i / 2] = uint8_t(seed[i / 2] | (d << (i % 2 ? 0 : 4)));
+    }
+    return seed;
+  }
+  auto v = u256_from_decimal(text);
+  if (!v || v->w[1] | v->w[2] | v->w[3]) {
+    return make_error("--seed must be a decimal 64-bit integer or 64 hex digits", "usage", "seed");
+  }
+  for (int i = 0; i < 8; ++i) seed[i] = uint8_t(v->w[0] >> (8 * i));
+  return seed;
 }
 
 }  // namespace enygma::cli

@@ -2,9 +2,13 @@
 // shape the server answers with.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string>
 
+#include "core/registry/registry.hpp"
 #include "core/util/error_json.hpp"
+#include "core/util/error_kind.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::cli {
@@ -13,8 +17,11 @@ namespace enygma::cli {
 std::string json_string(const std::string& s);
 // Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code.
 int fail_with(const Error& e, int exit_code);
-// Errors that are the request's fault (a relation rule or the input format), as opposed to
-// keys, files or internal failures.
-bool is_request_error(const Error& e);
+// --seed S of the wallet commands: a decimal 64-bit integer (its 8 little-endian bytes, then
+// zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
+Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);
+
+// `"circuit":"transfer-k6","k":6` (k only for a family with k): the circuit in a JSON summary.
+std::string circuit_json_fields(const CircuitId& circuit);
 
 }  // namespace enygma::cli

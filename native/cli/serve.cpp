@@ -24,8 +24,8 @@ using namespace enygma::server;
 void log_key_loaded(const CircuitKeys& keys) {
   nlohmann::ordered_json j;
   j["event"] = "keys_loaded";
-  j["k"] = keys.k;
-  j["circuit"] = keys.circuit_name;
+  j["circuit"] = keys.circuit.str();
+  if (keys.circuit.family->has_k()) j["k"] = keys.circuit.k;
   j["seconds"] = keys.load_seconds;
   j["insecure_dev_keys"] = keys.insecure_dev_keys;
   j["proving_key_compressed_bytes"] = keys.proving_key.bytes.size();
@@ -33,9 +33,9 @@ void log_key_loaded(const CircuitKeys& keys) {
   AccessLog::event(j.dump());
   if (keys.insecure_dev_keys) {
     fprintf(stderr,
-            "enygma serve: WARNING: the keys for k=%u are insecure development keys (seeded "
+            "enygma serve: WARNING: the keys of %s are insecure development keys (seeded "
             "setup); never use them in production\n",
-            keys.k);
+            keys.circuit.str().c_str());
   }
 }
 
@@ -66,10 +66,12 @@ int run_serve(int argc, char** argv) {
     fprintf(stderr,
             "enygma serve: WARNING: --backend fake answers fixed, worthless proofs (HTTP-layer "
             "testing only)\n");
-    backend = make_fake_backend(config.ks, static_cast<unsigned>(config.fake_prove_time.count()));
+    backend = make_fake_backend(config.circuits,
+                                static_cast<unsigned>(config.fake_prove_time.count()));
   } else {
     enygma::ThreadPool load_pool(0);
-    auto loaded = load_transfer_backend(config.keys_dir, config.ks, load_pool, &log_key_loaded);
+    auto loaded =
+        load_circuit_backend(config.keys_dir, config.circuits, load_pool, &log_key_loaded);
     if (!loaded.ok()) {
       fprintf(stderr, "enygma serve: cannot start: %s\n", loaded.error().message.c_str());
       return 1;

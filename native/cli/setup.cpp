@@ -1,4 +1,4 @@
-// enygma setup: Groth16 keys for the transfer circuit.
+// enygma setup: Groth16 keys for the circuits.
 #include <sodium.h>
 
 #include <chrono>
@@ -7,9 +7,8 @@
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/setup.hpp"
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_circuit.hpp"
-#include "core/transfer/transfer_prover.hpp"
+#include "core/registry/registry.hpp"
+#include "native/cli/output.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/common/file_io.hpp"
@@ -19,13 +18,19 @@ namespace {
 using namespace enygma;
 
 const char* kHelp =
-    "usage: enygma setup [--k K] [--out DIR] [--threads N] [--insecure-seed TEXT]\n"
+    "usage: enygma setup [--circuit LIST] [--k K] [--out DIR] [--threads N]\n"
+    "                    [--insecure-seed TEXT]\n"
     "\n"
-    "Generates Groth16 proving and verifying keys for the transfer circuit of each k and writes\n"
-    "DIR/transfer-k<K>.pk and DIR/transfer-k<K>.vk (atomically: an interrupted run never leaves a\n"
-    "half-written key under its final name).\n"
+    "Generates Groth16 proving and verifying keys for each circuit chosen and writes\n"
+    "DIR/<circuit>.pk and DIR/<circuit>.vk, e.g. keys/dev/transfer-k6.pk (atomically: an\n"
+    "interrupted run never leaves a half-written key under its final name). With no option:\n"
+    "every circuit the server serves by default.\n"
     "\n"
-    "  --k K                 anonymity-set sizes: 4, 2-6 or 2,3,6 (default 2-6)\n"
+    "  --circuit LIST        families (transfer,deposit,withdraw,joinsplit-enygma,\n"
+    "                        joinsplit-1155,ownership-721), circuit ids (transfer-k6) or all\n"
+    "                        (default all)\n"
+    "  --k K                 anonymity-set sizes of the families that have them: 4, 2-6 or\n"
+    "                        2,3,6 (default: each family's defaults, 2-6)\n"
     "  --out DIR             output folder (default keys/dev)\n"
     "  --threads N           worker threads (default: all cores)\n"
     "  --insecure-seed TEXT  derive the toxic waste from TEXT: reproducible keys that ANYONE\n"
@@ -37,16 +42,13 @@ const char* kHelp =
 
 int run_setup(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "out", "threads", "insecure-seed"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"})) return 2;
   if (args.help()) {
     fputs(kHelp, stdout);
     return 0;
   }
-  auto ks = cli::parse_k_list(args.get_or("k", "2-6"), kMinK, kMaxK);
-  if (!ks) {
-    fprintf(stderr, "enygma setup: --k must list sizes in %u..%u\n", kMinK, kMaxK);
-    return 2;
-  }
+  auto circuits = native::circuits_option(args, "all");
+  if (!circuits) return cli::fail_with(circuits.error(), 2);
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return 2;
   const std::string dir = args.get_or("out", "keys/dev");
@@ -62,19 +64,20 @@ int run_setup(int argc, char** argv) {
             "knows the seed can forge proofs.\n");
   }
   ThreadPool pool{unsigned(*threads)};
-  for (unsigned k : *ks) {
+  for (const CircuitId& circuit : *circuits) {
     auto t0 = std::chrono::steady_clock::now();
-    const R1cs& r1cs = transfer_r1cs(k);
+    const R1cs& r1cs = circuit_r1cs(circuit);
     Groth16Keys keys;
     if (seed) {
-      std::string s = *seed + "/k=" + std::to_string(k);
+      std::string s = insecure_setup_seed_text(*seed, circuit);
       keys = groth16_setup_insecure_from_seed(
           r1cs, {reinterpret_cast<const uint8_t*>(s.data()), s.size()}, pool);
     } else {
       keys = groth16_setup(r1cs, pool);
     }
-    const std::string name = transfer_circuit_name(k);
-    auto pk_path = native::proving_key_path(dir, k), vk_path = native::verifying_key_path(dir, k);
+    const std::string name = circuit.key_name();
+    auto pk_path = native::proving_key_path(dir, circuit);
+    auto vk_path = native::verifying_key_path(dir, circuit);
     auto st = native::write_file_atomic(vk_path, serialize_verifying_key(keys.vk, name));
     if (st) st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name));
     if (!st) {
@@ -83,15 +86,16 @@ int run_setup(int argc, char** argv) {
     }
     double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("{\"k\":%u,\"proving_key\":\"%s\",\"verifying_key\":\"%s\",\"constraints\":%zu,"
+    printf("{%s,\"proving_key\":%s,\"verifying_key\":%s,\"constraints\":%zu,"
            "\"insecure_dev\":%s,\"seconds\":%.2f}\n",
-           k, pk_path.c_str(), vk_path.c_str(), r1cs.num_constraints(), seed ? "true" : "false",
+           cli::circuit_json_fields(circuit).c_str(), cli::json_string(pk_path).c_str(),
+           cli::json_string(vk_path).c_str(), r1cs.num_constraints(), seed ? "true" : "false",
            secs);
     fflush(stdout);
   }
   return 0;
 }
 
-cli::Registration reg{{"setup", "generate Groth16 keys for the transfer circuit", &run_setup}};
+cli::Registration reg{{"setup", "generate Groth16 keys for the circuits", &run_setup}};
 
 }  // namespace

@@ -1,5 +1,5 @@
-// enygma validate: check a transfer request against R1..R15 natively (no proof), with the
-// same error object the server answers with.
+// enygma validate: check a request of any circuit against its relation's rules natively (no
+// proof), with the same error object the server answers with.
 #include <sodium.h>
 
 #include <cstdio>
@@ -8,8 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/transfer/request.hpp"
-#include "core/transfer/validate.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
@@ -19,12 +17,16 @@ namespace enygma::cli {
 namespace {
 
 const char kHelp[] =
-    "usage: enygma validate --k K --input REQUEST.json [--all]\n"
+    "usage: enygma validate [--circuit NAME] [--k K] --input REQUEST.json [--all]\n"
     "\n"
-    "Checks a transfer request (the reference JSON of POST /generateProofTransfer-{k}) for\n"
-    "format and against rules R1..R15 of the transfer relation, in that order.\n"
+    "Checks a request (the reference JSON of the circuit's route, e.g. POST\n"
+    "/generateProofTransfer-{k}) for format and against the rules of its relation, in order\n"
+    "(transfer: R1..R15; deposit: R1..R15d, D1; withdraw: ..., W1..W5; join-split: J1..J10;\n"
+    "ownership: O1..O7).\n"
     "\n"
-    "  --k K          anonymity-set size, 2..16\n"
+    "  --circuit NAME transfer (default), deposit, withdraw, joinsplit-enygma,\n"
+    "                 joinsplit-1155, ownership-721\n"
+    "  --k K          anonymity-set size, for the circuits that have one\n"
     "  --input FILE   the request; - for standard input\n"
     "  --all          report every failing rule (a JSON array on standard error), not only\n"
     "                 the first\n"
@@ -34,16 +36,14 @@ const char kHelp[] =
 
 int run_validate(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"k", "input"}, {"all"})) return 1;
+  if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"})) return 1;
   if (args.help()) {
     fputs(kHelp, stdout);
     return 0;
   }
-  if (!args.get("k") || !args.get("input")) {
-    return fail_with(make_error("--k and --input are required", "usage", ""), 1);
-  }
-  auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k) return 1;
+  if (!args.get("input")) return fail_with(make_error("--input is required", "usage", "input"), 1);
+  auto circuit = native::circuit_option(args);
+  if (!circuit) return fail_with(circuit.error(), 1);
   const std::string path = *args.get("input");
   std::string text;
   if (path == "-") {
@@ -53,27 +53,25 @@ int run_validate(int argc, char** argv) {
     if (!file) return fail_with(file.error(), 1);
     text = std::move(*file);
   }
-  auto request = parse_transfer_request(text, unsigned(*k));
+  const std::vector<Error> errors = circuit->family->validate_all(text, circuit->k);
   sodium_memzero(text.data(), text.size());  // the request's secrets as text
-  if (!request) return fail_with(request.error(), 2);
+  if (errors.empty()) {
+    printf("{\"valid\":true}\n");
+    return 0;
+  }
+  // A request that does not parse has one error; one that parses, one per failing rule.
   if (args.has("all")) {
-    const auto errors = validate_transfer_all(*request);
-    if (errors.empty()) {
-      printf("{\"valid\":true}\n");
-      return 0;
-    }
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const Error& e : errors) list.push_back(nlohmann::ordered_json::parse(error_json(e)));
     fprintf(stderr, "%s\n", list.dump().c_str());
     return 2;
   }
-  if (Status st = validate_transfer(*request); !st) return fail_with(st.error(), 2);
-  printf("{\"valid\":true}\n");
-  return 0;
+  return fail_with(errors.front(), 2);
 }
 
 Registration reg{
-    {"validate", "check a transfer request against R1..R15 (exit 0 valid, 2 not)", &run_validate}};
+    {"validate", "check a request against its relation's rules (exit 0 valid, 2 not)",
+     &run_validate}};
 
 }  // namespace
 }  // namespace enygma::cli

@@ -1,8 +1,7 @@
-// enygma verify: check a transfer proof (a reference response JSON).
+// enygma verify: check a proof of any circuit (a reference response JSON).
 #include <cstdio>
 #include <string>
 
-#include "core/transfer/request.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
@@ -14,28 +13,31 @@ namespace {
 using namespace enygma;
 
 const char* kHelp =
-    "usage: enygma verify --k K --proof RESP.json [--keys DIR]\n"
+    "usage: enygma verify [--circuit NAME] [--k K] --proof RESP.json [--keys DIR]\n"
     "\n"
-    "Verifies a proof in the reference response format against DIR/transfer-k<K>.vk.\n"
+    "Verifies a proof in the reference response format against DIR/<circuit>.vk\n"
+    "(--circuit: transfer (default), deposit, withdraw, joinsplit-enygma, ...; --k for the\n"
+    "circuits with an anonymity-set size).\n"
     "Prints {\"valid\": true} and exits 0, or {\"valid\": false, \"reason\": ...} and exits 1;\n"
     "a malformed proof file exits 2 with the error as JSON on stderr.\n";
 
 int run_verify(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "proof", "keys"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"})) return 2;
   if (args.help()) {
     fputs(kHelp, stdout);
     return 0;
   }
-  auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k || !args.get("proof")) {
-    if (!args.get("proof")) fputs("enygma verify: --proof RESP.json is required\n", stderr);
+  auto circuit = native::circuit_option(args);
+  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!args.get("proof")) {
+    fputs("enygma verify: --proof RESP.json is required\n", stderr);
     return 2;
   }
   auto text = native::read_text_file(*args.get("proof"));
   if (!text) return cli::fail_with(text.error(), 2);
-  auto prover = native::load_transfer_prover(args.get_or("keys", "keys/dev"), unsigned(*k), false,
-                                             sequential_pool());
+  auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
+                                            sequential_pool());
   if (!prover) return cli::fail_with(prover.error(), 2);
   auto st = (*prover)->verify_response(*text);
   if (st) {
@@ -47,6 +49,6 @@ int run_verify(int argc, char** argv) {
   return 1;
 }
 
-cli::Registration reg{{"verify", "verify a transfer proof (exit 0 valid, 1 invalid)", &run_verify}};
+cli::Registration reg{{"verify", "verify a proof (exit 0 valid, 1 invalid)", &run_verify}};
 
 }  // namespace

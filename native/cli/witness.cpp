@@ -1,4 +1,4 @@
-// enygma witness: the full witness of a transfer request as circom's .wtns file, so that
+// enygma witness: the full witness of a request of any circuit as circom's .wtns file, so that
 // snarkjs (`snarkjs wtns check`, `snarkjs groth16 prove`) and rapidsnark can use our circuit.
 
 #include <sodium.h>
@@ -7,9 +7,7 @@
 #include <string>
 
 #include "core/r1cs/wtns_file.hpp"
-#include "core/transfer/request.hpp"
-#include "core/transfer/transfer_circuit.hpp"
-#include "core/transfer/validate.hpp"
+#include "core/registry/registry.hpp"
 #include "core/util/secure_vector.hpp"
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
@@ -22,33 +20,48 @@ using namespace enygma;
 
 int run_witness(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"k", "input", "out"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "input", "out"}, {"explain"})) return 2;
   if (args.help()) {
     fputs(
-        "usage: enygma witness --k K --input REQ.json --out FILE.wtns\n"
+        "usage: enygma witness [--circuit NAME] [--k K] --input REQ.json --out FILE.wtns\n"
+        "       enygma witness [--circuit NAME] [--k K] --input REQ.json --explain\n"
         "\n"
-        "Validates the request (rules R1..R15), computes the transfer circuit's witness and\n"
-        "writes it in circom's .wtns format. The file holds every secret of the transfer:\n"
-        "keep it private and delete it after use.\n"
-        "  snarkjs wtns check transfer-kK.r1cs FILE.wtns\n"
+        "Validates the request (the rules of its relation), computes the circuit's witness and\n"
+        "writes it in circom's .wtns format. The file holds every secret of the request: keep\n"
+        "it private and delete it after use.\n"
+        "  snarkjs wtns check transfer-k6.r1cs FILE.wtns\n"
+        "--explain: validation bypassed, print the label of the first constraint the request's\n"
+        "witness violates ({\"satisfied\": true} when none does): why a request fails.\n"
         "Exit codes: 0 written, 2 invalid request (the error as JSON on stderr), 1 other.\n",
         stdout);
     return 0;
   }
-  auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k) return 2;
+  auto circuit = native::circuit_option(args);
+  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (args.has("explain")) {
+    if (!args.require("witness", {"input"})) return 2;
+    auto text = native::read_text_file(*args.get("input"));
+    if (!text) return cli::fail_with(text.error(), 1);
+    auto label = circuit->family->first_violation(*text, circuit->k);
+    sodium_memzero(text->data(), text->size());
+    if (!label) return cli::fail_with(label.error(), 2);
+    if (label->empty()) {
+      printf("{\"satisfied\":true}\n");
+      return 0;
+    }
+    printf("{\"satisfied\":false,\"first_violated\":%s}\n", cli::json_string(*label).c_str());
+    return 2;
+  }
   if (!args.require("witness", {"input", "out"})) return 2;
   auto input = args.get("input");
   auto out = args.get("out");
   auto text = native::read_text_file(*input);
   if (!text) return cli::fail_with(text.error(), 1);
-  auto req = parse_transfer_request(*text, unsigned(*k));
+  auto computed = circuit->family->witness(*text, circuit->k);
   sodium_memzero(text->data(), text->size());
-  if (!req) return cli::fail_with(req.error(), 2);
-  if (auto st = validate_transfer(*req); !st) return cli::fail_with(st.error(), 2);
-
-  std::vector<Fr> witness = transfer_witness(*req);
-  const R1cs& r1cs = transfer_r1cs(unsigned(*k));
+  if (!computed) return cli::fail_with(computed.error(), 2);
+  std::vector<Fr> witness = std::move(*computed);
+  const R1cs& r1cs = circuit_r1cs(*circuit);
   if (witness.size() != r1cs.num_wires || r1cs.first_unsatisfied(witness)) {
     sodium_memzero(witness.data(), witness.size() * sizeof(Fr));
     return cli::fail_with(
@@ -59,8 +72,8 @@ int run_witness(int argc, char** argv) {
   if (auto st = native::write_file_atomic(*out, bytes.data(), bytes.size()); !st) {
     return cli::fail_with(st.error(), 1);
   }
-  printf("{\"k\":%lu,\"wires\":%u,\"out\":%s}\n", *k, r1cs.num_wires,
-         cli::json_string(*out).c_str());
+  printf("{%s,\"wires\":%u,\"out\":%s}\n", cli::circuit_json_fields(*circuit).c_str(),
+         r1cs.num_wires, cli::json_string(*out).c_str());
   return 0;
 }
 

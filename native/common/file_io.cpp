@@ -103,11 +103,11 @@ Status make_directories(const std::string& path) {
   return ok_status();
 }
 
-std::string proving_key_path(const std::string& dir, unsigned k) {
-  return dir + "/transfer-k" + std::to_string(k) + ".pk";
+std::string proving_key_path(const std::string& dir, const CircuitId& circuit) {
+  return dir + "/" + circuit.str() + ".pk";
 }
-std::string verifying_key_path(const std::string& dir, unsigned k) {
-  return dir + "/transfer-k" + std::to_string(k) + ".vk";
+std::string verifying_key_path(const std::string& dir, const CircuitId& circuit) {
+  return dir + "/" + circuit.str() + ".vk";
 }
 
 }  // namespace enygma::native

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/registry/registry.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::native {
@@ -23,8 +24,9 @@ inline Status write_file_atomic(const std::string& path, const std::string& text
 // mkdir -p
 Status make_directories(const std::string& path);
 
-// Where `enygma setup` puts and the other commands look for the key files of k.
-std::string proving_key_path(const std::string& dir, unsigned k);
-std::string verifying_key_path(const std::string& dir, unsigned k);
+// Where `enygma setup` puts and the other commands look for the key files of a circuit:
+// DIR/<circuit>.pk and .vk, e.g. keys/dev/transfer-k6.pk, keys/dev/ownership-721.vk.
+std::string proving_key_path(const std::string& dir, const CircuitId& circuit);
+std::string verifying_key_path(const std::string& dir, const CircuitId& circuit);
 
 }  // namespace enygma::native

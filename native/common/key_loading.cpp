@@ -6,28 +6,34 @@
 
 namespace enygma::native {
 
-Result<std::shared_ptr<const TransferProver>> load_transfer_prover(const std::string& dir,
-                                                                   unsigned k,
-                                                                   bool with_proving_key,
-                                                                   ThreadPool& pool) {
-  const std::string vk_path = verifying_key_path(dir, k), pk_path = proving_key_path(dir, k);
+namespace {
+
+std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
+  std::string hint = " (generate keys with `enygma setup --circuit ";
+  hint += circuit.family->name;
+  if (circuit.family->has_k()) hint += " --k " + std::to_string(circuit.k);
+  return hint + " --out " + dir + "`)";
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(const std::string& dir,
+                                                                 const CircuitId& circuit,
+                                                                 bool with_proving_key,
+                                                                 ThreadPool& pool) {
+  const std::string vk_path = verifying_key_path(dir, circuit);
+  const std::string pk_path = proving_key_path(dir, circuit);
   auto vk = read_file(vk_path);
-  if (!vk) {
-    return make_error(vk.error().message + " (generate keys with `enygma setup --k " +
-                          std::to_string(k) + " --out " + dir + "`)",
-                      "key", vk_path);
-  }
+  if (!vk) return make_error(vk.error().message + setup_hint(dir, circuit), "key", vk_path);
   std::vector<uint8_t> pk;
   if (with_proving_key) {
     auto bytes = read_file(pk_path);
     if (!bytes) {
-      return make_error(bytes.error().message + " (generate keys with `enygma setup --k " +
-                            std::to_string(k) + " --out " + dir + "`)",
-                        "key", pk_path);
+      return make_error(bytes.error().message + setup_hint(dir, circuit), "key", pk_path);
     }
     pk = std::move(*bytes);
   }
-  auto prover = TransferProver::load(k, pk, *vk, pool);
+  auto prover = CircuitProver::load(circuit, pk, *vk, pool);
   if (!prover) {
     const Error& e = prover.error();
     // say which file: the verifying key is checked first

@@ -1,39 +1,244 @@
 #include "native/common/options.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <cctype>
 
-namespace enygma::cli {
+namespace enygma::native {
+
+bool Args::parse(int argc, char** argv, const std::set<std::string>& value_options,
+                 const std::set<std::string>& flag_options, const char* program) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h") a = "--help";
+    if (a.rfind("--", 0) != 0) return fail(program, "unexpected argument '" + a + "'");
+    std::string name = a.substr(2), value;
+    bool has_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    if (name == "help" || flag_options.count(name)) {
+      if (has_value) return fail(program, "--" + name + " takes no value");
+      flags_.insert(name);
+      continue;
+    }
+    if (!value_options.count(name)) return fail(program, "unknown option --" + name);
+    if (!has_value) {
+      if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
+      value = argv[++i];
+    }
+    values_[name] = value;
+  }
+  return true;
+}
+
+std::optional<unsigned long> Args::get_uint(const std::string& name, unsigned long fallback,
+                                            unsigned long lo, unsigned long hi) const {
+  auto v = get(name);
+  if (!v) return fallback;
+  auto x = parse_unsigned(*v, hi);
+  if (!x || *x < lo) {
+    fprintf(stderr, "enygma: --%s must be an integer in %lu..%lu, got '%s'\n", name.c_str(), lo,
+            hi, v->c_str());
+    return std::nullopt;
+  }
+  return x;
+}
+
+bool Args::require(const char* command, const std::vector<std::string>& names) const {
+  bool all = true;
+  for (const auto& n : names) all = all && values_.count(n) > 0;
+  if (all) return true;
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("--" + names[i]);
+  }
+  fprintf(stderr, "enygma %s: %s %s required (see --help)\n", command, list.c_str(),
+          names.size() == 1 ? "is" : "are");
+  return false;
+}
+
+bool Args::fail(const char* program, const std::string& why) {
+  error_ = why;
+  fprintf(stderr, "%s: %s (see --help)\n", program, why.c_str());
+  return false;
+}
+
+std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned long max) {
+  if (text.empty() || text.size() > 12) return std::nullopt;
+  unsigned long value = 0;
+  for (char ch : text) {
+    if (ch < '0' || ch > '9') return std::nullopt;
+    value = value * 10 + static_cast<unsigned long>(ch - '0');
+  }
+  if (value > max) return std::nullopt;
+  return value;
+}
 
 std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
                                                   unsigned hi) {
-  std::vector<unsigned> out;
-  std::stringstream ss(spec);
-  std::string part;
-  auto num = [&](const std::string& s) -> std::optional<unsigned> {
-    if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos) {
-      return std::nullopt;
-    }
-    unsigned v = unsigned(std::stoul(s));
-    if (v < lo || v > hi) return std::nullopt;
-    return v;
-  };
-  while (std::getline(ss, part, ',')) {
-    auto dash = part.find('-');
-    if (dash == std::string::npos) {
-      auto v = num(part);
-      if (!v) return std::nullopt;
-      out.push_back(*v);
+  std::vector<unsigned> ks;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = spec.substr(start, comma - start);
+    const size_t dash = item.find('-');
+    auto low = parse_unsigned(item.substr(0, dash), hi);
+    auto high = dash == std::string::npos ? low : parse_unsigned(item.substr(dash + 1), hi);
+    if (!low || !high || *low < lo || *high < *low) return std::nullopt;
+    for (unsigned long k = *low; k <= *high; ++k) ks.push_back(static_cast<unsigned>(k));
+    start = comma + 1;
+  }
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  if (ks.empty()) return std::nullopt;
+  return ks;
+}
+
+std::optional<size_t> parse_byte_size(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  auto number = parse_unsigned(text.substr(0, digits), 1ul << 40);
+  if (!number) return std::nullopt;
+  std::string unit = text.substr(digits);
+  std::transform(unit.begin(), unit.end(), unit.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  size_t scale = 0;
+  if (unit.empty() || unit == "b") {
+    scale = 1;
+  } else if (unit == "k" || unit == "kb" || unit == "kib") {
+    scale = 1024;
+  } else if (unit == "m" || unit == "mb" || unit == "mib") {
+    scale = 1024 * 1024;
+  } else {
+    return std::nullopt;
+  }
+  return static_cast<size_t>(*number) * scale;
+}
+
+std::optional<std::chrono::milliseconds> parse_duration(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  auto number = parse_unsigned(text.substr(0, digits), 1ul << 32);
+  if (!number) return std::nullopt;
+  std::string unit = text.substr(digits);
+  long long ms = static_cast<long long>(*number);
+  if (unit.empty() || unit == "s") {
+    ms *= 1000;
+  } else if (unit == "ms") {
+  } else if (unit == "m" || unit == "min") {
+    ms *= 60'000;
+  } else {
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(ms);
+}
+
+std::optional<bool> parse_bool(const std::string& text) {
+  if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "off" || text == "no") return false;
+  return std::nullopt;
+}
+
+namespace {
+
+Error usage(const std::string& option, const std::string& what) {
+  return make_error("--" + option + " " + what, "usage", option);
+}
+
+std::string k_range(const CircuitFamily& f) {
+  return std::to_string(f.min_k) + ".." + std::to_string(f.max_k);
+}
+
+}  // namespace
+
+Result<CircuitId> circuit_option(const Args& args, unsigned default_k) {
+  const std::string name = args.get_or("circuit", "transfer");
+  const CircuitFamily* family = find_circuit_family(name);
+  if (!family) {
+    auto id = parse_circuit_id(name);  // transfer-k6 is accepted too
+    if (!id) return usage("circuit", id.error().message);
+    if (args.get("k")) return usage("k", "cannot be combined with --circuit " + name);
+    return id;
+  }
+  if (!family->has_k()) {
+    if (args.get("k")) return usage("k", "is not a parameter of the " + name + " circuit");
+    return CircuitId{family, 0};
+  }
+  auto k_text = args.get("k");
+  if (!k_text && default_k >= family->min_k && default_k <= family->max_k) {
+    return CircuitId{family, default_k};
+  }
+  if (!k_text) {
+    return usage("k", "is required for the " + name + " circuit (" + k_range(*family) + ")");
+  }
+  auto k = parse_unsigned(*k_text, 1000);
+  if (!k || *k < family->min_k || *k > family->max_k) {
+    return usage("k", "must be an anonymity-set size in " + k_range(*family) + " for the " + name +
+                          " circuit, got '" + *k_text + "'");
+  }
+  return CircuitId{family, unsigned(*k)};
+}
+
+Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
+                                                const std::optional<std::string>& k_spec,
+                                                const std::string& option) {
+  std::vector<std::string> names;
+  std::vector<CircuitId> explicit_ids;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    if (item == "all") {
+      // With --k, "all" means every family that has a k; a family without one is chosen by
+      // naming it.
+      for (const CircuitFamily* f : circuit_families()) {
+        if (!k_spec || f->has_k()) names.emplace_back(f->name);
+      }
+    } else if (find_circuit_family(item)) {
+      names.push_back(item);
+    } else if (auto id = parse_circuit_id(item)) {
+      explicit_ids.push_back(*id);
     } else {
-      auto a = num(part.substr(0, dash)), b = num(part.substr(dash + 1));
-      if (!a || !b || *a > *b) return std::nullopt;
-      for (unsigned k = *a; k <= *b; ++k) out.push_back(k);
+      return usage(option, id.error().message);
     }
   }
-  if (out.empty()) return std::nullopt;
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  std::vector<unsigned> ks;
+  if (k_spec) {
+    auto parsed = parse_k_list(*k_spec, 2, 64);
+    if (!parsed) {
+      return usage("k", "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" +
+                            *k_spec + "'");
+    }
+    ks = *parsed;
+  }
+  std::vector<CircuitId> out = explicit_ids;
+  if (!names.empty()) {
+    auto listed = list_circuits(names, ks);
+    if (!listed) return usage(option, listed.error().message);
+    for (const CircuitId& id : *listed) {
+      if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+    }
+    // A k that no family named serves is a mistake, not an empty list.
+    for (unsigned k : ks) {
+      bool served = false;
+      for (const CircuitId& id : out) served = served || id.k == k;
+      if (!served) {
+        return usage("k", "= " + std::to_string(k) + " is not served by the circuits chosen");
+      }
+    }
+  }
+  if (out.empty()) return usage(option, "chooses no circuit");
   return out;
 }
 
-}  // namespace enygma::cli
+Result<std::vector<CircuitId>> circuits_option(const Args& args,
+                                               const std::string& default_families) {
+  return resolve_circuits(args.get_or("circuit", default_families), args.get("k"), "circuit");
+}
+
+}  // namespace enygma::native

@@ -1,7 +1,10 @@
-// A small command-line option parser shared by the enygma subcommands:
-//   --name value, --name=value, boolean --flag; everything else is an error.
+// The one command-line option parser of the native programs, shared by the CLI commands and
+// `enygma serve`'s flags (native/server/config.cpp): --name value, --name=value, boolean --flag;
+// everything else is an error. Also the value syntaxes they share (k lists, byte sizes,
+// durations, booleans) and the choice of circuits (--circuit, --k).
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -10,38 +13,18 @@
 #include <string>
 #include <vector>
 
-namespace enygma::cli {
+#include "core/registry/registry.hpp"
+#include "core/util/result.hpp"
+
+namespace enygma::native {
 
 class Args {
  public:
-  // value_options take a value; flag_options do not. Returns false (after printing the reason
-  // to stderr) on unknown options or missing values. --help is always accepted.
+  // value_options take a value; flag_options do not. Returns false (after printing the reason,
+  // prefixed by `program`, to stderr) on unknown options or missing values. --help is always
+  // accepted.
   bool parse(int argc, char** argv, const std::set<std::string>& value_options,
-             const std::set<std::string>& flag_options = {}) {
-    for (int i = 1; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--", 0) != 0) return fail("unexpected argument '" + a + "'");
-      std::string name = a.substr(2), value;
-      bool has_value = false;
-      if (auto eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        has_value = true;
-      }
-      if (name == "help" || flag_options.count(name)) {
-        if (has_value) return fail("--" + name + " takes no value");
-        flags_.insert(name);
-        continue;
-      }
-      if (!value_options.count(name)) return fail("unknown option --" + name);
-      if (!has_value) {
-        if (i + 1 >= argc) return fail("--" + name + " needs a value");
-        value = argv[++i];
-      }
-      values_[name] = value;
-    }
-    return true;
-  }
+             const std::set<std::string>& flag_options = {}, const char* program = "enygma");
 
   bool has(const std::string& name) const { return values_.count(name) || flags_.count(name); }
   bool help() const { return flags_.count("help") > 0; }
@@ -55,47 +38,49 @@ class Args {
   }
   // Unsigned integer option in [lo, hi]; prints an error and returns nullopt when invalid.
   std::optional<unsigned long> get_uint(const std::string& name, unsigned long fallback,
-                                        unsigned long lo, unsigned long hi) const {
-    auto v = get(name);
-    if (!v) return fallback;
-    char* end = nullptr;
-    unsigned long x = strtoul(v->c_str(), &end, 10);
-    if (v->empty() || *end != 0 || (*v)[0] == '-' || x < lo || x > hi) {
-      fprintf(stderr, "enygma: --%s must be an integer in %lu..%lu, got '%s'\n", name.c_str(), lo,
-              hi, v->c_str());
-      return std::nullopt;
-    }
-    return x;
-  }
+                                        unsigned long lo, unsigned long hi) const;
   // True when every option in names was given; otherwise prints
   // "enygma COMMAND: --a, --b and --c are required (see --help)" and returns false.
-  bool require(const char* command, const std::vector<std::string>& names) const {
-    bool all = true;
-    for (const auto& n : names) all = all && values_.count(n) > 0;
-    if (all) return true;
-    std::string list;
-    for (size_t i = 0; i < names.size(); ++i) {
-      list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("--" + names[i]);
-    }
-    fprintf(stderr, "enygma %s: %s %s required (see --help)\n", command, list.c_str(),
-            names.size() == 1 ? "is" : "are");
-    return false;
-  }
+  bool require(const char* command, const std::vector<std::string>& names) const;
   const std::string& error() const { return error_; }
 
  private:
-  bool fail(const std::string& why) {
-    error_ = why;
-    fprintf(stderr, "enygma: %s (see --help)\n", why.c_str());
-    return false;
-  }
+  bool fail(const char* program, const std::string& why);
   std::map<std::string, std::string> values_;
   std::set<std::string> flags_;
   std::string error_;
 };
 
-// Parse "2-6", "2,3,6" or "4" into a sorted list of k values within [lo, hi].
+// A decimal integer without sign or spaces, at most `max`.
+std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned long max);
+// "2-6", "2,3,6", "2-4,6" or "4" -> a sorted list of distinct k values within [lo, hi].
 std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
                                                   unsigned hi);
+// "65536", "64k", "64KiB", "1M" -> bytes.
+std::optional<size_t> parse_byte_size(const std::string& text);
+// "10s", "500ms", "2m", "10" (seconds) -> milliseconds.
+std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
+// 1/true/on/yes, 0/false/off/no.
+std::optional<bool> parse_bool(const std::string& text);
 
+// One circuit from --circuit NAME (default "transfer") and --k K (required for a family with an
+// anonymity-set size unless default_k is non-zero, refused for one without). Errors: rule
+// "usage", naming the option.
+Result<CircuitId> circuit_option(const Args& args, unsigned default_k = 0);
+// Several circuits from --circuit LIST (comma-separated family names or circuit ids such as
+// transfer-k6, or "all"; default_families when absent) and --k LIST (for the families with k;
+// each family's server defaults when absent). Errors: rule "usage", naming the option.
+Result<std::vector<CircuitId>> circuits_option(const Args& args,
+                                               const std::string& default_families = "all");
+// The same from the texts of the two options (`option` names the first in errors); the server's
+// --circuits and --k use it.
+Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
+                                                const std::optional<std::string>& k_spec,
+                                                const std::string& option);
+
+}  // namespace enygma::native
+
+namespace enygma::cli {
+using native::Args;
+using native::parse_k_list;
 }  // namespace enygma::cli

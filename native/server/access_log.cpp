@@ -44,7 +44,7 @@ void AccessLog::write(const AccessRecord& r) {
   j["status"] = r.status;
   j["bytes"] = r.bytes;
   j["duration_ms"] = round3(r.duration_ms);
-  if (r.k) j["k"] = r.k;
+  if (!r.circuit.empty()) j["circuit"] = r.circuit;
   if (r.queue_wait_ms) j["queue_wait_ms"] = round3(*r.queue_wait_ms);
   if (r.work_ms) j["work_ms"] = round3(*r.work_ms);
   const std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -16,7 +16,7 @@ struct AccessRecord {
   int status = 0;      // 499: the client went away before its answer
   uint64_t bytes = 0;  // response body bytes
   double duration_ms = 0;
-  unsigned k = 0;  // 0: not a proof or verify request
+  std::string circuit;  // "transfer-k6"; empty: not a proof or verify request
   std::optional<double> queue_wait_ms;
   std::optional<double> work_ms;  // proving or verifying time
 };

@@ -1,6 +1,6 @@
 // What the server needs from a prover, behind a small interface: the real one is a
-// TransferProver per k (server_transfer_backend.cpp); a fake whose proofs sleep
-// (server_fake_backend.cpp) lets the HTTP layer (admission, timeouts, shutdown) be tested and
+// CircuitProver per circuit served (circuit_backend.cpp); a fake whose proofs sleep
+// (fake_backend.cpp) lets the HTTP layer (admission, timeouts, shutdown) be tested and
 // load-tested without keys.
 #pragma once
 
@@ -12,20 +12,21 @@
 #include <vector>
 
 #include "core/parallel/thread_pool.hpp"
+#include "core/registry/registry.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::server {
 
 // A file the browser downloads (a compressed key), with its BLAKE2b-256 digest.
 struct KeyAsset {
-  std::string file_name;  // "transfer-k2.pk"
+  std::string file_name;  // "transfer-k2.pk", "ownership-721.vk"
   std::vector<uint8_t> bytes;
   std::string blake2b_hex;  // 64 hex digits
 };
 
 struct CircuitKeys {
-  unsigned k = 0;
-  std::string circuit_name;  // "enygma-transfer-k2"
+  CircuitId circuit;
+  std::string circuit_name;  // the name in the key files: "enygma-transfer-k2"
   bool insecure_dev_keys = false;
   double load_seconds = 0;  // reading + decoding both key files at start-up
   KeyAsset proving_key;     // compressed format (core/groth16/key_format.hpp)
@@ -36,22 +37,24 @@ class ProofBackend {
  public:
   virtual ~ProofBackend() = default;
 
-  // Every served k with its keys, loaded (the server opens its port only after this exists).
+  // Every served circuit with its keys, loaded (the server opens its port only after this
+  // exists).
   virtual const std::vector<CircuitKeys>& circuits() const = 0;
 
-  // Request JSON -> the reference response JSON. Errors: rule "input" or "R1".."R14" (the
-  // request is wrong: 400), "cancelled" (cancel became true), anything else is a server fault.
-  // Runs on a prover thread with that thread's pool; never on a network thread.
-  virtual Result<std::string> prove(unsigned k, std::string_view request_json, ThreadPool& pool,
-                                    const std::atomic<bool>* cancel) const = 0;
+  // Request JSON -> the reference response JSON. Errors: classified by classify_error
+  // (core/util/error_kind.hpp): the request's fault ("input", a rule id), "cancelled" (cancel
+  // became true), anything else a server fault. Runs on a prover thread with that thread's
+  // pool; never on a network thread.
+  virtual Result<std::string> prove(const CircuitId& circuit, std::string_view request_json,
+                                    ThreadPool& pool, const std::atomic<bool>* cancel) const = 0;
 
   // Response JSON -> ok (valid), Error rule "invalid" (well formed, not valid) or another rule
-  // (malformed: 400).
-  virtual Status verify(unsigned k, std::string_view response_json) const = 0;
+  // (malformed: the request's fault).
+  virtual Status verify(const CircuitId& circuit, std::string_view response_json) const = 0;
 
-  bool serves(unsigned k) const {
+  bool serves(const CircuitId& circuit) const {
     for (const auto& c : circuits()) {
-      if (c.k == k) return true;
+      if (c.circuit == circuit) return true;
     }
     return false;
   }
@@ -60,17 +63,18 @@ class ProofBackend {
 // BLAKE2b-256 of bytes as 64 lowercase hex digits (libsodium crypto_generichash).
 std::string blake2b_hex(const uint8_t* data, size_t size);
 
-// The real backend: for each k reads <keys_dir>/transfer-k<k>.pk and .vk, loads a
-// TransferProver and prepares the compressed keys for the browser. Errors name the file and the
-// reason (missing, unreadable, corrupt, another circuit's key). on_loaded is told each k as it
-// is ready (for the start-up log).
-Result<std::unique_ptr<ProofBackend>> load_transfer_backend(
-    const std::string& keys_dir, const std::vector<unsigned>& ks, ThreadPool& pool,
+// The real backend: for each circuit reads <keys_dir>/<circuit>.pk and .vk, loads a
+// CircuitProver and prepares the compressed keys for the browser. Errors name the file and the
+// reason (missing, unreadable, corrupt, another circuit's key). on_loaded is told each circuit
+// as it is ready (for the start-up log).
+Result<std::unique_ptr<ProofBackend>> load_circuit_backend(
+    const std::string& keys_dir, const std::vector<CircuitId>& circuits, ThreadPool& pool,
     void (*on_loaded)(const CircuitKeys&) = nullptr);
 
 // The fake backend: every prove sleeps `prove_ms` (checking cancel every few ms), then answers
 // a fixed response shaped like the reference one; a body that is not a JSON object is an
 // "input" error; verify says valid for exactly that fixed response. Keys are small dummies.
-std::unique_ptr<ProofBackend> make_fake_backend(const std::vector<unsigned>& ks, unsigned prove_ms);
+std::unique_ptr<ProofBackend> make_fake_backend(const std::vector<CircuitId>& circuits,
+                                                unsigned prove_ms);
 
 }  // namespace enygma::server

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
+
+#include "native/common/options.hpp"
 
 namespace enygma::server {
 
@@ -21,41 +24,25 @@ struct Option {
   bool (*apply)(ServerConfig& c, const std::string& value);
 };
 
-std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned long max) {
-  if (text.empty() || text.size() > 12) return std::nullopt;
-  unsigned long value = 0;
-  for (char ch : text) {
-    if (ch < '0' || ch > '9') return std::nullopt;
-    value = value * 10 + static_cast<unsigned long>(ch - '0');
-  }
-  if (value > max) return std::nullopt;
-  return value;
-}
-
 template <class T>
 bool set_unsigned(T& field, const std::string& value, unsigned long max) {
-  auto parsed = parse_unsigned(value, max);
+  auto parsed = native::parse_unsigned(value, max);
   if (!parsed) return false;
   field = static_cast<T>(*parsed);
   return true;
 }
 
 bool set_duration(std::chrono::milliseconds& field, const std::string& value) {
-  auto parsed = parse_duration(value);
+  auto parsed = native::parse_duration(value);
   if (!parsed || parsed->count() <= 0) return false;
   field = *parsed;
   return true;
 }
 
 bool set_bool(bool& field, const std::string& value) {
-  if (value == "1" || value == "true" || value == "on" || value == "yes") {
-    field = true;
-  } else if (value == "0" || value == "false" || value == "off" || value == "no") {
-    field = false;
-  } else {
-    return false;
-  }
-  return true;
+  auto parsed = native::parse_bool(value);
+  if (parsed) field = *parsed;
+  return parsed.has_value();
 }
 
 const Option kOptions[] = {
@@ -66,7 +53,7 @@ const Option kOptions[] = {
        c.bind = v;
        return !v.empty();
      }},
-    {"keys", "ENYGMA_KEYS", "folder with transfer-k<k>.pk and transfer-k<k>.vk [keys/dev]",
+    {"keys", "ENYGMA_KEYS", "folder with the key files <circuit>.pk and <circuit>.vk [keys/dev]",
      [](ServerConfig& c, const std::string& v) {
        c.keys_dir = v;
        return !v.empty();
@@ -78,12 +65,18 @@ const Option kOptions[] = {
        c.web_dir = (v == "none") ? std::string() : v;
        return true;
      }},
-    {"k", "ENYGMA_K", "anonymity-set sizes to serve, e.g. 2-6 or 2,3,6 [2-6]",
+    {"circuits", "ENYGMA_CIRCUITS",
+     "circuits to serve: families (transfer,deposit,...), ids (transfer-k6) or all [all]",
      [](ServerConfig& c, const std::string& v) {
-       auto ks = parse_k_list(v);
-       if (!ks) return false;
-       c.ks = *ks;
-       return true;
+       c.circuits_spec = v;
+       return !v.empty();
+     }},
+    {"k", "ENYGMA_K",
+     "anonymity-set sizes of the families that have them, e.g. 2-6 or 2,3,6 [each family's "
+     "defaults: 2-6]",
+     [](ServerConfig& c, const std::string& v) {
+       c.k_spec = v;
+       return native::parse_k_list(v, 2, 64).has_value();
      }},
     {"max-inflight", "ENYGMA_MAX_INFLIGHT", "proofs running at once [hardware threads]",
      [](ServerConfig& c, const std::string& v) {
@@ -105,7 +98,7 @@ const Option kOptions[] = {
      }},
     {"max-body", "ENYGMA_MAX_BODY", "largest request body, e.g. 64KiB; beyond: 413 [64KiB]",
      [](ServerConfig& c, const std::string& v) {
-       auto n = parse_byte_size(v);
+       auto n = native::parse_byte_size(v);
        if (!n || *n == 0) return false;
        c.max_body = *n;
        return true;
@@ -127,22 +120,19 @@ const Option kOptions[] = {
      [](ServerConfig& c, const std::string& v) { return set_duration(c.drain_timeout, v); }},
     {"access-log", "ENYGMA_ACCESS_LOG", "one JSON line per request on stdout: on/off [on]",
      [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); }},
+    {"reference-status-codes", "ENYGMA_REFERENCE_STATUS_CODES",
+     "answer a refused request with 500 and the reference's {\"error\"} body, not 400: on/off "
+     "[off]",
+     [](ServerConfig& c, const std::string& v) { return set_bool(c.reference_status_codes, v); }},
     {"backend", "ENYGMA_BACKEND",
-     "transfer (real proofs) or fake (sleeps, fixed answer: HTTP-layer tests only) [transfer]",
+     "circuits (real proofs) or fake (sleeps, fixed answer: HTTP-layer tests only) [circuits]",
      [](ServerConfig& c, const std::string& v) {
-       c.backend = v;
-       return v == "transfer" || v == "fake";
+       c.backend = v == "transfer" ? "circuits" : v;  // "transfer": the older name
+       return c.backend == "circuits" || c.backend == "fake";
      }},
     {"fake-prove-time", "ENYGMA_FAKE_PROVE_TIME", "how long a fake proof sleeps [200ms]",
      [](ServerConfig& c, const std::string& v) { return set_duration(c.fake_prove_time, v); }},
 };
-
-const Option* find_option(const std::string& flag) {
-  for (const auto& option : kOptions) {
-    if (flag == option.flag) return &option;
-  }
-  return nullptr;
-}
 
 std::string exe_dir() {
   std::error_code ec;
@@ -168,7 +158,9 @@ std::string ServerConfig::to_json() const {
   j["port"] = port;
   j["keys"] = keys_dir;
   j["web"] = web_dir;
-  j["k"] = ks;
+  std::vector<std::string> ids;
+  for (const CircuitId& id : circuits) ids.push_back(id.str());
+  j["circuits"] = ids;
   j["max_inflight"] = max_inflight;
   j["queue"] = queue;
   j["prover_threads"] = prover_threads;
@@ -181,6 +173,7 @@ std::string ServerConfig::to_json() const {
   j["write_timeout_ms"] = write_timeout.count();
   j["drain_timeout_ms"] = drain_timeout.count();
   j["access_log"] = access_log;
+  j["reference_status_codes"] = reference_status_codes;
   j["backend"] = backend;
   if (backend == "fake") j["fake_prove_time_ms"] = fake_prove_time.count();
   return j.dump();
@@ -189,19 +182,46 @@ std::string ServerConfig::to_json() const {
 void print_serve_usage(FILE* out) {
   fprintf(out,
           "usage: enygma serve [options]\n\n"
-          "The proving server: POST /generateProofTransfer-{k}, POST /verifyProofTransfer-{k},\n"
-          "GET /healthcheck, /readyz, /metrics, /keys/manifest.json, /keys/..., and the web demo.\n"
+          "The proving server: for every circuit served, POST <prove route> (the reference's,\n"
+          "e.g. /generateProofTransfer-{k}, /join-split-enygma) and POST <verify route>; GET\n"
+          "/healthcheck, /readyz, /metrics, /keys/manifest.json, /keys/..., and the web demo.\n"
           "Every key is loaded before the port is opened. Each option can also be set through\n"
-          "the environment variable shown; a flag wins.\n\noptions:\n");
+          "the environment variable shown; a flag wins.\n\ncircuits:\n");
+  for (const CircuitFamily* f : circuit_families()) {
+    std::string routes(f->prove_route);
+    routes += ", ";
+    routes += f->verify_route;
+    if (f->has_k()) {
+      routes += "  (k " + std::to_string(f->min_k) + ".." + std::to_string(f->max_k) +
+                "; default " + std::to_string(f->default_min_k) + ".." +
+                std::to_string(f->default_max_k) + ")";
+    }
+    fprintf(out, "  %-18s %s\n", std::string(f->name).c_str(), routes.c_str());
+  }
+  fprintf(out, "\noptions:\n");
   for (const auto& option : kOptions) {
-    fprintf(out, "  --%-18s %-24s %s\n", option.flag, option.env, option.help);
+    fprintf(out, "  --%-22s %-30s %s\n", option.flag, option.env, option.help);
   }
 }
 
 ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*)) {
   ConfigParse result;
+  // The command line through the one option parser of the native programs; every serve option
+  // takes a value.
+  std::set<std::string> flags;
+  for (const auto& option : kOptions) flags.insert(option.flag);
+  native::Args args;
+  if (!args.parse(argc, argv, flags, {}, "enygma serve")) {
+    result.exit_code = 2;
+    return result;
+  }
+  if (args.help()) {
+    print_serve_usage(stdout);
+    return result;
+  }
   ServerConfig config;
   bool web_set = false;
+  // The environment first, then the flags: a flag wins.
   for (const auto& option : kOptions) {
     const char* value = env ? env(option.env) : nullptr;
     if (!value) continue;
@@ -212,105 +232,26 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     }
     if (!strcmp(option.flag, "web")) web_set = true;
   }
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      print_serve_usage(stdout);
-      return result;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      fprintf(stderr, "enygma serve: unexpected argument '%s'\n", arg.c_str());
+  for (const auto& option : kOptions) {
+    auto value = args.get(option.flag);
+    if (!value) continue;
+    if (!option.apply(config, *value)) {
+      fprintf(stderr, "enygma serve: invalid value '%s' for --%s\n", value->c_str(), option.flag);
       result.exit_code = 2;
       return result;
     }
-    std::string name = arg.substr(2), value;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name.resize(eq);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      fprintf(stderr, "enygma serve: --%s needs a value\n", name.c_str());
-      result.exit_code = 2;
-      return result;
-    }
-    const Option* option = find_option(name);
-    if (!option) {
-      fprintf(stderr, "enygma serve: unknown option --%s (see enygma serve --help)\n",
-              name.c_str());
-      result.exit_code = 2;
-      return result;
-    }
-    if (!option->apply(config, value)) {
-      fprintf(stderr, "enygma serve: invalid value '%s' for --%s\n", value.c_str(), name.c_str());
-      result.exit_code = 2;
-      return result;
-    }
-    if (name == "web") web_set = true;
+    if (!strcmp(option.flag, "web")) web_set = true;
   }
+  auto circuits = native::resolve_circuits(config.circuits_spec, config.k_spec, "circuits");
+  if (!circuits) {
+    fprintf(stderr, "enygma serve: %s\n", circuits.error().message.c_str());
+    result.exit_code = 2;
+    return result;
+  }
+  config.circuits = std::move(*circuits);
   if (!web_set) config.web_dir = default_web_dir();
   result.config = std::move(config);
   return result;
-}
-
-std::optional<std::vector<unsigned>> parse_k_list(const std::string& text) {
-  constexpr unsigned kLow = 2, kHigh = 16;  // kMinK..kMaxK of core/transfer/request.hpp
-  std::vector<unsigned> ks;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(start, comma - start);
-    size_t dash = item.find('-');
-    auto low = parse_unsigned(item.substr(0, dash), kHigh);
-    auto high = dash == std::string::npos ? low : parse_unsigned(item.substr(dash + 1), kHigh);
-    if (!low || !high || *low < kLow || *high < *low) return std::nullopt;
-    for (unsigned long k = *low; k <= *high; ++k) ks.push_back(static_cast<unsigned>(k));
-    start = comma + 1;
-  }
-  std::sort(ks.begin(), ks.end());
-  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
-  if (ks.empty()) return std::nullopt;
-  return ks;
-}
-
-std::optional<size_t> parse_byte_size(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  auto number = parse_unsigned(text.substr(0, digits), 1ul << 40);
-  if (!number) return std::nullopt;
-  std::string unit = text.substr(digits);
-  std::transform(unit.begin(), unit.end(), unit.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  size_t scale = 0;
-  if (unit.empty() || unit == "b") {
-    scale = 1;
-  } else if (unit == "k" || unit == "kb" || unit == "kib") {
-    scale = 1024;
-  } else if (unit == "m" || unit == "mb" || unit == "mib") {
-    scale = 1024 * 1024;
-  } else {
-    return std::nullopt;
-  }
-  return static_cast<size_t>(*number) * scale;
-}
-
-std::optional<std::chrono::milliseconds> parse_duration(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  auto number = parse_unsigned(text.substr(0, digits), 1ul << 32);
-  if (!number) return std::nullopt;
-  std::string unit = text.substr(digits);
-  long long ms = static_cast<long long>(*number);
-  if (unit.empty() || unit == "s") {
-    ms *= 1000;
-  } else if (unit == "ms") {
-  } else if (unit == "m" || unit == "min") {
-    ms *= 60'000;
-  } else {
-    return std::nullopt;
-  }
-  return std::chrono::milliseconds(ms);
 }
 
 std::string default_web_dir() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/registry/registry.hpp"
+
 namespace enygma::server {
 
 struct ServerConfig {
@@ -16,7 +18,12 @@ struct ServerConfig {
   uint16_t port = 3003;  // 0: any free port (printed in the "listening" line)
   std::string keys_dir = "keys/dev";
   std::string web_dir;  // empty: no static files
-  std::vector<unsigned> ks = {2, 3, 4, 5, 6};
+  // What is loaded and served: --circuits (families, circuit ids such as transfer-k6, or "all")
+  // and --k (anonymity-set sizes of the families that have them; each family's defaults when
+  // unset). Resolved into `circuits` by parse_server_config.
+  std::string circuits_spec = "all";
+  std::optional<std::string> k_spec;
+  std::vector<CircuitId> circuits;
   unsigned max_inflight = 0;    // proofs running at once; 0 -> hardware threads
   unsigned queue = 0;           // admitted proofs waiting behind them; 0 -> 4 * max_inflight
   unsigned prover_threads = 0;  // threads per proof; 0 -> max(1, cores / max_inflight)
@@ -30,8 +37,12 @@ struct ServerConfig {
   std::chrono::milliseconds write_timeout{30'000};   // one response
   std::chrono::milliseconds drain_timeout{120'000};  // SIGTERM: longest wait for admitted work
   bool access_log = true;
+  // Answer a refused request (a broken rule, a malformed body) with 500 and the reference's
+  // {"error": ...} body instead of 400 {"error", "rule", "field"}: for clients that, like the
+  // reference's, treat only 200 and 500 as known answers.
+  bool reference_status_codes = false;
   // Testing the HTTP layer without keys: a backend whose proofs sleep (never for production).
-  std::string backend = "transfer";  // "transfer" or "fake"
+  std::string backend = "circuits";  // "circuits" (real proofs) or "fake"
   std::chrono::milliseconds fake_prove_time{200};
 
   // Fill the 0 defaults from the number of hardware threads.
@@ -49,12 +60,6 @@ struct ConfigParse {
 ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*));
 void print_serve_usage(FILE* out);
 
-// "2-6", "2,3,6", "2-4,6" -> sorted distinct list; nullopt on syntax error or k outside 2..16.
-std::optional<std::vector<unsigned>> parse_k_list(const std::string& text);
-// "65536", "64k", "64KiB", "1M" -> bytes.
-std::optional<size_t> parse_byte_size(const std::string& text);
-// "10s", "500ms", "2m", "10" (seconds) -> milliseconds.
-std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
 
 // The default --web folder: the first of <exe>/../web, <exe>/../../web, ./web holding an
 // index.html; empty if none does.

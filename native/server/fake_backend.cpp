@@ -10,13 +10,13 @@ namespace enygma::server {
 
 namespace {
 
-std::string fake_response(unsigned k) {
+std::string fake_response(const CircuitId& circuit) {
   nlohmann::ordered_json j;
   j["pi_a"] = {"1", "2"};
   j["pi_b"] = nlohmann::ordered_json::array(
       {nlohmann::ordered_json::array({"3", "4"}), nlohmann::ordered_json::array({"5", "6"})});
   j["pi_c"] = {"7", "8"};
-  std::vector<std::string> signals(8 * k + 2, "0");
+  std::vector<std::string> signals(circuit.family->has_k() ? 8 * circuit.k + 2 : 6, "0");
   j["public_signal"] = signals;
   return j.dump();
 }
@@ -32,21 +32,21 @@ KeyAsset fake_asset(const std::string& file_name, size_t size) {
 
 class FakeBackend final : public ProofBackend {
  public:
-  FakeBackend(const std::vector<unsigned>& ks, unsigned prove_ms) : prove_ms_(prove_ms) {
-    for (unsigned k : ks) {
+  FakeBackend(const std::vector<CircuitId>& circuits, unsigned prove_ms) : prove_ms_(prove_ms) {
+    for (const CircuitId& circuit : circuits) {
       CircuitKeys keys;
-      keys.k = k;
-      keys.circuit_name = "enygma-transfer-k" + std::to_string(k);
+      keys.circuit = circuit;
+      keys.circuit_name = circuit.key_name();
       keys.insecure_dev_keys = true;
-      keys.proving_key = fake_asset("transfer-k" + std::to_string(k) + ".pk", 4096 + k);
-      keys.verifying_key = fake_asset("transfer-k" + std::to_string(k) + ".vk", 512 + k);
+      keys.proving_key = fake_asset(circuit.str() + ".pk", 4096 + circuit.k);
+      keys.verifying_key = fake_asset(circuit.str() + ".vk", 512 + circuit.k);
       circuits_.push_back(std::move(keys));
     }
   }
 
   const std::vector<CircuitKeys>& circuits() const override { return circuits_; }
 
-  Result<std::string> prove(unsigned k, std::string_view request_json, ThreadPool&,
+  Result<std::string> prove(const CircuitId& circuit, std::string_view request_json, ThreadPool&,
                             const std::atomic<bool>* cancel) const override {
     auto parsed = nlohmann::json::parse(request_json, nullptr, /*allow_exceptions=*/false);
     if (parsed.is_discarded() || !parsed.is_object()) {
@@ -60,15 +60,17 @@ class FakeBackend final : public ProofBackend {
       if (cancel && cancel->load()) return make_error("proof cancelled", "cancelled", "");
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    return fake_response(k);
+    return fake_response(circuit);
   }
 
-  Status verify(unsigned k, std::string_view response_json) const override {
+  Status verify(const CircuitId& circuit, std::string_view response_json) const override {
     auto parsed = nlohmann::json::parse(response_json, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object() || !parsed.contains("pi_a")) {
       return make_error("the response is not a proof JSON object", "proof", "pi_a");
     }
-    if (response_json != fake_response(k)) return make_error("not the fake proof", "invalid");
+    if (response_json != fake_response(circuit)) {
+      return make_error("not the fake proof", "invalid");
+    }
     return ok_status();
   }
 
@@ -79,9 +81,9 @@ class FakeBackend final : public ProofBackend {
 
 }  // namespace
 
-std::unique_ptr<ProofBackend> make_fake_backend(const std::vector<unsigned>& ks,
+std::unique_ptr<ProofBackend> make_fake_backend(const std::vector<CircuitId>& circuits,
                                                 unsigned prove_ms) {
-  return std::make_unique<FakeBackend>(ks, prove_ms);
+  return std::make_unique<FakeBackend>(circuits, prove_ms);
 }
 
 }  // namespace enygma::server

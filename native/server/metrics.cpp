@@ -63,8 +63,18 @@ void Histogram::render(std::string& out, const std::string& name, const std::str
   sample(out, name + "_count", labels, static_cast<double>(count_.load(std::memory_order_relaxed)));
 }
 
-Metrics::Metrics(const std::vector<unsigned>& ks) {
-  for (unsigned k : ks) per_k_[k] = std::make_unique<PerK>();
+Metrics::Metrics(const std::vector<CircuitId>& circuits) {
+  for (const CircuitId& id : circuits) {
+    auto m = std::make_unique<PerCircuit>();
+    m->labels = "circuit=\"" + std::string(id.family->name) + "\"";
+    if (id.family->has_k()) m->labels += ",k=\"" + std::to_string(id.k) + "\"";
+    per_circuit_[id.str()] = std::move(m);
+  }
+}
+
+Metrics::PerCircuit* Metrics::find(const CircuitId& id) const {
+  auto it = per_circuit_.find(id.str());
+  return it == per_circuit_.end() ? nullptr : it->second.get();
 }
 
 void Metrics::count_request(const std::string& endpoint, int status) {
@@ -72,21 +82,21 @@ void Metrics::count_request(const std::string& endpoint, int status) {
   ++requests_[{endpoint, status}];
 }
 
-void Metrics::observe_proof(unsigned k, double seconds) {
-  if (auto it = per_k_.find(k); it != per_k_.end()) it->second->proof.observe(seconds);
+void Metrics::observe_proof(const CircuitId& id, double seconds) {
+  if (PerCircuit* m = find(id)) m->proof.observe(seconds);
 }
 
-void Metrics::observe_queue_wait(unsigned k, double seconds) {
-  if (auto it = per_k_.find(k); it != per_k_.end()) it->second->queue_wait.observe(seconds);
+void Metrics::observe_queue_wait(const CircuitId& id, double seconds) {
+  if (PerCircuit* m = find(id)) m->queue_wait.observe(seconds);
 }
 
-void Metrics::observe_verify(unsigned k, double seconds) {
-  if (auto it = per_k_.find(k); it != per_k_.end()) it->second->verify.observe(seconds);
+void Metrics::observe_verify(const CircuitId& id, double seconds) {
+  if (PerCircuit* m = find(id)) m->verify.observe(seconds);
 }
 
-void Metrics::set_key_load_seconds(unsigned k, double seconds) {
+void Metrics::set_key_load_seconds(const CircuitId& id, double seconds) {
   // Only called at start-up, before any reader exists.
-  if (auto it = per_k_.find(k); it != per_k_.end()) it->second->key_load_seconds = seconds;
+  if (PerCircuit* m = find(id)) m->key_load_seconds = seconds;
 }
 
 std::string Metrics::render(const Gauges& gauges) const {
@@ -102,23 +112,24 @@ std::string Metrics::render(const Gauges& gauges) const {
     }
   }
   header(out, "enygma_proof_duration_seconds", "histogram",
-         "Time to prove one transfer (parse, validate, witness, Groth16), by k.");
-  for (const auto& [k, m] : per_k_) {
-    m->proof.render(out, "enygma_proof_duration_seconds", "k=\"" + std::to_string(k) + "\"");
+         "Time to prove one request (parse, validate, witness, Groth16), by circuit.");
+  for (const auto& [id, m] : per_circuit_) {
+    m->proof.render(out, "enygma_proof_duration_seconds", m->labels);
   }
   header(out, "enygma_proof_queue_wait_seconds", "histogram",
-         "Time an admitted proof waited for a prover thread, by k.");
-  for (const auto& [k, m] : per_k_) {
-    m->queue_wait.render(out, "enygma_proof_queue_wait_seconds", "k=\"" + std::to_string(k) + "\"");
+         "Time an admitted proof waited for a prover thread, by circuit.");
+  for (const auto& [id, m] : per_circuit_) {
+    m->queue_wait.render(out, "enygma_proof_queue_wait_seconds", m->labels);
   }
-  header(out, "enygma_verify_duration_seconds", "histogram", "Time to verify one proof, by k.");
-  for (const auto& [k, m] : per_k_) {
-    m->verify.render(out, "enygma_verify_duration_seconds", "k=\"" + std::to_string(k) + "\"");
+  header(out, "enygma_verify_duration_seconds", "histogram",
+         "Time to verify one proof, by circuit.");
+  for (const auto& [id, m] : per_circuit_) {
+    m->verify.render(out, "enygma_verify_duration_seconds", m->labels);
   }
   header(out, "enygma_key_load_seconds", "gauge",
-         "Time to read and decode both keys of a circuit at start-up, by k.");
-  for (const auto& [k, m] : per_k_) {
-    sample(out, "enygma_key_load_seconds", "k=\"" + std::to_string(k) + "\"", m->key_load_seconds);
+         "Time to read and decode both keys of a circuit at start-up, by circuit.");
+  for (const auto& [id, m] : per_circuit_) {
+    sample(out, "enygma_key_load_seconds", m->labels, m->key_load_seconds);
   }
   header(out, "enygma_proof_queue_depth", "gauge", "Admitted proofs waiting for a prover.");
   sample(out, "enygma_proof_queue_depth", "", static_cast<double>(gauges.queue_depth));

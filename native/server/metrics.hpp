@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/registry/registry.hpp"
+
 namespace enygma::server {
 
 // A histogram with fixed upper bounds (seconds); observe() is lock-free.
@@ -21,7 +23,7 @@ class Histogram {
   static constexpr std::array<double, 14> kBounds = {0.005, 0.01, 0.025, 0.05, 0.1,  0.25, 0.5,
                                                      1.0,   2.5,  5.0,   10.0, 30.0, 60.0, 120.0};
   void observe(double seconds);
-  // Appends the _bucket/_sum/_count lines of `name` with `labels` ("k=\"6\"").
+  // Appends the _bucket/_sum/_count lines of `name` with `labels` ("circuit=\"transfer\",k=\"6\"").
   void render(std::string& out, const std::string& name, const std::string& labels) const;
 
  private:
@@ -32,15 +34,16 @@ class Histogram {
 
 class Metrics {
  public:
-  explicit Metrics(const std::vector<unsigned>& ks);
+  explicit Metrics(const std::vector<CircuitId>& circuits);
 
   // endpoint: a route name ("generateProofTransfer", "static", "unknown"), never a raw path,
   // so the number of series stays bounded.
   void count_request(const std::string& endpoint, int status);
-  void observe_proof(unsigned k, double seconds);
-  void observe_queue_wait(unsigned k, double seconds);
-  void observe_verify(unsigned k, double seconds);
-  void set_key_load_seconds(unsigned k, double seconds);
+  // Per circuit: labels circuit="<family>" and, for a family with k, k="<k>".
+  void observe_proof(const CircuitId& id, double seconds);
+  void observe_queue_wait(const CircuitId& id, double seconds);
+  void observe_verify(const CircuitId& id, double seconds);
+  void set_key_load_seconds(const CircuitId& id, double seconds);
   void count_rejected() { rejected_.fetch_add(1); }
   void count_cancelled() { cancelled_.fetch_add(1); }
   void count_failed() { failed_.fetch_add(1); }
@@ -57,11 +60,13 @@ class Metrics {
   std::string render(const Gauges& gauges) const;
 
  private:
-  struct PerK {
+  struct PerCircuit {
+    std::string labels;
     Histogram proof, queue_wait, verify;
     double key_load_seconds = 0;
   };
-  std::map<unsigned, std::unique_ptr<PerK>> per_k_;  // fixed after construction
+  PerCircuit* find(const CircuitId& id) const;
+  std::map<std::string, std::unique_ptr<PerCircuit>> per_circuit_;  // fixed after construction
   mutable std::mutex requests_mu_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;
   std::atomic<uint64_t> rejected_{0}, cancelled_{0}, failed_{0};

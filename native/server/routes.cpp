@@ -11,18 +11,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kProvePrefix = "/generateProofTransfer-";
-constexpr std::string_view kVerifyPrefix = "/verifyProofTransfer-";
+// A family's route pattern split at "{k}": /generateProofTransfer-{k} -> prefix
+// "/generateProofTransfer-", suffix "". A family without k has the whole route as prefix.
+struct Pattern {
+  std::string_view prefix, suffix;
+};
+Pattern split_route(std::string_view route) {
+  const size_t at = route.find("{k}");
+  if (at == std::string_view::npos) return {route, {}};
+  return {route.substr(0, at), route.substr(at + 3)};
+}
 
-// "6" -> 6; anything but 1..3 plain digits without a leading zero -> 0.
-unsigned parse_k_suffix(std::string_view s) {
-  if (s.empty() || s.size() > 3 || s[0] == '0') return 0;
-  unsigned k = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return 0;
-    k = k * 10 + static_cast<unsigned>(c - '0');
-  }
-  return k;
+bool matches(std::string_view path, std::string_view route) {
+  const Pattern p = split_route(route);
+  if (p.suffix.empty() && route.find("{k}") == std::string_view::npos) return path == p.prefix;
+  return path.size() >= p.prefix.size() + p.suffix.size() &&
+         path.substr(0, p.prefix.size()) == p.prefix &&
+         path.substr(path.size() - p.suffix.size()) == p.suffix;
 }
 
 std::string quoted_etag(std::string_view tag) {
@@ -46,27 +51,77 @@ StringResponse not_modified(const std::string& etag, unsigned version) {
 
 }  // namespace
 
-Route classify_route(std::string_view path) {
+// The metrics label of a route pattern: without the leading '/' and the k ("-{k}").
+static std::string endpoint_name(std::string_view route) {
+  std::string name(route.substr(route.empty() || route[0] != '/' ? 0 : 1));
+  for (std::string_view k : {"-{k}", "{k}"}) {
+    if (const size_t at = name.find(k); at != std::string::npos) name.erase(at, k.size());
+  }
+  return name;
+}
+
+RouteTable::RouteTable(const std::vector<CircuitId>& served) : served_(served) {
+  for (const CircuitId& id : served) {
+    exact_[id.prove_route()] =
+        Route{RouteKind::kProve, id, endpoint_name(id.family->prove_route), "POST"};
+    exact_[id.verify_route()] =
+        Route{RouteKind::kVerify, id, endpoint_name(id.family->verify_route), "POST"};
+  }
+}
+
+Route RouteTable::classify(std::string_view path) const {
   static constexpr const char* kPost = "POST";
   static constexpr const char* kGet = "GET, HEAD";
-  if (path.substr(0, kProvePrefix.size()) == kProvePrefix) {
-    return {RouteKind::kProve, parse_k_suffix(path.substr(kProvePrefix.size())),
-            "generateProofTransfer", kPost};
+  if (auto it = exact_.find(path); it != exact_.end()) return it->second;
+  for (const CircuitFamily* f : circuit_families()) {
+    for (std::string_view route : {f->prove_route, f->verify_route}) {
+      if (matches(path, route)) {
+        return Route{RouteKind::kNotServed, CircuitId{f, 0}, endpoint_name(route), kPost};
+      }
+    }
   }
-  if (path.substr(0, kVerifyPrefix.size()) == kVerifyPrefix) {
-    return {RouteKind::kVerify, parse_k_suffix(path.substr(kVerifyPrefix.size())),
-            "verifyProofTransfer", kPost};
+  if (path == "/healthcheck") return {RouteKind::kHealth, {}, "healthcheck", kGet};
+  if (path == "/readyz") return {RouteKind::kReady, {}, "readyz", kGet};
+  if (path == "/metrics") return {RouteKind::kMetrics, {}, "metrics", kGet};
+  if (path == "/keys/manifest.json") return {RouteKind::kKeysManifest, {}, "keys", kGet};
+  if (path.substr(0, 6) == "/keys/") return {RouteKind::kKeyFile, {}, "keys", kGet};
+  return {RouteKind::kStatic, {}, "static", kGet};
+}
+
+std::string RouteTable::not_served_reason(const Route& route) const {
+  const CircuitFamily* f = route.circuit.family;
+  std::string ks;
+  bool any = false;
+  for (const CircuitId& id : served_) {
+    if (id.family != f) continue;
+    any = true;
+    if (f->has_k()) ks += (ks.empty() ? "" : ",") + std::to_string(id.k);
   }
-  if (path == "/healthcheck") return {RouteKind::kHealth, 0, "healthcheck", kGet};
-  if (path == "/readyz") return {RouteKind::kReady, 0, "readyz", kGet};
-  if (path == "/metrics") return {RouteKind::kMetrics, 0, "metrics", kGet};
-  if (path == "/keys/manifest.json") return {RouteKind::kKeysManifest, 0, "keys", kGet};
-  if (path.substr(0, 6) == "/keys/") return {RouteKind::kKeyFile, 0, "keys", kGet};
-  return {RouteKind::kStatic, 0, "static", kGet};
+  std::string out = "this server serves ";
+  if (!any) return out + "no " + std::string(f->name) + " circuit";
+  return out + std::string(f->name) + " k = " + ks;
+}
+
+std::vector<RouteRow> route_rows() {
+  std::vector<RouteRow> rows;
+  for (const CircuitFamily* f : circuit_families()) {
+    rows.push_back({"POST", std::string(f->prove_route),
+                    std::string(f->name) + " proof: request JSON -> {pi_a, pi_b, pi_c, public_signal}"});
+    rows.push_back({"POST", std::string(f->verify_route),
+                    std::string(f->name) + " verification: response JSON -> {\"valid\": ...}"});
+  }
+  rows.push_back({"GET", "/healthcheck", "the reference's health answer"});
+  rows.push_back({"GET", "/readyz", "200 when serving, 503 while draining"});
+  rows.push_back({"GET", "/metrics", "Prometheus metrics"});
+  rows.push_back({"GET", "/keys/manifest.json", "the served circuits' keys for the browser"});
+  rows.push_back({"GET", "/keys/<circuit>.pk", "a compressed key file (.pk, .vk)"});
+  rows.push_back({"GET", "/", "the web demo (--web)"});
+  return rows;
 }
 
 bool method_allowed(const Route& route, http::verb method) {
-  if (route.kind == RouteKind::kProve || route.kind == RouteKind::kVerify) {
+  if (route.kind == RouteKind::kProve || route.kind == RouteKind::kVerify ||
+      route.kind == RouteKind::kNotServed) {
     return method == http::verb::post;
   }
   return method == http::verb::get || method == http::verb::head;
@@ -96,8 +151,12 @@ KeyFiles::KeyFiles(const std::vector<CircuitKeys>& circuits) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& c : circuits) {
     nlohmann::ordered_json entry;
-    entry["k"] = c.k;
+    entry["id"] = c.circuit.str();
+    entry["family"] = c.circuit.family->name;
+    if (c.circuit.family->has_k()) entry["k"] = c.circuit.k;
     entry["circuit"] = c.circuit_name;
+    entry["prove_route"] = c.circuit.prove_route();
+    entry["verify_route"] = c.circuit.verify_route();
     entry["insecure_dev_keys"] = c.insecure_dev_keys;
     for (const KeyAsset* asset : {&c.proving_key, &c.verifying_key}) {
       nlohmann::ordered_json file;

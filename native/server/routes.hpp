@@ -3,21 +3,25 @@
 //
 // URL scheme (every answer carries Cross-Origin-Opener-Policy: same-origin,
 // Cross-Origin-Embedder-Policy: require-corp, Cross-Origin-Resource-Policy: same-origin):
-//   POST /generateProofTransfer-{k}   reference request JSON -> {"pi_a","pi_b","pi_c",
-//                                     "public_signal"} (k: 1-3 digits, served ks only, else 404)
-//   POST /verifyProofTransfer-{k}     a response JSON -> {"valid": true|false}
+//   POST <prove route> of each circuit served, from the registry (core/registry): the
+//        reference's routes, e.g. /generateProofTransfer-{k}, /generateProofDeposit-{k},
+//        /join-split-enygma, /ownership-721: request JSON -> {"pi_a","pi_b","pi_c",
+//        "public_signal"}. A route of a registered family that this server does not serve (an
+//        unserved k or circuit) answers 404 naming what it serves.
+//   POST <verify route> of each circuit, e.g. /verifyProofTransfer-{k},
+//        /verifyProof/join-split-enygma: a response JSON -> {"valid": true|false}
 //   GET  /healthcheck                 {"message":"Server is healthy","status":"ok"} (reference)
 //   GET  /readyz                      200 {"status":"ready"}; 503 {"status":"draining"} after
 //                                     SIGTERM. The port opens only once every key is loaded.
 //   GET  /metrics                     Prometheus text format 0.0.4
 //   GET  /keys/manifest.json          {"format":"enygma-groth16-bn254-compressed",
-//                                      "digest":"blake2b-256","circuits":[{"k","circuit",
-//                                      "insecure_dev_keys","proving_key":{"url","bytes",
-//                                      "blake2b"},"verifying_key":{...}}, ...]}
-//   GET  /keys/transfer-k{k}.pk       the proving key of k, compressed points
-//   GET  /keys/transfer-k{k}.vk       the verifying key of k, compressed points
-//                                     (both in the key-file format of core/groth16/key_format.hpp,
-//                                     header flag bit 1 set; application/octet-stream)
+//                                      "digest":"blake2b-256","circuits":[{"id","family","k",
+//                                      "circuit","insecure_dev_keys","prove_route",
+//                                      "verify_route","proving_key":{"url","bytes","blake2b"},
+//                                      "verifying_key":{...}}, ...]}
+//   GET  /keys/<circuit>.pk | .vk     a circuit's keys, compressed points (the key-file format
+//                                     of core/groth16/key_format.hpp, header flag bit 1 set;
+//                                     application/octet-stream)
 //   GET  /<anything else>             static files of --web (index.html for folders;
 //                                     .wasm application/wasm, .js/.mjs text/javascript)
 // Key files, the manifest and static files carry an ETag (keys: "\"<blake2b hex>\"") and
@@ -32,6 +36,9 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
+
+#include "core/registry/registry.hpp"
 
 #include "native/server/backend.hpp"
 #include "native/server/http.hpp"
@@ -39,25 +46,50 @@
 namespace enygma::server {
 
 enum class RouteKind {
-  kProve,         // POST /generateProofTransfer-{k}
-  kVerify,        // POST /verifyProofTransfer-{k}
+  kProve,         // POST a circuit's prove route
+  kVerify,        // POST a circuit's verify route
+  kNotServed,     // a registered family's route for a circuit this server does not serve
   kHealth,        // GET /healthcheck
   kReady,         // GET /readyz
   kMetrics,       // GET /metrics
   kKeysManifest,  // GET /keys/manifest.json
-  kKeyFile,       // GET /keys/transfer-k{k}.pk|vk
+  kKeyFile,       // GET /keys/<circuit>.pk|vk
   kStatic,        // GET anything else, from --web
 };
 
 struct Route {
   RouteKind kind = RouteKind::kStatic;
-  unsigned k = 0;                    // kProve/kVerify; 0 when the suffix is not a number
-  const char* endpoint = "unknown";  // metrics label
+  CircuitId circuit;                 // kProve/kVerify; kNotServed: the family (k 0)
+  std::string endpoint = "unknown";  // metrics label: the route's name ("generateProofTransfer",
+                                     // "join-split-enygma"), never a raw path
   const char* allow = "GET, HEAD";   // the methods this route answers
 };
 
-// path: decoded, without query string.
-Route classify_route(std::string_view path);
+// One row of the route table: what the server answers, for the documents and the tests.
+struct RouteRow {
+  std::string method;       // "POST", "GET"
+  std::string path;         // "/generateProofTransfer-{k}", "/healthcheck"
+  std::string description;  // one line
+};
+
+// The routes of the circuits served, and the fixed ones. Built once at start-up.
+class RouteTable {
+ public:
+  explicit RouteTable(const std::vector<CircuitId>& served);
+  // path: decoded, without query string.
+  Route classify(std::string_view path) const;
+  // Why a kNotServed route is not served: "this server serves transfer k = 2,3,6".
+  std::string not_served_reason(const Route& route) const;
+
+ private:
+  std::map<std::string, Route, std::less<>> exact_;  // served prove and verify paths
+  std::vector<CircuitId> served_;
+};
+
+// Every route, with {k} patterns, for all registered families (the README's table and a test
+// that checks it).
+std::vector<RouteRow> route_rows();
+
 bool method_allowed(const Route& route, http::verb method);
 
 using AnyResponse = std::variant<StringResponse, FileResponse, SpanResponse>;

@@ -10,10 +10,10 @@ namespace enygma::server {
 
 namespace {
 
-std::vector<unsigned> served_ks(const ProofBackend& backend) {
-  std::vector<unsigned> ks;
-  for (const auto& c : backend.circuits()) ks.push_back(c.k);
-  return ks;
+std::vector<CircuitId> served_circuits(const ProofBackend& backend) {
+  std::vector<CircuitId> ids;
+  for (const auto& c : backend.circuits()) ids.push_back(c.circuit);
+  return ids;
 }
 
 }  // namespace
@@ -21,7 +21,8 @@ std::vector<unsigned> served_ks(const ProofBackend& backend) {
 Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
     : config_(std::move(config)),
       backend_(std::move(backend)),
-      metrics_(served_ks(*backend_)),
+      router_(*backend_, config_.reference_status_codes),
+      metrics_(served_circuits(*backend_)),
       access_log_(config_.access_log),
       key_files_(backend_->circuits()),
       static_files_(config_.web_dir),
@@ -33,7 +34,9 @@ Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
       signals_(ioc_, SIGINT, SIGTERM),
       accept_retry_timer_(ioc_),
       drain_timer_(ioc_) {
-  for (const auto& c : backend_->circuits()) metrics_.set_key_load_seconds(c.k, c.load_seconds);
+  for (const auto& c : backend_->circuits()) {
+    metrics_.set_key_load_seconds(c.circuit, c.load_seconds);
+  }
 }
 
 Server::~Server() = default;

@@ -21,6 +21,7 @@
 #include "native/server/config.hpp"
 #include "native/server/http.hpp"
 #include "native/server/metrics.hpp"
+#include "native/server/router.hpp"
 #include "native/server/routes.hpp"
 #include "native/server/work_queue.hpp"
 
@@ -41,6 +42,7 @@ class Server {
   // For connections.
   const ServerConfig& config() const { return config_; }
   const ProofBackend& backend() const { return *backend_; }
+  const Router& router() const { return router_; }
   WorkQueue& provers() { return provers_; }
   WorkQueue& verifiers() { return verifiers_; }
   Metrics& metrics() { return metrics_; }
@@ -59,6 +61,7 @@ class Server {
 
   ServerConfig config_;
   std::unique_ptr<ProofBackend> backend_;
+  Router router_;
   Metrics metrics_;
   AccessLog access_log_;
   KeyFiles key_files_;

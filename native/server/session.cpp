@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "core/util/error_kind.hpp"
 #include "native/server/runtime.hpp"
 
 namespace enygma::server {
@@ -16,12 +17,6 @@ constexpr size_t kLingerMaxBytes = 1 << 20;
 double ms_between(std::chrono::steady_clock::time_point a,
                   std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-bool is_request_error(std::string_view rule) {
-  // Errors about what the client sent, as opposed to faults of the server.
-  if (rule == "input" || rule == "proof" || rule == "json") return true;
-  return rule.size() >= 2 && rule[0] == 'R' && rule[1] >= '0' && rule[1] <= '9';
 }
 
 }  // namespace
@@ -42,7 +37,7 @@ void Session::start(bool over_limit) {
     server_.metrics().count_rejected();
     record_.method.clear();
     request_start_ = Clock::now();
-    route_ = Route{RouteKind::kStatic, 0, "unknown", "GET, HEAD"};
+    route_ = Route{};
     send_error(http::status::service_unavailable, "too many open connections", "overload", "",
                true);
     return;
@@ -137,31 +132,17 @@ void Session::after_header() {
   record_.path = std::string(target.substr(0, target.find('?')));
   auto path = decode_target_path(target);
   if (!path) {
-    route_ = Route{RouteKind::kStatic, 0, "unknown", "GET, HEAD"};
+    route_ = Route{};
     return send_error(http::status::bad_request, "the request target is not a valid path", "http",
                       "path", request_body_pending());
   }
-  route_ = classify_route(*path);
-  if (!method_allowed(route_, req.method())) {
-    send_error(
-        http::status::method_not_allowed,
-        std::string("method ") + record_.method + " is not allowed here; use " + route_.allow,
-        "method", "method", request_body_pending());
-    return;
+  route_ = server_.router().classify(*path);
+  if (auto refusal = server_.router().check(route_, req.method())) {
+    return send_refusal(*refusal, request_body_pending());
   }
   const bool work = route_.kind == RouteKind::kProve || route_.kind == RouteKind::kVerify;
   if (work) {
-    if (!server_.backend().serves(route_.k)) {
-      std::string served;
-      for (const auto& c : server_.backend().circuits()) {
-        served += (served.empty() ? "" : ",") + std::to_string(c.k);
-      }
-      route_.k = 0;
-      return send_error(http::status::not_found,
-                        "no circuit for this k here; this server serves k = " + served, "k", "k",
-                        request_body_pending());
-    }
-    record_.k = route_.k;
+    record_.circuit = route_.circuit.str();
     WorkQueue& queue = route_.kind == RouteKind::kProve ? server_.provers() : server_.verifiers();
     // Refuse before reading the body when it could not be admitted anyway.
     if (queue.waiting() + queue.running() >= size_t{queue.workers()} + queue.capacity()) {
@@ -211,6 +192,8 @@ void Session::dispatch() {
     case RouteKind::kProve:
     case RouteKind::kVerify:
       return submit(route_.kind == RouteKind::kProve);
+    case RouteKind::kNotServed:  // refused after the header (Router::check)
+      return send_refusal(*server_.router().check(route_, http::verb::post));
     case RouteKind::kHealth:
       return send(healthcheck_response(version));
     case RouteKind::kReady:
@@ -249,14 +232,15 @@ void Session::submit(bool prove) {
   // Hostile shapes (deep nesting, huge numbers or strings, giant arrays) are refused here, on
   // the network thread, in one pass without allocating: they never take a prover's place.
   if (auto problem = json_shape_problem(*body)) {
-    return send_error(http::status::bad_request, *problem, prove ? "input" : "proof", "body");
+    return send_refusal(
+        Refusal{http::status::bad_request, *problem, prove ? "input" : "proof", "body"});
   }
   cancel_.store(false);
-  const unsigned k = route_.k;
+  const Route route = route_;
   auto self = shared_from_this();
   WorkQueue& queue = prove ? server_.provers() : server_.verifiers();
   const bool admitted = queue.try_submit(
-      [self, body, k, prove](ThreadPool& pool, std::chrono::steady_clock::duration wait) {
+      [self, body, route, prove](ThreadPool& pool, std::chrono::steady_clock::duration wait) {
         const double wait_ms = std::chrono::duration<double, std::milli>(wait).count();
         if (self->cancel_.load()) {
           // The client left while this waited: drop it unstarted.
@@ -264,14 +248,8 @@ void Session::submit(bool prove) {
           return;
         }
         const auto start = Clock::now();
-        Result<std::string> result = std::string();
-        if (prove) {
-          result = self->server_.backend().prove(k, *body, pool, &self->cancel_);
-        } else {
-          Status status = self->server_.backend().verify(k, *body);
-          result = status.ok() ? Result<std::string>(std::string(R"({"valid":true})"))
-                               : Result<std::string>(status.error());
-        }
+        Result<std::string> result =
+            self->server_.router().work(route, *body, pool, &self->cancel_);
         const double work_ms = ms_between(start, Clock::now());
         asio::post(self->socket_.get_executor(),
                    [self, result = std::move(result), prove, wait_ms, work_ms]() mutable {
@@ -308,7 +286,7 @@ void Session::on_work_done(Result<std::string> result, bool prove, double queue_
   record_.queue_wait_ms = queue_wait_ms;
   record_.work_ms = work_ms;
   if (prove) {
-    server_.metrics().observe_queue_wait(route_.k, queue_wait_ms / 1000);
+    server_.metrics().observe_queue_wait(route_.circuit, queue_wait_ms / 1000);
   }
   if (state_ != State::kWorking) {
     // The client went away; it was logged when the connection closed.
@@ -321,22 +299,22 @@ void Session::on_work_done(Result<std::string> result, bool prove, double queue_
   socket_.cancel(ec);  // stop watching for a disconnect
   if (result.ok()) {
     if (prove) {
-      server_.metrics().observe_proof(route_.k, work_ms / 1000);
-      return send(json_response(http::status::ok, std::move(result.value()), version_));
+      server_.metrics().observe_proof(route_.circuit, work_ms / 1000);
+    } else {
+      server_.metrics().observe_verify(route_.circuit, work_ms / 1000);
     }
-    server_.metrics().observe_verify(route_.k, work_ms / 1000);
-    return send(json_response(http::status::ok, std::move(result.value()), version_));
+  } else if (classify_error(result.error()) == ErrorKind::kInternal) {
+    server_.metrics().count_failed();
   }
-  const Error& error = result.error();
-  if (!prove && error.rule == "invalid") {
-    server_.metrics().observe_verify(route_.k, work_ms / 1000);
-    return send(json_response(http::status::ok, R"({"valid":false})", version_));
+  send(server_.router().answer(result, version_));
+}
+
+void Session::send_refusal(const Refusal& refusal, bool close_after) {
+  StringResponse res = server_.router().refuse(refusal, version_);
+  if (refusal.status == http::status::method_not_allowed) {
+    res.set(http::field::allow, route_.allow);
   }
-  if (is_request_error(error.rule)) {
-    return send_error(http::status::bad_request, error.message, error.rule, error.field);
-  }
-  server_.metrics().count_failed();
-  send_error(http::status::internal_server_error, error.message, error.rule, error.field);
+  send(std::move(res), close_after);
 }
 
 void Session::send_error(http::status status, std::string_view message, std::string_view rule,

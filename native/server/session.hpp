@@ -20,6 +20,7 @@
 #include "core/util/result.hpp"
 #include "native/server/access_log.hpp"
 #include "native/server/http.hpp"
+#include "native/server/router.hpp"
 #include "native/server/routes.hpp"
 
 namespace enygma::server {
@@ -56,6 +57,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void send(AnyResponse response, bool close_after = false);
   void send_error(http::status status, std::string_view message, std::string_view rule,
                   std::string_view field, bool close_after = false);
+  void send_refusal(const Refusal& refusal, bool close_after = false);
   void on_written(beast::error_code ec, bool close);
   void linger_then_close();
   void close();

@@ -44,10 +44,25 @@ test('the pool has the requested threads; a second init with another size fails'
 test('circuit info names the circuit and its sizes', () => {
   const info = abi.circuitInfo(K);
   assert.equal(info.status, STATUS.OK);
-  assert.equal(info.json.circuit, 'enygma-transfer-k2');
+  assert.equal(info.json.circuit, 'transfer-k2');
+  assert.equal(info.json.key_name, 'enygma-transfer-k2');
+  assert.equal(info.json.k, K);
   assert.equal(info.json.public_inputs, 8 * K + 2);
   assert.ok(info.json.constraints > 1000);
   assert.equal(abi.circuitInfo(1).status, STATUS.REJECTED);
+  assert.equal(abi.circuitInfo('no-such-circuit').status, STATUS.REJECTED);
+  // Every registered family is known to the module, with its routes.
+  const families = abi.circuits();
+  assert.equal(families.status, STATUS.OK);
+  const names = families.json.map((f) => f.name);
+  assert.ok(names.includes('transfer'));
+  for (const f of families.json) {
+    assert.equal(typeof f.prove_route, 'string');
+    const id = f.max_k !== undefined ? f.name + '-k' + f.min_k : f.name;
+    const i = abi.circuitInfo(id);
+    assert.equal(i.status, STATUS.OK, id + ': ' + i.text);
+    assert.equal(i.json.circuit, id);
+  }
 });
 
 test('the reference requests validate; the broken ones name their rule and field', () => {
@@ -69,23 +84,23 @@ test('the reference requests validate; the broken ones name their rule and field
 
 test('make-transfer: a seed gives the same valid request, no seed a fresh one', () => {
   const seed = abi.testSeedFromText('wallet seed');
-  const a = abi.makeTransfer(K, seed);
-  const b = abi.makeTransfer(K, seed);
+  const a = abi.makeRequest(K, seed);
+  const b = abi.makeRequest(K, seed);
   assert.equal(a.status, STATUS.OK);
   assert.equal(a.text, b.text);
   assert.deepEqual(abi.validate(K, a.text).json, { valid: true });
-  const fresh = abi.makeTransfer(K, null);
+  const fresh = abi.makeRequest(K, null);
   assert.equal(fresh.status, STATUS.OK);
   assert.notEqual(fresh.text, a.text);
   assert.deepEqual(abi.validate(K, fresh.text).json, { valid: true });
-  assert.equal(abi.makeTransfer(17, null).status, STATUS.REJECTED);
+  assert.equal(abi.makeRequest(17, null).status, STATUS.REJECTED);
   // The amount shared by several recipients (R15): valid, and a different request.
-  const split = abi.makeTransfer(3, seed, 2);
+  const split = abi.makeRequest(3, seed, 2);
   assert.equal(split.status, STATUS.OK, split.text);
   assert.deepEqual(abi.validate(3, split.text).json, { valid: true });
   const paid = JSON.parse(split.text).tx_values.filter((v, i, all) => v !== '0');
   assert.equal(paid.length, 3);  // the sender's entry and two recipients (the seed's amount is not 0)
-  assert.equal(abi.makeTransfer(3, seed, 3).status, STATUS.REJECTED);
+  assert.equal(abi.makeRequest(3, seed, 3).status, STATUS.REJECTED);
 });
 
 test('prove -> verify; stages in order; a test seed gives the same bytes twice', () => {

@@ -1,0 +1,65 @@
+// The whole path of a proof for any registered circuit, behind one small API shared by the CLI,
+// the server and the WebAssembly module: request JSON -> parse -> validate (rule-naming errors)
+// -> witness -> Groth16 proof -> the reference response JSON; and response JSON -> verification.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/groth16/keys.hpp"
+#include "core/groth16/prover.hpp"
+#include "core/groth16/verifier.hpp"
+#include "core/parallel/thread_pool.hpp"
+#include "core/registry/registry.hpp"
+#include "core/util/result.hpp"
+
+namespace enygma {
+
+struct CircuitProof {
+  Proof proof;
+  std::vector<Fr> public_inputs;
+  std::string response_json;  // the reference service's response format
+};
+
+class CircuitProver {
+ public:
+  // Keys are the files' bytes (core does no file I/O). The proving key may be empty for a
+  // verify-only instance. Checks that both keys were made for this circuit (name and R1CS
+  // digest); errors (rule "key") say which key.
+  static Result<std::shared_ptr<const CircuitProver>> load(const CircuitId& circuit,
+                                                           std::span<const uint8_t> pk_file,
+                                                           std::span<const uint8_t> vk_file,
+                                                           ThreadPool& pool);
+
+  const CircuitId& circuit() const { return circuit_; }
+  bool can_prove() const { return has_pk_; }
+  bool insecure_dev_keys() const { return pk_.insecure_dev; }
+  const VerifyingKey& verifying_key() const { return pvk_.vk; }
+  const ProvingKey& proving_key() const { return pk_; }
+
+  // Parse + validate (errors name the rule and field) + witness + prove.
+  Result<CircuitProof> prove_request(std::string_view request_json, ThreadPool& pool,
+                                     const ProveOptions& options = {}) const;
+  // A witness already computed (validated); it is wiped here.
+  Result<CircuitProof> prove_witness(std::vector<Fr> witness, ThreadPool& pool,
+                                     const ProveOptions& options = {}) const;
+
+  // A reference response JSON: Error when it is malformed (rule "proof", naming the field);
+  // otherwise ok() means valid and an Error with rule "invalid" says why it is not.
+  Status verify_response(std::string_view response_json,
+                         ThreadPool& pool = sequential_pool()) const;
+  Status verify(const Proof& proof, std::span<const Fr> public_inputs,
+                ThreadPool& pool = sequential_pool()) const;
+
+ private:
+  CircuitId circuit_;
+  const R1cs* r1cs_ = nullptr;
+  bool has_pk_ = false;
+  ProvingKey pk_;
+  PreparedVerifyingKey pvk_;
+};
+
+}  // namespace enygma

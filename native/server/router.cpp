@@ -1,0 +1,78 @@
+#include "native/server/router.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "core/util/error_kind.hpp"
+
+namespace enygma::server {
+
+namespace {
+
+std::vector<CircuitId> served_circuits(const ProofBackend& backend) {
+  std::vector<CircuitId> out;
+  for (const auto& c : backend.circuits()) out.push_back(c.circuit);
+  return out;
+}
+
+// The reference's refusal: 500 with {"error": message} (gin's JSON of a map: one key).
+StringResponse reference_error(std::string_view message, unsigned version) {
+  nlohmann::json j;
+  j["error"] = std::string(message);
+  return json_response(http::status::internal_server_error, j.dump(), version);
+}
+
+}  // namespace
+
+Router::Router(const ProofBackend& backend, bool reference_status_codes)
+    : backend_(backend),
+      table_(served_circuits(backend)),
+      reference_status_codes_(reference_status_codes) {}
+
+std::optional<Refusal> Router::check(const Route& route, http::verb method) const {
+  if (!method_allowed(route, method)) {
+    return Refusal{http::status::method_not_allowed,
+                   std::string("method ") + std::string(to_sv(http::to_string(method))) +
+                       " is not allowed here; use " + route.allow,
+                   "method", "method"};
+  }
+  if (route.kind == RouteKind::kNotServed) {
+    const bool has_k = route.circuit.family->has_k();
+    return Refusal{http::status::not_found,
+                   std::string(has_k ? "no circuit for this k here; "
+                                     : "no such circuit here; ") +
+                       table_.not_served_reason(route),
+                   has_k ? "k" : "circuit", has_k ? "k" : "circuit"};
+  }
+  return std::nullopt;
+}
+
+Result<std::string> Router::work(const Route& route, std::string_view body, ThreadPool& pool,
+                                 const std::atomic<bool>* cancel) const {
+  if (route.kind == RouteKind::kProve) return backend_.prove(route.circuit, body, pool, cancel);
+  Status status = backend_.verify(route.circuit, body);
+  if (status.ok()) return std::string(R"({"valid":true})");
+  if (status.error().rule == "invalid") return std::string(R"({"valid":false})");
+  return status.error();
+}
+
+StringResponse Router::answer(const Result<std::string>& result, unsigned version) const {
+  if (result.ok()) return json_response(http::status::ok, result.value(), version);
+  const Error& e = result.error();
+  if (classify_error(e) == ErrorKind::kRequest) {
+    if (reference_status_codes_) return reference_error(e.message, version);
+    return error_response(http::status::bad_request, e.message, e.rule, e.field, version);
+  }
+  return error_response(http::status::internal_server_error, e.message, e.rule, e.field,
+                        version);
+}
+
+StringResponse Router::refuse(const Refusal& r, unsigned version) const {
+  // Only what the reference itself answers with 400/500 changes; the protocol's own answers
+  // (404, 405, 408, 413, 431, 503) are kept.
+  if (reference_status_codes_ && r.status == http::status::bad_request) {
+    return reference_error(r.message, version);
+  }
+  return error_response(r.status, r.message, r.rule, r.field, version);
+}
+
+}  // namespace enygma::server

@@ -1,0 +1,183 @@
+// The server's decisions, in-process (no socket, no thread): routing from the registry's table,
+// refusals, the jobs of the prove and verify routes and how their results become HTTP answers
+// (with and without --reference-status-codes), the configuration parser, and the README's
+// endpoint table against the route table.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "native/server/backend.hpp"
+#include "native/server/config.hpp"
+#include "native/server/router.hpp"
+
+namespace enygma::server {
+namespace {
+
+std::vector<CircuitId> some_circuits() {
+  std::vector<CircuitId> out = {*find_circuit("transfer", 2), *find_circuit("transfer", 3)};
+  // One circuit of every other family: families with k at 2, the others as they are.
+  for (const CircuitFamily* f : circuit_families()) {
+    if (f->name != "transfer") out.push_back(*find_circuit(f->name, f->has_k() ? 2 : 0));
+  }
+  return out;
+}
+
+struct Fixture {
+  std::unique_ptr<ProofBackend> backend = make_fake_backend(some_circuits(), 1);
+  Router router{*backend, false};
+  Router reference{*backend, true};
+};
+
+TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
+  Fixture f;
+  for (const CircuitId& id : some_circuits()) {
+    Route prove = f.router.classify(id.prove_route());
+    EXPECT_EQ(prove.kind, RouteKind::kProve) << id.str();
+    EXPECT_EQ(prove.circuit, id);
+    EXPECT_EQ(prove.allow, std::string("POST"));
+    Route verify = f.router.classify(id.verify_route());
+    EXPECT_EQ(verify.kind, RouteKind::kVerify) << id.str();
+    EXPECT_EQ(verify.circuit, id);
+    EXPECT_FALSE(f.router.check(prove, http::verb::post).has_value());
+    // Metrics labels name the route, never a raw path or a k.
+    EXPECT_EQ(prove.endpoint.find('/'), std::string::npos) << prove.endpoint;
+  }
+  EXPECT_EQ(f.router.classify("/generateProofTransfer-2").endpoint, "generateProofTransfer");
+  EXPECT_EQ(f.router.classify("/healthcheck").kind, RouteKind::kHealth);
+  EXPECT_EQ(f.router.classify("/readyz").kind, RouteKind::kReady);
+  EXPECT_EQ(f.router.classify("/metrics").kind, RouteKind::kMetrics);
+  EXPECT_EQ(f.router.classify("/keys/manifest.json").kind, RouteKind::kKeysManifest);
+  EXPECT_EQ(f.router.classify("/keys/transfer-k2.pk").kind, RouteKind::kKeyFile);
+  EXPECT_EQ(f.router.classify("/index.html").kind, RouteKind::kStatic);
+}
+
+TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
+  Fixture f;
+  for (const char* path : {"/generateProofTransfer-7", "/generateProofTransfer-abc",
+                           "/verifyProofTransfer-1", "/generateProofTransfer-"}) {
+    Route r = f.router.classify(path);
+    ASSERT_EQ(r.kind, RouteKind::kNotServed) << path;
+    auto refusal = f.router.check(r, http::verb::post);
+    ASSERT_TRUE(refusal.has_value()) << path;
+    EXPECT_EQ(refusal->status, http::status::not_found);
+    EXPECT_EQ(refusal->rule, "k");
+    EXPECT_NE(refusal->message.find("this server serves transfer k = 2,3"), std::string::npos)
+        << refusal->message;
+  }
+  auto wrong = f.router.check(f.router.classify("/generateProofTransfer-2"), http::verb::get);
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_EQ(wrong->status, http::status::method_not_allowed);
+  EXPECT_EQ(wrong->rule, "method");
+  auto post_health = f.router.check(f.router.classify("/healthcheck"), http::verb::post);
+  ASSERT_TRUE(post_health.has_value());
+  EXPECT_EQ(post_health->status, http::status::method_not_allowed);
+}
+
+TEST(ServerRouter, JobsAndTheirAnswers) {
+  Fixture f;
+  const Route prove = f.router.classify("/generateProofTransfer-2");
+  const Route verify = f.router.classify("/verifyProofTransfer-2");
+  auto proof = f.router.work(prove, R"({"sender_id":"1"})", sequential_pool(), nullptr);
+  ASSERT_TRUE(proof.ok()) << proof.error().message;
+  StringResponse ok = f.router.answer(proof, 11);
+  EXPECT_EQ(ok.result(), http::status::ok);
+  EXPECT_EQ(std::string(to_sv(ok[http::field::content_type])).rfind("application/json", 0), 0u);
+  // The proof verifies; anything else well formed does not; a malformed one is the caller's.
+  EXPECT_EQ(*f.router.work(verify, *proof, sequential_pool(), nullptr), R"({"valid":true})");
+  std::string other = *proof;
+  other[other.find('1')] = '9';
+  EXPECT_EQ(*f.router.work(verify, other, sequential_pool(), nullptr), R"({"valid":false})");
+  auto malformed = f.router.work(verify, "[]", sequential_pool(), nullptr);
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_EQ(f.router.answer(malformed, 11).result(), http::status::bad_request);
+  // A request's fault: 400 naming the rule and field; with --reference-status-codes, 500 and the
+  // reference's {"error"} body.
+  Result<std::string> rule_error = make_error("R15: tx_values[2] is not ...", "R15", "tx_values[2]");
+  StringResponse ours = f.router.answer(rule_error, 11);
+  EXPECT_EQ(ours.result(), http::status::bad_request);
+  auto body = nlohmann::json::parse(ours.body());
+  EXPECT_EQ(body["rule"], "R15");
+  EXPECT_EQ(body["field"], "tx_values[2]");
+  StringResponse theirs = f.reference.answer(rule_error, 11);
+  EXPECT_EQ(theirs.result(), http::status::internal_server_error);
+  auto ref = nlohmann::json::parse(theirs.body());
+  EXPECT_EQ(ref.size(), 1u);
+  EXPECT_EQ(ref["error"], "R15: tx_values[2] is not ...");
+  for (const char* rule : {"input", "W3", "J10", "O4", "R9d", "proof"}) {
+    Result<std::string> e = make_error("x", rule, "f");
+    EXPECT_EQ(f.router.answer(e, 11).result(), http::status::bad_request) << rule;
+    EXPECT_EQ(f.reference.answer(e, 11).result(), http::status::internal_server_error) << rule;
+  }
+  // A server fault is 500 either way, with the error object.
+  Result<std::string> fault = make_error("no proving key", "key", "");
+  EXPECT_EQ(f.router.answer(fault, 11).result(), http::status::internal_server_error);
+  EXPECT_EQ(nlohmann::json::parse(f.router.answer(fault, 11).body())["rule"], "key");
+  // Refusals: a 400 becomes the reference's 500; the protocol's own answers stay.
+  Refusal bad_body{http::status::bad_request, "too deep", "input", "body"};
+  EXPECT_EQ(f.router.refuse(bad_body, 11).result(), http::status::bad_request);
+  EXPECT_EQ(f.reference.refuse(bad_body, 11).result(), http::status::internal_server_error);
+  Refusal missing{http::status::not_found, "no", "k", "k"};
+  EXPECT_EQ(f.reference.refuse(missing, 11).result(), http::status::not_found);
+}
+
+TEST(ServerRouter, ReadmeListsEveryRoute) {
+  std::ifstream in(std::string(ENYGMA_SOURCE_DIR) + "/README.md");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string readme = ss.str();
+  ASSERT_FALSE(readme.empty());
+  for (const RouteRow& row : route_rows()) {
+    EXPECT_NE(readme.find(row.path), std::string::npos) << row.path << " is not in README.md";
+  }
+}
+
+ConfigParse parse(std::vector<std::string> args, std::vector<std::pair<const char*, const char*>> env = {}) {
+  static std::vector<std::pair<const char*, const char*>> current;
+  current = std::move(env);
+  std::vector<char*> argv;
+  args.insert(args.begin(), "serve");
+  for (auto& a : args) argv.push_back(a.data());
+  return parse_server_config(int(argv.size()), argv.data(), [](const char* name) -> const char* {
+    for (auto& [k, v] : current) {
+      if (std::string(k) == name) return v;
+    }
+    return nullptr;
+  });
+}
+
+TEST(ServerConfigParse, CircuitsKAndFlags) {
+  ConfigParse p = parse({});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->circuits, default_circuits());
+  p = parse({"--circuits", "transfer", "--k", "2,4"});
+  ASSERT_TRUE(p.config.has_value());
+  ASSERT_EQ(p.config->circuits.size(), 2u);
+  EXPECT_EQ(p.config->circuits[1].str(), "transfer-k4");
+  // A flag wins over the environment.
+  p = parse({"--k", "3"}, {{"ENYGMA_K", "2"}, {"ENYGMA_CIRCUITS", "transfer"},
+                           {"ENYGMA_REFERENCE_STATUS_CODES", "on"}});
+  ASSERT_TRUE(p.config.has_value());
+  ASSERT_EQ(p.config->circuits.size(), 1u);
+  EXPECT_EQ(p.config->circuits[0].str(), "transfer-k3");
+  EXPECT_TRUE(p.config->reference_status_codes);
+  p = parse({"--circuits", "transfer-k6", "--reference-status-codes=off"});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->circuits.size(), 1u);
+  EXPECT_FALSE(p.config->reference_status_codes);
+  EXPECT_NE(p.config->to_json().find("\"circuits\":[\"transfer-k6\"]"), std::string::npos);
+  // Refused: unknown circuits, k out of every range, bad values, unknown flags.
+  for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{
+           {"--circuits", "nope"}, {"--circuits", "transfer", "--k", "40"},
+           {"--k", "1"}, {"--reference-status-codes", "maybe"}, {"--no-such-flag", "1"},
+           {"--port"}, {"stray"}}) {
+    ConfigParse r = parse(bad);
+    EXPECT_FALSE(r.config.has_value()) << bad[0];
+    EXPECT_EQ(r.exit_code, 2) << bad[0];
+  }
+}
+
+}  // namespace
+}  // namespace enygma::server
