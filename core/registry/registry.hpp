@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/r1cs/r1cs.hpp"
-#include "core/registry/circuit_family.hpp"
+#include "core/circuit/circuit_family.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma {

@@ -2,7 +2,7 @@
 // sees it: POST /generateProofTransfer-{k}, k = 2..16 (the server's default 2..6).
 #pragma once
 
-#include "core/registry/circuit_family.hpp"
+#include "core/circuit/circuit_family.hpp"
 
 namespace enygma {
 

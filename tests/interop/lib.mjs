@@ -206,7 +206,14 @@ export const transferKeyName = (dir, k, ext) => path.join(dir, `transfer-k${k}.$
 // Seeded (insecure) development keys for k in dir.
 export function transferDevKeys(o, k, dir) {
   fs.mkdirSync(dir, { recursive: true });
-  run(o.enygma, ["setup", "--k", String(k), "--out", dir, "--insecure-seed", "interop"]);
+  run(o.enygma, ["setup", "--circuit", "transfer", "--k", String(k), "--out", dir,
+    "--insecure-seed", "interop"]);
+}
+
+// The options naming a circuit of `enygma info`'s JSON: --circuit NAME [--k K].
+export function circuitArgs(info) {
+  const family = info.k === undefined ? info.circuit : info.circuit.replace(/-k\d+$/, "");
+  return info.k === undefined ? ["--circuit", family] : ["--circuit", family, "--k", String(info.k)];
 }
 
 // A proof of request for k with DIR's keys, as the reference response JSON in outRef.

@@ -2,7 +2,8 @@
 // benchmarks, tests) serves it with no per-circuit code: its name and anonymity-set sizes, its
 // routes, its R1CS, and how a request JSON becomes a witness (parse, validate with rule-naming
 // errors, compute). One family per folder of core/ (core/transfer, core/deposit, ...), each
-// exporting one `const CircuitFamily& <name>_family()`; core/registry/registry.cpp lists them.
+// exporting one `const CircuitFamily& <name>_family()`; core/registry/registry.cpp lists them
+// (this declaration sits with the circuit builder, below the families; the table above them).
 //
 // Everything here is plain data and function pointers (no virtual calls, no allocation at
 // start-up): a family is a constant, and a circuit is a family with a k (CircuitId).
