@@ -163,17 +163,13 @@ test-e2e: build
 	  e2e/run.sh)
 
 # ---- run the server -------------------------------------------------------------------------
-# Development keys for k = 2..6 (single-party, from the CSPRNG): made by `enygma setup` when
-# keys/dev is missing, or when the circuits they were made for (the R1CS digests printed by
-# `enygma info --digest`) differ from the circuits of the binary just built.
+# Development keys of every circuit the server serves by default (single-party, from the
+# CSPRNG): made by `enygma setup` when keys/dev is missing, or when the circuits they were made
+# for (the R1CS digests printed by `enygma info --digest`) differ from the circuits of the
+# binary just built. Only the circuits whose digest changed are set up again.
 keys: build-native
-	@$(ENYGMA) info --k 2-6 --digest >$(BUILD)/circuit-digests.json
-	@if ! cmp -s $(BUILD)/circuit-digests.json $(DEV_KEYS)/circuit-digests.json; then \
-	  echo "keys: making development keys for k = 2..6 in $(DEV_KEYS)"; \
-	  rm -f $(DEV_KEYS)/circuit-digests.json; \
-	  $(ENYGMA) setup --k 2-6 --out $(DEV_KEYS); \
-	  cp $(BUILD)/circuit-digests.json $(DEV_KEYS)/circuit-digests.json; \
-	fi
+	@$(ENYGMA) info --circuit all --digest >$(BUILD)/circuit-digests.json
+	@scripts/dev-keys.sh $(ENYGMA) $(BUILD)/circuit-digests.json $(DEV_KEYS)
 
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
 run: build keys

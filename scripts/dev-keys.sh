@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Development keys for `make run`: for each circuit of DIGESTS (the JSON of `enygma info
+# --circuit all --digest`) whose key files are missing from KEYS_DIR or were made for another
+# R1CS (KEYS_DIR/circuit-digests.json, written after each successful setup, remembers the
+# digests the keys were made for), runs `enygma setup` for that circuit alone.
+#   scripts/dev-keys.sh ENYGMA DIGESTS KEYS_DIR
+set -euo pipefail
+enygma=$1 digests=$2 dir=$3
+mkdir -p "$dir"
+made="$dir/circuit-digests.json"
+[[ -f "$made" ]] || echo '[]' >"$made"
+# "circuit digest" lines of the wanted circuits that are not already made as such.
+stale=$(python3 - "$digests" "$made" "$dir" <<'PY'
+import json, os, sys
+want = json.load(open(sys.argv[1]))
+want = want if isinstance(want, list) else [want]
+have = json.load(open(sys.argv[2]))
+have = {c["circuit"]: c["digest"] for c in (have if isinstance(have, list) else [have])}
+for c in want:
+    files = [os.path.join(sys.argv[3], c["circuit"] + ext) for ext in (".pk", ".vk")]
+    if have.get(c["circuit"]) != c["digest"] or not all(map(os.path.exists, files)):
+        print(c["circuit"])
+PY
+)
+for circuit in $stale; do
+  echo "keys: making development keys for $circuit in $dir"
+  "$enygma" setup --circuit "$circuit" --out "$dir" >/dev/null
+  python3 - "$digests" "$made" "$circuit" <<'PY'
+import json, sys
+want = json.load(open(sys.argv[1]))
+want = want if isinstance(want, list) else [want]
+have = json.load(open(sys.argv[2]))
+have = [c for c in have if c["circuit"] != sys.argv[3]]
+have += [c for c in want if c["circuit"] == sys.argv[3]]
+json.dump(have, open(sys.argv[2], "w"), indent=0)
+PY
+done
