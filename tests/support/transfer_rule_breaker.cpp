@@ -44,7 +44,7 @@
 
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
-#include "core/transfer/relation.hpp"
+#include "core/payment/relation.hpp"
 #include "core/transfer/validate.hpp"
 
 namespace enygma {
