@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/deposit/deposit_family.hpp"
 #include "core/transfer/transfer_family.hpp"
 
 namespace enygma {
@@ -14,6 +15,7 @@ namespace {
 const std::vector<const CircuitFamily*>& table() {
   static const std::vector<const CircuitFamily*> families = {
       &transfer_family(),
+      &deposit_family(),
   };
   return families;
 }

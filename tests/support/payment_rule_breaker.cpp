@@ -15,6 +15,12 @@ uint64_t Picker::next() {
   return z ^ (z >> 31);
 }
 
+uint64_t rule_salt(std::string_view rule) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : rule) h = (h ^ uint8_t(c)) * 0x100000001b3ull;
+  return h;
+}
+
 Fr Picker::nonzero_mod_l() {
   for (;;) {
     U256 x{{next(), next(), next(), next()}};

@@ -33,6 +33,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/payment/request.hpp"
@@ -59,6 +60,10 @@ class Picker {
  private:
   uint64_t s_;
 };
+
+// A per-rule constant mixed into a Picker's seed (FNV-1a of the rule id), so that the same
+// variant seed picks different indices for different rules.
+uint64_t rule_salt(std::string_view rule);
 
 // A breakage in progress: the request being changed (a family's request, seen through its
 // payment fields), the sender index, the variant, and what was done.
