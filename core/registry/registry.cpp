@@ -6,6 +6,7 @@
 
 #include "core/deposit/deposit_family.hpp"
 #include "core/transfer/transfer_family.hpp"
+#include "core/withdraw/withdraw_family.hpp"
 
 namespace enygma {
 
@@ -16,6 +17,7 @@ const std::vector<const CircuitFamily*>& table() {
   static const std::vector<const CircuitFamily*> families = {
       &transfer_family(),
       &deposit_family(),
+      &withdraw_family(),
   };
   return families;
 }
