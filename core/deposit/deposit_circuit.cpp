@@ -37,12 +37,7 @@ constexpr unsigned kAmountBits = 250;  // R11: V < 2^250 and v <= V
 
 DepositRequest zero_request(unsigned k) {
   DepositRequest r;
-  r.k = k;
-  r.sender_id = r.secret_key = r.previous_sender_balance = r.previous_sender_random_value =
-      r.sender_tx_value = r.nullifier = r.block_number = Fr::zero();
-  r.shared_secrets = r.tx_values = r.tx_random_values = r.hashed_shared_secrets = r.public_keys =
-      r.anonymity_set = r.message_tags = std::vector<Fr>(k, Fr::zero());
-  r.previous_commits = r.tx_commits = std::vector<BjjPoint>(k, BjjPoint{Fr::zero(), Fr::zero()});
+  payment::zero_payment_fields(r, k);
   r.hash = r.note_public_key = r.address = r.salt_out = Fr::zero();
   return r;
 }
@@ -99,6 +94,8 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
   // ---- R15d: tv[i] == 0 for every i != j
   // ---------------------------------------------------------
   payment::enforce_others_receive_nothing(b, sel, tv, "R15d");
+  // R9d has no constraint of its own: the sum over i != j of tv[i] is 0 by R15d above, and
+  // sum(tr) = 0 modulo l by R14's construction of tr, which R13 + R14 below prove exactly.
 
   // ---- R4, R6: the sender knows sk and R; R5, R8: hashed shared secrets and message tags -----
   payment::enforce_secret_knowledge(b, sel, sec.sk, circuit::pack_bits(random_bits), sec.ss,

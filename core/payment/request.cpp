@@ -211,6 +211,15 @@ std::string RequestJsonWriter::dump() const {
   return doc_->value.dump(2);
 }
 
+void zero_payment_fields(PaymentRequest& r, unsigned k) {
+  r.k = k;
+  r.sender_id = r.secret_key = r.previous_sender_balance = r.previous_sender_random_value =
+      r.sender_tx_value = r.nullifier = r.block_number = Fr::zero();
+  r.shared_secrets = r.tx_values = r.tx_random_values = r.hashed_shared_secrets = r.public_keys =
+      r.anonymity_set = r.message_tags = std::vector<Fr>(k, Fr::zero());
+  r.previous_commits = r.tx_commits = std::vector<BjjPoint>(k, BjjPoint{Fr::zero(), Fr::zero()});
+}
+
 Error unsupported_k(unsigned k) {
   return make_error("k = " + std::to_string(k) + " is not a supported anonymity-set size (" +
                         std::to_string(kMinK) + ".." + std::to_string(kMaxK) + ")",

@@ -92,6 +92,10 @@ class RequestJsonWriter {
   std::unique_ptr<Doc> doc_;
 };
 
+// k and every payment field set to zeros, the arrays with k entries: the values of a
+// shape-only circuit build.
+void zero_payment_fields(PaymentRequest& r, unsigned k);
+
 // The error for a k outside kMinK..kMaxK (rule "input", field "k").
 Error unsupported_k(unsigned k);
 

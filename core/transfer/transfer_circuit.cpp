@@ -43,12 +43,7 @@ constexpr unsigned kTxValueBits = 251;  // the sender's tv[j] < l < 2^251; the o
 // A request of zeros: the values of a shape-only build.
 TransferRequest zero_request(unsigned k) {
   TransferRequest r;
-  r.k = k;
-  r.sender_id = r.secret_key = r.previous_sender_balance = r.previous_sender_random_value =
-      r.sender_tx_value = r.nullifier = r.block_number = Fr::zero();
-  r.shared_secrets = r.tx_values = r.tx_random_values = r.hashed_shared_secrets = r.public_keys =
-      r.anonymity_set = r.message_tags = std::vector<Fr>(k, Fr::zero());
-  r.previous_commits = r.tx_commits = std::vector<BjjPoint>(k, BjjPoint{Fr::zero(), Fr::zero()});
+  payment::zero_payment_fields(r, k);
   return r;
 }
 
