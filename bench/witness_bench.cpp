@@ -1,13 +1,20 @@
-// Witness generation for the transfer circuit (goal: under 20 ms at k = 6 natively) and the cost
-// of building its R1CS (done once per k and cached; measured here without the cache), plus the
-// pieces that dominate: Poseidon and fixed-base multiplication in witness mode.
+// Witness generation for the payment circuits (transfer goal: under 20 ms at k = 6 natively;
+// deposit and withdraw beside it) and the cost of building the transfer R1CS (done once per k
+// and cached; measured here without the cache), plus the pieces that dominate: Poseidon and
+// fixed-base multiplication in witness mode.
 #include <benchmark/benchmark.h>
 
 #include "core/circuit/builder.hpp"
 #include "core/circuit/fixed_base.hpp"
 #include "core/circuit/poseidon_gadget.hpp"
+#include "core/deposit/deposit_circuit.hpp"
+#include "core/deposit/wallet.hpp"
+#include "core/payment/wallet.hpp"
+#include "core/registry/registry.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/wallet.hpp"
+#include "core/withdraw/wallet.hpp"
+#include "core/withdraw/withdraw_circuit.hpp"
 
 namespace {
 
@@ -25,6 +32,35 @@ void BM_TransferWitness(benchmark::State& state) {
   state.counters["wires"] = double(transfer_r1cs(k).num_wires);
 }
 BENCHMARK(BM_TransferWitness)->Arg(2)->Arg(6)->Arg(16)->Unit(benchmark::kMillisecond);
+
+void BM_DepositWitness(benchmark::State& state) {
+  const unsigned k = unsigned(state.range(0));
+  const DepositRequest req =
+      make_deposit_checked(deposit_inputs_from_seed(k, payment::seed_from_u64(7))).value();
+  const R1cs& r1cs = circuit_r1cs(*find_circuit("deposit", k));  // tables warm
+  (void)deposit_witness(req);
+  for (auto _ : state) {
+    std::vector<Fr> w = deposit_witness(req);
+    benchmark::DoNotOptimize(w.data());
+  }
+  state.counters["wires"] = double(r1cs.num_wires);
+}
+BENCHMARK(BM_DepositWitness)->Arg(2)->Arg(6)->Arg(16)->Unit(benchmark::kMillisecond);
+
+// `notes` = 10: every slot opened (the cost does not depend on how many are used).
+void BM_WithdrawWitness(benchmark::State& state) {
+  const unsigned k = unsigned(state.range(0));
+  const WithdrawRequest req =
+      make_withdraw_checked(withdraw_inputs_from_seed(k, payment::seed_from_u64(7), 10)).value();
+  const R1cs& r1cs = circuit_r1cs(*find_circuit("withdraw", k));  // tables warm
+  (void)withdraw_witness(req);
+  for (auto _ : state) {
+    std::vector<Fr> w = withdraw_witness(req);
+    benchmark::DoNotOptimize(w.data());
+  }
+  state.counters["wires"] = double(r1cs.num_wires);
+}
+BENCHMARK(BM_WithdrawWitness)->Arg(2)->Arg(6)->Arg(16)->Unit(benchmark::kMillisecond);
 
 void BM_TransferR1csBuild(benchmark::State& state) {
   const unsigned k = unsigned(state.range(0));

@@ -15,7 +15,7 @@
 
 #include "support/audit.hpp"
 #include "core/primitives/babyjubjub.hpp"
-#include "core/transfer/relation.hpp"
+#include "core/payment/relation.hpp"
 #include "core/transfer/request.hpp"
 #include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/transfer_circuit.hpp"

@@ -10,7 +10,7 @@
 
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
-#include "core/transfer/relation.hpp"
+#include "core/payment/relation.hpp"
 #include "core/transfer/request.hpp"
 #include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/validate.hpp"

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/transfer/relation.hpp"
+#include "core/payment/relation.hpp"
 #include "core/transfer/validate.hpp"
 #include "support/vectors.hpp"
 

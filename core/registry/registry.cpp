@@ -4,7 +4,9 @@
 #include <memory>
 #include <mutex>
 
+#include "core/deposit/deposit_family.hpp"
 #include "core/transfer/transfer_family.hpp"
+#include "core/withdraw/withdraw_family.hpp"
 
 namespace enygma {
 
@@ -14,6 +16,8 @@ namespace {
 const std::vector<const CircuitFamily*>& table() {
   static const std::vector<const CircuitFamily*> families = {
       &transfer_family(),
+      &deposit_family(),
+      &withdraw_family(),
   };
   return families;
 }

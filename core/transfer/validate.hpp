@@ -1,6 +1,7 @@
 // Rules R1..R15 of ../shared/docs/transfer-relation.md evaluated natively on a parsed request
-// (the format is checked by parse_transfer_request). A request is valid exactly when every rule
-// holds; this is the oracle the circuit is tested against.
+// (the format is checked by parse_transfer_request), with the rule checks the payment families
+// share (core/payment/rules.hpp). A request is valid exactly when every rule holds; this is the
+// oracle the circuit is tested against.
 //
 // Order of the checks: first the shape (k in kMinK..kMaxK, every array of length k; rule
 // "input"), then R1, R2, ..., R15 in numeric order. R1 comes first because it defines the

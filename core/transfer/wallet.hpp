@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/payment/wallet.hpp"
 #include "core/transfer/request.hpp"
 #include "core/util/result.hpp"
 
@@ -18,23 +19,13 @@ struct Payee {
   Fr amount;           // below 2^250
 };
 
-struct WalletInputs {
-  unsigned k = 0;
-  Fr secret_key;                  // sk
-  Fr balance;                     // V, the committed previous balance (< 2^250)
-  Fr balance_random;              // R, the blinding of the previous commitment Pedersen(V, R)
-  Fr amount;                      // v, sent in total (v <= V)
-  unsigned sender_index = 0;      // j
+// The transfer wallet's inputs: the sender's side shared by every payment wallet
+// (core/payment/wallet.hpp) and what the transfer pays to whom.
+struct WalletInputs : SenderInputs {
+  Fr amount;  // v, sent in total (v <= V)
   // Who receives v: distinct indices other than j whose amounts add up to v (R15); every other
   // member receives 0. Empty only when v = 0.
   std::vector<Payee> payees;
-  std::vector<Fr> anonymity_set;  // k ids; anonymity_set[j] is the sender's id
-  Fr block_number;
-  // k entries each; entry j is ignored (the wallet derives it from sk and R).
-  std::vector<Fr> shared_secrets;  // the other participants' shared secrets
-  std::vector<Fr> public_keys;     // the other participants' public keys
-  // k entries, or empty for all (0, 1); entry j is ignored (Pedersen(V, R)).
-  std::vector<BjjPoint> previous_commits;
 
   WalletInputs() = default;
   WalletInputs(const WalletInputs&) = default;

@@ -1,6 +1,7 @@
-// The per-rule formulas of ../shared/docs/transfer-relation.md, natively, shared by the
-// validator (validate.hpp), the wallet (wallet.hpp) and the rule breaker (tests/support/transfer_rule_breaker.hpp).
-// "mod l" results are Fr elements whose integer value is the reduced one (< l).
+// The per-rule formulas of the payment relations, natively (../shared/docs/transfer-relation.md,
+// and the note of deposit-relation.md and withdraw-relation.md), shared by the rule checks
+// (rules.hpp), the wallets and the rule breakers of tests/support. "mod l" results are Fr
+// elements whose integer value is the reduced one (< l).
 #pragma once
 
 #include <vector>
@@ -16,11 +17,15 @@ const Fr& random_factor_domain();  // U = Poseidon(21)
 Fr reduce_mod_l(const Fr& x);                        // x mod l, as an Fr
 Fr shared_secret(const Fr& r, const Fr& sk);         // R4: Poseidon(R, sk) mod l
 Fr hashed_shared_secret(const Fr& ss);               // R5: Poseidon(ss, ss) mod l
-Fr public_key(const Fr& sk);                         // R6: Poseidon(sk, sk) mod l
+Fr public_key(const Fr& sk);                         // R6, and PK of W1: Poseidon(sk, sk) mod l
 Fr message_tag(const Fr& ss, const Fr& block);       // R8: Poseidon(T, ss, b) mod l
 Fr nullifier(const Fr& hs_sender, const Fr& block);  // R12: Poseidon(hs[j], b)
 Fr random_factor(const Fr& ss, const Fr& block);     // R14: h = Poseidon(U, ss, b) mod l
 Fr sender_tx_value_entry(const Fr& v);               // R2: (l - v) mod l, v as an integer
+// D1 and W1: Note(pk, s, a, t) = Poseidon(Poseidon(Poseidon(pk, s), a), t), no reduction.
+Fr note_hash(const Fr& pk, const Fr& salt, const Fr& amount, const Fr& address);
+// 10^36, the DvP amount bound (W2: every note amount is below it).
+const Fr& note_amount_bound();
 // R14 for every i, from the participants' random factors h (h[j] is ignored): l - h[i] for
 // i != j, (sum over i != j of h[i]) mod l for i == j.
 std::vector<Fr> tx_random_values(const std::vector<Fr>& h, unsigned j);

@@ -1,4 +1,4 @@
-#include "core/transfer/relation.hpp"
+#include "core/payment/relation.hpp"
 
 #include <algorithm>
 
@@ -39,6 +39,15 @@ Fr nullifier(const Fr& hs_sender, const Fr& block) {
 }
 Fr random_factor(const Fr& ss, const Fr& block) {
   return reduce_mod_l(poseidon(random_factor_domain(), ss, block));
+}
+
+Fr note_hash(const Fr& pk, const Fr& salt, const Fr& amount, const Fr& address) {
+  return poseidon(poseidon(poseidon(pk, salt), amount), address);
+}
+
+const Fr& note_amount_bound() {
+  static const Fr bound = *Fr::from_decimal("1000000000000000000000000000000000000");
+  return bound;
 }
 
 Fr l_as_fr() {

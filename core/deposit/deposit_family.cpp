@@ -1,0 +1,83 @@
+#include "core/deposit/deposit_family.hpp"
+
+#include "core/circuit/builder.hpp"
+#include "core/deposit/deposit_circuit.hpp"
+#include "core/deposit/request.hpp"
+#include "core/deposit/validate.hpp"
+#include "core/deposit/wallet.hpp"
+
+namespace enygma {
+
+namespace {
+
+R1cs build_r1cs(unsigned k) {
+  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
+  b.reserve(deposit_r1cs_size_hint(k));
+  define_deposit_circuit(b, k, nullptr);
+  return b.take_r1cs();
+}
+
+Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned k) {
+  auto req = parse_deposit_request(json, k);
+  if (!req) return req.error();
+  return deposit_witness(*req);
+}
+
+Result<std::vector<Fr>> witness(std::string_view json, unsigned k) {
+  auto req = parse_deposit_request(json, k);
+  if (!req) return req.error();
+  if (Status st = validate_deposit(*req); !st) return st.error();
+  return deposit_witness(*req);
+}
+
+std::vector<Error> validate_all(std::string_view json, unsigned k) {
+  auto req = parse_deposit_request(json, k);
+  if (!req) return {req.error()};
+  return validate_deposit_all(*req);
+}
+
+// count: the notes a deposit creates, always one (0 or 1 are accepted).
+Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
+  if (k < kMinK || k > kMaxK) {
+    return payment::wallet_error("k", "= " + std::to_string(k) + " is not in " +
+                                          std::to_string(kMinK) + ".." + std::to_string(kMaxK));
+  }
+  if (count > 1) {
+    return payment::wallet_error("count",
+                                 "= " + std::to_string(count) + ": a deposit creates one note");
+  }
+  auto req = make_deposit_checked(deposit_inputs_from_seed(k, seed));
+  if (!req) return req.error();
+  return deposit_request_to_json(*req);
+}
+
+Result<std::string> first_violation(std::string_view json, unsigned k) {
+  auto req = parse_deposit_request(json, k);
+  if (!req) return req.error();
+  return first_violated_deposit_constraint(*req);
+}
+
+}  // namespace
+
+const CircuitFamily& deposit_family() {
+  static const CircuitFamily family{
+      .name = "deposit",
+      .summary = "moves v from a confidential balance (anonymity set of k) into a new DvP note",
+      .relation_document = "deposit-relation.md",
+      .min_k = kMinK,
+      .max_k = kMaxK,
+      .default_min_k = 2,
+      .default_max_k = 6,
+      .prove_route = "/generateProofDeposit-{k}",
+      .verify_route = "/verifyProofDeposit-{k}",
+      .build_r1cs = &build_r1cs,
+      .witness = &witness,
+      .witness_unchecked = &witness_unchecked,
+      .validate_all = &validate_all,
+      .make_request = &make_request,
+      .first_violation = &first_violation,
+  };
+  return family;
+}
+
+}  // namespace enygma

@@ -1,0 +1,56 @@
+#include "core/withdraw/request.hpp"
+
+#include <sodium.h>
+
+namespace enygma {
+
+std::vector<Fr> WithdrawRequest::public_inputs() const {
+  std::vector<Fr> out = payment_public_inputs();
+  out.insert(out.end(), hashes.begin(), hashes.end());
+  return out;
+}
+
+void WithdrawRequest::wipe_note_secrets() {
+  for (std::vector<Fr>* v : {&sk_deposits, &v_per_deposit, &salts_in}) {
+    if (!v->empty()) sodium_memzero(v->data(), v->size() * sizeof(Fr));
+  }
+  sodium_memzero(&address, sizeof(Fr));
+}
+
+void WithdrawRequest::wipe_secrets() {
+  wipe_payment_secrets();
+  wipe_note_secrets();
+}
+
+bool WithdrawRequest::shape_ok() const {
+  return payment_shape_ok() && hashes.size() == kNoteSlots && sk_deposits.size() == kNoteSlots &&
+         v_per_deposit.size() == kNoteSlots && salts_in.size() == kNoteSlots;
+}
+
+Result<WithdrawRequest> parse_withdraw_request(std::string_view json_text, unsigned k) {
+  if (k < kMinK || k > kMaxK) return payment::unsupported_k(k);
+  auto doc = payment::RequestJson::parse(json_text);
+  if (!doc) return doc.error();
+  WithdrawRequest req;
+  Status st = payment::read_payment_fields(*doc, k, req);
+  if (st) st = doc->read_vector("hashes", kNoteSlots, req.hashes);
+  if (st) st = doc->read_vector("sk_deposits", kNoteSlots, req.sk_deposits);
+  if (st) st = doc->read_vector("v_per_deposit", kNoteSlots, req.v_per_deposit);
+  if (st) st = doc->read_scalar("address", req.address);
+  if (st) st = doc->read_vector("saltsIn", kNoteSlots, req.salts_in);
+  if (!st) return st.error();  // req's destructor wipes what was read
+  return req;
+}
+
+std::string withdraw_request_to_json(const WithdrawRequest& req) {
+  payment::RequestJsonWriter doc;
+  payment::write_payment_fields(doc, req);
+  doc.add("hashes", req.hashes);
+  doc.add("sk_deposits", req.sk_deposits);
+  doc.add("v_per_deposit", req.v_per_deposit);
+  doc.add("address", req.address);
+  doc.add("saltsIn", req.salts_in);
+  return doc.dump();
+}
+
+}  // namespace enygma

@@ -1,0 +1,82 @@
+#include "core/withdraw/withdraw_family.hpp"
+
+#include "core/circuit/builder.hpp"
+#include "core/withdraw/request.hpp"
+#include "core/withdraw/validate.hpp"
+#include "core/withdraw/wallet.hpp"
+#include "core/withdraw/withdraw_circuit.hpp"
+
+namespace enygma {
+
+namespace {
+
+R1cs build_r1cs(unsigned k) {
+  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
+  b.reserve(withdraw_r1cs_size_hint(k));
+  define_withdraw_circuit(b, k, nullptr);
+  return b.take_r1cs();
+}
+
+Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned k) {
+  auto req = parse_withdraw_request(json, k);
+  if (!req) return req.error();
+  return withdraw_witness(*req);
+}
+
+Result<std::vector<Fr>> witness(std::string_view json, unsigned k) {
+  auto req = parse_withdraw_request(json, k);
+  if (!req) return req.error();
+  if (Status st = validate_withdraw(*req); !st) return st.error();
+  return withdraw_witness(*req);
+}
+
+std::vector<Error> validate_all(std::string_view json, unsigned k) {
+  auto req = parse_withdraw_request(json, k);
+  if (!req) return {req.error()};
+  return validate_withdraw_all(*req);
+}
+
+// count: the notes consumed, 1..kNoteSlots (0: one note).
+Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
+  if (k < kMinK || k > kMaxK) {
+    return payment::wallet_error("k", "= " + std::to_string(k) + " is not in " +
+                                          std::to_string(kMinK) + ".." + std::to_string(kMaxK));
+  }
+  if (count > kNoteSlots) {
+    return payment::wallet_error("notes", "= " + std::to_string(count) + " is not in 1..10");
+  }
+  auto req = make_withdraw_checked(withdraw_inputs_from_seed(k, seed, count == 0 ? 1 : count));
+  if (!req) return req.error();
+  return withdraw_request_to_json(*req);
+}
+
+Result<std::string> first_violation(std::string_view json, unsigned k) {
+  auto req = parse_withdraw_request(json, k);
+  if (!req) return req.error();
+  return first_violated_withdraw_constraint(*req);
+}
+
+}  // namespace
+
+const CircuitFamily& withdraw_family() {
+  static const CircuitFamily family{
+      .name = "withdraw",
+      .summary = "consumes up to 10 DvP notes and adds their total to a confidential balance",
+      .relation_document = "withdraw-relation.md",
+      .min_k = kMinK,
+      .max_k = kMaxK,
+      .default_min_k = 2,
+      .default_max_k = 6,
+      .prove_route = "/generateProofWithdraw-{k}",
+      .verify_route = "/verifyProofWithdraw-{k}",
+      .build_r1cs = &build_r1cs,
+      .witness = &witness,
+      .witness_unchecked = &witness_unchecked,
+      .validate_all = &validate_all,
+      .make_request = &make_request,
+      .first_violation = &first_violation,
+  };
+  return family;
+}
+
+}  // namespace enygma
