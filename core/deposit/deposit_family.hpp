@@ -3,7 +3,7 @@
 // 2..6), public_signal of 8k + 3 values.
 #pragma once
 
-#include "core/registry/circuit_family.hpp"
+#include "core/circuit/circuit_family.hpp"
 
 namespace enygma {
 

@@ -3,7 +3,7 @@
 // (the server's default 2..6), public_signal of 8k + 12 values.
 #pragma once
 
-#include "core/registry/circuit_family.hpp"
+#include "core/circuit/circuit_family.hpp"
 
 namespace enygma {
 
