@@ -234,8 +234,8 @@ TEST(DistinctGadget, NoFreeWireAlsoWhereExemptPairsAreEqual) {
   // disabled entries (public wires 2, 3, 5) are free here by design: the gadget asks nothing
   // of them, and the circuits pin them elsewhere (J3). The enabled values (wires 1 and 4) and
   // every private wire (the flags, the products m, the inverses) are pinned.
-  const Built r = distinct_run({Fr::from_u64(5), z, z, Fr::from_u64(6), z},
-                               {true, false, false, true, false});
+  const Built r =
+      distinct_run({Fr::from_u64(5), z, z, Fr::from_u64(6), z}, {true, false, false, true, false});
   ASSERT_TRUE(r.satisfied());
   EXPECT_EQ(audit(r.r1cs, r.witness, 1, 2), "");
   EXPECT_EQ(audit(r.r1cs, r.witness, 4, 5), "");

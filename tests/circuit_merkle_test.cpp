@@ -65,7 +65,8 @@ TEST(MerkleGadget, TheConventionBitOnePutsTheSiblingOnTheLeft) {
   const dvp::MerklePath path = random_path(rng);
   // Index 0b00000101: levels 0 and 2 have the sibling on the left.
   Fr c = leaf;
-  for (unsigned m = 0; m < D; ++m) c = (m == 0 || m == 2) ? poseidon(path[m], c) : poseidon(c, path[m]);
+  for (unsigned m = 0; m < D; ++m)
+    c = (m == 0 || m == 2) ? poseidon(path[m], c) : poseidon(c, path[m]);
   EXPECT_EQ(dvp::merkle_root(leaf, Fr::from_u64(5), path), c);
   const PathRun r = run(leaf, Fr::from_u64(5), path, c, Fr::one());
   EXPECT_EQ(r.root, c);
@@ -92,8 +93,7 @@ TEST(MerkleGadget, MatchesAFullTreeAtEveryPosition) {
   const PathRun last = run(leaves[255], Fr::from_u64(255), tree.path(255), tree.root(), Fr::one());
   EXPECT_EQ(last.r1cs.first_unsatisfied(last.witness), std::nullopt);
   // A neighbour's path, a changed level or a wrong index does not reach the root.
-  const PathRun neighbour =
-      run(leaves[7], Fr::from_u64(7), tree.path(6), tree.root(), Fr::one());
+  const PathRun neighbour = run(leaves[7], Fr::from_u64(7), tree.path(6), tree.root(), Fr::one());
   EXPECT_TRUE(neighbour.r1cs.first_unsatisfied(neighbour.witness).has_value());
   dvp::MerklePath changed = tree.path(9);
   changed[4] += Fr::one();

@@ -29,8 +29,8 @@ Lc note_erc20(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount,
   return poseidon_chain(b, pk, {&salt, &amount, &token}, label);
 }
 
-Lc note_erc1155(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount,
-                const Lc& token, const Lc& token_id, std::string_view label) {
+Lc note_erc1155(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount, const Lc& token,
+                const Lc& token_id, std::string_view label) {
   return poseidon_chain(b, pk, {&salt, &token, &token_id, &amount}, label);
 }
 

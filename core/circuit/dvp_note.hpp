@@ -14,8 +14,8 @@ namespace enygma::circuit {
 
 Lc note_erc20(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount, const Lc& token,
               std::string_view label);
-Lc note_erc1155(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount,
-                const Lc& token, const Lc& token_id, std::string_view label);
+Lc note_erc1155(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount, const Lc& token,
+                const Lc& token_id, std::string_view label);
 Lc note_erc721(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& uid,
                std::string_view label);
 

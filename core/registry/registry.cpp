@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/joinsplit/joinsplit_family.hpp"
 #include "core/transfer/transfer_family.hpp"
 
 namespace enygma {
@@ -14,6 +15,8 @@ namespace {
 const std::vector<const CircuitFamily*>& table() {
   static const std::vector<const CircuitFamily*> families = {
       &transfer_family(),
+      &joinsplit_enygma_family(),
+      &joinsplit_1155_family(),
   };
   return families;
 }
