@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "core/joinsplit/joinsplit_family.hpp"
+#include "core/ownership/ownership_family.hpp"
 #include "core/transfer/transfer_family.hpp"
 
 namespace enygma {
@@ -17,6 +18,7 @@ const std::vector<const CircuitFamily*>& table() {
       &transfer_family(),
       &joinsplit_enygma_family(),
       &joinsplit_1155_family(),
+      &ownership_721_family(),
   };
   return families;
 }
