@@ -141,8 +141,7 @@ TEST(JoinSplitCircuit, ModesAgreeAndEveryConstraintNamesItsRule) {
     define_joinsplit_circuit(both, f, &req);
     EXPECT_EQ(both.first_violation(), std::nullopt);
     const R1cs r = both.take_r1cs();
-    EXPECT_EQ(r.digest(), r1cs_of(f).digest());
-    EXPECT_EQ(build_joinsplit_r1cs(f).digest(), r.digest());  // deterministic
+    EXPECT_EQ(r.digest(), r1cs_of(f).digest());  // a second build: deterministic
     EXPECT_EQ(both.take_witness(), joinsplit_witness(req));
     ASSERT_EQ(r.labels.size(), r.num_constraints());
     for (const std::string& label : r.labels) {

@@ -82,8 +82,7 @@ TEST(OwnershipCircuit, ModesAgreeAndEveryConstraintNamesItsRule) {
   define_ownership_circuit(both, &q);
   EXPECT_EQ(both.first_violation(), std::nullopt);
   const R1cs r = both.take_r1cs();
-  EXPECT_EQ(r.digest(), r1cs().digest());
-  EXPECT_EQ(build_ownership_r1cs().digest(), r.digest());
+  EXPECT_EQ(r.digest(), r1cs().digest());  // a second build: deterministic
   EXPECT_EQ(both.take_witness(), ownership_witness(q));
   ASSERT_EQ(r.labels.size(), r.num_constraints());
   for (const std::string& label : r.labels) {

@@ -2,6 +2,8 @@
 // (amount bounds, the balance J8) are evaluated on canonical representatives.
 #include "core/joinsplit/validate.hpp"
 
+#include <sodium.h>
+
 #include <optional>
 #include <string>
 
@@ -117,10 +119,10 @@ Check j6(const JoinSplitRequest& q) {
 Check j7(const JoinSplitRequest& q) {
   Fr total = Fr::zero();
   for (const Fr& a : q.values_in) total += a;
-  if (q.revert_commitment != note(q, q.input_keys[0], q.revert_salt, total)) {
-    return fail(7, "revertCommitment", "is not Note(pk_0, revertSalt, the sum of valuesIn)");
-  }
-  return std::nullopt;
+  const bool holds = q.revert_commitment == note(q, q.input_keys[0], q.revert_salt, total);
+  sodium_memzero(&total, sizeof total);  // the amount spent
+  if (holds) return std::nullopt;
+  return fail(7, "revertCommitment", "is not Note(pk_0, revertSalt, the sum of valuesIn)");
 }
 
 // An integer sum of canonical values: 256 bits and the carries out of them.
@@ -136,7 +138,10 @@ Check j8(const JoinSplitRequest& q) {
   WideSum in, out;
   for (const Fr& a : q.values_in) in.add(a);
   for (const Fr& b : q.values_out) out.add(b);
-  if (in == out) return std::nullopt;
+  const bool holds = in == out;
+  sodium_memzero(&in, sizeof in);
+  sodium_memzero(&out, sizeof out);
+  if (holds) return std::nullopt;
   return fail(8, "valuesOut", "do not add up to the sum of valuesIn");
 }
 
