@@ -14,9 +14,10 @@
 //   J4  slot i with a non-zero amount:  0 leaf_i := the note of the same key and salt with a
 //       larger amount;  1 leaf_i := a random leaf; the root re-derived from the claimed leaf
 //   J5  slot i with a non-zero amount:  0 merkleProofs[i].elements[m] += 1;  1 merkleRoots[i]
-//       := a random value;  2 one bit of indices[i] flipped, nullifier re-derived;  3 a slot
-//       with amount 0 given 1 without a root (outputs rebalanced; variant 0 when every slot
-//       carries an amount)
+//       := a random value;  2 one bit of indices[i] flipped, nullifier re-derived (one that
+//       repeats no other input's nullifier; else variant 1);  3 a slot
+//       with amount 0 given 1 without a root (outputs rebalanced, or 1 taken from the largest
+//       input when they are full; variant 0 when every slot carries an amount)
 //   J6  0 commitmentsOut[o] += 1;  1 saltsOut[o] += 1;  2 pubKeysOut[o] := another key
 //       (commitments kept: the output stolen)
 //   J7  0 revertCommitment += 1;  1 revertSalt += 1;  2 revertCommitment := the note of the sum
@@ -25,7 +26,7 @@
 //   J9  slot i with a non-zero amount, copied to slot j (a zero-amount slot when there is one):
 //       0 the same note twice (counted twice, outputs rebalanced; variant 1 when the outputs
 //       cannot carry it);  1 another note with the same key and index in another tree (the
-//       same nullifier), amount 1
+//       same nullifier), amount 1 (taken from the largest input when the outputs are full)
 #include "support/joinsplit_rule_breaker.hpp"
 
 #include <algorithm>
@@ -125,6 +126,20 @@ struct Breaking {
     refresh_revert();
     how += "valuesIn[0] := 1 (outputs balanced), then ";
     return 0;
+  }
+  // Before an input of 1 is added: when the outputs already carry the most they can
+  // (2 * (10^36 - 1)), 1 is taken from the largest input instead (its root re-derived).
+  void make_room_for_one() {
+    U256 full;
+    add_carry(full, amount_max(), amount_max());
+    if (cmp(total_in(), full) != 0) return;
+    unsigned big = 0;
+    for (unsigned k = 1; k < N; ++k) {
+      if (cmp(q.values_in[k].to_u256(), q.values_in[big].to_u256()) > 0) big = k;
+    }
+    q.values_in[big] -= Fr::one();
+    refresh_leaf_and_root(big);
+    how += at("valuesIn", big) + " -= 1 (outputs full), then ";
   }
   // After slot j was given an amount: when another slot with an amount publishes the same
   // nullifier (two dummies both publish Z), slot j gets a fresh key so that J9 still holds.
@@ -280,6 +295,7 @@ void break_j5(Breaking& b) {
   }
   if (variant == 3) {
     const unsigned j = b.zero_slot_other_than(N);  // N: no slot excluded
+    b.make_room_for_one();
     q.values_in[j] = Fr::one();
     b.make_real(j);
     b.keep_nullifier_unique(j);
@@ -298,10 +314,26 @@ void break_j5(Breaking& b) {
     q.merkle_roots[i] = b.nonzero_field();
     b.how += b.at("merkleRoots", i) + " := a random value";
   } else {
-    const unsigned m = b.below(dvp::kMerkleDepth);
-    q.indices[i] = Fr::from_u64(q.indices[i].to_u256().w[0] ^ (uint64_t(1) << m));
-    q.nullifiers[i] = dvp::nullifier(q.secret_keys[i], q.indices[i]);
-    b.how += dvp::indexed("merkleProofs", i) + ".indices bit " + std::to_string(m) + " flipped";
+    // A flipped bit whose index no other input with an amount uses under the same key (else
+    // the nullifiers would repeat, J9); variant 1 when none qualifies.
+    const uint64_t idx = q.indices[i].to_u256().w[0];
+    const unsigned start = b.below(dvp::kMerkleDepth);
+    for (unsigned k = 0; k < dvp::kMerkleDepth; ++k) {
+      const unsigned m = (start + k) % dvp::kMerkleDepth;
+      const Fr flipped = Fr::from_u64(idx ^ (uint64_t(1) << m));
+      const Fr nf = dvp::nullifier(q.secret_keys[i], flipped);
+      bool repeats = false;
+      for (unsigned j = 0; j < N; ++j) {
+        repeats = repeats || (j != i && !q.values_in[j].is_zero() && q.nullifiers[j] == nf);
+      }
+      if (repeats) continue;
+      q.indices[i] = flipped;
+      q.nullifiers[i] = nf;
+      b.how += dvp::indexed("merkleProofs", i) + ".indices bit " + std::to_string(m) + " flipped";
+      return;
+    }
+    q.merkle_roots[i] = b.nonzero_field();
+    b.how += b.at("merkleRoots", i) + " := a random value";
   }
 }
 
@@ -385,17 +417,7 @@ void break_j9(Breaking& b) {
     std::swap(copy, q);  // the outputs cannot carry the copy: variant 1
   }
   // Another note under the same key and index, in another tree: the same nullifier.
-  U256 full;  // 2 * (10^36 - 1), the most two outputs carry
-  add_carry(full, amount_max(), amount_max());
-  if (cmp(b.total_in(), full) == 0) {
-    // The outputs are full: move 1 from the largest input instead of adding it.
-    unsigned big = i;
-    for (unsigned k = 0; k < N; ++k) {
-      if (cmp(q.values_in[k].to_u256(), q.values_in[big].to_u256()) > 0) big = k;
-    }
-    q.values_in[big] -= Fr::one();
-    b.refresh_leaf_and_root(big);
-  }
+  b.make_room_for_one();
   q.values_in[j] = Fr::one();
   q.secret_keys[j] = q.secret_keys[i];
   q.input_keys[j] = q.input_keys[i];
