@@ -239,7 +239,10 @@ TEST(JoinSplitSoundness, NftCommitmentAndTreeNumbersEnterAConstraint) {
 
 // With a development key (the insecure seeded setup), a proof verifies with its own public
 // inputs and with no other: not with another nftCommitment, tree number, root (also of a dummy
-// slot), nullifier or commitment.
+// slot), nullifier or commitment. (This project's setup also adds the snarkjs "IC rows",
+// core/groth16/keys.hpp, which by themselves give every public input a verifying-key point
+// other than the identity; the test that fails without J10's own constraints is
+// NftCommitmentAndTreeNumbersEnterAConstraint, together with the audit above.)
 void check_groth16_binding(NoteFormat f) {
   const R1cs& r1cs = r1cs_of(f);
   ThreadPool pool(2);

@@ -112,6 +112,9 @@ TEST(OwnershipSoundness, NoSingleWireCanChange) {
   }
 }
 
+// (As for the join-split, the setup's snarkjs IC rows alone would bind every public input; the
+// audit above is what fails without O7's constraints: paymentCommitment and treeNumber would be
+// free wires.)
 TEST(OwnershipSoundness, Groth16ProofsAreBoundToPaymentCommitmentAndTreeNumber) {
   ThreadPool pool(2);
   const uint8_t seed[] = {'o', 'w', 'n'};
