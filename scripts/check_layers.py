@@ -5,7 +5,9 @@
 core/ folders, lowest first; a folder may include itself and any lower layer, never a peer on
 the same line nor anything above:
   util < parallel < field < curve < {pairing, poly, msm} < r1cs < groth16 < primitives
-       < circuit < payment < {transfer, deposit, withdraw, joinsplit, ownership} < registry
+       < circuit < {payment, dvp} < {transfer, deposit, withdraw, joinsplit, ownership}
+       < registry
+(payment: what transfer, deposit and withdraw share; dvp: what join-split and ownership share)
 native/: common < server < cli, over core/. wasm/ over core/. core/ includes nothing outside
 core/ (no native/, wasm/, tests/, tools/). A core folder missing from the list is an error
 too: a new folder must be placed in the order. Exit 0 when clean, 1 otherwise.
@@ -16,7 +18,7 @@ import sys
 
 CORE_ORDER = [
     ["util"], ["parallel"], ["field"], ["curve"], ["pairing", "poly", "msm"], ["r1cs"],
-    ["groth16"], ["primitives"], ["circuit"], ["payment"],
+    ["groth16"], ["primitives"], ["circuit"], ["payment", "dvp"],
     ["transfer", "deposit", "withdraw", "joinsplit", "ownership"], ["registry"],
 ]
 NATIVE_ORDER = [["common"], ["server"], ["cli"]]

@@ -39,7 +39,7 @@ Result<DepositRequest> make_deposit_checked(const DepositWalletInputs& in) {
 }
 
 DepositWalletInputs deposit_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed) {
-  const payment::SeedExpander ex(seed);
+  const SeedExpander ex(seed);
   DepositWalletInputs in;
   payment::sender_inputs_from_seed(ex, k, in);
   U256 cap;  // 10^36 - 1

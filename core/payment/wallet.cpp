@@ -88,34 +88,6 @@ void derive_payment_fields(const SenderInputs& in, const Fr& amount, PaymentRequ
   q.nullifier = relation::nullifier(q.hashed_shared_secrets[j], b);      // R12
 }
 
-SeedExpander::~SeedExpander() {
-  sodium_memzero(seed_.data(), seed_.size());
-}
-
-void SeedExpander::bytes(const char* label, uint32_t index, uint8_t out[64]) const {
-  uint8_t msg[64] = {};
-  const size_t n = std::strlen(label);  // labels are short literals
-  std::memcpy(msg, label, n);
-  for (int b = 0; b < 4; ++b) msg[n + b] = uint8_t(index >> (8 * b));
-  crypto_generichash(out, 64, msg, n + 4, seed_.data(), seed_.size());
-}
-
-Fr SeedExpander::mod_l(const char* label, uint32_t index) const {
-  uint8_t b[64];
-  bytes(label, index, b);
-  Fr r = *Fr::from_canonical(BjjScalar::from_wide_le_bytes(b).to_u256());
-  sodium_memzero(b, sizeof(b));
-  return r;
-}
-
-U256 SeedExpander::u256(const char* label, uint32_t index) const {
-  uint8_t b[64];
-  bytes(label, index, b);
-  U256 r = u256_from_le_bytes(b);
-  sodium_memzero(b, sizeof(b));
-  return r;
-}
-
 std::array<uint8_t, 32> seed_from_u64(uint64_t seed) {
   std::array<uint8_t, 32> s{};
   for (int i = 0; i < 8; ++i) s[i] = uint8_t(seed >> (8 * i));

@@ -10,6 +10,7 @@
 
 #include "core/field/u256.hpp"
 #include "core/payment/request.hpp"
+#include "core/primitives/seed_expander.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma {
@@ -51,23 +52,6 @@ Status check_sender_inputs(const SenderInputs& in);
 // hs (R5), mt (R8), tr (R14), tc (R13), pc (R7), nf (R12). `in` must pass check_sender_inputs.
 void derive_payment_fields(const SenderInputs& in, const Fr& amount, PaymentRequest& q);
 
-// 64 bytes of BLAKE2b keyed by the seed per (label, index): every value a wallet draws.
-class SeedExpander {
- public:
-  explicit SeedExpander(const std::array<uint8_t, 32>& seed) : seed_(seed) {}
-  ~SeedExpander();
-  SeedExpander(const SeedExpander&) = delete;
-  SeedExpander& operator=(const SeedExpander&) = delete;
-
-  void bytes(const char* label, uint32_t index, uint8_t out[64]) const;
-  // Uniform below l (512 bits reduced: bias below 2^-260).
-  Fr mod_l(const char* label, uint32_t index = 0) const;
-  U256 u256(const char* label, uint32_t index = 0) const;
-  uint64_t u64(const char* label, uint32_t index = 0) const { return u256(label, index).w[0]; }
-
- private:
-  std::array<uint8_t, 32> seed_;
-};
 
 // The seed's 8 little-endian bytes followed by zeros.
 std::array<uint8_t, 32> seed_from_u64(uint64_t seed);

@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "core/deposit/deposit_family.hpp"
+#include "core/joinsplit/joinsplit_family.hpp"
+#include "core/ownership/ownership_family.hpp"
 #include "core/transfer/transfer_family.hpp"
 #include "core/withdraw/withdraw_family.hpp"
 
@@ -18,6 +20,9 @@ const std::vector<const CircuitFamily*>& table() {
       &transfer_family(),
       &deposit_family(),
       &withdraw_family(),
+      &joinsplit_enygma_family(),
+      &joinsplit_1155_family(),
+      &ownership_721_family(),
   };
   return families;
 }

@@ -71,7 +71,7 @@ TransferRequest make_transfer(const WalletInputs& in) {
 
 WalletInputs wallet_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed,
                                      unsigned payees) {
-  const payment::SeedExpander ex(seed);
+  const SeedExpander ex(seed);
   WalletInputs in;
   payment::sender_inputs_from_seed(ex, k, in);
   U256 balance, amount;

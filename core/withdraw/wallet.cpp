@@ -86,7 +86,7 @@ Result<WithdrawRequest> make_withdraw_checked(const WithdrawWalletInputs& in) {
 
 WithdrawWalletInputs withdraw_inputs_from_seed(unsigned k, const std::array<uint8_t, 32>& seed,
                                                unsigned notes) {
-  const payment::SeedExpander ex(seed);
+  const SeedExpander ex(seed);
   WithdrawWalletInputs in;
   payment::sender_inputs_from_seed(ex, k, in);
   U256 balance, unused;  // V is only opened: any committed balance

@@ -1,0 +1,95 @@
+#include "core/joinsplit/joinsplit_family.hpp"
+
+#include "core/joinsplit/joinsplit_circuit.hpp"
+#include "core/joinsplit/request.hpp"
+#include "core/joinsplit/validate.hpp"
+#include "core/joinsplit/wallet.hpp"
+
+namespace enygma {
+
+namespace {
+
+constexpr unsigned kDefaultInputs = 2;
+
+// The registry's function pointers, one instance per format (k is ignored: no k).
+template <NoteFormat F>
+struct Family {
+  static R1cs build_r1cs(unsigned) { return build_joinsplit_r1cs(F); }
+
+  static Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned) {
+    auto req = parse_joinsplit_request(json, F);
+    if (!req) return req.error();
+    return joinsplit_witness(*req);
+  }
+
+  static Result<std::vector<Fr>> witness(std::string_view json, unsigned) {
+    auto req = parse_joinsplit_request(json, F);
+    if (!req) return req.error();
+    if (Status st = validate_joinsplit(*req); !st) return st.error();
+    return joinsplit_witness(*req);
+  }
+
+  static std::vector<Error> validate_all(std::string_view json, unsigned) {
+    auto req = parse_joinsplit_request(json, F);
+    if (!req) return {req.error()};
+    return validate_joinsplit_all(*req);
+  }
+
+  static Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed,
+                                          unsigned count) {
+    if (count > kJoinSplitInputs) {
+      return make_error("inputs = " + std::to_string(count) + " is not in 1.." +
+                            std::to_string(kJoinSplitInputs) + " (0: the default, " +
+                            std::to_string(kDefaultInputs) + ")",
+                        "wallet", "inputs");
+    }
+    const JoinSplitRequest req =
+        joinsplit_request_from_seed(F, seed, count == 0 ? kDefaultInputs : count);
+    return joinsplit_request_to_json(req);
+  }
+
+  static Result<std::string> first_violation(std::string_view json, unsigned) {
+    auto req = parse_joinsplit_request(json, F);
+    if (!req) return req.error();
+    return joinsplit_first_violation(*req);
+  }
+
+  static CircuitFamily make(std::string_view name, std::string_view summary,
+                            std::string_view prove_route, std::string_view verify_route) {
+    return CircuitFamily{
+        .name = name,
+        .summary = summary,
+        .relation_document = "joinsplit-relation.md",
+        .prove_route = prove_route,
+        .verify_route = verify_route,
+        .build_r1cs = &build_r1cs,
+        .witness = &witness,
+        .witness_unchecked = &witness_unchecked,
+        .validate_all = &validate_all,
+        .make_request = &make_request,
+        .first_violation = &first_violation,
+    };
+  }
+};
+
+}  // namespace
+
+const CircuitFamily& joinsplit_enygma_family() {
+  static const CircuitFamily family = Family<NoteFormat::kErc20>::make(
+      "joinsplit-enygma",
+      "DvP join-split of ERC-20 notes: up to 10 inputs from Merkle trees, 2 outputs and a "
+      "revert note",
+      "/join-split-enygma", "/verifyProof/join-split-enygma");
+  return family;
+}
+
+const CircuitFamily& joinsplit_1155_family() {
+  static const CircuitFamily family = Family<NoteFormat::kErc1155>::make(
+      "joinsplit-1155",
+      "DvP join-split of ERC-1155 notes: up to 10 inputs from Merkle trees, 2 outputs and a "
+      "revert note",
+      "/join-split-1155", "/verifyProof/join-split-1155");
+  return family;
+}
+
+}  // namespace enygma

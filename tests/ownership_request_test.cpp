@@ -1,0 +1,135 @@
+// Ownership request parsing: the vector, the public signals the reference's handler computes
+// (equal to ownership-721.public_signal.json), the Go struct's binding (every field required
+// except merkleDepth, treeNumber and pubKeyOut.privateKey; keyPairIn.publicKey required although
+// ignored), and every request the reference would crash on or reduce silently, refused with
+// rule "input" naming the field.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/ownership/request.hpp"
+#include "core/ownership/wallet.hpp"
+#include "support/vectors.hpp"
+
+namespace enygma {
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* kP = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+ordered_json vector_json(const char* name) {
+  const std::string text = test::read_vector(name);
+  EXPECT_FALSE(text.empty()) << name << " is missing";
+  return ordered_json::parse(text.empty() ? "{}" : text);
+}
+
+void expect_refused(const ordered_json& doc, const std::string& field) {
+  auto r = parse_ownership_request(doc.dump());
+  ASSERT_FALSE(r.ok()) << "accepted; expected an error naming " << field;
+  EXPECT_EQ(r.error().rule, "input") << r.error().message;
+  EXPECT_EQ(r.error().field, field) << r.error().message;
+}
+
+std::vector<std::string> decimals(const std::vector<Fr>& xs) {
+  std::vector<std::string> out;
+  for (const Fr& x : xs) out.push_back(x.to_decimal());
+  return out;
+}
+
+TEST(OwnershipRequest, ParsesTheVectorAndComputesItsPublicSignal) {
+  auto r = parse_ownership_request(vector_json("ownership-721.json").dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const OwnershipRequest& q = *r;
+  EXPECT_EQ(q.index, Fr::from_u64(2));
+  EXPECT_EQ(q.salt_in, Fr::from_u64(5001));
+  EXPECT_EQ(q.salt_out, Fr::from_u64(5002));
+  EXPECT_EQ(q.revert_salt, Fr::from_u64(5003));
+  EXPECT_EQ(q.tree_number, Fr::zero());
+  // keyPairIn.publicKey of the vector is PK(sk); the parser derives it.
+  EXPECT_EQ(q.public_key.to_decimal(),
+            "82259899301112874992824827717379194892023197758349175977542045923795164573");
+  const std::vector<Fr> pub = q.public_inputs();
+  ASSERT_EQ(pub.size(), kOwnershipPublicInputs);
+  EXPECT_EQ(decimals(pub),
+            vector_json("ownership-721.public_signal.json").get<std::vector<std::string>>());
+}
+
+TEST(OwnershipRequest, OptionalAndIgnoredFields) {
+  const ordered_json doc = vector_json("ownership-721.json");
+  const std::vector<Fr> pub = parse_ownership_request(doc.dump())->public_inputs();
+  ordered_json d = doc;
+  d.erase("merkleDepth");
+  d.erase("treeNumber");  // a Go int, default 0
+  d["pubKeyOut"].erase("privateKey");
+  d["keyPairIn"]["publicKey"] = "anything: ignored";
+  auto r = parse_ownership_request(d.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->public_inputs(), pub);
+  d["treeNumber"] = 77;
+  EXPECT_EQ(parse_ownership_request(d.dump())->tree_number, Fr::from_u64(77));
+  // Missing path elements are 0.
+  ordered_json shortp = doc;
+  shortp["merkleProof"]["elements"] = ordered_json::array();
+  auto s = parse_ownership_request(shortp.dump());
+  ASSERT_TRUE(s.ok());
+  for (const Fr& e : s->path) EXPECT_EQ(e, Fr::zero());
+}
+
+TEST(OwnershipRequest, MalformedRequestsNameTheField) {
+  const ordered_json doc = vector_json("ownership-721.json");
+  auto with = [&](auto edit) {
+    ordered_json d = doc;
+    edit(d);
+    return d;
+  };
+  for (const char* text : {"", "{", "[]", "null", "{}"}) {
+    auto r = parse_ownership_request(text);
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_EQ(r.error().rule, "input");
+  }
+  for (const char* key : {"paymentCommitment", "uid", "saltIn", "saltOut", "revertSalt",
+                          "keyPairIn", "pubKeyOut", "merkleProof", "merkleRoot"}) {
+    expect_refused(with([&](auto& d) { d.erase(key); }), key);
+  }
+  for (const char* key :
+       {"paymentCommitment", "uid", "saltIn", "saltOut", "revertSalt", "merkleRoot"}) {
+    for (const char* bad : {kP, "-1", "0x1", "", "1.0"}) {
+      expect_refused(with([&](auto& d) { d[key] = bad; }), key);
+    }
+  }
+  // Required although ignored (Go's validator dives into the nested struct).
+  expect_refused(with([](auto& d) { d["keyPairIn"].erase("publicKey"); }), "keyPairIn.publicKey");
+  expect_refused(with([](auto& d) { d["keyPairIn"]["publicKey"] = ""; }), "keyPairIn.publicKey");
+  expect_refused(with([](auto& d) { d["keyPairIn"]["privateKey"] = kP; }), "keyPairIn.privateKey");
+  expect_refused(with([](auto& d) { d["pubKeyOut"]["publicKey"] = kP; }), "pubKeyOut.publicKey");
+  expect_refused(with([](auto& d) { d["pubKeyOut"].erase("publicKey"); }), "pubKeyOut.publicKey");
+  expect_refused(with([](auto& d) { d["merkleProof"].erase("indices"); }), "merkleProof.indices");
+  expect_refused(with([](auto& d) { d["merkleProof"]["indices"] = kP; }), "merkleProof.indices");
+  expect_refused(with([](auto& d) { d["merkleProof"].erase("elements"); }), "merkleProof.elements");
+  expect_refused(with([](auto& d) { d["merkleProof"]["elements"][3] = kP; }),
+                 "merkleProof.elements[3]");
+  expect_refused(with([](auto& d) { d["merkleProof"] = ordered_json::array(); }), "merkleProof");
+  for (const ordered_json& bad : {ordered_json(-1), ordered_json(2.5), ordered_json("0"),
+                                  ordered_json(9223372036854775808ull)}) {
+    expect_refused(with([&](auto& d) { d["treeNumber"] = bad; }), "treeNumber");
+  }
+  expect_refused(with([](auto& d) { d["merkleDepth"] = "8"; }), "merkleDepth");
+}
+
+TEST(OwnershipRequest, WalletRequestsRoundTrip) {
+  for (uint64_t seed = 0; seed < 4; ++seed) {
+    const OwnershipRequest q = ownership_request_from_seed(seed);
+    const std::string text = ownership_request_to_json(q);
+    auto back = parse_ownership_request(text);
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->public_inputs(), q.public_inputs());
+    EXPECT_EQ(back->path, q.path);
+    EXPECT_EQ(back->leaf, q.leaf);
+    EXPECT_EQ(ownership_request_to_json(*back), text);
+  }
+}
+
+}  // namespace
+}  // namespace enygma
