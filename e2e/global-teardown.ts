@@ -1,10 +1,12 @@
-// Stops the server that global-setup.ts started (SIGTERM: it drains and exits).
+// Stops the servers that global-setup.ts started (SIGTERM: it drains and exits).
 export default async function globalTeardown(): Promise<void> {
-  const pid = Number(process.env.ENYGMA_E2E_SERVER_PID || 0);
-  if (!pid) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
+  for (const name of ['ENYGMA_E2E_SERVER_PID', 'ENYGMA_E2E_SERVER_PID_NO_ISOLATION']) {
+    const pid = Number(process.env[name] || 0);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
   }
 }

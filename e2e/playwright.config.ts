@@ -37,7 +37,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'e2e', testMatch: /demo\.spec\.ts$/ },
+    { name: 'e2e', testMatch: /(demo|product)\.spec\.ts$/ },
     // Timings for docs/performance.md, not assertions: `e2e/run.sh --bench`.
     { name: 'bench', testMatch: /bench\.spec\.ts$/, timeout: 600_000 },
     // snarkjs vs our WebAssembly prover in one page (issue #7): `e2e/run.sh --bench-snarkjs`.

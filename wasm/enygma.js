@@ -15,7 +15,10 @@
 // All heavy work runs in a dedicated Worker (enygma_worker.js) that hosts the WebAssembly
 // module, whose thread pool is made of further Workers: the page never blocks. Errors reject
 // with an EnygmaError carrying the {error, rule, field} of the core ("R13", "input", "key"...).
-// The page must be cross-origin isolated (COOP same-origin + COEP require-corp) for threads.
+// A cross-origin isolated page (COOP same-origin + COEP require-corp) gets the module with
+// threads; any other page the same module linked without threads (one thread, the same
+// proofs; `threaded` says which runs). Operations run one at a time in call order: a proof
+// asked for while another runs waits for it.
 
 export const STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
 
@@ -35,15 +38,16 @@ export class Enygma {
   // enygma_worker.js is (default: beside this file).
   static async create({ threads, workerUrl } = {}) {
     const url = workerUrl || new URL('./enygma_worker.js', import.meta.url);
-    const worker = new Worker(url, { name: 'enygma' });
-    const enygma = new Enygma(worker);
-    const info = await enygma.#call('init', { threads: threads || navigator.hardwareConcurrency || 1 });
-    enygma.#info = info;
-    enygma.#cancelView = new Uint8Array(info.memory);
+    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1);
+    await enygma.#start();
     return enygma;
   }
 
-  #worker;
+  #workerUrl;
+  #threads;
+  #worker = null;
+  #starting = null; // the promise of a (re)start in progress
+  #keys = new Map(); // circuit -> how its keys were loaded, to load them again after a restart
   #nextId = 1;
   #pending = new Map(); // id -> {resolve, reject, onEvent}
   #info = null;
@@ -51,7 +55,15 @@ export class Enygma {
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
 
-  constructor(worker) {
+  constructor(workerUrl, threads) {
+    this.#workerUrl = workerUrl;
+    this.#threads = threads;
+  }
+
+  // A new worker and module; the keys loaded before are loaded again (from the IndexedDB cache
+  // or the bytes kept).
+  async #start() {
+    const worker = new Worker(this.#workerUrl, { name: 'enygma' });
     this.#worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);
     worker.onerror = (event) => {
@@ -59,6 +71,12 @@ export class Enygma {
       for (const pending of this.#pending.values()) pending.reject(error);
       this.#pending.clear();
     };
+    const info = await this.#send('init', { threads: this.#threads });
+    this.#info = info;
+    this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
+    for (const [circuit, how] of this.#keys) {
+      await this.#send(how.op, { circuit, ...how.args });
+    }
   }
 
   get version() {
@@ -71,6 +89,10 @@ export class Enygma {
   get crossOriginIsolated() {
     return this.#info.crossOriginIsolated;
   }
+  // True for the module with threads (a cross-origin isolated page), false for the one without.
+  get threaded() {
+    return this.#info.threaded;
+  }
   get initMs() {
     return this.#info.initMs;
   }
@@ -82,18 +104,33 @@ export class Enygma {
   circuitInfo(circuit) {
     return this.#call('circuitInfo', { circuit });
   }
-  // A circuit's keys from the server (manifestUrl: default 'keys/manifest.json' beside the
-  // page's worker), checked against the manifest's sizes and BLAKE2b digests, decoded, and
-  // cached decoded in IndexedDB. -> {circuit, k, source: 'cache'|'network', insecureDevKeys, ms}
+  // A circuit's keys from the server (manifestUrl: default 'keys/manifest.json' relative to
+  // the page), checked against the manifest's sizes and BLAKE2b digests, decoded, and cached
+  // decoded in IndexedDB. -> {circuit, k, source: 'cache'|'network', insecureDevKeys, ms}
   loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
-    if (manifestUrl) manifestUrl = new URL(manifestUrl, location.href).href;
-    return this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
+    manifestUrl = new URL(manifestUrl || 'keys/manifest.json', location.href).href;
+    const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
+    loaded.then(() => this.#keys.set(circuit, { op: 'loadKeys', args: { manifestUrl } }), () => {});
+    return loaded;
   }
-  // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed).
-  loadKeyBytes(circuit, pk, vk) {
-    return this.#call('loadKeyBytes', { circuit, pk: toBuffer(pk), vk: toBuffer(vk) });
+  // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed); with
+  // pkBlake2b / vkBlake2b (hex BLAKE2b-256), bytes with another digest are refused.
+  loadKeyBytes(circuit, pk, vk, { pkBlake2b, vkBlake2b } = {}) {
+    const args = { pk: toBuffer(pk), vk: toBuffer(vk), pkBlake2b, vkBlake2b };
+    const loaded = this.#call('loadKeyBytes', { circuit, ...args });
+    loaded.then(() => this.#keys.set(circuit, { op: 'loadKeyBytes', args }), () => {});
+    return loaded;
+  }
+  // Forgets a circuit's keys (their memory is freed in the module).
+  unloadKeys(circuit) {
+    this.#keys.delete(circuit);
+    return this.#call('unloadKeys', { circuit });
+  }
+  // {memory_bytes, heap_in_use_bytes, heap_free_bytes, threads}: the module's memory now.
+  memory() {
+    return this.#call('memory', {});
   }
   clearKeyCache() {
     return this.#call('clearKeyCache', {});
@@ -114,7 +151,7 @@ export class Enygma {
     return this.#call('validate', { circuit, request: asText(request) });
   }
   // A proof of the request: a promise of {response (reference JSON text), ms, stages: {name:
-  // ms}} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
+  // ms}, memory (the module's, right after the proof)} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
   // since the proof began). testSeed: INSECURE deterministic blinding, the CLI's --test-seed.
   prove(circuit, request, { onStage, testSeed } = {}) {
     let id = 0;
@@ -122,7 +159,7 @@ export class Enygma {
       if (event.event === 'started') {
         this.#runningProof = event.id;
         // cancelled before it started: the worker cleared the flag on entry, set it again
-        if (this.#cancelled.has(event.id)) this.#setCancelFlag();
+        if (this.#cancelled.has(event.id)) this.cancel(event.id);
       } else if (event.event === 'stage' && onStage) {
         onStage({ stage: event.stage, name: event.name, t: event.t });
       }
@@ -144,8 +181,27 @@ export class Enygma {
     const target = id || this.#runningProof;
     if (!target) return false;
     this.#cancelled.add(target);
-    if (this.#runningProof === target) this.#setCancelFlag();
+    if (this.#runningProof === target) {
+      if (this.#cancelView) {
+        this.#setCancelFlag();
+      } else {
+        // Without shared memory the busy worker cannot be told: it is replaced. The proof and
+        // whatever waited behind it reject with 'cancelled'; the keys are loaded again.
+        this.#restart('the proof was cancelled (the worker was restarted)');
+      }
+    }
     return true;
+  }
+
+  #restart(why) {
+    this.#worker.terminate();
+    const error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' });
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    this.#runningProof = null;
+    this.#starting = this.#start().finally(() => {
+      this.#starting = null;
+    });
   }
   // -> {valid: true, ms} | {valid: false, ms, error}; malformed responses reject.
   verify(circuit, response) {
@@ -167,6 +223,19 @@ export class Enygma {
   #call(op, args, onEvent, onId) {
     const id = this.#nextId++;
     if (onId) onId(id);
+    if (this.#starting) {
+      // A restart is under way: the operation goes to the new worker once it is ready.
+      return this.#starting.then(() => this.#post(id, op, args, onEvent));
+    }
+    return this.#post(id, op, args, onEvent);
+  }
+
+  // Sends without waiting for a restart (the restart's own messages).
+  #send(op, args) {
+    return this.#post(this.#nextId++, op, args);
+  }
+
+  #post(id, op, args, onEvent) {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, onEvent });
       this.#worker.postMessage({ id, op, args });

@@ -4,6 +4,8 @@
 
 #include <sodium.h>
 
+#include <malloc.h>
+
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -303,6 +305,18 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
       return fail(out, ENY_ERROR,
                   make_error("unknown proof format " + std::to_string(format), "usage", "format"));
   }
+}
+
+int eny_memory_stats(eny_buffer* out) {
+  const struct mallinfo info = mallinfo();
+  nlohmann::ordered_json j;
+  // The module's linear memory (it grows, never shrinks) and what malloc holds of it now.
+  j["memory_bytes"] = size_t(__builtin_wasm_memory_size(0)) * 65536;
+  j["heap_in_use_bytes"] = size_t(info.uordblks);
+  j["heap_free_bytes"] = size_t(info.fordblks);
+  j["threads"] = g_pool ? g_pool->size() : 0;
+  fill(out, j.dump());
+  return ENY_OK;
 }
 
 uint8_t* eny_cancel_flag(void) { return reinterpret_cast<uint8_t*>(&g_cancel); }

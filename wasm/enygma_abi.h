@@ -111,6 +111,11 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
  * later one until it is written 0 again. */
 uint8_t* eny_cancel_flag(void);
 
+/* {"memory_bytes","heap_in_use_bytes","heap_free_bytes","threads"}: the module's linear memory
+ * (which only grows) and what malloc holds now, for the page's memory report and the tests
+ * that check that a proof leaves nothing behind. */
+int eny_memory_stats(eny_buffer* out);
+
 /* Wipes and frees a buffer filled by this module; safe on an empty one. */
 void eny_buffer_free(eny_buffer* buf);
 

@@ -98,6 +98,10 @@
         while (h[end]) ++end;
         return decoder.decode(h.slice(ptr, end));
       },
+      memoryStats: function () {
+        clearOut();
+        return outcome(M._eny_memory_stats(outBuffer)).json;
+      },
       cancelFlagAddress: function () {
         return M._eny_cancel_flag();
       },

@@ -14,7 +14,11 @@
 // worker is busy): the page cancels it by writing the flag in the shared memory instead.
 'use strict';
 
-importScripts('enygma_abi.js', 'enygma_module.js');
+// The module with threads needs a SharedArrayBuffer, which a page has only when cross-origin
+// isolated (COOP + COEP); otherwise the module linked without threads runs (the same code and
+// proofs, one thread).
+var THREADED = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+importScripts('enygma_abi.js', THREADED ? 'enygma_module.js' : 'enygma_module_st.js');
 
 var abi = null;
 var queue = Promise.resolve();
@@ -145,14 +149,9 @@ async function download(id, url, expect) {
 
 var ops = {
   init: function (id, args) {
-    var threads = Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1);
+    var threads = THREADED ? Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1) : 1;
     var t0 = now();
-    return createEnygmaModule({
-      // The pool's Workers, made before the module starts (see wasm/CMakeLists.txt); the
-      // caller's thread is one of the pool's `threads`.
-      enygmaWorkers: Math.max(1, threads - 1),
-      // The pthread workers load the module script itself (not this worker's script).
-      mainScriptUrlOrBlob: new URL('enygma_module.js', self.location.href).href,
+    var options = {
       locateFile: function (path) {
         return new URL(path, self.location.href).href;
       },
@@ -162,7 +161,16 @@ var ops = {
       printErr: function (text) {
         console.warn(text);
       }
-    }).then(function (M) {
+    };
+    if (THREADED) {
+      // The pool's Workers, made before the module starts (see wasm/CMakeLists.txt); the
+      // caller's thread is one of the pool's `threads`.
+      options.enygmaWorkers = Math.max(1, threads - 1);
+      // The pthread workers load the module script itself (not this worker's script).
+      options.mainScriptUrlOrBlob = new URL('enygma_module.js', self.location.href).href;
+    }
+    var create = THREADED ? createEnygmaModule : createEnygmaModuleSingle;
+    return create(options).then(function (M) {
       abi = EnygmaAbi.bindAbi(M);
       if (abi.init(threads) !== 0) {
         throw new Failure('error', { error: 'eny_init(' + threads + ') failed', rule: 'internal', field: '' });
@@ -170,13 +178,20 @@ var ops = {
       return {
         version: abi.version(),
         poolSize: abi.poolSize(),
+        threaded: THREADED,
         crossOriginIsolated: self.crossOriginIsolated === true,
         hardwareConcurrency: navigator.hardwareConcurrency || 0,
-        memory: abi.memory.buffer,
+        // Shared with the page only when it is shared memory (the cancel flag lives there);
+        // posting an unshared memory would copy it.
+        memory: THREADED ? abi.memory.buffer : null,
         cancelFlag: abi.cancelFlagAddress(),
         initMs: now() - t0
       };
     });
+  },
+
+  memory: function () {
+    return abi.memoryStats();
   },
 
   circuits: function () {
@@ -243,9 +258,24 @@ var ops = {
     };
   },
 
-  // Keys given as bytes (tests, files picked by the user).
+  // Keys given as bytes (tests, files picked by the user); with args.pkBlake2b / vkBlake2b
+  // (hex), the bytes must have those BLAKE2b-256 digests.
   loadKeyBytes: function (id, args) {
-    return check(abi.loadKeys(circuitOf(args), args.pk ? new Uint8Array(args.pk) : null, new Uint8Array(args.vk))).json;
+    var pk = args.pk ? new Uint8Array(args.pk) : null;
+    var vk = new Uint8Array(args.vk);
+    [[pk, args.pkBlake2b, 'pk'], [vk, args.vkBlake2b, 'vk']].forEach(function (c) {
+      if (!c[1] || !c[0]) return;
+      var digest = hex(abi.blake2b256(c[0]));
+      if (digest !== String(c[1]).toLowerCase()) {
+        throw new Failure('error', { error: 'the ' + c[2] + ' bytes have BLAKE2b-256 ' + digest + ', not ' + c[1], rule: 'key', field: c[2] });
+      }
+    });
+    return check(abi.loadKeys(circuitOf(args), pk, vk)).json;
+  },
+
+  unloadKeys: function (id, args) {
+    abi.unloadKeys(circuitOf(args));
+    return true;
   },
 
   clearKeyCache: async function () {
@@ -283,6 +313,7 @@ var ops = {
       postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
     });
     var total = now() - t0;
+    var memory = abi.memoryStats();
     check(outcome);
     // Per-stage durations: from a stage's start to the next one's ('parse' = before the first).
     var stages = {};
@@ -293,7 +324,7 @@ var ops = {
       var end = i + 1 < starts.length ? starts[i + 1][1] : t0 + total;
       stages[name] = end - starts[i][1];
     }
-    return { response: outcome.text, ms: total, stages: stages };
+    return { response: outcome.text, ms: total, stages: stages, memory: memory };
   },
 
   verify: function (id, args) {

@@ -5,7 +5,7 @@
 // URL parameters: ?circuit=transfer (initial circuit family), &k=6 (initial anonymity-set
 // size), &threads=N (pool size; default: all cores). window.demo exposes the page's state for
 // tests and benchmarks (e2e/).
-import { Enygma, EnygmaError, STAGES } from './enygma.js';
+import { Enygma, EnygmaError, STAGES } from './enygma/index.mjs';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -232,6 +232,9 @@ async function prove() {
   try {
     const result = await proof;
     demo.last.browserProof = { circuit, k: hasK() ? demo.k : undefined, ...result };
+    demo.memory = result.memory;
+    $('memory').textContent = `${(result.memory.memory_bytes / 2 ** 20).toFixed(0)} MiB WebAssembly memory ` +
+      `(${(result.memory.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use after the proof)`;
     $('response').value = result.response;
     for (const row of $('stages').tBodies[0].rows) {
       row.dataset.state = 'done';
@@ -431,7 +434,6 @@ async function start() {
   drawChart();
   updateButtons();
   $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
-  if (exampleUrl(false)) loadExample(false);
 
   try {
     const threads = Number(params.get('threads')) || undefined;
@@ -454,7 +456,12 @@ async function start() {
   }
   if (!family()) demo.family = 'transfer';
   picker.value = demo.family;
+  // The circuit's example request, now that its id is known.
+  if (exampleUrl(false)) loadExample(false);
   demo.poolSize = demo.enygma.poolSize;
+  demo.threaded = demo.enygma.threaded;
+  $('isolation').textContent = demo.threaded ? 'cross-origin isolated: the module with threads'
+    : 'not cross-origin isolated: the module without threads';
   $('threads').textContent = `${demo.poolSize} (${navigator.hardwareConcurrency} cores)`;
   $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();

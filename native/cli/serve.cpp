@@ -49,6 +49,7 @@ int run_serve(int argc, char** argv) {
   if (!parsed.config) return parsed.exit_code;
   ServerConfig config = std::move(*parsed.config);
   config.resolve_defaults(enygma::ThreadPool::hardware_threads());
+  set_cross_origin_isolation(config.isolation);
   AccessLog::event(config.to_json());
 
   if (!config.web_dir.empty()) {

@@ -120,6 +120,10 @@ const Option kOptions[] = {
      [](ServerConfig& c, const std::string& v) { return set_duration(c.drain_timeout, v); }},
     {"access-log", "ENYGMA_ACCESS_LOG", "one JSON line per request on stdout: on/off [on]",
      [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); }},
+    {"isolation", "ENYGMA_ISOLATION",
+     "send the cross-origin isolation headers (COOP, COEP) that browsers need for threads: "
+     "on/off; --no-isolation is off [on]",
+     [](ServerConfig& c, const std::string& v) { return set_bool(c.isolation, v); }},
     {"reference-status-codes", "ENYGMA_REFERENCE_STATUS_CODES",
      "answer a refused request with 500 and the reference's {\"error\"} body, not 400: on/off "
      "[off]",
@@ -174,6 +178,7 @@ std::string ServerConfig::to_json() const {
   j["drain_timeout_ms"] = drain_timeout.count();
   j["access_log"] = access_log;
   j["reference_status_codes"] = reference_status_codes;
+  j["isolation"] = isolation;
   j["backend"] = backend;
   if (backend == "fake") j["fake_prove_time_ms"] = fake_prove_time.count();
   return j.dump();
@@ -211,7 +216,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   std::set<std::string> flags;
   for (const auto& option : kOptions) flags.insert(option.flag);
   native::Args args;
-  if (!args.parse(argc, argv, flags, {}, "enygma serve")) {
+  if (!args.parse(argc, argv, flags, {"no-isolation"}, "enygma serve")) {
     result.exit_code = 2;
     return result;
   }
@@ -242,6 +247,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     }
     if (!strcmp(option.flag, "web")) web_set = true;
   }
+  if (args.has("no-isolation")) config.isolation = false;
   auto circuits = native::resolve_circuits(config.circuits_spec, config.k_spec, "circuits");
   if (!circuits) {
     fprintf(stderr, "enygma serve: %s\n", circuits.error().message.c_str());

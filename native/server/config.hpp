@@ -41,6 +41,8 @@ struct ServerConfig {
   // {"error": ...} body instead of 400 {"error", "rule", "field"}: for clients that, like the
   // reference's, treat only 200 and 500 as known answers.
   bool reference_status_codes = false;
+  // --no-isolation: no COOP/COEP headers (the page runs the module without threads).
+  bool isolation = true;
   // Testing the HTTP layer without keys: a backend whose proofs sleep (never for production).
   std::string backend = "circuits";  // "circuits" (real proofs) or "fake"
   std::chrono::milliseconds fake_prove_time{200};

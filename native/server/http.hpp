@@ -38,13 +38,21 @@ using FileResponse = http::response<http::file_body>;
 // Bytes that live as long as the server (the keys): sent without a copy.
 using SpanResponse = http::response<http::span_body<const char>>;
 
+// Whether responses carry the cross-origin isolation headers (COOP, COEP): on by default;
+// `enygma serve --no-isolation` turns them off, as on a host that cannot set them (the page
+// then runs the module without threads). Set once at start-up, before any connection.
+void set_cross_origin_isolation(bool on);
+bool cross_origin_isolation();
+
 // Set on every response: the page may use SharedArrayBuffer (WebAssembly threads) only when
 // cross-origin isolated, and nothing here is meant to be embedded by other origins.
 template <class Fields>
 void set_common_headers(Fields& fields) {
   fields.set(http::field::server, "enygma");
-  fields.set("Cross-Origin-Opener-Policy", "same-origin");
-  fields.set("Cross-Origin-Embedder-Policy", "require-corp");
+  if (cross_origin_isolation()) {
+    fields.set("Cross-Origin-Opener-Policy", "same-origin");
+    fields.set("Cross-Origin-Embedder-Policy", "require-corp");
+  }
   fields.set("Cross-Origin-Resource-Policy", "same-origin");
   fields.set("X-Content-Type-Options", "nosniff");
 }

@@ -1,6 +1,8 @@
 // The browser module's C ABI under Node (CTest: wasm_module_test), through the same JS calls
 // as the browser worker (wasm/enygma_abi.js):
-//   node --no-experimental-fetch module_test.cjs <build-wasm/web> <shared>
+//   node --no-experimental-fetch module_test.cjs <build-wasm/web/enygma> <shared>
+// The module without threads (enygma_module_st.js) is checked against it: the same keys from the
+// same seed, and the same proof bytes under a test seed.
 // Keys come from the module's own insecure dev setup (k = 2, the same derivation as
 // `enygma setup --insecure-seed`); the browser tests (e2e/) use the server's keys.
 'use strict';
@@ -10,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, before, after } = require('node:test');
 
-const webDir = path.resolve(process.argv[2] || path.join(__dirname, '../../build-wasm/web'));
+const webDir = path.resolve(process.argv[2] || path.join(__dirname, '../../build-wasm/web/enygma'));
 const sharedDir = path.resolve(process.argv[3] || path.join(__dirname, '../../../shared'));
 const { bindAbi, STATUS, STAGES } = require(path.join(webDir, 'enygma_abi.js'));
 const createEnygmaModule = require(path.join(webDir, 'enygma_module.js'));
@@ -194,6 +196,51 @@ test('proof export: reference round trip, snarkjs, 128-byte binary', () => {
   const bin = abi.exportProof(response.text, 'binary_hex');
   assert.match(bin.text, /^[0-9a-f]{256}$/);
   assert.equal(abi.exportProof('{}', 'reference').status, STATUS.REJECTED);
+});
+
+test('memory: twenty proofs in a row leave the heap as it was and the memory unchanged', () => {
+  const request = vector('transfer-k2.json');
+  assert.equal(abi.prove(K, request, null, null).status, STATUS.OK); // warm: pool buffers, tables
+  const idle = abi.memoryStats();
+  assert.ok(idle.memory_bytes >= 64 * 2 ** 20 && idle.heap_in_use_bytes > 0);
+  for (let i = 0; i < 20; ++i) {
+    if (i === 10) {
+      // a cancelled proof in the middle leaves nothing behind either
+      abi.resetCancel();
+      const c = abi.prove(K, request, null, (st) => { if (st === 3) abi.cancel(); });
+      assert.equal(c.status, STATUS.CANCELLED);
+      abi.resetCancel();
+    }
+    assert.equal(abi.prove(K, request, null, null).status, STATUS.OK);
+  }
+  const after = abi.memoryStats();
+  assert.equal(after.memory_bytes, idle.memory_bytes, 'the linear memory did not grow');
+  // malloc's bookkeeping may move a little; nothing the size of a proof's buffers stays
+  assert.ok(Math.abs(after.heap_in_use_bytes - idle.heap_in_use_bytes) < 256 * 1024,
+            `in use ${after.heap_in_use_bytes} vs ${idle.heap_in_use_bytes} at idle`);
+});
+
+test('the module without threads: the same keys and the same proof bytes', async () => {
+  const createSingle = require(path.join(webDir, 'enygma_module_st.js'));
+  const single = bindAbi(await createSingle({}));
+  assert.equal(single.init(1), STATUS.OK);
+  assert.equal(single.poolSize(), 1);
+  assert.equal(single.init(2), STATUS.ERROR);
+  const setup = single.insecureDevSetup(K, 'enygma-wasm-module-test');
+  assert.equal(setup.status, STATUS.OK);
+  assert.deepEqual(setup.pk, keys.pk);
+  assert.deepEqual(setup.vk, keys.vk);
+  assert.equal(single.loadKeys(K, setup.pk, setup.vk).status, STATUS.OK);
+  const request = vector('transfer-k2.json');
+  const seed = abi.testSeedFromText('single-vs-threads');
+  const one = single.prove(K, request, seed, null);
+  assert.equal(one.status, STATUS.OK, one.text);
+  assert.equal(one.text, abi.prove(K, request, seed, null).text);
+  assert.equal(single.verify(K, one.text).status, STATUS.OK);
+  // cancel works the same (the flag is in its own, unshared memory)
+  single.resetCancel();
+  const c = single.prove(K, request, null, (st) => { if (st === 2) single.cancel(); });
+  assert.equal(c.status, STATUS.CANCELLED);
 });
 
 test('BLAKE2b-256 known answer (empty input)', () => {

@@ -1,0 +1,206 @@
+// The browser prover as a product a wallet embeds (issue 21), and every circuit in the page
+// (issues 18 and 19), against the servers that global-setup.ts started:
+// - a page that is not cross-origin isolated (the server's --no-isolation) gets the module
+//   without threads: it says so, proves the same bytes as the CLI, and cancels;
+// - the ES-module package (build-wasm/web/enygma/: package.json with exports, index.mjs,
+//   index.d.ts) imported in a fresh page: create, keys, make a request, validate, prove with
+//   progress, verify, memory, terminate;
+// - twenty proofs in a row leave the worker's memory as it was idle; a proof asked for while
+//   another runs waits for it and both are right;
+// - every other circuit served (deposit, withdraw, join-split, ownership) proves in the demo
+//   page with the bytes of `enygma prove` under the same test seed, and verifies on the server.
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { expect, Page, test } from '@playwright/test';
+
+const base = () => process.env.ENYGMA_E2E_URL!;
+const plainBase = () => process.env.ENYGMA_E2E_URL_NO_ISOLATION!;
+const circuits = () => (process.env.ENYGMA_E2E_CIRCUITS || '').split(',').filter(Boolean);
+const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
+
+declare global {
+  interface Window {
+    demo: any;
+  }
+}
+
+function cliProve(circuit: string, requestFile: string, testSeed: string): any {
+  const m = circuit.match(/^(.*)-k(\d+)$/);
+  const args = m ? ['--circuit', m[1], '--k', m[2]] : ['--circuit', circuit];
+  const out = execFileSync(process.env.ENYGMA_BIN!, ['prove', ...args, '--input', requestFile,
+    '--keys', process.env.ENYGMA_E2E_KEYS!, '--test-seed', testSeed], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(out);
+}
+
+async function openDemo(page: Page, url: string): Promise<void> {
+  page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.demo && ((window.demo.state === 'ready' && window.demo.keysReady) ||
+    window.demo.state === 'failed' || (window.demo.state === 'ready' && window.demo.last.error)), null, { timeout: 120_000 });
+  const { keysReady, error } = await page.evaluate(() => ({ keysReady: window.demo.keysReady, error: window.demo.last.error }));
+  expect(keysReady, `the page is not proof-ready: ${JSON.stringify(error)}`).toBe(true);
+}
+
+async function proveInPage(page: Page): Promise<string> {
+  await page.click('#prove');
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', /^(ok|error|cancelled)$/, { timeout: 120_000 });
+  return page.locator('#prove-status').getAttribute('data-status') as Promise<string>;
+}
+
+async function expectResult(page: Page, id: string, status = 'ok'): Promise<void> {
+  await page.click(`#${id}`);
+  const el = page.locator(`#${id}-result`);
+  await expect(el).toHaveAttribute('data-status', /^(ok|error|invalid|cancelled)$/, { timeout: 120_000 });
+  expect(await el.getAttribute('data-status'), await el.innerText()).toBe(status);
+}
+
+test('without cross-origin isolation the page runs the module without threads: same bytes, cancel', async ({ page }) => {
+  const response = await page.goto(`${plainBase()}/?k=2`);
+  expect(response!.headers()['cross-origin-opener-policy']).toBeUndefined();
+  expect(response!.headers()['cross-origin-embedder-policy']).toBeUndefined();
+  await openDemo(page, `${plainBase()}/?k=2`);
+  expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+  expect(await page.evaluate(() => window.demo.threaded)).toBe(false);
+  expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
+  await expect(page.locator('#isolation')).toContainText('without threads');
+  const seed = 'e2e-no-isolation';
+  await page.fill('#test-seed', seed);
+  expect(await proveInPage(page)).toBe('ok');
+  const browser = JSON.parse(await page.locator('#response').inputValue());
+  expect(browser).toEqual(cliProve('transfer-k2', path.join(webDir(), 'vectors', 'transfer-k2.json'), seed));
+  await expectResult(page, 'verify-browser');
+  await expectResult(page, 'verify-server');
+  // Cancel: the busy worker is replaced; the proof rejects as cancelled and the next one runs.
+  await page.fill('#test-seed', '');
+  await page.click('#prove');
+  await page.locator('#stages tr[data-state="running"]').first().waitFor({ timeout: 60_000 });
+  await page.click('#cancel');
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+  expect(await proveInPage(page)).toBe('ok');
+  await expectResult(page, 'verify-browser');
+});
+
+test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {
+  const pkg = await (await request.get(`${base()}/enygma/package.json`)).json();
+  expect(pkg.exports['.'].import).toBe('./index.mjs');
+  expect(pkg.exports['.'].types).toBe('./index.d.ts');
+  for (const file of pkg.files) {
+    expect((await request.get(`${base()}/enygma/${file}`)).status(), file).toBe(200);
+  }
+  const types = await (await request.get(`${base()}/enygma/index.d.ts`)).text();
+  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory']) {
+    expect(types).toContain(name);
+  }
+  // A page that is not the demo: the package.json document.
+  await page.goto(`${base()}/enygma/package.json`);
+  const result = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create();
+    const families = (await e.circuits()).map((f: any) => f.name);
+    const keys = await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json', noCache: true });
+    const req = await e.makeRequest('transfer-k2', { seed: 'package test', count: 1 });
+    const valid = await e.validate('transfer-k2', req);
+    const stages: string[] = [];
+    const proof = await e.prove('transfer-k2', req, { onStage: (s: any) => stages.push(s.name) });
+    const verified = await e.verify('transfer-k2', proof.response);
+    let refused = '';
+    try {
+      await e.prove('transfer-k2', '{"sender_id": "1"}');
+    } catch (err: any) {
+      refused = `${err.status} ${err.rule}`;
+    }
+    // Keys from bytes with a digest check: the wrong digest is refused.
+    const manifest = await (await fetch('/keys/manifest.json')).json();
+    const entry = manifest.circuits.find((c: any) => c.id === 'transfer-k2');
+    const vk = new Uint8Array(await (await fetch(entry.verifying_key.url)).arrayBuffer());
+    let digestRefused = '';
+    try {
+      await e.loadKeyBytes('transfer-k2', null, vk, { vkBlake2b: '00'.repeat(32) });
+    } catch (err: any) {
+      digestRefused = err.rule;
+    }
+    const memory = await e.memory();
+    e.terminate();
+    return { threaded: e.threaded, families, source: keys.source, valid: valid.valid, stages, verified: verified.valid,
+      refused, digestRefused, memory };
+  });
+  expect(result.threaded).toBe(true);
+  expect(result.families).toEqual(expect.arrayContaining(['transfer', 'deposit', 'withdraw', 'joinsplit-enygma', 'ownership-721']));
+  expect(result.source).toBe('network');
+  expect(result.valid).toBe(true);
+  expect(result.stages).toEqual(['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done']);
+  expect(result.verified).toBe(true);
+  expect(result.refused).toBe('rejected input');
+  expect(result.digestRefused).toBe('key');
+  expect(result.memory.memory_bytes).toBeGreaterThan(0);
+});
+
+test('twenty proofs in a row leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create();
+    await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json' });
+    const req = await e.makeRequest('transfer-k2', { seed: 'memory test' });
+    await e.prove('transfer-k2', req); // warm
+    const idle = await e.memory();
+    const ends: number[] = [];
+    const proofs: Promise<any>[] = [];
+    for (let i = 0; i < 20; ++i) {
+      // two at a time: the second is asked for while the first runs
+      const p = e.prove('transfer-k2', req).then((x: any) => (ends.push(performance.now()), x));
+      proofs.push(p);
+      if (i % 2 === 1) await Promise.all(proofs.slice(-2));
+    }
+    const results = await Promise.all(proofs);
+    let allValid = true;
+    for (const x of results) allValid = allValid && (await e.verify('transfer-k2', x.response)).valid;
+    const distinct = new Set(results.map((x: any) => x.response)).size;
+    const after = await e.memory();
+    e.terminate();
+    return { idle, after, allValid, distinct, peak: Math.max(...results.map((x: any) => x.memory.memory_bytes)) };
+  });
+  expect(r.allValid).toBe(true);
+  expect(r.distinct).toBe(20); // fresh blinding each time, none corrupted by the other
+  expect(r.after.memory_bytes).toBe(r.idle.memory_bytes);
+  expect(Math.abs(r.after.heap_in_use_bytes - r.idle.heap_in_use_bytes)).toBeLessThan(256 * 1024);
+  console.log(`memory: ${(r.peak / 2 ** 20).toFixed(0)} MiB of WebAssembly memory at the largest (k=2), ` +
+              `${(r.idle.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use idle`);
+});
+
+for (const circuit of ['deposit-k2', 'withdraw-k2', 'ownership-721', 'joinsplit-enygma']) {
+  test(`${circuit}: the page proves the example request with the CLI's bytes; the server verifies it`, async ({ page, request }) => {
+    test.skip(!circuits().includes(circuit), `${circuit} is not served in this run`);
+    const m = circuit.match(/^(.*)-k(\d+)$/);
+    const url = m ? `${base()}/?circuit=${m[1]}&k=${m[2]}` : `${base()}/?circuit=${circuit}`;
+    await openDemo(page, url);
+    await expect(page.locator('#request')).not.toHaveValue('');
+    await page.click('#validate');
+    await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'ok');
+    const seed = `e2e-${circuit}`;
+    await page.fill('#test-seed', seed);
+    expect(await proveInPage(page)).toBe('ok');
+    const browser = JSON.parse(await page.locator('#response').inputValue());
+    expect(browser).toEqual(cliProve(circuit, path.join(webDir(), 'vectors', `${circuit}.json`), seed));
+    await expectResult(page, 'verify-browser');
+    await expectResult(page, 'verify-server');
+    // A fresh request made in the page proves too, and the server proves the page's request.
+    await page.click('#generate');
+    await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'ok');
+    await page.fill('#test-seed', '');
+    expect(await proveInPage(page)).toBe('ok');
+    await expectResult(page, 'verify-server');
+    await expectResult(page, 'server-prove');
+    // The broken example is refused in the page with the rule the server names.
+    await page.click('#load-bad-example');
+    await page.click('#validate');
+    await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'error');
+    const rule = JSON.parse(await page.locator('#error').innerText()).rule;
+    const routes = await page.evaluate(() => window.demo.families.find((f: any) => f.name === window.demo.family).prove_route);
+    const answer = await request.post(`${base()}${routes.replace('{k}', m ? m[2] : '')}`, {
+      data: await page.locator('#request').inputValue(),
+    });
+    expect(answer.status()).toBe(400);
+    expect((await answer.json()).rule).toBe(rule);
+  });
+}

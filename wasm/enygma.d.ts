@@ -1,0 +1,132 @@
+// Types of the enygma browser package (index.mjs = wasm/enygma.js). A wallet proves its own
+// requests in the page; every heavy call runs in a Worker.
+
+export declare const STAGES: readonly [
+  'constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done',
+];
+export type StageName = (typeof STAGES)[number];
+
+/** A circuit id: "transfer-k6", "deposit-k2", "withdraw-k4", "joinsplit-enygma",
+ * "joinsplit-1155", "ownership-721"; a number k stands for "transfer-k<k>". */
+export type CircuitId = string | number;
+
+/** The error object of the core: the rule broken ("R15", "W3", "J5", ...) or a category
+ * ("input", "key", "cancelled", ...) and the field concerned. */
+export interface ErrorJson {
+  error: string;
+  rule: string;
+  field: string;
+}
+
+export declare class EnygmaError extends Error {
+  /** 'rejected' (the input breaks a rule or the format), 'cancelled', 'invalid', 'error'. */
+  readonly status: string;
+  readonly rule: string;
+  readonly field: string;
+  readonly json: ErrorJson;
+}
+
+export interface CircuitFamily {
+  name: string;
+  summary: string;
+  min_k?: number;
+  max_k?: number;
+  default_min_k?: number;
+  default_max_k?: number;
+  prove_route: string;
+  verify_route: string;
+}
+
+export interface CircuitInfo {
+  circuit: string;
+  family: string;
+  k?: number;
+  key_name: string;
+  constraints: number;
+  wires: number;
+  public_inputs: number;
+  log_domain: number;
+}
+
+export interface KeysLoaded {
+  circuit: string;
+  k?: number;
+  source: 'cache' | 'network';
+  insecureDevKeys: boolean;
+  bytes?: number;
+  ms: Record<string, number>;
+}
+
+export interface MemoryStats {
+  /** The module's linear memory: it grows as needed and never shrinks. */
+  memory_bytes: number;
+  /** What the module's allocator holds now (back to its idle value after a proof). */
+  heap_in_use_bytes: number;
+  heap_free_bytes: number;
+  threads: number;
+}
+
+export interface ProofResult {
+  /** The reference service's response JSON: {pi_a, pi_b, pi_c, public_signal}. */
+  response: string;
+  ms: number;
+  stages: Partial<Record<StageName | 'parse', number>>;
+  memory: MemoryStats;
+}
+
+export interface ProofPromise extends Promise<ProofResult> {
+  readonly id: number;
+  /** Stops the proof at its next stage boundary; the promise rejects with status 'cancelled'. */
+  cancel(): boolean;
+}
+
+export type VerifyResult = { valid: true; ms: number } | { valid: false; ms: number; error: ErrorJson };
+export type ValidateResult = { valid: true } | { valid: false; error: ErrorJson };
+
+export declare class Enygma {
+  /** Starts the worker and the module: with threads (`threads`, default all cores) when the page
+   * is cross-origin isolated, without otherwise. */
+  static create(options?: { threads?: number; workerUrl?: string | URL }): Promise<Enygma>;
+
+  readonly version: string;
+  readonly poolSize: number;
+  readonly threaded: boolean;
+  readonly crossOriginIsolated: boolean;
+  readonly initMs: number;
+
+  circuits(): Promise<CircuitFamily[]>;
+  circuitInfo(circuit: CircuitId): Promise<CircuitInfo>;
+  /** A circuit's keys from a manifest (default 'keys/manifest.json' beside the worker), checked
+   * against its sizes and BLAKE2b-256 digests, decoded, cached decoded in IndexedDB. */
+  loadKeys(circuit: CircuitId, options?: {
+    manifestUrl?: string | URL;
+    noCache?: boolean;
+    onDownload?: (event: { url: string; loaded: number; total: number }) => void;
+  }): Promise<KeysLoaded>;
+  /** Keys from the bytes of key files (raw or compressed); with the digests given, bytes with
+   * other BLAKE2b-256 digests are refused. */
+  loadKeyBytes(circuit: CircuitId, pk: ArrayBuffer | ArrayBufferView | null,
+               vk: ArrayBuffer | ArrayBufferView,
+               expect?: { pkBlake2b?: string; vkBlake2b?: string }):
+      Promise<{ circuit: string; insecure_dev_keys: boolean; can_prove: boolean }>;
+  unloadKeys(circuit: CircuitId): Promise<boolean>;
+  clearKeyCache(): Promise<boolean>;
+
+  /** A valid request (JSON text) built by the circuit's wallet code. */
+  makeRequest(circuit: CircuitId, options?: { seed?: string | Uint8Array; count?: number }): Promise<string>;
+  makeTransfer(k: number, options?: { seed?: string | Uint8Array; payees?: number }): Promise<string>;
+  validate(circuit: CircuitId, request: string | object): Promise<ValidateResult>;
+  /** The Groth16 proof of a request. testSeed: INSECURE deterministic blinding (the CLI's
+   * --test-seed), for cross-target tests only. */
+  prove(circuit: CircuitId, request: string | object, options?: {
+    onStage?: (event: { stage: number; name: StageName; t: number }) => void;
+    testSeed?: string;
+  }): ProofPromise;
+  cancel(id?: number): boolean;
+  verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
+  exportProof(response: string | object,
+              format?: 'reference' | 'snarkjs' | 'public_snarkjs' | 'binary_hex'): Promise<string>;
+  memory(): Promise<MemoryStats>;
+  /** Ends the worker; the instance is unusable afterwards. */
+  terminate(): void;
+}
