@@ -3,7 +3,9 @@
 #   make test   set everything up, build both targets, run every test
 # Other targets: build, bench, clean, distclean (see `make help`).
 #
-# Every target first runs scripts/setup-deps.sh (installs only what is missing; well under a
+# Every target first makes sure scripts/setup-deps.sh has run (installs only what is missing) since
+# it, package.json or package-lock.json last changed (a stamp in .cache/; `make setup` runs it
+# again regardless). The script itself is also fast when nothing is missing (well under a
 # second when nothing is). CMake configures each build folder once; later runs only rebuild
 # what changed (CMake re-runs itself when a CMakeLists.txt or a globbed folder changes).
 
@@ -48,7 +50,7 @@ ENYGMA := $(BUILD)/bin/enygma
 timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
-.PHONY: help setup build build-native build-wasm wasm-deps test test-native test-wasm \
+.PHONY: help setup build build-native build-wasm build-wasm-run wasm-deps test test-native test-wasm \
         test-sanitize test-tsan test-fuzz-short fuzz test-e2e run keys bench bench-native \
         bench-wasm clean distclean
 
@@ -63,32 +65,38 @@ help:
 	@echo "make clean          remove the build folders (distclean: also caches, node_modules)"
 
 # ---- setup ----------------------------------------------------------------------------------
+SETUP_STAMP := .cache/setup-deps.stamp
+$(SETUP_STAMP): scripts/setup-deps.sh package.json package-lock.json
+	@scripts/setup-deps.sh
+	@mkdir -p $(@D) && touch $@
+
 setup:
 	@scripts/setup-deps.sh
+	@mkdir -p $(dir $(SETUP_STAMP)) && touch $(SETUP_STAMP)
 
 # ---- native release build -------------------------------------------------------------------
 # Configured once. A changed toolchain file needs a fresh cache (its *_INIT flags are read only
 # by the first configure), hence the rm.
-$(BUILD)/CMakeCache.txt: toolchains/native-release.cmake | setup
+$(BUILD)/CMakeCache.txt: toolchains/native-release.cmake | $(SETUP_STAMP)
 	@rm -rf $(BUILD)/CMakeCache.txt $(BUILD)/CMakeFiles
 	cmake -S . -B $(BUILD) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/native-release.cmake -DCMAKE_BUILD_TYPE=Release \
 	  -DENYGMA_WERROR=$(WERROR)
 
-build-native: setup $(BUILD)/CMakeCache.txt
+build-native: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
 	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS))
 
 # ---- WebAssembly build ----------------------------------------------------------------------
 # The stamp is rebuilt when the script, the toolchain or Emscripten itself changes; the script
 # also checks its own stamp, so it is cheap either way.
 $(WASM_DEPS)/.enygma-wasm-deps: scripts/build-wasm-deps.sh toolchains/emscripten.cmake toolchains/emcc-compile \
-                                $(wildcard /usr/share/emscripten/emscripten-version.txt) | setup
+                                $(wildcard /usr/share/emscripten/emscripten-version.txt) | $(SETUP_STAMP)
 	@$(call timed,wasm-deps,scripts/build-wasm-deps.sh $(WASM_DEPS))
 	@touch $@
 
-wasm-deps: setup $(WASM_DEPS)/.enygma-wasm-deps
+wasm-deps: $(SETUP_STAMP) $(WASM_DEPS)/.enygma-wasm-deps
 
-$(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-wasm-deps | setup
+$(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-wasm-deps | $(SETUP_STAMP)
 	@rm -rf $(BUILD_WASM)/CMakeCache.txt $(BUILD_WASM)/CMakeFiles
 	cmake -S . -B $(BUILD_WASM) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/emscripten.cmake -DCMAKE_BUILD_TYPE=Release \
@@ -99,16 +107,23 @@ build-wasm: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 
 build: build-native build-wasm
 
+# What the tests and the demo need of the WebAssembly build: the module (both variants), the
+# package and page, and the test program; not the benchmark programs (built by build-wasm and
+# bench-wasm from the same sources that build-native compiles).
+WASM_RUN_TARGETS := enygma_module enygma_module_st enygma_web enygma_tests
+build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
+	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target $(WASM_RUN_TARGETS))
+
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
-test: build test-native test-wasm test-sanitize test-fuzz-short test-e2e
+test: build-native build-wasm-run test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
 
 test-native: build-native
 	@$(call timed,test-native,ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS))
 
 # Each WebAssembly test program runs under Node (CMAKE_CROSSCOMPILING_EMULATOR).
-test-wasm: build-wasm
+test-wasm: build-wasm-run
 	@$(call timed,test-wasm,ctest --test-dir $(BUILD_WASM) --output-on-failure -j $(JOBS))
 
 # The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer, built
@@ -117,14 +132,14 @@ test-wasm: build-wasm
 # The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: coverage instrumentation and
 # the portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
 # fuzzers' own sources. cluster_test and the interop tests are not built here.
-$(BUILD_ASAN)/CMakeCache.txt: | setup
+$(BUILD_ASAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
 	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_FUZZ=ON -DENYGMA_WERROR=$(WERROR) \
 	  -DENYGMA_BUILD_BENCH=OFF -DENYGMA_BUILD_INTEGRATION_TESTS=OFF
 
-test-sanitize: setup $(BUILD_ASAN)/CMakeCache.txt
+test-sanitize: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,build-sanitize,cmake --build $(BUILD_ASAN) -j $(JOBS))
 	@$(call timed,test-sanitize,ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -132,7 +147,7 @@ test-sanitize: setup $(BUILD_ASAN)/CMakeCache.txt
 
 # ThreadSanitizer: the parallel parts (thread pool, MSM, NTT, prover, server). Not part of
 # `make test` (a third full build would not fit CI's time budget); run it before a release.
-$(BUILD_TSAN)/CMakeCache.txt: | setup
+$(BUILD_TSAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	cmake -S . -B $(BUILD_TSAN) $(CMAKE_GENERATOR_FLAGS) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
 	  -DENYGMA_SANITIZE=thread -DENYGMA_WERROR=$(WERROR) -DENYGMA_BUILD_BENCH=OFF \
@@ -140,7 +155,7 @@ $(BUILD_TSAN)/CMakeCache.txt: | setup
 # (-Wno-tsan: g++ warns that TSan does not model the atomic_thread_fence inside Boost.Asio;
 #  -Wno-maybe-uninitialized: false positives with sanitizers at -O1, as for test-sanitize.)
 TSAN_TESTS := thread_pool_test msm_test ntt_test groth16_test server_test
-test-tsan: setup $(BUILD_TSAN)/CMakeCache.txt
+test-tsan: $(SETUP_STAMP) $(BUILD_TSAN)/CMakeCache.txt
 	@$(call timed,build-tsan,cmake --build $(BUILD_TSAN) -j $(JOBS) --target enygma $(TSAN_TESTS))
 	@$(call timed,test-tsan,TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir $(BUILD_TSAN) --output-on-failure -j $(JOBS) \
@@ -148,17 +163,17 @@ test-tsan: setup $(BUILD_TSAN)/CMakeCache.txt
 
 # libFuzzer targets (tests/fuzz; clang 14, ASan + UBSan) in $(BUILD_FUZZ): scripts/fuzz.sh
 # builds them and prints executions, exec/s, corpus and coverage per target.
-fuzz: setup
+fuzz: $(SETUP_STAMP)
 	@$(call timed,fuzz,FUZZ_BUILD=$(abspath $(BUILD_FUZZ)) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  FUZZ_JOBS=$(JOBS) scripts/fuzz.sh)
 
-test-fuzz-short: setup $(BUILD_ASAN)/CMakeCache.txt
+test-fuzz-short: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,fuzz-short,FUZZ_BUILD=$(abspath $(BUILD_ASAN)) FUZZ_SECONDS=$(FUZZ_CI_SECONDS) \
 	  FUZZ_JOBS=$(JOBS) FUZZ_LEAKS=0 scripts/fuzz.sh)
 
 # Browser tests: Playwright drives Debian's chromium (never `playwright install`) against the
 # real server with the WebAssembly demo (e2e/run.sh, e2e/global-setup.ts makes their keys).
-test-e2e: build
+test-e2e: build-native build-wasm-run
 	@$(call timed,test-e2e,ENYGMA_BIN=$(abspath $(ENYGMA)) ENYGMA_WEB=$(abspath $(BUILD_WASM))/web \
 	  e2e/run.sh)
 
@@ -172,7 +187,7 @@ keys: build-native
 	@scripts/dev-keys.sh $(ENYGMA) $(BUILD)/circuit-digests.json $(DEV_KEYS)
 
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
-run: build keys
+run: build-native build-wasm-run keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 
 # ---- benchmarks -----------------------------------------------------------------------------
