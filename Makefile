@@ -51,7 +51,8 @@ timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
 .PHONY: help setup build build-native build-wasm build-wasm-run wasm-deps test test-native test-wasm \
-        test-sanitize test-tsan test-fuzz-short fuzz test-e2e run keys bench bench-native \
+        test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full run keys \
+        bench bench-native \
         bench-wasm clean distclean
 
 help:
@@ -60,6 +61,7 @@ help:
 	@echo "make build          native release ($(BUILD)/bin/enygma) and WebAssembly ($(BUILD_WASM)/)"
 	@echo "make test-native | test-wasm | test-sanitize | test-fuzz-short | test-e2e   one group"
 	@echo "make test-tsan      thread pool, MSM, NTT, prover and server under ThreadSanitizer"
+	@echo "make test-soundness-full   the exhaustive soundness sweeps at every k (ENYGMA_SWEEP=full)"
 	@echo "make fuzz           every libFuzzer target for FUZZ_SECONDS (default 60) each"
 	@echo "make bench          native benchmarks, then WebAssembly ones under Node (BENCH_ARGS=...)"
 	@echo "make clean          remove the build folders (distclean: also caches, node_modules)"
@@ -154,9 +156,8 @@ $(BUILD_TSAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	  "-DCMAKE_CXX_FLAGS=-Wno-tsan -Wno-maybe-uninitialized"
 # (-Wno-tsan: g++ warns that TSan does not model the atomic_thread_fence inside Boost.Asio;
 #  -Wno-maybe-uninitialized: false positives with sanitizers at -O1, as for test-sanitize.)
-TSAN_TESTS := thread_pool_test msm_test ntt_test groth16_test server_test
 test-tsan: $(SETUP_STAMP) $(BUILD_TSAN)/CMakeCache.txt
-	@$(call timed,build-tsan,cmake --build $(BUILD_TSAN) -j $(JOBS) --target enygma $(TSAN_TESTS))
+	@$(call timed,build-tsan,cmake --build $(BUILD_TSAN) -j $(JOBS) --target enygma enygma-load enygma_tests)
 	@$(call timed,test-tsan,TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir $(BUILD_TSAN) --output-on-failure -j $(JOBS) \
 	  -R '^(thread_pool|msm|ntt|groth16|server)_test$$')
@@ -176,6 +177,12 @@ test-fuzz-short: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 test-e2e: build-native build-wasm-run
 	@$(call timed,test-e2e,ENYGMA_BIN=$(abspath $(ENYGMA)) ENYGMA_WEB=$(abspath $(BUILD_WASM))/web \
 	  e2e/run.sh)
+
+# The exhaustive soundness sweeps at every k = 2..16 (every rule broken alone, every witness wire
+# changed alone, every circuit family); `make test` runs them at a few sizes only.
+test-soundness-full: build-native
+	@$(call timed,test-soundness-full,ENYGMA_SWEEP=full ctest --test-dir $(BUILD) \
+	  --output-on-failure -j $(JOBS) -R '(soundness|circuit|validate|merkle|gadgets)_test$$')
 
 # ---- run the server -------------------------------------------------------------------------
 # Development keys of every circuit the server serves by default (single-party, from the

@@ -21,6 +21,7 @@
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
@@ -174,6 +175,22 @@ TEST(TransferSoundness, NoSingleWireCanChangeAtK2) {
 TEST(TransferSoundness, NoSingleWireCanChangeAtK6) {
   check_no_free_wire(load_request_vector("transfer-k6.json", 6));
   check_no_free_wire(make_transfer(wallet_inputs_from_seed(6, 11, 3)));
+}
+
+// The exhaustive sweep (ENYGMA_SWEEP=full, `make test-soundness-full`): every kind of breakage
+// and every wire alone at every k = 2..16, on wallet requests paying one and three recipients.
+// By default the tests above cover k = 2, 3, 6, 13, 14 and 16.
+TEST(TransferSoundness, EveryKUnderTheFullSweep) {
+  const std::vector<unsigned> ks = test::sweep_ks({});
+  if (ks.empty()) GTEST_SKIP() << "ENYGMA_SWEEP=full runs every k";
+  for (unsigned k : ks) {
+    for (unsigned payees : {1u, 3u}) {
+      SCOPED_TRACE(testing::Message() << "k=" << k << " payees " << payees);
+      const TransferRequest req = make_transfer(wallet_inputs_from_seed(k, 500 + k, payees));
+      check_every_breakage(req, 1);
+      check_no_free_wire(req);
+    }
+  }
 }
 
 TEST(TransferSoundness, NoSingleWireCanChangeAtK14) {
