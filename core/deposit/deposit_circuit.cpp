@@ -91,27 +91,17 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
   // ---- R2: tv[j] == (l - v) mod l ---------------------------------------------------------------
   payment::enforce_sender_debit(b, sel, tv, value);
 
-  // ---- R15d: tv[i] == 0 for every i != j
-  // ---------------------------------------------------------
+  // ---- R15d: tv[i] == 0 for every i != j -------------------------------------------------------
   payment::enforce_others_receive_nothing(b, sel, tv, "R15d");
   // R9d has no constraint of its own: the sum over i != j of tv[i] is 0 by R15d above, and
   // sum(tr) = 0 modulo l by R14's construction of tr, which R13 + R14 below prove exactly.
 
-  // ---- R4, R6: the sender knows sk and R; R5, R8: hashed shared secrets and message tags -----
-  payment::enforce_secret_knowledge(b, sel, sec.sk, circuit::pack_bits(random_bits), sec.ss,
-                                    pub.pk);
-  payment::enforce_hashed_secrets_and_tags(b, sec.ss, pub.hs, pub.mt, pub.block);
+  // ---- R4, R6: the sender knows sk and R; R5, R8: hashed secrets and tags; R12: the
+  // nullifier; R7: pc[j] == Pedersen(V, R) ------------------------------------------------------
+  payment::enforce_sender_opening(b, sel, sec, pub, balance_bits, random_bits);
 
-  // ---- R12: nf == Poseidon(hs[j], b), no reduction
-  // -----------------------------------------------
-  payment::enforce_nullifier(b, sel, pub.hs, pub.block, pub.nf);
-
-  // ---- R7: pc[j] == Pedersen(V, R)
-  // ----------------------------------------------------------------
-  payment::enforce_previous_commit(b, sel, pub.pc, balance_bits, random_bits);
-
-  // ---- R13 + R14 without tr in the circuit
-  // -------------------------------------------------------- W[i] = -X[i] (no member's value part),
+  // ---- R13 + R14 without tr in the circuit ---------------------------------------------------
+  // W[i] = -X[i] (no member's value part),
   // and the sender's [tv[j]]G = -[v]G (see the top).
   const std::vector<PointLc> x = payment::random_factor_points(b, sec.ss, pub.block);
   std::vector<PointLc> w;
@@ -124,8 +114,7 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
   }
   payment::enforce_tx_commits(b, sel, w, x, &sender_value, pub.tc);
 
-  // ---- D1: hash == Note(pk, saltOut, v, address), no reduction
-  // ------------------------------------
+  // ---- D1: hash == Note(pk, saltOut, v, address), no reduction ---------------------------------
   {
     Scope s(b, "D1");
     b.enforce_equal(payment::note_hash(b, note_pk, salt, value, address), hash,

@@ -1,6 +1,7 @@
 #include "core/deposit/deposit_family.hpp"
 
 #include "core/circuit/builder.hpp"
+#include "core/circuit/request_functions.hpp"
 #include "core/deposit/deposit_circuit.hpp"
 #include "core/deposit/request.hpp"
 #include "core/deposit/validate.hpp"
@@ -15,25 +16,6 @@ R1cs build_r1cs(unsigned k) {
   b.reserve(deposit_r1cs_size_hint(k));
   define_deposit_circuit(b, k, nullptr);
   return b.take_r1cs();
-}
-
-Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned k) {
-  auto req = parse_deposit_request(json, k);
-  if (!req) return req.error();
-  return deposit_witness(*req);
-}
-
-Result<std::vector<Fr>> witness(std::string_view json, unsigned k) {
-  auto req = parse_deposit_request(json, k);
-  if (!req) return req.error();
-  if (Status st = validate_deposit(*req); !st) return st.error();
-  return deposit_witness(*req);
-}
-
-std::vector<Error> validate_all(std::string_view json, unsigned k) {
-  auto req = parse_deposit_request(json, k);
-  if (!req) return {req.error()};
-  return validate_deposit_all(*req);
 }
 
 // count: the notes a deposit creates, always one (0 or 1 are accepted).
@@ -51,16 +33,21 @@ Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed
   return deposit_request_to_json(*req);
 }
 
-Result<std::string> first_violation(std::string_view json, unsigned k) {
-  auto req = parse_deposit_request(json, k);
-  if (!req) return req.error();
-  return first_violated_deposit_constraint(*req);
-}
+// The family's own request functions, for circuit::RequestFunctions.
+struct Requests {
+  static Result<DepositRequest> parse(std::string_view json, unsigned k) {
+    return parse_deposit_request(json, k);
+  }
+  static Status validate(const DepositRequest& q) { return validate_deposit(q); }
+  static std::vector<Error> validate_all(const DepositRequest& q) { return validate_deposit_all(q); }
+  static std::vector<Fr> witness(const DepositRequest& q) { return deposit_witness(q); }
+  static std::string first_violation(const DepositRequest& q) { return first_violated_deposit_constraint(q); }
+};
 
 }  // namespace
 
 const CircuitFamily& deposit_family() {
-  static const CircuitFamily family{
+  static const CircuitFamily family = circuit::RequestFunctions<Requests>::with({
       .name = "deposit",
       .summary = "moves v from a confidential balance (anonymity set of k) into a new DvP note",
       .relation_document = "deposit-relation.md",
@@ -71,12 +58,8 @@ const CircuitFamily& deposit_family() {
       .prove_route = "/generateProofDeposit-{k}",
       .verify_route = "/verifyProofDeposit-{k}",
       .build_r1cs = &build_r1cs,
-      .witness = &witness,
-      .witness_unchecked = &witness_unchecked,
-      .validate_all = &validate_all,
       .make_request = &make_request,
-      .first_violation = &first_violation,
-  };
+  });
   return family;
 }
 

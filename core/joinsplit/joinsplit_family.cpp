@@ -4,6 +4,7 @@
 #include "core/joinsplit/request.hpp"
 #include "core/joinsplit/validate.hpp"
 #include "core/joinsplit/wallet.hpp"
+#include "core/circuit/request_functions.hpp"
 
 namespace enygma {
 
@@ -15,25 +16,6 @@ constexpr unsigned kDefaultInputs = 2;
 template <NoteFormat F>
 struct Family {
   static R1cs build_r1cs(unsigned) { return build_joinsplit_r1cs(F); }
-
-  static Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned) {
-    auto req = parse_joinsplit_request(json, F);
-    if (!req) return req.error();
-    return joinsplit_witness(*req);
-  }
-
-  static Result<std::vector<Fr>> witness(std::string_view json, unsigned) {
-    auto req = parse_joinsplit_request(json, F);
-    if (!req) return req.error();
-    if (Status st = validate_joinsplit(*req); !st) return st.error();
-    return joinsplit_witness(*req);
-  }
-
-  static std::vector<Error> validate_all(std::string_view json, unsigned) {
-    auto req = parse_joinsplit_request(json, F);
-    if (!req) return {req.error()};
-    return validate_joinsplit_all(*req);
-  }
 
   static Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed,
                                           unsigned count) {
@@ -48,27 +30,30 @@ struct Family {
     return joinsplit_request_to_json(req);
   }
 
-  static Result<std::string> first_violation(std::string_view json, unsigned) {
-    auto req = parse_joinsplit_request(json, F);
-    if (!req) return req.error();
-    return joinsplit_first_violation(*req);
+  // The format's request functions, for circuit::RequestFunctions.
+  static Result<JoinSplitRequest> parse(std::string_view json, unsigned) {
+    return parse_joinsplit_request(json, F);
+  }
+  static Status validate(const JoinSplitRequest& q) { return validate_joinsplit(q); }
+  static std::vector<Error> validate_all(const JoinSplitRequest& q) {
+    return validate_joinsplit_all(q);
+  }
+  static std::vector<Fr> witness(const JoinSplitRequest& q) { return joinsplit_witness(q); }
+  static std::string first_violation(const JoinSplitRequest& q) {
+    return joinsplit_first_violation(q);
   }
 
   static CircuitFamily make(std::string_view name, std::string_view summary,
                             std::string_view prove_route, std::string_view verify_route) {
-    return CircuitFamily{
+    return circuit::RequestFunctions<Family>::with({
         .name = name,
         .summary = summary,
         .relation_document = "joinsplit-relation.md",
         .prove_route = prove_route,
         .verify_route = verify_route,
         .build_r1cs = &build_r1cs,
-        .witness = &witness,
-        .witness_unchecked = &witness_unchecked,
-        .validate_all = &validate_all,
         .make_request = &make_request,
-        .first_violation = &first_violation,
-    };
+    });
   }
 };
 

@@ -4,6 +4,7 @@
 #include "core/ownership/request.hpp"
 #include "core/ownership/validate.hpp"
 #include "core/ownership/wallet.hpp"
+#include "core/circuit/request_functions.hpp"
 
 namespace enygma {
 
@@ -13,39 +14,25 @@ R1cs build_r1cs(unsigned) {
   return build_ownership_r1cs();
 }
 
-Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned) {
-  auto req = parse_ownership_request(json);
-  if (!req) return req.error();
-  return ownership_witness(*req);
-}
-
-Result<std::vector<Fr>> witness(std::string_view json, unsigned) {
-  auto req = parse_ownership_request(json);
-  if (!req) return req.error();
-  if (Status st = validate_ownership(*req); !st) return st.error();
-  return ownership_witness(*req);
-}
-
-std::vector<Error> validate_all(std::string_view json, unsigned) {
-  auto req = parse_ownership_request(json);
-  if (!req) return {req.error()};
-  return validate_ownership_all(*req);
-}
-
 Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed, unsigned) {
   return ownership_request_to_json(ownership_request_from_seed(seed));
 }
 
-Result<std::string> first_violation(std::string_view json, unsigned) {
-  auto req = parse_ownership_request(json);
-  if (!req) return req.error();
-  return ownership_first_violation(*req);
-}
+// The family's own request functions, for circuit::RequestFunctions.
+struct Requests {
+  static Result<OwnershipRequest> parse(std::string_view json, unsigned) {
+    return parse_ownership_request(json);
+  }
+  static Status validate(const OwnershipRequest& q) { return validate_ownership(q); }
+  static std::vector<Error> validate_all(const OwnershipRequest& q) { return validate_ownership_all(q); }
+  static std::vector<Fr> witness(const OwnershipRequest& q) { return ownership_witness(q); }
+  static std::string first_violation(const OwnershipRequest& q) { return ownership_first_violation(q); }
+};
 
 }  // namespace
 
 const CircuitFamily& ownership_721_family() {
-  static const CircuitFamily family{
+  static const CircuitFamily family = circuit::RequestFunctions<Requests>::with({
       .name = "ownership-721",
       .summary =
           "DvP ownership of an ERC-721 note in a Merkle tree, re-issued to a recipient "
@@ -54,12 +41,8 @@ const CircuitFamily& ownership_721_family() {
       .prove_route = "/ownership-721",
       .verify_route = "/verifyProof/ownership-721",
       .build_r1cs = &build_r1cs,
-      .witness = &witness,
-      .witness_unchecked = &witness_unchecked,
-      .validate_all = &validate_all,
       .make_request = &make_request,
-      .first_violation = &first_violation,
-  };
+  });
   return family;
 }
 

@@ -197,6 +197,15 @@ void enforce_previous_commit(CircuitBuilder& b, std::span<const Var> sel,
   enforce_selected_equal(b, sel, ys, commit.y, "pc[j].y");
 }
 
+void enforce_sender_opening(CircuitBuilder& b, std::span<const Var> sel, const SenderSecrets& sec,
+                            const PaymentPublic& pub, std::span<const Var> balance_bits,
+                            std::span<const Var> random_bits) {
+  enforce_secret_knowledge(b, sel, sec.sk, circuit::pack_bits(random_bits), sec.ss, pub.pk);
+  enforce_hashed_secrets_and_tags(b, sec.ss, pub.hs, pub.mt, pub.block);
+  enforce_nullifier(b, sel, pub.hs, pub.block, pub.nf);
+  enforce_previous_commit(b, sel, pub.pc, balance_bits, random_bits);
+}
+
 std::vector<PointLc> random_factor_points(CircuitBuilder& b, std::span<const Var> ss,
                                           const Var& block) {
   const Fr random_domain = relation::random_factor_domain();  // U

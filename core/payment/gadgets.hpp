@@ -102,6 +102,13 @@ void enforce_previous_commit(CircuitBuilder& b, std::span<const Var> sel,
                              std::span<const PointVars> pc, std::span<const Var> balance_bits,
                              std::span<const Var> random_bits);
 
+// What every payment relation asks of the sender's identity and previous balance, in this order:
+// R4 + R6 (enforce_secret_knowledge), R5 + R8 (enforce_hashed_secrets_and_tags), R12
+// (enforce_nullifier) and R7 (enforce_previous_commit).
+void enforce_sender_opening(CircuitBuilder& b, std::span<const Var> sel, const SenderSecrets& sec,
+                            const PaymentPublic& pub, std::span<const Var> balance_bits,
+                            std::span<const Var> random_bits);
+
 // R14, first half: X[i] = [Poseidon(U, ss[i], b)]H with the canonical bits of the hash, which
 // is [h[i]]H for h[i] = Poseidon(U, ss[i], b) mod l, exactly (H has order l).
 std::vector<PointLc> random_factor_points(CircuitBuilder& b, std::span<const Var> ss,

@@ -99,18 +99,9 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
   // Exact for every k together with R10 below (payment::enforce_other_amounts).
   payment::enforce_other_amounts(b, sel, tv_bits, tv, sender_entry, value);
 
-  // ---- R4, R6: the sender knows sk and R -----------------------------------------------------
-  payment::enforce_secret_knowledge(b, sel, sec.sk, circuit::pack_bits(random_bits), sec.ss,
-                                    pub.pk);
-
-  // ---- R5, R8: hashed shared secrets and message tags ---------------------------------------
-  payment::enforce_hashed_secrets_and_tags(b, sec.ss, pub.hs, pub.mt, pub.block);
-
-  // ---- R12: nf == Poseidon(hs[j], b), no reduction ------------------------------------------
-  payment::enforce_nullifier(b, sel, pub.hs, pub.block, pub.nf);
-
-  // ---- R7: pc[j] == Pedersen(V, R) = [V]G + [R]H --------------------------------------------
-  payment::enforce_previous_commit(b, sel, pub.pc, balance_bits, random_bits);
+  // ---- R4, R6: the sender knows sk and R; R5, R8: hashed secrets and tags; R12: the
+  // nullifier; R7: pc[j] == Pedersen(V, R) ------------------------------------------------------
+  payment::enforce_sender_opening(b, sel, sec, pub, balance_bits, random_bits);
 
   // ---- R13 + R14 without tr in the circuit (payment::enforce_tx_commits) --------------------
   // X[i] = [h[i]]H; the transfer's W[i] = [tv[i]]G - X[i] holds every member's value part,

@@ -1,6 +1,7 @@
 #include "core/transfer/transfer_family.hpp"
 
 #include "core/circuit/builder.hpp"
+#include "core/circuit/request_functions.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
@@ -15,27 +16,6 @@ R1cs build_r1cs(unsigned k) {
   b.reserve(transfer_r1cs_size_hint(k));
   define_transfer_circuit(b, k, nullptr);
   return b.take_r1cs();
-}
-
-Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned k) {
-  auto req = parse_transfer_request(json, k);
-  if (!req) return req.error();
-  std::vector<Fr> w = transfer_witness(*req);
-  if (w.empty()) return make_error("the request does not have k entries", "input", "k");
-  return w;
-}
-
-Result<std::vector<Fr>> witness(std::string_view json, unsigned k) {
-  auto req = parse_transfer_request(json, k);
-  if (!req) return req.error();
-  if (Status st = validate_transfer(*req); !st) return st.error();
-  return transfer_witness(*req);
-}
-
-std::vector<Error> validate_all(std::string_view json, unsigned k) {
-  auto req = parse_transfer_request(json, k);
-  if (!req) return {req.error()};
-  return validate_transfer_all(*req);
 }
 
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed,
@@ -55,16 +35,21 @@ Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed
   return transfer_request_to_json(*req);
 }
 
-Result<std::string> first_violation(std::string_view json, unsigned k) {
-  auto req = parse_transfer_request(json, k);
-  if (!req) return req.error();
-  return first_violated_constraint(*req);
-}
+// The family's own request functions, for circuit::RequestFunctions.
+struct Requests {
+  static Result<TransferRequest> parse(std::string_view json, unsigned k) {
+    return parse_transfer_request(json, k);
+  }
+  static Status validate(const TransferRequest& q) { return validate_transfer(q); }
+  static std::vector<Error> validate_all(const TransferRequest& q) { return validate_transfer_all(q); }
+  static std::vector<Fr> witness(const TransferRequest& q) { return transfer_witness(q); }
+  static std::string first_violation(const TransferRequest& q) { return first_violated_constraint(q); }
+};
 
 }  // namespace
 
 const CircuitFamily& transfer_family() {
-  static const CircuitFamily family{
+  static const CircuitFamily family = circuit::RequestFunctions<Requests>::with({
       .name = "transfer",
       .summary = "a private payment from one member of an anonymity set of k",
       .relation_document = "transfer-relation.md",
@@ -75,12 +60,8 @@ const CircuitFamily& transfer_family() {
       .prove_route = "/generateProofTransfer-{k}",
       .verify_route = "/verifyProofTransfer-{k}",
       .build_r1cs = &build_r1cs,
-      .witness = &witness,
-      .witness_unchecked = &witness_unchecked,
-      .validate_all = &validate_all,
       .make_request = &make_request,
-      .first_violation = &first_violation,
-  };
+  });
   return family;
 }
 

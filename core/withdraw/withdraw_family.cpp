@@ -1,6 +1,7 @@
 #include "core/withdraw/withdraw_family.hpp"
 
 #include "core/circuit/builder.hpp"
+#include "core/circuit/request_functions.hpp"
 #include "core/withdraw/request.hpp"
 #include "core/withdraw/validate.hpp"
 #include "core/withdraw/wallet.hpp"
@@ -17,25 +18,6 @@ R1cs build_r1cs(unsigned k) {
   return b.take_r1cs();
 }
 
-Result<std::vector<Fr>> witness_unchecked(std::string_view json, unsigned k) {
-  auto req = parse_withdraw_request(json, k);
-  if (!req) return req.error();
-  return withdraw_witness(*req);
-}
-
-Result<std::vector<Fr>> witness(std::string_view json, unsigned k) {
-  auto req = parse_withdraw_request(json, k);
-  if (!req) return req.error();
-  if (Status st = validate_withdraw(*req); !st) return st.error();
-  return withdraw_witness(*req);
-}
-
-std::vector<Error> validate_all(std::string_view json, unsigned k) {
-  auto req = parse_withdraw_request(json, k);
-  if (!req) return {req.error()};
-  return validate_withdraw_all(*req);
-}
-
 // count: the notes consumed, 1..kNoteSlots (0: one note).
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
   if (k < kMinK || k > kMaxK) {
@@ -50,16 +32,21 @@ Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed
   return withdraw_request_to_json(*req);
 }
 
-Result<std::string> first_violation(std::string_view json, unsigned k) {
-  auto req = parse_withdraw_request(json, k);
-  if (!req) return req.error();
-  return first_violated_withdraw_constraint(*req);
-}
+// The family's own request functions, for circuit::RequestFunctions.
+struct Requests {
+  static Result<WithdrawRequest> parse(std::string_view json, unsigned k) {
+    return parse_withdraw_request(json, k);
+  }
+  static Status validate(const WithdrawRequest& q) { return validate_withdraw(q); }
+  static std::vector<Error> validate_all(const WithdrawRequest& q) { return validate_withdraw_all(q); }
+  static std::vector<Fr> witness(const WithdrawRequest& q) { return withdraw_witness(q); }
+  static std::string first_violation(const WithdrawRequest& q) { return first_violated_withdraw_constraint(q); }
+};
 
 }  // namespace
 
 const CircuitFamily& withdraw_family() {
-  static const CircuitFamily family{
+  static const CircuitFamily family = circuit::RequestFunctions<Requests>::with({
       .name = "withdraw",
       .summary = "consumes up to 10 DvP notes and adds their total to a confidential balance",
       .relation_document = "withdraw-relation.md",
@@ -70,12 +57,8 @@ const CircuitFamily& withdraw_family() {
       .prove_route = "/generateProofWithdraw-{k}",
       .verify_route = "/verifyProofWithdraw-{k}",
       .build_r1cs = &build_r1cs,
-      .witness = &witness,
-      .witness_unchecked = &witness_unchecked,
-      .validate_all = &validate_all,
       .make_request = &make_request,
-      .first_violation = &first_violation,
-  };
+  });
   return family;
 }
 
