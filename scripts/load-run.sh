@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The server benchmark (not a CTest test): `enygma serve` with the keys of k = 2..6 loaded, then
-# `enygma-load` proving the reference k=6 request at 1, 2, 4, 8 and 16 concurrent clients.
+# The server benchmark (not a CTest test): `enygma serve` with a circuit family's keys of
+# k = 2..6 loaded (transfer by default), then `enygma-load` proving its k=6 example request at
+# 1, 2, 4, 8 and 16 concurrent clients.
 # Prints one summary table (throughput, latency, failures, server memory) and keeps every JSON
 # report in the output folder. Run it on a quiet machine.
 #
@@ -9,7 +10,8 @@
 # Environment:
 #   SECONDS_PER_RUN   length of each run (default 20)
 #   CLIENTS           client counts (default "1 2 4 8 16")
-#   REQUEST           request body (default ../shared/vectors/transfer-k6.json)
+#   CIRCUIT           the circuit family: transfer, deposit, withdraw (default transfer)
+#   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k6.json)
 #   K                 the k of REQUEST (default 6)
 #   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2"
 #   OUT               folder for the JSON reports (default BUILD_DIR/load-run)
@@ -26,7 +28,10 @@ load="$build/bin/enygma-load"
 seconds="${SECONDS_PER_RUN:-20}"
 clients="${CLIENTS:-1 2 4 8 16}"
 k="${K:-6}"
-request="${REQUEST:-$here/../shared/vectors/transfer-k$k.json}"
+circuit="${CIRCUIT:-transfer}"
+request="${REQUEST:-$here/../shared/vectors/$circuit-k$k.json}"
+route="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["prove_route"])' \
+  < <("$enygma" info --circuit "$circuit" --k "$k"))"
 out="${OUT:-$build/load-run}"
 mkdir -p "$out"
 
@@ -34,9 +39,9 @@ mkdir -p "$out"
 [[ -f "$request" ]] || { echo "no request file $request" >&2; exit 2; }
 for kk in 2 3 4 5 6; do
   [[ "${SERVE_ARGS:-}" == *"--backend fake"* ]] && break  # a dry run of the script itself
-  if [[ ! -f "$keys/transfer-k$kk.pk" || ! -f "$keys/transfer-k$kk.vk" ]]; then
-    echo "making development keys for k=$kk in $keys" >&2
-    "$enygma" setup --k "$kk" --out "$keys" >&2
+  if [[ ! -f "$keys/$circuit-k$kk.pk" || ! -f "$keys/$circuit-k$kk.vk" ]]; then
+    echo "making development keys for $circuit-k$kk in $keys" >&2
+    "$enygma" setup --circuit "$circuit" --k "$kk" --out "$keys" >&2
   fi
 done
 
@@ -50,14 +55,15 @@ if ((instances > 1)); then
   # shellcheck disable=SC2086
   "$here/scripts/cluster.sh" start --instances "$instances" --lb-port "${LB_PORT:-39380}" \
     --stats-port 0 --first-port 0 --bin "$enygma" --keys "$keys" --dir "$cluster_dir" \
-    -- --k 2-6 --queue "$max_clients" --access-log off ${SERVE_ARGS:-} >&2
+    -- --circuits "$circuit" --k 2-6 --queue "$max_clients" --access-log off ${SERVE_ARGS:-} >&2
   trap '"$here/scripts/cluster.sh" stop --dir "$cluster_dir" || true' EXIT
   cp "$cluster_dir/instance-1.log" "$log"
   server_pid="$(cat "$cluster_dir/instance-1.pid")"
-  url="http://127.0.0.1:${LB_PORT:-39380}/generateProofTransfer-$k"
+  url="http://127.0.0.1:${LB_PORT:-39380}$route"
 else
   # shellcheck disable=SC2086
-  "$enygma" serve --port 0 --keys "$keys" --k 2-6 --queue "$max_clients" --access-log off \
+  "$enygma" serve --port 0 --keys "$keys" --circuits "$circuit" --k 2-6 --queue "$max_clients" \
+    --access-log off \
     ${SERVE_ARGS:-} >"$log" 2>"$out/serve.err" &
   server_pid=$!
   trap 'kill -KILL $server_pid 2>/dev/null || true' EXIT
@@ -70,7 +76,7 @@ else
     sleep 0.1
   done
   [[ -n "$port" ]] || { echo "the server did not start" >&2; exit 1; }
-  url="http://127.0.0.1:$port/generateProofTransfer-$k"
+  url="http://127.0.0.1:$port$route"
 fi
 idle_rss_kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")"
 load_hwm_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
