@@ -50,7 +50,8 @@ ENYGMA := $(BUILD)/bin/enygma
 timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
-.PHONY: help setup build build-native build-wasm build-wasm-run wasm-deps test test-native test-wasm \
+.PHONY: help setup build build-native build-native-run build-wasm build-wasm-run wasm-deps test \
+        test-native test-wasm \
         test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full run keys \
         bench bench-native \
         bench-wasm clean distclean
@@ -84,6 +85,10 @@ $(BUILD)/CMakeCache.txt: toolchains/native-release.cmake | $(SETUP_STAMP)
 	cmake -S . -B $(BUILD) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/native-release.cmake -DCMAKE_BUILD_TYPE=Release \
 	  -DENYGMA_WERROR=$(WERROR)
+
+# What `make run` needs of the native build: the program alone (no tests, no benchmarks).
+build-native-run: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
+	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS) --target enygma)
 
 build-native: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
 	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS))
@@ -189,12 +194,12 @@ test-soundness-full: build-native
 # CSPRNG): made by `enygma setup` when keys/dev is missing, or when the circuits they were made
 # for (the R1CS digests printed by `enygma info --digest`) differ from the circuits of the
 # binary just built. Only the circuits whose digest changed are set up again.
-keys: build-native
+keys: build-native-run
 	@$(ENYGMA) info --circuit all --digest >$(BUILD)/circuit-digests.json
 	@scripts/dev-keys.sh $(ENYGMA) $(BUILD)/circuit-digests.json $(DEV_KEYS)
 
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
-run: build-native build-wasm-run keys
+run: build-native-run build-wasm-run keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 
 # ---- benchmarks -----------------------------------------------------------------------------
