@@ -50,7 +50,8 @@ ENYGMA := $(BUILD)/bin/enygma
 timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
-.PHONY: help setup build build-native build-native-run build-wasm build-wasm-run wasm-deps test \
+.PHONY: help setup build build-native build-native-run build-wasm build-wasm-page build-wasm-run \
+        wasm-deps test \
         test-native test-wasm \
         test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full run keys \
         bench bench-native \
@@ -114,12 +115,15 @@ build-wasm: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 
 build: build-native build-wasm
 
-# What the tests and the demo need of the WebAssembly build: the module (both variants), the
-# package and page, and the test program; not the benchmark programs (built by build-wasm and
-# bench-wasm from the same sources that build-native compiles).
-WASM_RUN_TARGETS := enygma_module enygma_module_st enygma_web enygma_tests
+# What the demo needs of the WebAssembly build (the module in both variants, the package, the
+# page), and what the tests need besides (the test program); not the benchmark programs, built
+# by build-wasm and bench-wasm from the same sources that build-native compiles.
+WASM_PAGE_TARGETS := enygma_module enygma_module_st enygma_web
+build-wasm-page: wasm-deps $(BUILD_WASM)/CMakeCache.txt
+	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target $(WASM_PAGE_TARGETS))
 build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
-	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target $(WASM_RUN_TARGETS))
+	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) \
+	  --target $(WASM_PAGE_TARGETS) enygma_tests)
 
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
@@ -199,7 +203,7 @@ keys: build-native-run
 	@scripts/dev-keys.sh $(ENYGMA) $(BUILD)/circuit-digests.json $(DEV_KEYS)
 
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
-run: build-native-run build-wasm-run keys
+run: build-native-run build-wasm-page keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 
 # ---- benchmarks -----------------------------------------------------------------------------
