@@ -37,7 +37,7 @@ using namespace std::chrono_literals;
 const char* kHaproxy = "/usr/sbin/haproxy";
 
 std::string cluster_script() {
-  return std::string(ENYGMA_SOURCE_DIR) + "/scripts/cluster.sh";
+  return std::string(ENYGMA_SOURCE_DIR).append("/scripts/cluster.sh");
 }
 
 // n distinct free loopback ports (held open together while picked, then released).

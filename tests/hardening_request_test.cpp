@@ -72,7 +72,7 @@ constexpr size_t kMiB = size_t(1) << 20;
 constexpr size_t kAllocationBound = 64 * kMiB;
 
 std::string valid_k2_request() {
-  std::ifstream in(std::string(ENYGMA_SHARED_DIR) + "/vectors/transfer-k2.json");
+  std::ifstream in(std::string(ENYGMA_SHARED_DIR).append("/vectors/transfer-k2.json"));
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 

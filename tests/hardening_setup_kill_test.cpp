@@ -103,7 +103,7 @@ TEST(HardeningSetupKill, SetupKilledWhileWritingTheProvingKeyLeavesNoHalfKey) {
     // The CLI names the missing key and the command that makes it.
     auto prove = test::run_enygma(
         {"prove", "--k", "2", "--keys", dir.path().string(), "--input",
-         std::string(ENYGMA_SHARED_DIR) + "/vectors/transfer-k2.json"},
+         std::string(ENYGMA_SHARED_DIR).append("/vectors/transfer-k2.json")},
         std::chrono::seconds(120));
     EXPECT_NE(prove.exit_code, 0);
     EXPECT_TRUE(has_infix(prove.err, "transfer-k2.pk")) << prove.err;

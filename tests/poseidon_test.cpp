@@ -87,7 +87,7 @@ Fr from_json_number(const nlohmann::json& v) {
 
 // The generated poseidon_constants.cpp must equal the JSON in shared/ (run where it exists).
 TEST(Poseidon, CompiledConstantsEqualTheJson) {
-  std::ifstream f(std::string(ENYGMA_SHARED_DIR) + "/vectors/poseidon-constants.json");
+  std::ifstream f(std::string(ENYGMA_SHARED_DIR).append("/vectors/poseidon-constants.json"));
   if (!f) GTEST_SKIP() << "shared/vectors/poseidon-constants.json not present";
   std::stringstream ss;
   ss << f.rdbuf();

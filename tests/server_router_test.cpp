@@ -124,7 +124,7 @@ TEST(ServerRouter, JobsAndTheirAnswers) {
 }
 
 TEST(ServerRouter, ReadmeListsEveryRoute) {
-  std::ifstream in(std::string(ENYGMA_SOURCE_DIR) + "/README.md");
+  std::ifstream in(std::string(ENYGMA_SOURCE_DIR).append("/README.md"));
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string readme = ss.str();

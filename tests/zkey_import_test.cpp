@@ -326,7 +326,7 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
 // ---- a real snarkjs ceremony (fixture made by tests/interop/make_fixture.sh) ----------------
 
 std::vector<uint8_t> read_fixture(const std::string& name) {
-  std::ifstream in(std::string(ENYGMA_SOURCE_DIR) + "/tests/interop/fixtures/" + name,
+  std::ifstream in(std::string(ENYGMA_SOURCE_DIR).append("/tests/interop/fixtures/").append(name),
                    std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
