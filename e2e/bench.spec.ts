@@ -7,6 +7,8 @@
 //   verify_ms           median browser verification (k=6)
 //   ready_cached_ms     navigation start -> keys loaded, proof-ready, keys in IndexedDB
 //   ready_network_ms    the same on a first visit (download + decompression)
+//   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
+//                       needed and never shrinks: the peak of the page so far)
 // ENYGMA_BENCH_RUNS (default 5) proofs per k.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -37,7 +39,8 @@ function nativeProveMs(k: number): { ms: number; how: string } {
 }
 
 test('browser benchmarks', async ({ page, request }) => {
-  const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {} };
+  const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
+    memory_mib: {} };
   result.ready_network_ms = await ready(page, `${base()}/?k=6`);
   result.pool_size = await page.evaluate(() => (window as any).demo.poolSize);
   result.ready_cached_ms = median([
@@ -55,12 +58,13 @@ test('browser benchmarks', async ({ page, request }) => {
       await e.prove(kk, text); // warm-up
       const out = [];
       for (let i = 0; i < n; ++i) out.push(await e.prove(kk, text));
-      return out.map((r: any) => ({ ms: r.ms, stages: r.stages }));
+      return out.map((r: any) => ({ ms: r.ms, stages: r.stages, memory: r.memory.memory_bytes }));
     }, [k, requestText, runs] as [number, string, number]);
     result.prove_ms[k] = median(times.map((t) => t.ms));
     const stages: any = {};
     for (const name of Object.keys(times[0].stages)) stages[name] = median(times.map((t) => t.stages[name]));
     result.prove_stages_ms[k] = stages;
+    result.memory_mib[k] = Math.max(...times.map((t) => t.memory)) / 2 ** 20;
 
     const native = nativeProveMs(k);
     if (Number.isNaN(native.ms)) {
