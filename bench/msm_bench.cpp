@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/msm/batch_affine.hpp"
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/msm.hpp"
 #include "core/msm/pippenger.hpp"
@@ -162,7 +162,7 @@ void BM_BatchAdd(benchmark::State& state) {
     }
     std::vector<uint64_t> scratch;
     for (auto _ : state) {
-      msm_detail::batch_add_ifma<F>(jobs.data(), n, scratch);
+      msm_detail::batch_add_lanes<F>(jobs.data(), n, scratch);
       benchmark::DoNotOptimize(out.data());
     }
 #else

@@ -10,6 +10,8 @@
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fr.hpp"
+#include "core/field/kernels.hpp"
+#include "core/field/portable32/mont_mul.hpp"
 #include "support/test_rng.hpp"
 
 #if defined(ENYGMA_HAVE_GMP)
@@ -257,15 +259,15 @@ void compare_backends(uint64_t seed) {
     const F& a = inputs[i];
     const F& b = inputs[inputs.size() - 1 - i];
     uint64_t r64[4], r32[4];
-    limbs64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
-    limbs32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
+    portable64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+    portable32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
     ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
                                                << b.to_decimal();
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
     // The MULX/ADCX/ADOX kernel (with its final subtraction in assembly) where the CPU has it.
     if (cpu_supports_adx()) {
       uint64_t radx[4];
-      limbs64_adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+      adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
       ASSERT_EQ(0, memcmp(r64, radx, sizeof r64)) << "inputs " << a.to_decimal() << " "
                                                   << b.to_decimal();
     }
@@ -341,7 +343,7 @@ void check_wide_and_redc(uint64_t seed) {
     const auto& x = words[i];
     const auto& y = words[(i * 31 + 7) % words.size()];
     uint64_t wide[8];
-    limbs64_adx::mul_wide(wide, x.data(), y.data());
+    adx::mul_wide(wide, x.data(), y.data());
     mpz_from_words(a, x.data(), 4);
     mpz_from_words(b, y.data(), 4);
     mpz_mul(expect, a, b);
@@ -357,7 +359,7 @@ void check_wide_and_redc(uint64_t seed) {
         in[4 + j] = high.w[j];
       }
       uint64_t out[4];
-      limbs64_adx::redc(out, in, F::kModulus.w, F::kInv64);
+      adx::redc(out, in, F::kModulus.w, F::kInv64);
       mpz_from_words(t, in, 8);
       mpz_mul(expect, t, rinv);
       mpz_mod(expect, expect, m);

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/field/fp.hpp"
+#include "core/field/kernels.hpp"
 #include "core/field/inverse_vartime.hpp"
 
 namespace enygma {
@@ -21,23 +22,19 @@ struct Fp2 {
   friend Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   friend Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   friend Fp2 operator-(const Fp2& a) { return {-a.c0, -a.c1}; }
-  // Karatsuba: 3 multiplications. With the ADX kernel, its products are 512-bit and each
-  // coefficient is reduced once (mul_lazy_reduction, core/curve/fp2.cpp).
+  // The field kernels' Fp2 product (core/field/kernels.hpp): Karatsuba, with lazy reduction
+  // where the backend has it.
   friend Fp2 operator*(const Fp2& a, const Fp2& b) {
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-    if (__builtin_expect(g_use_adx, 1)) return mul_lazy_reduction(a, b);
-#endif
-    return mul_karatsuba(a, b);
+    Fp2 r;
+    kernels::fp2_mul<Fp>(r.c0.limbs, r.c1.limbs, a.c0.limbs, a.c1.limbs, b.c0.limbs, b.c1.limbs);
+    return r;
   }
+  // Karatsuba on Fp operations (3 multiplications): the reference for tests and benchmarks.
   static Fp2 mul_karatsuba(const Fp2& a, const Fp2& b) {
     Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   }
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-  // The same product with two Montgomery reductions instead of three (x86-64 with ADX only).
-  static Fp2 mul_lazy_reduction(const Fp2& a, const Fp2& b);
-#endif
   friend Fp2 operator*(const Fp2& a, const Fp& s) { return {a.c0 * s, a.c1 * s}; }
   Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
   Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
