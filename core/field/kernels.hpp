@@ -10,6 +10,7 @@
 //                multiplication, and Fp2 multiplication with lazy reduction
 //   ifma/        eight field elements at once with AVX-512 IFMA (x86-64, chosen at run time),
 //                for batch-affine point additions (core/msm/batch_affine_ifma.cpp)
+//   wasm/        on portable32's limbs, for WebAssembly: Fp2 products with lazy reduction
 // Which backends a build has, and the run-time switches of the x86-64 ones, are in
 // core/field/cpu_features.hpp. Every backend computes the same function on the same in-memory
 // layout (four little-endian 64-bit words, Montgomery form with R = 2^256): proofs are
@@ -24,6 +25,7 @@
 #include "core/field/portable64/add_sub.hpp"
 #if defined(ENYGMA_LIMB32)
 #include "core/field/portable32/mont_mul.hpp"
+#include "core/field/wasm/fp2.hpp"
 #else
 #include "core/field/portable64/mont_mul.hpp"
 #include "core/field/portable64/mul_small.hpp"
@@ -65,6 +67,8 @@ ENYGMA_KERNEL void mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) 
 }
 
 // r = a^2 2^-256 mod m.
+// (A dedicated squaring kernel gains nothing here: the compilers already merge the equal limb
+// products a_i a_j and a_j a_i of mul(a, a).)
 template <class F>
 ENYGMA_KERNEL void square(uint64_t r[4], const uint64_t a[4]) {
   mul<F>(r, a, a);
@@ -110,6 +114,9 @@ ENYGMA_KERNEL void mul_small(uint64_t r[4], const uint64_t a[4]) {
 template <class F>
 ENYGMA_KERNEL void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
                            const uint64_t a1[4], const uint64_t b0[4], const uint64_t b1[4]) {
+#if defined(ENYGMA_LIMB32)
+  wasm::fp2_mul<F>(r0, r1, a0, a1, b0, b1);
+#else
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
   if (__builtin_expect(g_use_adx, 1)) return adx::fp2_mul<F>(r0, r1, a0, a1, b0, b1);
 #endif
@@ -123,6 +130,24 @@ ENYGMA_KERNEL void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
   sub<F>(r0, t0, t1);
   sub<F>(t2, t2, t0);
   sub<F>(r1, t2, t1);
+#endif
+}
+
+// (r0 + r1 u) = (a0 + a1 u)^2 in Fp2, coefficients below m; r0, r1 may alias the inputs.
+template <class F>
+ENYGMA_KERNEL void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
+                              const uint64_t a1[4]) {
+#if defined(ENYGMA_LIMB32)
+  wasm::fp2_square<F>(r0, r1, a0, a1);
+#else
+  // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two multiplications.
+  uint64_t p[4], s[4], d[4];
+  mul<F>(p, a0, a1);
+  add<F>(s, a0, a1);
+  sub<F>(d, a0, a1);
+  mul<F>(r0, s, d);
+  add<F>(r1, p, p);
+#endif
 }
 
 // Batch-affine point additions on a multi-lane kernel (core/msm/batch_affine_lanes.hpp):
