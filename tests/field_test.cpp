@@ -10,6 +10,7 @@
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fr.hpp"
+#include "core/field/inverse_vartime.hpp"
 #include "core/field/kernels.hpp"
 #include "core/field/portable32/mont_mul.hpp"
 #include "core/field/portable64/add_sub.hpp"
@@ -255,7 +256,6 @@ TEST(PrimeField, ChainKnownAnswerSameOnEveryTarget) {
 // Every backend on the same inputs, compared byte for byte with the 64-bit one: the 32-bit and
 // WebAssembly kernels are what the browser module runs, and run here beside it (natively, and
 // in the WebAssembly build too, where 128-bit products exist as slow library calls).
-#if defined(__SIZEOF_INT128__)
 // Random values and the edges: 0, 1, 2, m - 1, (m - 1) / 2 and its neighbours, values near
 // 2^253, and the largest and smallest words below m taken as Montgomery forms as they are.
 template <class F>
@@ -281,6 +281,7 @@ std::vector<F> backend_inputs(uint64_t seed, int random_count) {
   return inputs;
 }
 
+#if defined(__SIZEOF_INT128__)
 template <class F>
 void compare_backends(uint64_t seed) {
   const std::vector<F> inputs = backend_inputs<F>(seed, 5000);
@@ -362,6 +363,58 @@ void compare_fp2_backends(uint64_t seed) {
   }
 }
 TEST(LimbBackends, WebAssemblyFp2KernelsAgreeWithSixtyFourBit) { compare_fp2_backends(13); }
+#endif
+
+// The variable-time inversion in both limb configurations (30-bit limbs: WebAssembly) against
+// Fermat, on the edge values, powers of two and m minus them (long runs of equal bits), each as
+// a canonical value and as a Montgomery word, and on random elements.
+template <class F>
+void compare_inversions(uint64_t seed) {
+  std::vector<F> inputs = backend_inputs<F>(seed, 3000);
+  for (unsigned k = 0; k < F::kBits - 1; k += 3) {
+    U256 x{}, y;
+    x.w[k / 64] = uint64_t(1) << (k % 64);
+    sub_borrow(y, F::kModulus, x);
+    for (const U256& v : {x, y}) {
+      inputs.push_back(F::from_montgomery(v));
+      inputs.push_back(*F::from_canonical(v));
+    }
+  }
+  for (const F& a : inputs) {
+    const F fermat = a.inverse();
+    ASSERT_EQ((safegcd_detail::inverse<F, safegcd_detail::Limbs30>(a)), fermat) << a.to_decimal();
+#if defined(__SIZEOF_INT128__)
+    ASSERT_EQ((safegcd_detail::inverse<F, safegcd_detail::Limbs62>(a)), fermat) << a.to_decimal();
+#endif
+    ASSERT_EQ(inverse_vartime(a), fermat) << a.to_decimal();
+  }
+}
+TEST(InverseBackends, SafegcdLimbConfigurationsAgreeWithFermat) {
+  compare_inversions<Fp>(31);
+  compare_inversions<Fr>(32);
+}
+
+// One batch of 30 divsteps: u f + v g and q f + r g divisible by 2^30 (the exact division of
+// update_fg), |u| + |v| and |q| + |r| at most 2^30 (the bound update_de relies on).
+TEST(InverseBackends, ThirtyBitDivstepBatchIsExactAndBounded) {
+  TestRng rng(30);
+  const uint64_t mask30 = (uint64_t(1) << 30) - 1;
+  const auto abs64 = [](int64_t x) { return x < 0 ? 0 - uint64_t(x) : uint64_t(x); };
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t f = uint32_t(rng.next() & mask30) | 1;
+    uint32_t g = uint32_t(rng.next() & mask30);
+    if (i % 4 == 1) g &= ~(~uint32_t(0) << (rng.next() % 30));  // few low bits, zero runs
+    if (i % 4 == 2) g = 0;
+    const int64_t eta = i % 3 == 0 ? -1 : int64_t(rng.next() % 41) - 20;
+    safegcd_detail::Matrix t;
+    safegcd_detail::divsteps_var<safegcd_detail::Limbs30>(eta, f, g, t);
+    ASSERT_EQ((uint64_t(t.u) * f + uint64_t(t.v) * g) & mask30, 0u) << i;
+    ASSERT_EQ((uint64_t(t.q) * f + uint64_t(t.r) * g) & mask30, 0u) << i;
+    ASSERT_LE(abs64(t.u) + abs64(t.v), uint64_t(1) << 30) << i;
+    ASSERT_LE(abs64(t.q) + abs64(t.r), uint64_t(1) << 30) << i;
+  }
+}
+#if defined(__SIZEOF_INT128__)
 TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {
   compare_backends<Fp>(11);
   compare_backends<Fr>(12);

@@ -150,6 +150,14 @@ ENYGMA_KERNEL void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[
 #endif
 }
 
+// Limb width of the variable-time inversion (core/field/inverse_vartime.hpp): 62-bit limbs with
+// 128-bit products, or 30-bit limbs with 64-bit products where 128-bit ones are library calls.
+#if defined(ENYGMA_LIMB32)
+inline constexpr int kSafegcdLimbBits = 30;
+#else
+inline constexpr int kSafegcdLimbBits = 62;
+#endif
+
 // Batch-affine point additions on a multi-lane kernel (core/msm/batch_affine_lanes.hpp):
 // whether this build has one, and whether it runs now.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
