@@ -14,6 +14,7 @@
 #include "core/field/kernels.hpp"
 #include "core/field/portable32/mont_mul.hpp"
 #include "core/field/portable64/add_sub.hpp"
+#include "core/field/wasm/fe29.hpp"
 #include "core/field/wasm/fp2.hpp"
 #if defined(__SIZEOF_INT128__)
 #include "core/field/portable64/mont_mul.hpp"
@@ -414,6 +415,138 @@ TEST(InverseBackends, ThirtyBitDivstepBatchIsExactAndBounded) {
     ASSERT_LE(abs64(t.q) + abs64(t.r), uint64_t(1) << 30) << i;
   }
 }
+// The WebAssembly lane kernel's elements (core/field/wasm/fe29.hpp) at the edges of their
+// bounds: multiplication with one input up to 64m and the other up to 2m (results below 2m and
+// equal to a b 2^-261 mod m), Fp2 multiplication likewise, subtractions of up to 4m and the
+// final reductions. Values are built from (low 256 bits, bits above).
+struct Wide320 {
+  U256 low;
+  uint64_t high;
+};
+wasm::Fe29 fe29_of(const Wide320& x) {
+  wasm::Fe29 r{};
+  for (int i = 0; i < 9; ++i) {
+    for (int b = 0; b < 29; ++b) {
+      const int bit = 29 * i + b;
+      const uint64_t v =
+          bit < 256 ? (x.low.w[bit / 64] >> (bit % 64)) & 1 : (x.high >> (bit - 256)) & 1;
+      r.l[i] |= v << b;
+    }
+  }
+  return r;
+}
+Wide320 value_of(const wasm::Fe29& a) {
+  Wide320 r{};
+  for (int i = 0; i < 9; ++i) {
+    EXPECT_LT(a.l[i], uint64_t(1) << 29) << "limb " << i << " not normalized";
+    for (int b = 0; b < 29; ++b) {
+      const int bit = 29 * i + b;
+      const uint64_t v = (a.l[i] >> b) & 1;
+      if (bit < 256) {
+        r.low.w[bit / 64] |= v << (bit % 64);
+      } else {
+        r.high |= v << (bit - 256);
+      }
+    }
+  }
+  return r;
+}
+// k m + d for small k and d of either sign, as a 320-bit value.
+Wide320 multiple_of_m(uint64_t k, int64_t d) {
+  Wide320 r{};
+  for (uint64_t i = 0; i < k; ++i) r.high += add_carry(r.low, r.low, Fp::kModulus);
+  U256 ad = U256::from_u64(uint64_t(d < 0 ? -d : d));
+  if (d >= 0) {
+    r.high += add_carry(r.low, r.low, ad);
+  } else {
+    r.high -= sub_borrow(r.low, r.low, ad);
+  }
+  return r;
+}
+// The element of Fp that a 320-bit integer x stands for in the scalar Montgomery form (the
+// element whose Montgomery word is x mod m): x 2^-256 = low 2^-256 + high.
+Fp fp_of(const Wide320& x) {
+  U256 low = x.low;
+  while (cmp(low, Fp::kModulus) >= 0) sub_borrow(low, low, Fp::kModulus);
+  return Fp::from_montgomery(low) + Fp::from_u64(x.high);
+}
+bool below(const Wide320& x, uint64_t k) {  // x < k m
+  const Wide320 km = multiple_of_m(k, 0);
+  return x.high < km.high || (x.high == km.high && cmp(x.low, km.low) < 0);
+}
+
+TEST(WasmLaneKernel, MultiplicationAtTheBoundsOfItsInputs) {
+  TestRng rng(29);
+  const Fp inv32 = Fp::from_u64(32).inverse();  // 2^-5: a b 2^-261 = (a b 2^-256) 2^-5
+  std::vector<Wide320> big = {multiple_of_m(64, -1), multiple_of_m(63, 12345),
+                              multiple_of_m(32, 0),  multiple_of_m(1, -1),
+                              multiple_of_m(0, 0),   multiple_of_m(0, 1)};
+  std::vector<Wide320> small = {multiple_of_m(2, -1), multiple_of_m(1, 0), multiple_of_m(1, -1),
+                                multiple_of_m(0, 0), multiple_of_m(0, 1)};
+  for (int i = 0; i < 200; ++i) {
+    big.push_back(multiple_of_m(rng.next() % 64, int64_t(rng.next() >> 2)));
+    const Fp r = rng.field<Fp>();
+    small.push_back({r.montgomery(), 0});
+  }
+  for (const Wide320& a : big) {
+    for (const Wide320& b : small) {
+      const Wide320 r = value_of(wasm::mul<Fp>(fe29_of(a), fe29_of(b)));
+      ASSERT_TRUE(below(r, 2));
+      ASSERT_EQ(fp_of(r), fp_of(a) * fp_of(b) * inv32);
+      // Fp2: (a + b u)(b + a u), and with the 64m-bounded element second.
+      wasm::Fe29 c0, c1;
+      wasm::fp2_mul<Fp>(c0, c1, fe29_of(a), fe29_of(b), fe29_of(b), fe29_of(b));
+      const Wide320 v0 = value_of(c0), v1 = value_of(c1);
+      ASSERT_TRUE(below(v0, 2) && below(v1, 2));
+      ASSERT_EQ(fp_of(v0), (fp_of(a) * fp_of(b) - fp_of(b) * fp_of(b)) * inv32);
+      ASSERT_EQ(fp_of(v1), (fp_of(a) * fp_of(b) + fp_of(b) * fp_of(b)) * inv32);
+      wasm::fp2_mul<Fp>(c0, c1, fe29_of(b), fe29_of(b), fe29_of(a), fe29_of(a));
+      ASSERT_TRUE(below(value_of(c0), 2) && below(value_of(c1), 2));
+      ASSERT_EQ(fp_of(value_of(c0)), Fp::zero());
+      ASSERT_EQ(fp_of(value_of(c1)), (fp_of(a) * fp_of(b)).dbl() * inv32);
+    }
+  }
+}
+
+TEST(WasmLaneKernel, SubtractionsShiftsAndReductions) {
+  TestRng rng(30);
+  std::vector<Wide320> values = {multiple_of_m(0, 0), multiple_of_m(0, 1), multiple_of_m(1, -1),
+                                 multiple_of_m(1, 0), multiple_of_m(2, -1), multiple_of_m(3, -1),
+                                 multiple_of_m(4, -1)};
+  for (int i = 0; i < 100; ++i) {
+    values.push_back(multiple_of_m(rng.next() % 4, int64_t(rng.next() >> 2)));
+  }
+  for (const Wide320& a : values) {
+    const wasm::Fe29 fa = fe29_of(a);
+    // reduce_below_4m: the representative in [0, m)
+    if (below(a, 4)) {
+      const Wide320 r = value_of(wasm::reduce_below_4m<Fp>(fa));
+      ASSERT_TRUE(below(r, 1));
+      ASSERT_EQ(fp_of(r), fp_of(a));
+    }
+    // shl5 for a < 2^256
+    if (a.high == 0) {
+      const Wide320 r = value_of(wasm::shl5(fa));
+      ASSERT_EQ(fp_of(r), fp_of(a) * Fp::from_u64(32));
+    }
+    for (const Wide320& b : values) {
+      const wasm::Fe29 fb = fe29_of(b);
+      if (below(b, 1)) {  // b < m: a - b + 1m
+        ASSERT_EQ(fp_of(value_of(wasm::sub<Fp, 1>(fa, fb))), fp_of(a) - fp_of(b));
+      }
+      if (below(b, 2)) {
+        ASSERT_EQ(fp_of(value_of(wasm::sub<Fp, 2>(fa, fb))), fp_of(a) - fp_of(b));
+      }
+      if (below(b, 4)) {
+        ASSERT_EQ(fp_of(value_of(wasm::sub<Fp, 4>(fa, fb))), fp_of(a) - fp_of(b));
+      }
+      if (below(a, 2) && below(b, 2)) {
+        ASSERT_EQ(fp_of(value_of(wasm::add(fa, fb))), fp_of(a) + fp_of(b));
+      }
+    }
+  }
+}
+
 #if defined(__SIZEOF_INT128__)
 TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {
   compare_backends<Fp>(11);

@@ -28,8 +28,8 @@ struct PairAdd {
 template <class F>
 struct BatchAddScratch {
   // The points are public (a verifier's): the shared inversion may take variable time
-  // (inverse_vartime, several times faster than Fermat). Left false for a prover's MSM, whose bucket contents follow
-  // the witness.
+  // (inverse_vartime, several times faster than Fermat). Left false for a prover's MSM, whose
+  // bucket contents follow the witness.
   bool public_values = false;
   std::vector<F> denominators, prefix;
   // For the lane kernel (core/msm/batch_affine_lanes.hpp).

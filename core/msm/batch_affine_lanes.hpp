@@ -2,9 +2,10 @@
 // same arithmetic as core/msm/batch_affine.hpp (one shared inversion, ~6 multiplications of
 // the coordinate field per addition), several additions at once. The field kernels' dispatch
 // point (core/field/kernels.hpp) says whether a lane kernel exists in this build and runs now;
-// its implementation is core/msm/batch_affine_ifma.cpp (AVX-512 IFMA, eight lanes). The callers
-// (core/msm/bucket_accumulator.hpp, batch_add_pairs) keep the scalar code otherwise, and for the
-// rare exceptional additions (equal x: doubling or cancellation).
+// the implementations are core/msm/batch_affine_ifma.cpp (AVX-512 IFMA, eight lanes, native
+// x86-64) and core/msm/batch_affine_limbs29.cpp (29-bit limbs, one lane, WebAssembly). The
+// callers (core/msm/bucket_accumulator.hpp, batch_add_pairs) keep the scalar code otherwise,
+// and for the rare exceptional additions (equal x: doubling or cancellation).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +38,13 @@ void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t
                         bool public_values = false);
 void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                         bool public_values = false);
+
+// The 29-bit-limb kernel under its own name: compiled into every build, so that native tests
+// compare it with the scalar code (in WebAssembly it is also g*_batch_add_lanes).
+void g1_batch_add_limbs29(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                          bool public_values = false);
+void g2_batch_add_limbs29(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                          bool public_values = false);
 
 // Below this many additions the callers keep the scalar code (the lanes would be mostly
 // padding).

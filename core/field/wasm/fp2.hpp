@@ -41,8 +41,9 @@ struct SquaredModulus29 {
 // not be: they are signed). Both are below 2 m^2, as redc_columns needs. Column bounds: P2's
 // reach 9 * 2^60 < 2^64 (unsigned; the difference is exact modulo 2^64 and below 2^62.2).
 template <class F>
-__attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4], const uint64_t a1[4],
-                    const uint64_t b0[4], const uint64_t b1[4]) {
+__attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
+                                       const uint64_t a1[4], const uint64_t b0[4],
+                                       const uint64_t b1[4]) {
   uint64_t x0[9], x1[9], y0[9], y1[9], sx[9], sy[9];
   split29(x0, a0);
   split29(x1, a1);
@@ -73,7 +74,7 @@ __attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uin
 // 2 a0 a1 < 2 m^2.
 template <class F>
 __attribute__((noinline)) void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
-                       const uint64_t a1[4]) {
+                                          const uint64_t a1[4]) {
   uint64_t x0[9], x1[9], s[9], x1d[9];
   int64_t d[9];
   split29(x0, a0);
