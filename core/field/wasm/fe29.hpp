@@ -9,7 +9,8 @@
 // a b 2^-261 mod m, below a b / 2^261 + m, so with one input below 64m and the other below 2m
 // it stays below 2m (64 * 2 * m^2 / 2^261 < 0.76 m for m < 2^254). The scalar code's values
 // (v 2^256) are used as they are and the caller tracks the scalings (a 5-bit shift, shl5, moves a
-// value into the 2^261 scale).
+// value into the 2^261 scale). Squarings (square256, fp2_square256) reduce with R = 2^256, so a
+// square of a scalar-scaled value stays scalar-scaled with 45 limb products instead of 81.
 //
 // Limbs: every limb below 2^29 after each operation ("normalized"), values below 2^261; the
 // products of limbs are below 2^58 and a column of nine of them plus a reduction stays far below
