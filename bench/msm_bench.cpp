@@ -115,6 +115,28 @@ BENCHMARK(BM_Msm<G1>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same MSMs with the build's lane kernel for batch-affine additions switched off (AVX-512
+// IFMA natively, 29-bit limbs in WebAssembly): the scalar code's time, for comparison.
+template <class J>
+void BM_MsmWithoutLanes(benchmark::State& state) {
+  const bool was = batch_lanes_enabled();
+  set_batch_lanes_enabled(false);
+  BM_Msm<J>(state);
+  set_batch_lanes_enabled(was);
+}
+BENCHMARK(BM_MsmWithoutLanes<G1>)
+    ->Name("msm_g1_without_lanes")
+    ->Args({15, 1, 0})
+    ->Args({16, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_MsmWithoutLanes<G2>)
+    ->Name("msm_g2_without_lanes")
+    ->Args({14, 1, 0})
+    ->Args({15, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The verifier's public-input sum over n fixed points (k=6: 50): a plain MSM on one thread
 // (range(1) = 0) against FixedBaseMsm with window c = range(1); the table is built outside.
 void BM_PublicInputSum(benchmark::State& state) {

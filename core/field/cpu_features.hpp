@@ -43,7 +43,7 @@ bool cpu_supports_ifma();
 bool ifma_enabled();
 void set_ifma_enabled(bool on);
 
-// The WebAssembly build's lane kernel for batch-affine additions: coordinates kept as 29-bit
+// The WebAssembly build's lane kernel for batch-affine G1 additions: coordinates kept as 29-bit
 // limbs (core/msm/batch_affine_limbs29.cpp). On by default.
 #if defined(ENYGMA_LIMB32)
 #define ENYGMA_HAVE_LIMBS29_LANES 1

@@ -1,5 +1,8 @@
-// The lane kernel of core/msm/batch_affine_lanes.hpp for WebAssembly: one addition at a time,
-// every coordinate kept as 29-bit limbs from load to store (core/field/wasm/fe29.hpp). The
+// The lane kernel of core/msm/batch_affine_lanes.hpp for WebAssembly's G1 additions: one
+// addition at a time, every coordinate kept as 29-bit limbs from load to store
+// (core/field/wasm/fe29.hpp). G2 keeps the scalar code: its lazily reduced Fp2 products
+// (core/field/wasm/fp2.hpp) were not beaten by the same scheme on limbs (msm_bench, msm_g2 with
+// and without lanes). The
 // arithmetic and the scalings are those of batch_affine_ifma.cpp with R' = 2^261 and a 5-bit
 // shift: inputs arrive as v*2^256 (the scalar Montgomery form); the denominators d = x_b - x_a
 // are shifted to d*2^261, so the running products and the inverses stay 2^261-scaled;
@@ -55,45 +58,6 @@ struct FpLimbs {
     x = public_values ? inverse_vartime(x) : x.inverse();
     x = x * Fp::from_u64(1024);
     return wasm::from_words(x.limbs);
-  }
-};
-
-// The same for G2 (Fp2 = Fp[u] / (u^2 + 1)), componentwise where it can be.
-struct Fp2Limbs {
-  struct T {
-    Fe29 c0, c1;
-  };
-  static constexpr int kWords = 8;
-  static T load(const uint64_t* w) { return {wasm::from_words(w), wasm::from_words(w + 4)}; }
-  static void store(uint64_t* w, const T& a) {
-    wasm::to_words(a.c0, w);
-    wasm::to_words(a.c1, w + 4);
-  }
-  static T add(const T& a, const T& b) { return {wasm::add(a.c0, b.c0), wasm::add(a.c1, b.c1)}; }
-  template <int K>
-  static T sub(const T& a, const T& b) {
-    return {wasm::sub<Fp, K>(a.c0, b.c0), wasm::sub<Fp, K>(a.c1, b.c1)};
-  }
-  static T shl5(const T& a) { return {wasm::shl5(a.c0), wasm::shl5(a.c1)}; }
-  static T mul(const T& a, const T& b) {
-    T r;
-    wasm::fp2_mul<Fp>(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
-    return r;
-  }
-  static T square256(const T& a) {
-    T r;
-    wasm::fp2_square256<Fp>(r.c0, r.c1, a.c0, a.c1);
-    return r;
-  }
-  static T reduce(const T& a) {
-    return {wasm::reduce_below_4m<Fp>(a.c0), wasm::reduce_below_4m<Fp>(a.c1)};
-  }
-  static T one261() { return {wasm::Fe29Modulus<Fp>::kOne261, Fe29{}}; }
-  static T invert(const T& a, bool public_values) {
-    Fp2 x{to_scalar(a.c0), to_scalar(a.c1)};
-    x = public_values ? inverse_vartime(x) : x.inverse();
-    x = x * Fp::from_u64(1024);
-    return {wasm::from_words(x.c0.limbs), wasm::from_words(x.c1.limbs)};
   }
 };
 
@@ -154,20 +118,10 @@ void g1_batch_add_limbs29(const AffineAddJob* jobs, size_t k, std::vector<uint64
   batch_add<FpLimbs>(jobs, k, scratch, public_values);
 }
 
-void g2_batch_add_limbs29(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
-                          bool public_values) {
-  batch_add<Fp2Limbs>(jobs, k, scratch, public_values);
-}
-
 #if defined(ENYGMA_HAVE_LIMBS29_LANES)
 void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                         bool public_values) {
   g1_batch_add_limbs29(jobs, k, scratch, public_values);
-}
-
-void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
-                        bool public_values) {
-  g2_batch_add_limbs29(jobs, k, scratch, public_values);
 }
 #endif
 

@@ -1,5 +1,5 @@
-// Field elements kept as nine 29-bit limbs between operations, for the batch-affine additions of
-// the WebAssembly build (core/msm/batch_affine_limbs29.cpp): a chain of multiplications and
+// Field elements kept as nine 29-bit limbs between operations, for the batch-affine G1 additions
+// of the WebAssembly build (core/msm/batch_affine_limbs29.cpp): a chain of multiplications and
 // subtractions then pays neither the split into limbs and the join back into words of every
 // portable32::mont_mul nor the carry chains of word additions. The counterpart of the IFMA
 // backend's Fe8 with one lane, on 64-bit integers.
@@ -9,8 +9,8 @@
 // a b 2^-261 mod m, below a b / 2^261 + m, so with one input below 64m and the other below 2m
 // it stays below 2m (64 * 2 * m^2 / 2^261 < 0.76 m for m < 2^254). The scalar code's values
 // (v 2^256) are used as they are and the caller tracks the scalings (a 5-bit shift, shl5, moves a
-// value into the 2^261 scale). Squarings (square256, fp2_square256) reduce with R = 2^256, so a
-// square of a scalar-scaled value stays scalar-scaled with 45 limb products instead of 81.
+// value into the 2^261 scale). The squaring (square256) reduces with R = 2^256, so a square of
+// a scalar-scaled value stays scalar-scaled, with 45 limb products instead of 81.
 //
 // Limbs: every limb below 2^29 after each operation ("normalized"), values below 2^261; the
 // products of limbs are below 2^58 and a column of nine of them plus a reduction stays far below
@@ -109,33 +109,6 @@ ENYGMA_FE29 Fe29 redc261(int64_t t[18]) {
   r.l[8] += uint64_t(c) << 29;
   return r;
 }
-
-template <class F>
-struct Fp2Offset261 {
-  // 2^shift m^2 as 18 columns of 29 bits.
-  static constexpr auto columns(int shift) {
-    struct C {
-      int64_t v[18];
-    } c{};
-    uint64_t t[18] = {};
-    for (int i = 0; i < 9; ++i) {
-      for (int j = 0; j < 9; ++j) t[i + j] += Limbs29Modulus<F>::kM[i] * Limbs29Modulus<F>::kM[j];
-    }
-    // m^2 normalized to 29-bit limbs (the top one takes the rest), then times 2^shift.
-    for (int pass = 0; pass < 2; ++pass) {
-      uint64_t carry = 0;
-      for (int k = 0; k < 18; ++k) {
-        const uint64_t v = (pass == 0 ? t[k] : t[k] << shift) + carry;
-        t[k] = k < 17 ? v & kMask29 : v;
-        carry = k < 17 ? v >> 29 : 0;
-      }
-    }
-    for (int k = 0; k < 18; ++k) c.v[k] = int64_t(t[k]);
-    return c;
-  }
-  static constexpr auto kColumns = columns(7);  // 128 m^2, for fp2_mul
-  static constexpr auto kSquare = columns(2);   // 4 m^2, for fp2_square256
-};
 
 // a b 2^-261 mod m, below a b / 2^261 + m.
 template <class F>
@@ -256,66 +229,6 @@ ENYGMA_FE29 Fe29 square256(const Fe29& a) {
 #pragma GCC unroll 18
   for (int k = 0; k < 18; ++k) s[k] = int64_t(t[k]);
   return redc256<F>(s);
-}
-
-// (c0 + c1 u) = (a0 + a1 u)^2 2^-256 in Fp2: (a0 + a1)(a0 - a1) with signed limbs, plus 4 m^2
-// to keep the total non-negative, and 2 a0 a1; with inputs below 2m both are below 8 m^2, the
-// reductions below 2.6m, and one conditional subtraction of 2m brings them below 2m.
-template <class F>
-ENYGMA_FE29 void fp2_square256(Fe29& c0, Fe29& c1, const Fe29& a0, const Fe29& a1) {
-  int64_t t0[18] = {}, t1[18] = {}, d[9];
-  uint64_t s[9], b2[9];
-#pragma GCC unroll 9
-  for (int i = 0; i < 9; ++i) {
-    s[i] = a0.l[i] + a1.l[i];
-    d[i] = int64_t(a0.l[i]) - int64_t(a1.l[i]);
-    b2[i] = a1.l[i] << 1;
-  }
-#pragma GCC unroll 9
-  for (int i = 0; i < 9; ++i) {
-#pragma GCC unroll 9
-    for (int j = 0; j < 9; ++j) {
-      t0[i + j] += int64_t(s[i]) * d[j];
-      t1[i + j] += int64_t(a0.l[i] * b2[j]);
-    }
-  }
-  constexpr const auto& k = Fp2Offset261<F>::kSquare;
-#pragma GCC unroll 18
-  for (int i = 0; i < 18; ++i) t0[i] += k.v[i];
-  using M = Fe29Modulus<F>;
-  c0 = sub_if_not_below(redc256<F>(t0), M::kM2);
-  c1 = sub_if_not_below(redc256<F>(t1), M::kM2);
-}
-
-// (c0 + c1 u) = (a0 + a1 u)(b0 + b1 u) 2^-261 in Fp2 = F[u] / (u^2 + 1), with lazy reduction:
-// Karatsuba on columns (core/field/wasm/fp2.hpp explains the column identities) and one
-// reduction per coefficient. With one input's coefficients below 64m and the other's below 2m,
-// c0 + K and c1 are below 256 m^2 (K = 128 m^2 keeps c0 non-negative), so both results are
-// below 256 m^2 / 2^261 + m < 2.6m, and one conditional subtraction of 2m brings them below 2m.
-
-template <class F>
-ENYGMA_FE29 void fp2_mul(Fe29& c0, Fe29& c1, const Fe29& a0, const Fe29& a1, const Fe29& b0,
-                         const Fe29& b1) {
-  uint64_t sx[9], sy[9];
-#pragma GCC unroll 9
-  for (int i = 0; i < 9; ++i) {
-    sx[i] = a0.l[i] + a1.l[i];
-    sy[i] = b0.l[i] + b1.l[i];
-  }
-  uint64_t p0[18] = {}, p1[18] = {}, p2[18] = {};
-  mul_columns(p0, a0.l, b0.l);
-  mul_columns(p1, a1.l, b1.l);
-  mul_columns(p2, sx, sy);
-  int64_t t0[18], t1[18];
-  constexpr const auto& k = Fp2Offset261<F>::kColumns;
-#pragma GCC unroll 18
-  for (int i = 0; i < 18; ++i) {
-    t1[i] = int64_t(p2[i] - p0[i] - p1[i]);
-    t0[i] = int64_t(p0[i]) - int64_t(p1[i]) + k.v[i];
-  }
-  using M = Fe29Modulus<F>;
-  c0 = sub_if_not_below(redc261<F>(t0), M::kM2);
-  c1 = sub_if_not_below(redc261<F>(t1), M::kM2);
 }
 
 #undef ENYGMA_FE29
