@@ -39,11 +39,17 @@ struct Fp2 {
   Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
   Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
   Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
-  // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications (the kernels' Fp2 squaring).
+  // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications (the kernels' Fp2 squaring where a
+  // backend has one, core/field/kernels.hpp).
   Fp2 square() const {
-    Fp2 r;
-    kernels::fp2_square<Fp>(r.c0.limbs, r.c1.limbs, c0.limbs, c1.limbs);
-    return r;
+    if constexpr (kernels::kHaveFp2Square) {
+      Fp2 r;
+      kernels::fp2_square<Fp>(r.c0.limbs, r.c1.limbs, c0.limbs, c1.limbs);
+      return r;
+    } else {
+      Fp ab = c0 * c1;
+      return {(c0 + c1) * (c0 - c1), ab + ab};
+    }
   }
   Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   Fp2 conjugate() const { return {c0, -c1}; }

@@ -136,6 +136,14 @@ ENYGMA_KERNEL void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
 }
 
 // (r0 + r1 u) = (a0 + a1 u)^2 in Fp2, coefficients below m; r0, r1 may alias the inputs.
+// kHaveFp2Square: a backend has a dedicated one (WebAssembly: lazy reduction), which Fp2 then
+// calls; elsewhere Fp2 squares with Fp operations, which GCC keeps in registers where this
+// word-pointer form stores and reloads the intermediate results.
+#if defined(ENYGMA_LIMB32)
+inline constexpr bool kHaveFp2Square = true;
+#else
+inline constexpr bool kHaveFp2Square = false;
+#endif
 template <class F>
 ENYGMA_KERNEL void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
                               const uint64_t a1[4]) {
