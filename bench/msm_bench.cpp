@@ -115,8 +115,8 @@ BENCHMARK(BM_Msm<G1>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// The same MSMs with the build's lane kernel for batch-affine additions switched off (AVX-512
-// IFMA natively, 29-bit limbs in WebAssembly): the scalar code's time, for comparison.
+// The same MSMs with the build's lane kernel for batch-affine additions (AVX-512 IFMA) switched
+// off: the scalar code's time, for comparison.
 template <class J>
 void BM_MsmWithoutLanes(benchmark::State& state) {
   const bool was = batch_lanes_enabled();
@@ -162,7 +162,7 @@ BENCHMARK(BM_PublicInputSum)
 
 // One batch of n independent affine additions with one shared inversion: the scalar
 // batch_add_pairs (range(1) = 0) against the build's lane kernel (range(1) = 1: AVX-512 IFMA,
-// eight lanes, natively; 29-bit limbs in WebAssembly).
+// eight lanes; skipped where the build has none).
 template <class J>
 void BM_BatchAdd(benchmark::State& state) {
   using Affine = typename J::Affine;

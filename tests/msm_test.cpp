@@ -5,11 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <type_traits>
 #include <vector>
 
 #include "core/field/cpu_features.hpp"
-#include "core/msm/batch_affine_lanes.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/pippenger.hpp"
 #include "support/test_rng.hpp"
@@ -346,9 +344,9 @@ TEST(MsmG2, FastPathMatchesReference) {
   }
 }
 
-// Where the build has a lane kernel for batch-affine additions (AVX-512 IFMA natively when the
-// CPU has it; 29-bit limbs in WebAssembly), the G1 and G2 tests above run on it; these run the
-// same checks on the scalar code too (elsewhere they repeat them).
+// Where the build has a lane kernel for batch-affine additions (AVX-512 IFMA when the CPU has
+// it), the G1 and G2 tests above run on it; these run the same checks on the scalar code too
+// (elsewhere they repeat them).
 class ScopedLanes {
  public:
   explicit ScopedLanes(bool on) : was_(batch_lanes_enabled()) { set_batch_lanes_enabled(on); }
@@ -374,59 +372,6 @@ TEST(MsmG2, ScalarKernelPassesTheSameChecks) {
   random_sizes_against_oracle<G2>({65, 700}, 0, 200);
   edge_cases<G2>(400);
   repeated_points<G2>(600);
-}
-
-// The 29-bit-limb lane kernel (what WebAssembly runs for G1) against the scalar group law,
-// natively and in WebAssembly: every count of additions, y near m (negated points), outputs over the
-// inputs of their own and of other additions (the contract of AffineAddJob), and points whose
-// coordinates are the largest values below m that occur.
-template <class J>
-void limbs29_batch_additions_match_the_group_law(uint64_t seed) {
-  using Affine = typename J::Affine;
-  using F = decltype(Affine{}.x);
-  for (size_t k : {1u, 2u, 3u, 16u, 17u, 64u, 333u}) {
-    test::TestRng rng(seed + k);
-    std::vector<Affine> a(k), b(k);
-    std::vector<J> jac(2 * k);
-    for (auto& p : jac) p = J::generator().mul_vartime(rng.field<Fr>().to_u256());
-    std::vector<Affine> aff(2 * k);
-    J::batch_to_affine(jac.data(), aff.data(), 2 * k);
-    for (size_t j = 0; j < k; ++j) {
-      a[j] = aff[2 * j];
-      b[j] = j % 3 == 0 ? -aff[2 * j + 1] : aff[2 * j + 1];
-    }
-    if (k > 2) a[1] = -a[1];
-    const std::vector<Affine> a_before = a, b_before = b;
-    std::vector<Affine> out(k);
-    std::vector<msm_detail::AffineAddJob> jobs(k);
-    for (size_t j = 0; j < k; ++j) {
-      // j % 3 == 1: over its own a; j % 3 == 2: over the b of addition j - 1 (read by it).
-      Affine* dst = j % 3 == 1 ? &a[j] : j % 3 == 2 ? &b[j - 1] : &out[j];
-      jobs[j] = {msm_detail::words_of(a[j].x), msm_detail::words_of(b[j].x),
-                 msm_detail::words_of(b[j].y), msm_detail::words_of(dst->x)};
-    }
-    std::vector<uint64_t> scratch;
-    for (bool public_values : {false, true}) {
-      if (public_values) {  // again, from the same inputs
-        a = a_before;
-        b = b_before;
-      }
-      static_assert(std::is_same_v<F, Fp>);
-      msm_detail::g1_batch_add_limbs29(jobs.data(), k, scratch, public_values);
-      for (size_t j = 0; j < k; ++j) {
-        const Affine got = j % 3 == 1 ? a[j] : j % 3 == 2 ? b[j - 1] : out[j];
-        Affine expect;
-        const J sum = a_before[j].to_jacobian() + b_before[j].to_jacobian();
-        J::batch_to_affine(&sum, &expect, 1);
-        ASSERT_TRUE(got.x == expect.x && got.y == expect.y)
-            << "k=" << k << " j=" << j << " public " << public_values;
-      }
-    }
-  }
-}
-
-TEST(BatchAffineLimbs29, G1AdditionsMatchTheGroupLaw) {
-  limbs29_batch_additions_match_the_group_law<G1>(40);
 }
 
 TEST(Msm, ThreadCountDoesNotChangeTheResult) {

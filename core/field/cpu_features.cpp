@@ -43,15 +43,9 @@ bool ifma_enabled() { return false; }
 void set_ifma_enabled(bool) {}
 #endif
 
-#if defined(ENYGMA_HAVE_LIMBS29_LANES)
-bool g_use_limbs29_lanes = true;
-#endif
-
 bool batch_lanes_enabled() {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   return g_use_ifma;
-#elif defined(ENYGMA_HAVE_LIMBS29_LANES)
-  return g_use_limbs29_lanes;
 #else
   return false;
 #endif
@@ -60,8 +54,6 @@ bool batch_lanes_enabled() {
 void set_batch_lanes_enabled([[maybe_unused]] bool on) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   set_ifma_enabled(on);
-#elif defined(ENYGMA_HAVE_LIMBS29_LANES)
-  g_use_limbs29_lanes = on;
 #endif
 }
 

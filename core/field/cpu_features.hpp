@@ -43,14 +43,7 @@ bool cpu_supports_ifma();
 bool ifma_enabled();
 void set_ifma_enabled(bool on);
 
-// The WebAssembly build's lane kernel for batch-affine G1 additions: coordinates kept as 29-bit
-// limbs (core/msm/batch_affine_limbs29.cpp). On by default.
-#if defined(ENYGMA_LIMB32)
-#define ENYGMA_HAVE_LIMBS29_LANES 1
-extern bool g_use_limbs29_lanes;
-#endif
-
-// Whichever lane kernel for batch-affine additions this build has (IFMA natively, 29-bit limbs
+// Whichever lane kernel for batch-affine additions this build has (AVX-512 IFMA on x86-64; none
 // in WebAssembly): whether it is in use, and a switch for tests and benchmarks.
 bool batch_lanes_enabled();
 void set_batch_lanes_enabled(bool on);

@@ -10,9 +10,7 @@
 //                multiplication, and Fp2 multiplication with lazy reduction
 //   ifma/        eight field elements at once with AVX-512 IFMA (x86-64, chosen at run time),
 //                for batch-affine point additions (core/msm/batch_affine_ifma.cpp)
-//   wasm/        on portable32's limbs, for WebAssembly: Fp2 products with lazy reduction, and
-//                elements kept as limbs for batch-affine G1 additions
-//                (core/msm/batch_affine_limbs29.cpp)
+//   wasm/        on portable32's limbs, for WebAssembly: Fp2 products with lazy reduction
 // Which backends a build has, and the run-time switches of the x86-64 ones, are in
 // core/field/cpu_features.hpp. Every backend computes the same function on the same in-memory
 // layout (four little-endian 64-bit words, Montgomery form with R = 2^256): proofs are
@@ -169,15 +167,14 @@ inline constexpr int kSafegcdLimbBits = 62;
 #endif
 
 // Batch-affine point additions on a lane kernel (core/msm/batch_affine_lanes.hpp): whether
-// this build has one (for G1 over F; and for G2 over Fp2), and whether it runs now.
+// this build has one, and whether it runs now. WebAssembly has none: its SIMD (two 64-bit or
+// four 32-bit lanes, 32x32->64 products through shuffles in V8) and a one-lane kernel keeping
+// 29-bit limbs between operations both measured no faster than the scalar code.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-inline constexpr bool kHaveBatchLanes = true, kHaveBatchLanesFp2 = true;
+inline constexpr bool kHaveBatchLanes = true;
 inline bool batch_lanes_enabled() { return g_use_ifma; }
-#elif defined(ENYGMA_HAVE_LIMBS29_LANES)
-inline constexpr bool kHaveBatchLanes = true, kHaveBatchLanesFp2 = false;
-inline bool batch_lanes_enabled() { return g_use_limbs29_lanes; }
 #else
-inline constexpr bool kHaveBatchLanes = false, kHaveBatchLanesFp2 = false;
+inline constexpr bool kHaveBatchLanes = false;
 inline bool batch_lanes_enabled() { return false; }
 #endif
 

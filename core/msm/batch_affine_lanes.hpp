@@ -2,9 +2,7 @@
 // same arithmetic as core/msm/batch_affine.hpp (one shared inversion, ~6 multiplications of
 // the coordinate field per addition), several additions at once. The field kernels' dispatch
 // point (core/field/kernels.hpp) says whether a lane kernel exists in this build and runs now;
-// the implementations are core/msm/batch_affine_ifma.cpp (AVX-512 IFMA, eight lanes, native
-// x86-64, G1 and G2) and core/msm/batch_affine_limbs29.cpp (29-bit limbs, one lane,
-// WebAssembly, G1). The
+// its implementation is core/msm/batch_affine_ifma.cpp (AVX-512 IFMA, eight lanes). The
 // callers (core/msm/bucket_accumulator.hpp, batch_add_pairs) keep the scalar code otherwise,
 // and for the rare exceptional additions (equal x: doubling or cancellation).
 #pragma once
@@ -40,11 +38,6 @@ void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t
 void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                         bool public_values = false);
 
-// The 29-bit-limb kernel under its own name: compiled into every build, so that native tests
-// compare it with the scalar code (in WebAssembly it is also g1_batch_add_lanes).
-void g1_batch_add_limbs29(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
-                          bool public_values = false);
-
 // Below this many additions the callers keep the scalar code (the lanes would be mostly
 // padding).
 inline constexpr size_t kLaneMinOps = 16;
@@ -52,8 +45,7 @@ inline constexpr size_t kLaneMinOps = 16;
 // Whether coordinates of type F have a lane kernel (G1: Fp, G2: Fp2), and the words of one.
 template <class F>
 inline constexpr bool kHasLaneBatchAdd =
-    kernels::kHaveBatchLanes &&
-    (std::is_same_v<F, Fp> || (kernels::kHaveBatchLanesFp2 && std::is_same_v<F, Fp2>));
+    kernels::kHaveBatchLanes && (std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>);
 template <class F>
 inline const uint64_t* words_of(const F& x) {
   static_assert(sizeof(F) % 32 == 0 && std::is_standard_layout_v<F>);
