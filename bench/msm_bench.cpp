@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/msm/batch_affine.hpp"
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/msm.hpp"
 #include "core/msm/pippenger.hpp"
@@ -115,6 +115,28 @@ BENCHMARK(BM_Msm<G1>)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same MSMs with the build's lane kernel for batch-affine additions (AVX-512 IFMA) switched
+// off: the scalar code's time, for comparison.
+template <class J>
+void BM_MsmWithoutLanes(benchmark::State& state) {
+  const bool was = batch_lanes_enabled();
+  set_batch_lanes_enabled(false);
+  BM_Msm<J>(state);
+  set_batch_lanes_enabled(was);
+}
+BENCHMARK(BM_MsmWithoutLanes<G1>)
+    ->Name("msm_g1_without_lanes")
+    ->Args({15, 1, 0})
+    ->Args({16, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_MsmWithoutLanes<G2>)
+    ->Name("msm_g2_without_lanes")
+    ->Args({14, 1, 0})
+    ->Args({15, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // The verifier's public-input sum over n fixed points (k=6: 50): a plain MSM on one thread
 // (range(1) = 0) against FixedBaseMsm with window c = range(1); the table is built outside.
 void BM_PublicInputSum(benchmark::State& state) {
@@ -139,7 +161,8 @@ BENCHMARK(BM_PublicInputSum)
 }  // namespace
 
 // One batch of n independent affine additions with one shared inversion: the scalar
-// batch_add_pairs (range(1) = 0) against the 8-lane AVX-512 IFMA kernel (range(1) = 1).
+// batch_add_pairs (range(1) = 0) against the build's lane kernel (range(1) = 1: AVX-512 IFMA,
+// eight lanes; skipped where the build has none).
 template <class J>
 void BM_BatchAdd(benchmark::State& state) {
   using Affine = typename J::Affine;
@@ -148,48 +171,50 @@ void BM_BatchAdd(benchmark::State& state) {
   const Input<J>& in = input<J>(12);
   std::vector<Affine> out(n);
   if (state.range(1) == 1) {
+    if constexpr (msm_detail::kHasLaneBatchAdd<F>) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if (!cpu_supports_ifma()) {
-      state.SkipWithError("no AVX-512 IFMA on this CPU");
+      if (!cpu_supports_ifma()) {
+        state.SkipWithError("no AVX-512 IFMA on this CPU");
+        return;
+      }
+#endif
+      std::vector<msm_detail::AffineAddJob> jobs(n);
+      for (size_t j = 0; j < n; ++j) {
+        const Affine& a = in.points[2 * j];
+        const Affine& b = in.points[2 * j + 1];
+        jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x),
+                   msm_detail::words_of(b.y), msm_detail::words_of(out[j].x)};
+      }
+      std::vector<uint64_t> scratch;
+      for (auto _ : state) {
+        msm_detail::batch_add_lanes<F>(jobs.data(), n, scratch);
+        benchmark::DoNotOptimize(out.data());
+      }
+    } else {
+      state.SkipWithError("no lane kernel in this build");
       return;
     }
-    std::vector<msm_detail::AffineAddJob> jobs(n);
-    for (size_t j = 0; j < n; ++j) {
-      const Affine& a = in.points[2 * j];
-      const Affine& b = in.points[2 * j + 1];
-      jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x), msm_detail::words_of(b.y),
-                 msm_detail::words_of(out[j].x)};
-    }
-    std::vector<uint64_t> scratch;
-    for (auto _ : state) {
-      msm_detail::batch_add_ifma<F>(jobs.data(), n, scratch);
-      benchmark::DoNotOptimize(out.data());
-    }
-#else
-    state.SkipWithError("IFMA kernel not built for this target");
-    return;
-#endif
   } else {
     std::vector<msm_detail::PairAdd<Affine>> ops(n);
     msm_detail::BatchAddScratch<F> scratch;
-    const bool was = ifma_enabled();
-    set_ifma_enabled(false);
+    const bool was = batch_lanes_enabled();
+    set_batch_lanes_enabled(false);
     for (auto _ : state) {
       for (size_t j = 0; j < n; ++j) ops[j] = {in.points[2 * j], in.points[2 * j + 1], &out[j]};
       msm_detail::batch_add_pairs(ops.data(), n, scratch);
       benchmark::DoNotOptimize(out.data());
     }
-    set_ifma_enabled(was);
+    set_batch_lanes_enabled(was);
   }
   state.SetItemsProcessed(state.iterations() * int64_t(n));
 }
 BENCHMARK(BM_BatchAdd<G1>)
     ->Name("batch_add_g1")
-    ->ArgNames({"n", "ifma"})
+    ->ArgNames({"n", "lanes"})
     ->ArgsProduct({{256, 1024}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BatchAdd<G2>)
     ->Name("batch_add_g2")
-    ->ArgNames({"n", "ifma"})
+    ->ArgNames({"n", "lanes"})
     ->ArgsProduct({{256, 1024}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);

@@ -5,6 +5,7 @@
 
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
+#include "core/field/cpu_features.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma {
@@ -101,19 +102,27 @@ TEST(Fp2, MultiplicationAgreesWithSchoolbook) {
     for (const Fp& y : edge) values.push_back({x, y});
   }
   for (int i = 0; i < 2000; ++i) values.push_back({rng.field<Fp>(), rng.field<Fp>()});
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Fp2& a = values[i];
-    const Fp2& b = values[(i * 7919 + 13) % values.size()];
-    ASSERT_EQ(a * b, schoolbook(a, b)) << i;
-    ASSERT_EQ(Fp2::mul_karatsuba(a, b), schoolbook(a, b)) << i;
-    ASSERT_EQ(a * a, schoolbook(a, a)) << i;
-  }
-  // Every pair of edge elements.
-  for (size_t i = 0; i < edge.size() * edge.size(); ++i) {
-    for (size_t j = 0; j < edge.size() * edge.size(); j += 5) {
-      ASSERT_EQ(values[i] * values[j], schoolbook(values[i], values[j])) << i << " " << j;
+  // The kernels' product with each scalar backend this CPU can run (core/field/kernels.hpp:
+  // lazy reduction on ADX, Karatsuba otherwise).
+  const bool adx_was = adx_enabled();
+  for (const bool adx : {false, true}) {
+    set_adx_enabled(adx);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Fp2& a = values[i];
+      const Fp2& b = values[(i * 7919 + 13) % values.size()];
+      ASSERT_EQ(a * b, schoolbook(a, b)) << i << " adx " << adx_enabled();
+      ASSERT_EQ(Fp2::mul_karatsuba(a, b), schoolbook(a, b)) << i;
+      ASSERT_EQ(a * a, schoolbook(a, a)) << i;
+    }
+    // Every pair of edge elements.
+    for (size_t i = 0; i < edge.size() * edge.size(); ++i) {
+      for (size_t j = 0; j < edge.size() * edge.size(); j += 5) {
+        ASSERT_EQ(values[i] * values[j], schoolbook(values[i], values[j]))
+            << i << " " << j << " adx " << adx_enabled();
+      }
     }
   }
+  set_adx_enabled(adx_was);
 }
 
 }  // namespace

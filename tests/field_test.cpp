@@ -10,6 +10,14 @@
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fr.hpp"
+#include "core/field/inverse_vartime.hpp"
+#include "core/field/kernels.hpp"
+#include "core/field/portable32/mont_mul.hpp"
+#include "core/field/portable64/add_sub.hpp"
+#include "core/field/wasm/fp2.hpp"
+#if defined(__SIZEOF_INT128__)
+#include "core/field/portable64/mont_mul.hpp"
+#endif
 #include "support/test_rng.hpp"
 
 #if defined(ENYGMA_HAVE_GMP)
@@ -42,7 +50,7 @@ TEST(U256, DecimalRoundTripAndStrictParsing) {
   // Leading zeros denote the same number, however many there are.
   EXPECT_EQ(u256_from_decimal("0012"), U256::from_u64(12));
   EXPECT_EQ(u256_from_decimal("00"), U256{});
-  EXPECT_EQ(u256_from_decimal(std::string(100, '0') + "7"), U256::from_u64(7));
+  EXPECT_EQ(u256_from_decimal(std::string(100, '0').append("7")), U256::from_u64(7));
   // (append, not "0" + ...: g++ 12 -Wrestrict false positive, PR 105651)
   EXPECT_EQ(u256_from_decimal(std::string("0").append(to_decimal(*max))), max);
   EXPECT_FALSE(u256_from_decimal(std::string("0").append(79, '1')));
@@ -252,33 +260,168 @@ TEST(PrimeField, ChainKnownAnswerSameOnEveryTarget) {
             "19205114376257703298784307886249093110298577532235272719188426516779085046483");
 }
 
-// The 32-bit backend is what WebAssembly runs; natively we can run it beside the 64-bit one on
-// the same inputs and compare the bytes.
-#if !defined(ENYGMA_LIMB32)
+// Every backend on the same inputs, compared byte for byte with the 64-bit one: the 32-bit and
+// WebAssembly kernels are what the browser module runs, and run here beside it (natively, and
+// in the WebAssembly build too, where 128-bit products exist as slow library calls).
+// Random values and the edges: 0, 1, 2, m - 1, (m - 1) / 2 and its neighbours, values near
+// 2^253, and the largest and smallest words below m taken as Montgomery forms as they are.
 template <class F>
-void compare_backends(uint64_t seed) {
+std::vector<F> backend_inputs(uint64_t seed, int random_count) {
   TestRng rng(seed);
   std::vector<F> inputs = {F::zero(), F::one(), -F::one(), F::from_u64(2)};
-  for (int i = 0; i < 5000; ++i) inputs.push_back(rng.field<F>());
-  for (size_t i = 0; i + 1 < inputs.size(); ++i) {
-    const F& a = inputs[i];
-    const F& b = inputs[inputs.size() - 1 - i];
-    uint64_t r64[4], r32[4];
-    limbs64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
-    limbs32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
-    ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
-                                               << b.to_decimal();
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-    // The MULX/ADCX/ADOX kernel (with its final subtraction in assembly) where the CPU has it.
-    if (cpu_supports_adx()) {
-      uint64_t radx[4];
-      limbs64_adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
-      ASSERT_EQ(0, memcmp(r64, radx, sizeof r64)) << "inputs " << a.to_decimal() << " "
-                                                  << b.to_decimal();
+  U256 half = shr1(F::kModulus), top{}, m1;
+  top.w[3] = uint64_t(1) << 61;  // 2^253 < m
+  sub_borrow(m1, F::kModulus, U256::from_u64(1));
+  for (const U256& v : {half, top}) {
+    for (uint64_t d = 0; d < 3; ++d) {
+      U256 x, y;
+      add_carry(x, v, U256::from_u64(d));
+      sub_borrow(y, v, U256::from_u64(d + 1));
+      inputs.push_back(F::from_montgomery(x));
+      inputs.push_back(F::from_montgomery(y));
+      inputs.push_back(*F::from_canonical(x));
     }
+  }
+  inputs.push_back(F::from_montgomery(m1));
+  inputs.push_back(F::from_montgomery(U256::from_u64(1)));
+  for (int i = 0; i < random_count; ++i) inputs.push_back(rng.field<F>());
+  return inputs;
+}
+
+#if defined(__SIZEOF_INT128__)
+template <class F>
+void compare_backends(uint64_t seed) {
+  const std::vector<F> inputs = backend_inputs<F>(seed, 5000);
+  const size_t n = inputs.size();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j : {n - 1 - i, (i * 7 + 3) % n, i}) {
+      const F& a = inputs[i];
+      const F& b = inputs[j];
+      uint64_t r64[4], r32[4];
+      portable64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+      portable32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
+      ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
+                                                 << b.to_decimal();
+#if defined(ENYGMA_HAVE_ADX_KERNEL)
+      // The MULX/ADCX/ADOX kernel (with its final subtraction in assembly) where the CPU has it.
+      if (cpu_supports_adx()) {
+        uint64_t radx[4];
+        adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
+        ASSERT_EQ(0, memcmp(r64, radx, sizeof r64)) << "inputs " << a.to_decimal() << " "
+                                                    << b.to_decimal();
+      }
 #endif
+    }
   }
 }
+
+// The WebAssembly Fp2 kernels (lazy reduction) against Karatsuba and the square formula on the
+// 64-bit backend's words, every pair of edge values and random ones.
+void compare_fp2_backends(uint64_t seed) {
+  using F = Fp;
+  const std::vector<F> values = backend_inputs<F>(seed, 0);
+  TestRng rng(seed + 1);
+  std::vector<std::array<F, 2>> elements;
+  for (const F& x : values) {
+    for (const F& y : values) elements.push_back({x, y});
+  }
+  for (int i = 0; i < 3000; ++i) elements.push_back({rng.field<F>(), rng.field<F>()});
+  const auto mul64 = [](uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+    portable64::mont_mul(r, a, b, F::kModulus.w, F::kInv64);
+  };
+  const auto add = [](uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+    portable64::add(r, a, b, F::kModulus.w);
+  };
+  const auto sub = [](uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
+    portable64::sub(r, a, b, F::kModulus.w);
+  };
+  const size_t n = elements.size();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j : {i, n - 1 - i, (i * 7919 + 13) % n}) {
+      const uint64_t* a0 = elements[i][0].limbs;
+      const uint64_t* a1 = elements[i][1].limbs;
+      const uint64_t* b0 = elements[j][0].limbs;
+      const uint64_t* b1 = elements[j][1].limbs;
+      uint64_t t0[4], t1[4], t2[4], sa[4], sb[4], e0[4], e1[4];
+      mul64(t0, a0, b0);
+      mul64(t1, a1, b1);
+      add(sa, a0, a1);
+      add(sb, b0, b1);
+      mul64(t2, sa, sb);
+      sub(e0, t0, t1);
+      sub(t2, t2, t0);
+      sub(e1, t2, t1);
+      uint64_t r0[4], r1[4];
+      wasm::fp2_mul<F>(r0, r1, a0, a1, b0, b1);
+      ASSERT_EQ(0, memcmp(e0, r0, sizeof r0)) << "fp2_mul c0, case " << i << " " << j;
+      ASSERT_EQ(0, memcmp(e1, r1, sizeof r1)) << "fp2_mul c1, case " << i << " " << j;
+    }
+    const uint64_t* a0 = elements[i][0].limbs;
+    const uint64_t* a1 = elements[i][1].limbs;
+    uint64_t p[4], s[4], d[4], e0[4], e1[4], r0[4], r1[4];
+    mul64(p, a0, a1);
+    add(s, a0, a1);
+    sub(d, a0, a1);
+    mul64(e0, s, d);
+    add(e1, p, p);
+    wasm::fp2_square<F>(r0, r1, a0, a1);
+    ASSERT_EQ(0, memcmp(e0, r0, sizeof r0)) << "fp2_square c0, case " << i;
+    ASSERT_EQ(0, memcmp(e1, r1, sizeof r1)) << "fp2_square c1, case " << i;
+  }
+}
+TEST(LimbBackends, WebAssemblyFp2KernelsAgreeWithSixtyFourBit) { compare_fp2_backends(13); }
+#endif
+
+// The variable-time inversion in both limb configurations (30-bit limbs: WebAssembly) against
+// Fermat, on the edge values, powers of two and m minus them (long runs of equal bits), each as
+// a canonical value and as a Montgomery word, and on random elements.
+template <class F>
+void compare_inversions(uint64_t seed) {
+  std::vector<F> inputs = backend_inputs<F>(seed, 3000);
+  for (unsigned k = 0; k < F::kBits - 1; k += 3) {
+    U256 x{}, y;
+    x.w[k / 64] = uint64_t(1) << (k % 64);
+    sub_borrow(y, F::kModulus, x);
+    for (const U256& v : {x, y}) {
+      inputs.push_back(F::from_montgomery(v));
+      inputs.push_back(*F::from_canonical(v));
+    }
+  }
+  for (const F& a : inputs) {
+    const F fermat = a.inverse();
+    ASSERT_EQ((safegcd_detail::inverse<F, safegcd_detail::Limbs30>(a)), fermat) << a.to_decimal();
+#if defined(__SIZEOF_INT128__)
+    ASSERT_EQ((safegcd_detail::inverse<F, safegcd_detail::Limbs62>(a)), fermat) << a.to_decimal();
+#endif
+    ASSERT_EQ(inverse_vartime(a), fermat) << a.to_decimal();
+  }
+}
+TEST(InverseBackends, SafegcdLimbConfigurationsAgreeWithFermat) {
+  compare_inversions<Fp>(31);
+  compare_inversions<Fr>(32);
+}
+
+// One batch of 30 divsteps: u f + v g and q f + r g divisible by 2^30 (the exact division of
+// update_fg), |u| + |v| and |q| + |r| at most 2^30 (the bound update_de relies on).
+TEST(InverseBackends, ThirtyBitDivstepBatchIsExactAndBounded) {
+  TestRng rng(30);
+  const uint64_t mask30 = (uint64_t(1) << 30) - 1;
+  const auto abs64 = [](int64_t x) { return x < 0 ? 0 - uint64_t(x) : uint64_t(x); };
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t f = uint32_t(rng.next() & mask30) | 1;
+    uint32_t g = uint32_t(rng.next() & mask30);
+    if (i % 4 == 1) g &= ~(~uint32_t(0) << (rng.next() % 30));  // few low bits, zero runs
+    if (i % 4 == 2) g = 0;
+    const int64_t eta = i % 3 == 0 ? -1 : int64_t(rng.next() % 41) - 20;
+    safegcd_detail::Matrix t;
+    safegcd_detail::divsteps_var<safegcd_detail::Limbs30>(eta, f, g, t);
+    ASSERT_EQ((uint64_t(t.u) * f + uint64_t(t.v) * g) & mask30, 0u) << i;
+    ASSERT_EQ((uint64_t(t.q) * f + uint64_t(t.r) * g) & mask30, 0u) << i;
+    ASSERT_LE(abs64(t.u) + abs64(t.v), uint64_t(1) << 30) << i;
+    ASSERT_LE(abs64(t.q) + abs64(t.r), uint64_t(1) << 30) << i;
+  }
+}
+#if defined(__SIZEOF_INT128__)
 TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {
   compare_backends<Fp>(11);
   compare_backends<Fr>(12);
@@ -348,7 +491,7 @@ void check_wide_and_redc(uint64_t seed) {
     const auto& x = words[i];
     const auto& y = words[(i * 31 + 7) % words.size()];
     uint64_t wide[8];
-    limbs64_adx::mul_wide(wide, x.data(), y.data());
+    adx::mul_wide(wide, x.data(), y.data());
     mpz_from_words(a, x.data(), 4);
     mpz_from_words(b, y.data(), 4);
     mpz_mul(expect, a, b);
@@ -364,7 +507,7 @@ void check_wide_and_redc(uint64_t seed) {
         in[4 + j] = high.w[j];
       }
       uint64_t out[4];
-      limbs64_adx::redc(out, in, F::kModulus.w, F::kInv64);
+      adx::redc(out, in, F::kModulus.w, F::kInv64);
       mpz_from_words(t, in, 8);
       mpz_mul(expect, t, rinv);
       mpz_mod(expect, expect, m);

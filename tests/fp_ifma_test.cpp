@@ -10,11 +10,11 @@
 #include "core/curve/g2.hpp"
 #include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 #include "support/test_rng.hpp"
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-#include "core/field/fp_ifma.hpp"
+#include "core/field/ifma/fe8.hpp"
 #endif
 
 namespace enygma {
@@ -177,7 +177,7 @@ void batch_additions_match_the_group_law() {
     }
     const auto a_before = a;
     std::vector<uint64_t> scratch;
-    msm_detail::batch_add_ifma<F>(jobs.data(), k, scratch);
+    msm_detail::batch_add_lanes<F>(jobs.data(), k, scratch);
     for (size_t j = 0; j < k; ++j) {
       const Affine got = (j & 1) ? a[j] : out[j];
       Affine expect;

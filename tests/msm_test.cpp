@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "core/field/cpu_features.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/pippenger.hpp"
 #include "support/test_rng.hpp"
@@ -343,20 +344,21 @@ TEST(MsmG2, FastPathMatchesReference) {
   }
 }
 
-// Where the CPU has AVX-512 IFMA, the G1 and G2 tests above run on the 8-lane kernel; these run
-// the same checks on the scalar kernel too (elsewhere they repeat them).
-class ScopedIfma {
+// Where the build has a lane kernel for batch-affine additions (AVX-512 IFMA when the CPU has
+// it), the G1 and G2 tests above run on it; these run the same checks on the scalar code too
+// (elsewhere they repeat them).
+class ScopedLanes {
  public:
-  explicit ScopedIfma(bool on) : was_(ifma_enabled()) { set_ifma_enabled(on); }
-  ~ScopedIfma() { set_ifma_enabled(was_); }
+  explicit ScopedLanes(bool on) : was_(batch_lanes_enabled()) { set_batch_lanes_enabled(on); }
+  ~ScopedLanes() { set_batch_lanes_enabled(was_); }
 
  private:
   bool was_;
 };
 
 TEST(MsmG1, ScalarKernelPassesTheSameChecks) {
-  ScopedIfma off(false);
-  ASSERT_FALSE(ifma_enabled());
+  ScopedLanes off(false);
+  ASSERT_FALSE(batch_lanes_enabled());
   batch_add_pairs_cases<G1>(21);
   random_sizes_against_oracle<G1>({65, 1000, 5000}, 0, 100);
   edge_cases<G1>(300);
@@ -364,8 +366,8 @@ TEST(MsmG1, ScalarKernelPassesTheSameChecks) {
 }
 
 TEST(MsmG2, ScalarKernelPassesTheSameChecks) {
-  ScopedIfma off(false);
-  ASSERT_FALSE(ifma_enabled());
+  ScopedLanes off(false);
+  ASSERT_FALSE(batch_lanes_enabled());
   batch_add_pairs_cases<G2>(22);
   random_sizes_against_oracle<G2>({65, 700}, 0, 200);
   edge_cases<G2>(400);

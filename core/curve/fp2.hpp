@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/field/fp.hpp"
+#include "core/field/kernels.hpp"
 #include "core/field/inverse_vartime.hpp"
 
 namespace enygma {
@@ -21,31 +22,34 @@ struct Fp2 {
   friend Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   friend Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   friend Fp2 operator-(const Fp2& a) { return {-a.c0, -a.c1}; }
-  // Karatsuba: 3 multiplications. With the ADX kernel, its products are 512-bit and each
-  // coefficient is reduced once (mul_lazy_reduction, core/curve/fp2.cpp).
+  // The field kernels' Fp2 product (core/field/kernels.hpp): Karatsuba, with lazy reduction
+  // where the backend has it.
   friend Fp2 operator*(const Fp2& a, const Fp2& b) {
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-    if (__builtin_expect(g_use_adx, 1)) return mul_lazy_reduction(a, b);
-#endif
-    return mul_karatsuba(a, b);
+    Fp2 r;
+    kernels::fp2_mul<Fp>(r.c0.limbs, r.c1.limbs, a.c0.limbs, a.c1.limbs, b.c0.limbs, b.c1.limbs);
+    return r;
   }
+  // Karatsuba on Fp operations (3 multiplications): the reference for tests and benchmarks.
   static Fp2 mul_karatsuba(const Fp2& a, const Fp2& b) {
     Fp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   }
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-  // The same product with two Montgomery reductions instead of three (x86-64 with ADX only).
-  static Fp2 mul_lazy_reduction(const Fp2& a, const Fp2& b);
-#endif
   friend Fp2 operator*(const Fp2& a, const Fp& s) { return {a.c0 * s, a.c1 * s}; }
   Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
   Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
   Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
-  // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications.
+  // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications (the kernels' Fp2 squaring where a
+  // backend has one, core/field/kernels.hpp).
   Fp2 square() const {
-    Fp ab = c0 * c1;
-    return {(c0 + c1) * (c0 - c1), ab + ab};
+    if constexpr (kernels::kHaveFp2Square) {
+      Fp2 r;
+      kernels::fp2_square<Fp>(r.c0.limbs, r.c1.limbs, c0.limbs, c1.limbs);
+      return r;
+    } else {
+      Fp ab = c0 * c1;
+      return {(c0 + c1) * (c0 - c1), ab + ab};
+    }
   }
   Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   Fp2 conjugate() const { return {c0, -c1}; }

@@ -43,6 +43,20 @@ bool ifma_enabled() { return false; }
 void set_ifma_enabled(bool) {}
 #endif
 
+bool batch_lanes_enabled() {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  return g_use_ifma;
+#else
+  return false;
+#endif
+}
+
+void set_batch_lanes_enabled([[maybe_unused]] bool on) {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  set_ifma_enabled(on);
+#endif
+}
+
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
 bool g_use_adx = cpu_supports_adx();
 bool adx_enabled() { return g_use_adx; }

@@ -2,34 +2,20 @@
 // instances (core/field/fp.hpp, core/field/fr.hpp). Every constant is derived from the modulus
 // at compile time; nothing here is typed by hand.
 //
-// The multiplication backend is chosen at compile time: 64-bit limbs with 128-bit products
-// natively, 32-bit limbs with 64-bit products under ENYGMA_LIMB32 (the WebAssembly build).
-// Both compute the same function on the same in-memory layout (four little-endian 64-bit words).
+// The arithmetic runs on the kernels of core/field/kernels.hpp, which chooses the backend
+// (portable 64-bit, 29-bit limbs for WebAssembly, ADX); all compute the same function on the
+// same in-memory layout (four little-endian 64-bit words).
 #pragma once
 
 #include <array>
 #include <cstddef>
-#if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-#include <x86intrin.h>
-#endif
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "core/field/limbs32.hpp"
+#include "core/field/kernels.hpp"
 #include "core/field/u256.hpp"
-
-#if !defined(ENYGMA_LIMB32) && !defined(__SIZEOF_INT128__)
-#define ENYGMA_LIMB32 1
-#endif
-#include "core/field/cpu_features.hpp"
-#if !defined(ENYGMA_LIMB32)
-#include "core/field/limbs64.hpp"
-#endif
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-#include "core/field/limbs64_adx.hpp"
-#endif
 
 namespace enygma {
 
@@ -140,99 +126,21 @@ struct PrimeField {
   }
 
   // ---- arithmetic --------------------------------------------------------------------------
-#if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-  // ADC/SBB chains through the carry intrinsics: GCC 12 turns the portable carry
-  // comparisons below into setb/or sequences (79 and 65 instructions instead of 35 and 42).
   friend inline PrimeField operator+(const PrimeField& a, const PrimeField& b) {
-    unsigned long long t[4], s[4];
-    unsigned char c = 0;
-    c = _addcarry_u64(c, a.limbs[0], b.limbs[0], &t[0]);
-    c = _addcarry_u64(c, a.limbs[1], b.limbs[1], &t[1]);
-    c = _addcarry_u64(c, a.limbs[2], b.limbs[2], &t[2]);
-    c = _addcarry_u64(c, a.limbs[3], b.limbs[3], &t[3]);
-    unsigned char br = 0;
-    br = _subborrow_u64(br, t[0], kModulus.w[0], &s[0]);
-    br = _subborrow_u64(br, t[1], kModulus.w[1], &s[1]);
-    br = _subborrow_u64(br, t[2], kModulus.w[2], &s[2]);
-    br = _subborrow_u64(br, t[3], kModulus.w[3], &s[3]);
     PrimeField r;
-    for (int i = 0; i < 4; ++i) r.limbs[i] = br ? t[i] : s[i];
-    return r;
-  }
-  friend inline PrimeField operator-(const PrimeField& a, const PrimeField& b) {
-    unsigned long long t[4];
-    unsigned char br = 0;
-    br = _subborrow_u64(br, a.limbs[0], b.limbs[0], &t[0]);
-    br = _subborrow_u64(br, a.limbs[1], b.limbs[1], &t[1]);
-    br = _subborrow_u64(br, a.limbs[2], b.limbs[2], &t[2]);
-    br = _subborrow_u64(br, a.limbs[3], b.limbs[3], &t[3]);
-    const uint64_t mask = 0 - uint64_t(br);
-    unsigned char c = 0;
-    PrimeField r;
-    unsigned long long o[4];
-    c = _addcarry_u64(c, t[0], kModulus.w[0] & mask, &o[0]);
-    c = _addcarry_u64(c, t[1], kModulus.w[1] & mask, &o[1]);
-    c = _addcarry_u64(c, t[2], kModulus.w[2] & mask, &o[2]);
-    c = _addcarry_u64(c, t[3], kModulus.w[3] & mask, &o[3]);
-    for (int i = 0; i < 4; ++i) r.limbs[i] = o[i];
-    return r;
-  }
-#else
-  friend inline PrimeField operator+(const PrimeField& a, const PrimeField& b) {
-    // a + b < 2m < 2^255: no carry out of the top word.
-    PrimeField r;
-    uint64_t c = 0;
-    for (int i = 0; i < 4; ++i) {
-      uint64_t s = a.limbs[i] + c;
-      c = s < c;
-      uint64_t t = s + b.limbs[i];
-      c |= t < s;
-      r.limbs[i] = t;
-    }
-    r.reduce_once();
+    kernels::add<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
   friend inline PrimeField operator-(const PrimeField& a, const PrimeField& b) {
     PrimeField r;
-    uint64_t br = 0;
-    for (int i = 0; i < 4; ++i) {
-      uint64_t d = a.limbs[i] - b.limbs[i];
-      uint64_t b1 = a.limbs[i] < b.limbs[i];
-      uint64_t e = d - br;
-      br = b1 | (d < br);
-      r.limbs[i] = e;
-    }
-    // add m back if we borrowed (branch-free)
-    const uint64_t mask = 0 - br;
-    uint64_t c = 0;
-    for (int i = 0; i < 4; ++i) {
-      uint64_t add = kModulus.w[i] & mask;
-      uint64_t s = r.limbs[i] + c;
-      c = s < c;
-      uint64_t t = s + add;
-      c |= t < s;
-      r.limbs[i] = t;
-    }
+    kernels::sub<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
-#endif
   friend inline PrimeField operator-(const PrimeField& a) { return zero() - a; }
-  // Always inlined: a call costs about as much as a fifth of the multiplication. Where the
-  // ADX kernel exists, the portable one is the cold path and stays out of line, so that each
-  // call site carries one kernel only. r may alias a or b (every kernel allows it).
+  // r may alias a or b (every kernel allows it).
   static inline __attribute__((always_inline)) void mul_into(uint64_t r[4], const uint64_t a[4],
                                                              const uint64_t b[4]) {
-#if defined(ENYGMA_LIMB32)
-    limbs32::mont_mul(r, a, b, kModulus.w, kInv32);
-#elif defined(ENYGMA_HAVE_ADX_KERNEL)
-    if (__builtin_expect(g_use_adx, 1)) {
-      limbs64_adx::mont_mul(r, a, b, kModulus.w, kInv64);
-    } else {
-      mul_portable_cold(r, a, b);
-    }
-#else
-    limbs64::mont_mul(r, a, b, kModulus.w, kInv64);
-#endif
+    kernels::mul<PrimeField>(r, a, b);
   }
   friend inline __attribute__((always_inline)) PrimeField operator*(const PrimeField& a,
                                                                     const PrimeField& b) {
@@ -243,58 +151,27 @@ struct PrimeField {
   PrimeField& operator+=(const PrimeField& o) { return *this = *this + o; }
   PrimeField& operator-=(const PrimeField& o) { return *this = *this - o; }
   // In place: the kernel writes this element's words directly. Through operator* the result
-  // goes to a temporary that GCC then copies (measured on the dependent chain: 16 ns in place,
-  // 24 ns as a = a * b), so the chains below (inverse, pow) use this form.
+  // goes to a temporary that GCC then copies, so the chains below (inverse, pow) use this form.
   __attribute__((always_inline)) PrimeField& operator*=(const PrimeField& o) {
     mul_into(limbs, limbs, o.limbs);
     return *this;
   }
-  __attribute__((always_inline)) PrimeField square() const { return *this * *this; }
-  __attribute__((always_inline)) void square_in_place() { mul_into(limbs, limbs, limbs); }
+  __attribute__((always_inline)) PrimeField square() const {
+    PrimeField r;
+    kernels::square<PrimeField>(r.limbs, limbs);
+    return r;
+  }
+  __attribute__((always_inline)) void square_in_place() {
+    kernels::square<PrimeField>(limbs, limbs);
+  }
   PrimeField dbl() const { return *this + *this; }
 
-  // a * K for a small constant K. Natively: the five-word product t = a K, minus q m with q
-  // read from a table by the top 8 bits of t (the quotient or one less: the table holds the
-  // largest j with j m <= (t >> 250) 2^250, and m > 2^250), then one conditional subtraction.
-  // For K = 9 it replaces three doublings and an addition (mul_by_xi in Fp2 multiplies by 9
-  // twice; a verification calls it ~2,500 times; the three-pair check went 586 -> 515 us).
+  // a * K for a small constant K (1..16), cheaper than doublings and additions.
   template <unsigned K>
   PrimeField mul_small() const {
-    static_assert(K >= 1 && K <= 16);
-#if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-    unsigned long long t[5], s[4];
-    uint64_t hi = 0;
-    for (int i = 0; i < 4; ++i) {
-      const unsigned __int128 prod = (unsigned __int128)limbs[i] * K + hi;
-      t[i] = uint64_t(prod);
-      hi = uint64_t(prod >> 64);
-    }
-    t[4] = hi;
-    const uint8_t q = kSmallQuotient[(t[4] << 6) | (t[3] >> 58)];
-    const U256& qm = kSmallMultiple[q];
-    unsigned char br = 0;
-    br = _subborrow_u64(br, t[0], qm.w[0], &t[0]);
-    br = _subborrow_u64(br, t[1], qm.w[1], &t[1]);
-    br = _subborrow_u64(br, t[2], qm.w[2], &t[2]);
-    br = _subborrow_u64(br, t[3], qm.w[3], &t[3]);
-    // t < 2m < 2^255 now, so the fifth word is spent: one conditional subtraction of m.
-    br = 0;
-    br = _subborrow_u64(br, t[0], kModulus.w[0], &s[0]);
-    br = _subborrow_u64(br, t[1], kModulus.w[1], &s[1]);
-    br = _subborrow_u64(br, t[2], kModulus.w[2], &s[2]);
-    br = _subborrow_u64(br, t[3], kModulus.w[3], &s[3]);
     PrimeField r;
-    for (int i = 0; i < 4; ++i) r.limbs[i] = br ? t[i] : s[i];
+    kernels::mul_small<PrimeField, K>(r.limbs, limbs);
     return r;
-#else
-    // Binary method on modular additions (the 32-bit build).
-    PrimeField r = zero(), x = *this;
-    for (unsigned k = K; k != 0; k >>= 1) {
-      if (k & 1) r = r + x;
-      if (k > 1) x = x.dbl();
-    }
-    return r;
-#endif
   }
 
   // a^e; variable time in e only (e is public everywhere it is used).
@@ -336,48 +213,6 @@ struct PrimeField {
 
   // (m - 1) / 2 and the Tonelli-Shanks decomposition m - 1 = 2^s * t.
   static constexpr U256 kHalfOrder = shr1(kModulus);
-#if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-  // For mul_small: j m mod 2^256 for j = 0..16 (the subtraction of q m from a K ends below
-  // 2m < 2^256, so the fifth word needs no arithmetic), and the quotient table.
-  static constexpr std::array<U256, 17> kSmallMultiple = [] {
-    std::array<U256, 17> out{};
-    U256 acc{};
-    for (size_t j = 0; j < out.size(); ++j) {
-      out[j] = acc;
-      add_carry(acc, acc, kModulus);
-    }
-    return out;
-  }();
-  static_assert(kModulus.w[3] >= (uint64_t(1) << 58), "mul_small needs m > 2^250");
-  static_assert(kModulus.w[3] < (uint64_t(1) << 62), "mul_small needs 16 m < 2^258");
-  static constexpr std::array<uint8_t, 256> kSmallQuotient = [] {
-    // Largest j <= 16 with j m <= idx 2^250, compared exactly in 64-bit words.
-    std::array<uint8_t, 256> out{};
-    for (size_t idx = 0; idx < 256; ++idx) {
-      uint8_t best = 0;
-      for (uint64_t j = 1; j <= 16; ++j) {
-        // j m = (w4 : w3 : w2 : w1 : w0)
-        uint64_t w[5] = {0, 0, 0, 0, 0};
-        unsigned __int128 carry = 0;
-        for (int i = 0; i < 4; ++i) {
-          carry += (unsigned __int128)kModulus.w[i] * j;
-          w[i] = uint64_t(carry);
-          carry >>= 64;
-        }
-        w[4] = uint64_t(carry);
-        // idx 2^250 = (idx >> 6 : (idx & 63) << 58 : 0 : 0 : 0)
-        const uint64_t top4 = idx >> 6, top3 = uint64_t(idx & 63) << 58;
-        const bool le = w[4] < top4 || (w[4] == top4 && (w[3] < top3 || (w[3] == top3 &&
-                                                                         w[2] == 0 && w[1] == 0 &&
-                                                                         w[0] == 0)));
-        if (le) best = uint8_t(j);
-      }
-      out[idx] = best;
-    }
-    return out;
-  }();
-#endif
-
   static constexpr unsigned kTwoAdicity = [] {
     U256 t = kModulus;
     t.w[0] -= 1;
@@ -388,25 +223,6 @@ struct PrimeField {
     }
     return s;
   }();
-
- private:
-#if defined(ENYGMA_HAVE_ADX_KERNEL)
-  static __attribute__((noinline, cold)) void mul_portable_cold(uint64_t r[4], const uint64_t a[4],
-                                                               const uint64_t b[4]) {
-    limbs64::mont_mul(r, a, b, kModulus.w, kInv64);
-  }
-#endif
-  inline void reduce_once() {
-    uint64_t s[4], br = 0;
-    for (int i = 0; i < 4; ++i) {
-      uint64_t d = limbs[i] - kModulus.w[i];
-      uint64_t b1 = limbs[i] < kModulus.w[i];
-      s[i] = d - br;
-      br = b1 | (d < br);
-    }
-    const uint64_t keep = 0 - br;  // borrowed: value < m, keep it
-    for (int i = 0; i < 4; ++i) limbs[i] = (limbs[i] & keep) | (s[i] & ~keep);
-  }
 };
 
 template <class P>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 
 namespace enygma::msm_detail {
 
@@ -23,33 +23,29 @@ struct PairAdd {
 };
 
 // Working memory of batch_add_pairs, owned by the caller and reused across its calls (a
-// bucket reduction makes one call per step): allocating it per call cost page faults and
-// zeroing that took more time than the additions (measured: a 50-input verifier sum spent
-// ~60% of its time in the kernel and memset).
+// bucket reduction makes one call per step): allocated per call, its page faults and zeroing
+// would cost more than the additions of a small sum.
 template <class F>
 struct BatchAddScratch {
   // The points are public (a verifier's): the shared inversion may take variable time
-  // (inverse_vartime, ~5x faster). Left false for a prover's MSM, whose bucket contents follow
-  // the witness.
+  // (inverse_vartime, several times faster than Fermat). Left false for a prover's MSM, whose
+  // bucket contents follow the witness.
   bool public_values = false;
   std::vector<F> denominators, prefix;
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  // For the lane kernel (core/msm/batch_affine_lanes.hpp).
   std::vector<AffineAddJob> jobs;
   std::vector<size_t> equal_x;
   std::vector<uint64_t> words;
-#endif
 };
 
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
-// G1 and G2 on AVX-512 IFMA: plain additions eight at a time (core/msm/batch_affine_ifma.hpp);
-// ops with an operand at infinity are resolved here, those with equal x are moved to the front
-// and left to the scalar code (returns how many).
+// G1 and G2 on the lane kernel: plain additions several at a time
+// (core/msm/batch_affine_lanes.hpp); ops with an operand at infinity are resolved here, those
+// with equal x are moved to the front and left to the scalar code (returns how many).
 template <class F, class P>
-size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k,
-                            BatchAddScratch<F>& scratch) {
+size_t batch_add_pairs_lanes(PairAdd<AffinePoint<F, P>>* ops, size_t k,
+                             BatchAddScratch<F>& scratch) {
   // Caller-owned, not thread_local: the bucket reduction passes tens of thousands of ops, and
-  // buffers of that size kept per thread raised the peak memory of a one-shot proof by 2 MiB
-  // (measured).
+  // buffers of that size kept per thread would raise the peak memory of a one-shot proof.
   std::vector<AffineAddJob>& jobs = scratch.jobs;
   std::vector<size_t>& equal_x = scratch.equal_x;
   jobs.clear();
@@ -67,22 +63,19 @@ size_t batch_add_pairs_ifma(PairAdd<AffinePoint<F, P>>* ops, size_t k,
       jobs.push_back({words_of(op.a.x), words_of(op.b.x), words_of(op.b.y), words_of(op.out->x)});
     }
   }
-  batch_add_ifma<F>(jobs.data(), jobs.size(), scratch.words, scratch.public_values);
+  batch_add_lanes<F>(jobs.data(), jobs.size(), scratch.words, scratch.public_values);
   // Only now (the jobs point into ops): move the equal-x ops to the front.
   for (size_t i = 0; i < equal_x.size(); ++i) ops[i] = ops[equal_x[i]];
   return equal_x.size();
 }
-#endif
 
 // *ops[j].out = ops[j].a + ops[j].b for every j; one inversion for the whole list.
 template <class F, class P>
 void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, BatchAddScratch<F>& scratch) {
   using Affine = AffinePoint<F, P>;
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  if constexpr (kHasIfmaBatchAdd<F>) {
-    if (g_use_ifma && k >= kIfmaMinOps) k = batch_add_pairs_ifma(ops, k, scratch);
+  if constexpr (kHasLaneBatchAdd<F>) {
+    if (use_batch_lanes<F>(k)) k = batch_add_pairs_lanes(ops, k, scratch);
   }
-#endif
   std::vector<F>& denominators = scratch.denominators;
   std::vector<F>& prefix = scratch.prefix;
   if (denominators.size() < k) denominators.resize(k);

@@ -1,4 +1,5 @@
-// See core/msm/batch_affine_ifma.hpp. Scalings (core/field/fp_ifma.hpp): inputs arrive as
+// The lane kernel of core/msm/batch_affine_lanes.hpp on AVX-512 IFMA (core/field/ifma/fe8.hpp),
+// eight additions at once. Scalings (core/field/ifma/fe8.hpp): inputs arrive as
 // v*2^256 (the scalar Montgomery form). The denominators d = x_b - x_a are shifted to d*2^260,
 // so the running products and the inverses stay 2^260-scaled; lambda = dy * (1/d) comes out
 // 2^256-scaled, and lambda*2^260 (a 4-bit shift) times a 2^256-scaled value is 2^256-scaled, so
@@ -6,16 +7,16 @@
 //
 // Bounds (m = p): inputs < m; x_a + x_b, dy, 1/d, prefix products < 2m; d*2^260 and
 // lambda*2^260 < 32m. Every multiplication has one operand < 32m and the other < 2m and returns
-// < 2m (fp_ifma.hpp for Fp; Fp2Lanes::mul below keeps the same contract), so x3 before reduction
+// < 2m (ifma/fe8.hpp for Fp; Fp2Lanes::mul below keeps the same contract), so x3 before reduction
 // is in (0, 4m) and y3 in (0, 3m).
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 
 #include "core/curve/fp2.hpp"
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
-#include "core/field/fp_ifma.hpp"
+#include "core/field/ifma/fe8.hpp"
 
 namespace enygma::msm_detail {
 
@@ -179,8 +180,8 @@ template <class L>
 ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
                                   std::vector<uint64_t>& scratch, bool public_values) {
   using T = typename L::T;
-  // What the backward pass needs of one group of eight additions (kept: gathering the points
-  // again instead was ~5-10% slower, measured).
+  // What the backward pass needs of one group of eight additions (kept rather than gathering
+  // the points again).
   struct Group {
     T x_a, y_a, x_sum, dy, d260, prefix;
   };
@@ -232,13 +233,13 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
 
 }  // namespace
 
-ENYGMA_IFMA_TARGET void g1_batch_add_ifma(const AffineAddJob* jobs, size_t k,
-                                          std::vector<uint64_t>& scratch, bool public_values) {
+ENYGMA_IFMA_TARGET void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k,
+                                           std::vector<uint64_t>& scratch, bool public_values) {
   batch_add<FpLanes>(jobs, k, scratch, public_values);
 }
 
-ENYGMA_IFMA_TARGET void g2_batch_add_ifma(const AffineAddJob* jobs, size_t k,
-                                          std::vector<uint64_t>& scratch, bool public_values) {
+ENYGMA_IFMA_TARGET void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k,
+                                           std::vector<uint64_t>& scratch, bool public_values) {
   batch_add<Fp2Lanes>(jobs, k, scratch, public_values);
 }
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/curve/short_weierstrass.hpp"
-#include "core/msm/batch_affine_ifma.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
 
 namespace enygma::msm_detail {
 
@@ -168,19 +168,16 @@ class BucketAccumulator {
   }
 
   void execute() {
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if constexpr (kHasIfmaBatchAdd<F>) {
-      if (g_use_ifma && batch_.size() >= kIfmaMinOps) return execute_ifma();
+    if constexpr (kHasLaneBatchAdd<F>) {
+      if (use_batch_lanes<F>(batch_.size())) return execute_lanes();
     }
-#endif
     execute_scalar();
   }
 
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  // G1 and G2 on AVX-512 IFMA: the plain additions eight at a time; the exceptional ones (equal x:
-  // a doubling or a cancellation) by the scalar code afterwards. Every bucket in the batch is
-  // distinct, so the order does not matter.
-  void execute_ifma() {
+  // G1 and G2 on the lane kernel: the plain additions several at a time; the exceptional ones
+  // (equal x: a doubling or a cancellation) by the scalar code afterwards. Every bucket in the
+  // batch is distinct, so the order does not matter.
+  void execute_lanes() {
     jobs_.clear();
     size_t exceptional = 0;
     for (const Entry& e : batch_) {
@@ -192,13 +189,14 @@ class BucketAccumulator {
       jobs_.push_back({words_of(b.x), words_of(e.point->x), words_of(*e.y), words_of(b.x)});
       state_[e.bucket] = kFull;
     }
-    batch_add_ifma<F>(jobs_.data(), jobs_.size(), ifma_scratch_);
+    if constexpr (kHasLaneBatchAdd<F>) {
+      batch_add_lanes<F>(jobs_.data(), jobs_.size(), lane_scratch_);
+    }
     batch_.resize(exceptional);
     execute_scalar();
   }
   std::vector<AffineAddJob> jobs_;
-  std::vector<uint64_t> ifma_scratch_;
-#endif
+  std::vector<uint64_t> lane_scratch_;
 
   void execute_scalar() {
     const size_t k = batch_.size();

@@ -1,14 +1,15 @@
-// Montgomery multiplication for targets without a 128-bit product: the WebAssembly backend
-// (wasm32 has a native 64-bit i64.mul but no 64x64->128 product; __int128 there is a slow
-// library call). It computes exactly the same function as limbs64::mont_mul (R = 2^256 for
-// both), so elements have the same bytes in memory on both targets and keys need no
-// conversion. Also compiled natively, where tests compare it with the 64-bit backend.
+// The portable 32-bit backend: Montgomery multiplication for targets without a 128-bit product,
+// used by the WebAssembly build (wasm32 has a native 64-bit i64.mul but no 64x64->128 product;
+// __int128 there is a slow library call). It computes exactly the same function as
+// portable64::mont_mul (R = 2^256 for both), so elements have the same bytes in memory on both
+// targets and keys need no conversion. Also compiled natively, where tests compare it with the
+// 64-bit backends.
 //
 // Representation: nine 29-bit limbs held in 64-bit words ("unsaturated" limbs). A product of
 // two limbs has 58 bits, so the accumulators can absorb the 18 products each one receives
 // without any carry propagation inside the loop; carries are resolved once at the end. This
 // trades a few more multiplications (162 instead of 128 with 32-bit limbs) for far fewer adds,
-// compares and shifts, about 2x faster under V8 (bench/field_bench under Node). This is the
+// compares and shifts, which is what V8 rewards. This is the
 // unsaturated-limb CIOS that G. Mitscha-Baude used for WebAssembly in ZPrize 2022 (his
 // "montgomery" notes; also K. W. Jie, "Optimizing Montgomery multiplication in WebAssembly").
 //
@@ -18,7 +19,7 @@
 
 #include <cstdint>
 
-namespace enygma::limbs32 {
+namespace enygma::portable32 {
 
 namespace detail {
 
@@ -110,4 +111,4 @@ inline __attribute__((always_inline)) void mont_mul(uint64_t r[4], const uint64_
   r[3] = (w3 & keep) | (s3 & ~keep);
 }
 
-}  // namespace enygma::limbs32
+}  // namespace enygma::portable32

@@ -1,5 +1,6 @@
-// Eight field elements at once with AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ): the vector kernel
-// behind the batch-affine G1 additions of the MSM (core/msm/batch_affine_ifma.cpp).
+// The IFMA backend: eight field elements at once with AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ),
+// the vector kernel behind the batch-affine G1 and G2 additions of the MSM
+// (core/msm/batch_affine_ifma.cpp).
 //
 // Representation: five 52-bit limbs (radix 2^52), limb i of all eight lanes in one zmm register.
 // Multiplication is Montgomery with R' = 2^260 (word-by-word reduction, one 52-bit digit per
@@ -11,8 +12,9 @@
 // Values are "lazily reduced": mul's output is below a*b/2^260 + m, so with inputs below 32m and
 // 2m it stays below 2m; reduce_below() brings a value back to [0, m) for the scalar side.
 //
-// Only compiled into functions carrying ENYGMA_IFMA_TARGET; callers choose this path at run time
-// from cpuid (core/field/cpu_features.hpp), so the default build still runs on any x86-64.
+// Only compiled into functions carrying ENYGMA_IFMA_TARGET; this path is chosen at run time
+// from cpuid (core/field/kernels.hpp, core/field/cpu_features.hpp), so the default build still
+// runs on any x86-64.
 #pragma once
 
 #include "core/field/cpu_features.hpp"

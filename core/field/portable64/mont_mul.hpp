@@ -1,4 +1,5 @@
-// Montgomery multiplication with four 64-bit limbs and 128-bit products: the native backend.
+// The portable 64-bit backend: Montgomery multiplication with four 64-bit limbs and 128-bit
+// products, for any target with unsigned __int128 (the native fallback when the CPU lacks ADX).
 //
 // CIOS (Koc, Acar, Kaliski, "Analyzing and comparing Montgomery multiplication algorithms",
 // 1996) with the "no-carry" shortcut that gnark-crypto documents for moduli whose top word is
@@ -8,10 +9,10 @@
 #include <cstdint>
 
 #if !defined(__SIZEOF_INT128__)
-#error "limbs64 needs unsigned __int128; build with ENYGMA_LIMB32 on this target"
+#error "portable64::mont_mul needs unsigned __int128; use the portable32 backend on this target"
 #endif
 
-namespace enygma::limbs64 {
+namespace enygma::portable64 {
 
 using u128 = unsigned __int128;
 
@@ -72,4 +73,4 @@ inline __attribute__((always_inline)) void mont_mul(uint64_t r[4], const uint64_
   r[3] = (t3 & keep) | (s3 & ~keep);
 }
 
-}  // namespace enygma::limbs64
+}  // namespace enygma::portable64

@@ -1,0 +1,59 @@
+// Fp2 = Fp[u] / (u^2 + 1) multiplication with lazy reduction on the ADX kernel: the three
+// Karatsuba products as 512-bit integers (mul_wide), one Montgomery reduction (redc) per
+// coefficient, two instead of three.
+//
+// Lazy reduction (Aranha, Karabina, Longa, Gebotys, Lopez, Eurocrypt 2011, section 3): with
+// t0 = a0 b0, t1 = a1 b1 and t2 = (a0 + a1)(b0 + b1) as 512-bit integers (the sums unreduced,
+// below 2m < 2^255),
+//   c0 = redc(t0 - t1), plus m 2^256 when negative: in [0, m 2^256),
+//   c1 = redc(t2 - t0 - t1) = redc(a0 b1 + a1 b0): in [0, 2m^2) within [0, m 2^256),
+// and redc of anything below m 2^256 returns a value below m (adx::redc).
+#pragma once
+
+#include <x86intrin.h>
+
+#include <cstdint>
+
+#include "core/field/adx/mont_mul.hpp"
+
+namespace enygma::adx {
+
+// (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) in Montgomery form (R = 2^256) over F's modulus, inputs
+// below m. Out of line: it is large, and every Fp2 product of the pairing calls it.
+template <class F>
+__attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
+                                       const uint64_t a1[4], const uint64_t b0[4],
+                                       const uint64_t b1[4]) {
+  constexpr const uint64_t* m = F::kModulus.w;
+  uint64_t sa[4], sb[4];
+  unsigned long long x;
+  unsigned char c = 0, d = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, a0[i], a1[i], &x);
+    sa[i] = x;
+    d = _addcarry_u64(d, b0[i], b1[i], &x);
+    sb[i] = x;
+  }
+  uint64_t t0[8], t1[8], t2[8];
+  mul_wide(t0, a0, b0);
+  mul_wide(t1, a1, b1);
+  mul_wide(t2, sa, sb);
+  unsigned char br0 = 0, br1 = 0, br2 = 0;
+  for (int i = 0; i < 8; ++i) {
+    br1 = _subborrow_u64(br1, t2[i], t0[i], &x);
+    br2 = _subborrow_u64(br2, x, t1[i], &x);
+    t2[i] = x;
+    br0 = _subborrow_u64(br0, t0[i], t1[i], &x);
+    t0[i] = x;
+  }
+  const uint64_t mask = 0 - uint64_t(br0);
+  c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, t0[4 + i], m[i] & mask, &x);
+    t0[4 + i] = x;
+  }
+  redc(r0, t0, m, F::kInv64);
+  redc(r1, t2, m, F::kInv64);
+}
+
+}  // namespace enygma::adx
