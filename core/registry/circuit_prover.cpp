@@ -23,19 +23,25 @@ void wipe(std::vector<Fr>& w) {
 
 Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
     const CircuitId& circuit, std::span<const uint8_t> pk_file, std::span<const uint8_t> vk_file,
-    ThreadPool& pool) {
+    ThreadPool& pool, const CircuitLoadOptions& options) {
+  auto step = [&](const char* name) {
+    if (options.on_step) options.on_step(name);
+  };
   auto prover = std::make_shared<CircuitProver>();
   prover->circuit_ = circuit;
+  step("r1cs");
   prover->r1cs_ = &circuit_r1cs(circuit);
   const auto& digest = circuit_digest(circuit);
   const std::string name = circuit.key_name();
 
+  step("verifying_key");
   auto vk = load_verifying_key(vk_file, name);
   if (!vk) return vk.error();
   if (vk->circuit_digest != digest || vk->num_public != prover->r1cs_->num_public) {
     return key_mismatch("the verifying key", circuit);
   }
   if (!pk_file.empty()) {
+    step("proving_key");
     auto pk = load_proving_key(pk_file, name, pool);
     if (!pk) return pk.error();
     if (pk->circuit_digest != digest || pk->num_wires != prover->r1cs_->num_wires ||
@@ -45,7 +51,11 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
     prover->pk_ = std::move(*pk);
     prover->has_pk_ = true;
   }
-  prover->pvk_ = prepare_verifying_key(*vk);
+  prover->vk_ = std::move(*vk);
+  if (options.prepare_verifier) {
+    step("verifier");
+    prover->prepared();
+  }
   return std::shared_ptr<const CircuitProver>(std::move(prover));
 }
 
@@ -86,9 +96,14 @@ Status CircuitProver::verify_response(std::string_view response_json, ThreadPool
   return verify(parsed->proof, parsed->public_inputs, pool);
 }
 
+const PreparedVerifyingKey& CircuitProver::prepared() const {
+  std::call_once(pvk_once_, [this] { pvk_ = prepare_verifying_key(vk_); });
+  return pvk_;
+}
+
 Status CircuitProver::verify(const Proof& proof, std::span<const Fr> public_inputs,
                              ThreadPool& pool) const {
-  return groth16_verify(pvk_, proof, public_inputs, pool);
+  return groth16_verify(prepared(), proof, public_inputs, pool);
 }
 
 }  // namespace enygma

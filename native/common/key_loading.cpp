@@ -20,7 +20,9 @@ std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
 Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(const std::string& dir,
                                                                  const CircuitId& circuit,
                                                                  bool with_proving_key,
-                                                                 ThreadPool& pool) {
+                                                                 ThreadPool& pool,
+                                                                 const CircuitLoadOptions& options) {
+  if (options.on_step) options.on_step("read_keys");
   const std::string vk_path = verifying_key_path(dir, circuit);
   const std::string pk_path = proving_key_path(dir, circuit);
   auto vk = read_file(vk_path);
@@ -33,7 +35,7 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(const std::stri
     }
     pk = std::move(*bytes);
   }
-  auto prover = CircuitProver::load(circuit, pk, *vk, pool);
+  auto prover = CircuitProver::load(circuit, pk, *vk, pool, options);
   if (!prover) {
     const Error& e = prover.error();
     // say which file: the verifying key is checked first
