@@ -114,8 +114,7 @@ Result<Proof> groth16_prove(const ProvingKey& pk, const R1cs& r1cs, std::span<co
 
   // 2. The quotient on the odd coset: the H query's scalars.
   if (!stage(ProveStage::kQuotient)) return cancelled();
-  const NttDomain domain(pk.log_n);
-  quotient_odd_coset(domain, a.data(), b.data(), c.data(), pool);
+  quotient_odd_coset(NttDomain::shared(pk.log_n), a.data(), b.data(), c.data(), pool);
   release(b);
   release(c);
 
