@@ -136,7 +136,11 @@ Result<Proof> groth16_prove(const ProvingKey& pk, const R1cs& r1cs, std::span<co
   b1 = b1.add_mixed(pk.beta1) + pk.delta1.to_jacobian().mul_secret(s.to_u256());
 
   if (!stage(ProveStage::kMsmB2)) return cancelled();
-  G2 pi_b = msm_g2(pk.b2.points.data(), sc_b.data(), sc_b.size(), pool);
+  // The key's B2 points are in G2 (made by the setup or an imported ceremony's key, bound by
+  // its digest), so the MSM may use the endomorphism there.
+  MsmOptions g2_options;
+  g2_options.endomorphism = MsmOptions::Endomorphism::kOn;
+  G2 pi_b = msm_g2(pk.b2.points.data(), sc_b.data(), sc_b.size(), pool, g2_options);
   pi_b = pi_b.add_mixed(pk.beta2) + pk.delta2.to_jacobian().mul_secret(s.to_u256());
   release(sc_b);
 

@@ -7,11 +7,16 @@
 
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
+#include "core/msm/plan.hpp"
 #include "core/parallel/thread_pool.hpp"
 
 namespace enygma {
 
-G1 msm_g1(const G1Affine* points, const Fr* scalars, size_t n, ThreadPool& pool);
-G2 msm_g2(const G2Affine* points, const Fr* scalars, size_t n, ThreadPool& pool);
+// The points must be on their curves; for G2 with options.endomorphism = kOn, in the order-r
+// subgroup as well.
+G1 msm_g1(const G1Affine* points, const Fr* scalars, size_t n, ThreadPool& pool,
+          const MsmOptions& options = {});
+G2 msm_g2(const G2Affine* points, const Fr* scalars, size_t n, ThreadPool& pool,
+          const MsmOptions& options = {});
 
 }  // namespace enygma

@@ -4,7 +4,9 @@
 // 1. Scalars leave Montgomery form; zero scalars and points at infinity are dropped, points
 //    whose scalar is 1 are summed directly (witnesses are full of bits).
 // 2. The rest are cut into signed digits of at most c bits (core/msm/signed_digits.hpp); c and
-//    the split of the work come from a cost model (core/msm/plan.hpp).
+//    the split of the work come from a cost model (core/msm/plan.hpp). On the fast path each
+//    scalar is first split by the GLV endomorphism (core/msm/glv.hpp) into two of half the
+//    size, for P and phi(P) = (beta x, y): twice the terms, half the windows.
 // 3. Window sums: a reference path with Jacobian buckets (small inputs; the oracle for tests)
 //    and a fast path with batch-affine buckets (core/msm/bucket_accumulator.hpp) and a batch-affine
 //    bucket reduction (core/msm/bucket_reduction.hpp).
@@ -25,21 +27,31 @@
 #include "core/msm/batch_affine.hpp"
 #include "core/msm/bucket_accumulator.hpp"
 #include "core/msm/bucket_reduction.hpp"
+#include "core/msm/glv.hpp"
 #include "core/msm/plan.hpp"
 #include "core/msm/signed_digits.hpp"
 #include "core/parallel/thread_pool.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
 namespace msm_detail {
 
-// Scalars in canonical form, split by kind.
+// Scalars in canonical form, split by kind. The scalars and everything derived from them (GLV
+// halves, digits) follow the witness, so their buffers are wiped when released.
 struct PreparedScalars {
-  std::vector<U256> canonical;  // all n
+  SecureVector<U256> canonical;  // all n
   std::vector<uint32_t> rest;   // scalar >= 2, finite point
   std::vector<uint32_t> ones;   // scalar == 1, finite point
   unsigned max_bits = 0;        // over rest
 };
+
+inline unsigned bit_length(const U256& s) {
+  for (int i = 3; i >= 0; --i) {
+    if (s.w[i] != 0) return unsigned(i) * 64 + 64 - unsigned(__builtin_clzll(s.w[i]));
+  }
+  return 0;
+}
 
 template <class Affine>
 PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t n,
@@ -59,7 +71,7 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
         ones[t].push_back(uint32_t(i));
       } else {
         rest[t].push_back(uint32_t(i));
-        bits[t] = std::max(bits[t], s.bit_length());
+        bits[t] = std::max(bits[t], bit_length(s));
       }
     }
   });
@@ -72,17 +84,16 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
 }
 
 // digits[i * windows + w] for the scalars canonical[idx[i]].
-inline std::vector<int16_t> compute_digits(const std::vector<U256>& canonical,
-                                           const std::vector<uint32_t>& idx,
-                                           const WindowLayout& layout, ThreadPool& pool) {
+inline SecureVector<int16_t> compute_digits(const U256* canonical,
+                                            const std::vector<uint32_t>& idx,
+                                            const WindowLayout& layout, ThreadPool& pool) {
   const size_t windows = layout.count();
-  std::vector<int16_t> digits(idx.size() * windows);
+  const DigitPlan plan(layout);
+  SecureVector<int16_t> digits(idx.size() * windows);
   pool.parallel_for(
       idx.size(),
       [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-          signed_digits(canonical[idx[i]], layout, &digits[i * windows]);
-        }
+        for (size_t i = begin; i < end; ++i) plan.digits(canonical[idx[i]], &digits[i * windows]);
       },
       4096);
   return digits;
@@ -147,14 +158,18 @@ std::vector<JacobianPoint<F, P>> window_sums_jacobian(const AffinePoint<F, P>* p
   return sums;
 }
 
-// Window sums with batch-affine buckets.
+// Window sums with batch-affine buckets. Without endo_x, term i is points[idx[i]] with digits
+// digits[i * W ...]. With endo_x (GLV), base point i has two terms: 2i is points[idx[i]] and
+// 2i + 1 is phi of it, (endo_x[i], its y), with digits at (2i + t) * W.
 template <class F, class P>
 std::vector<JacobianPoint<F, P>> window_sums_batch_affine(
     const AffinePoint<F, P>* points, const uint32_t* idx, size_t m, const int16_t* digits,
-    const WindowLayout& layout, const BatchAffinePlan& plan, ThreadPool& pool) {
+    const WindowLayout& layout, const BatchAffinePlan& plan, ThreadPool& pool,
+    const F* endo_x = nullptr) {
   using Affine = AffinePoint<F, P>;
   using Jacobian = JacobianPoint<F, P>;
   const unsigned W = layout.count();
+  const size_t terms = endo_x ? 2 : 1;
   const size_t B = size_t(1) << (layout.max_width - 1);
   const unsigned groups = plan.window_groups, chunks = plan.point_chunks;
   std::vector<Jacobian> partial(size_t(W) * chunks);
@@ -182,12 +197,15 @@ std::vector<JacobianPoint<F, P>> window_sums_batch_affine(
       for (size_t i = p0; i < p1; ++i) {
         const Affine* pt = &points[idx[i]];
         const F* y[2] = {&pt->y, &neg_y[i]};
-        const int16_t* dg = digits + i * W + ws;
-        for (unsigned w = 0; w < nw; ++w) {
-          const int d = dg[w];
-          if (d == 0) continue;
-          const uint32_t mag = uint32_t(d < 0 ? -d : d);
-          acc.add(uint32_t(w * B) + mag - 1, pt, y[d < 0]);
+        for (size_t t = 0; t < terms; ++t) {
+          const F* x = t ? &endo_x[i] : &pt->x;
+          const int16_t* dg = digits + (i * terms + t) * W + ws;
+          for (unsigned w = 0; w < nw; ++w) {
+            const int d = dg[w];
+            if (d == 0) continue;
+            const uint32_t mag = uint32_t(d < 0 ? -d : d);
+            acc.add(uint32_t(w * B) + mag - 1, x, y[d < 0]);
+          }
         }
       }
       acc.finish();
@@ -202,11 +220,60 @@ std::vector<JacobianPoint<F, P>> window_sums_batch_affine(
   return sums;
 }
 
+// Whether the fast path splits scalars by the endomorphism: G1 always unless told not to (its
+// points are all of order r); G2 only when the caller vouches for the points' subgroup.
+template <class F>
+bool use_glv(const MsmOptions& opt) {
+  if (opt.endomorphism == MsmOptions::Endomorphism::kOff) return false;
+  return std::is_same_v<F, Fp> || opt.endomorphism == MsmOptions::Endomorphism::kOn;
+}
+
+// The batch-affine path with GLV: prep.rest's scalars split into halves (signs folded into the
+// digits), phi's x coordinates for their points, then the window sums over twice the terms.
+template <class F, class P>
+JacobianPoint<F, P> msm_glv(const AffinePoint<F, P>* points, PreparedScalars& prep,
+                            ThreadPool& pool, const MsmOptions& opt) {
+  const size_t m = prep.rest.size();
+  const size_t chunks = std::min<size_t>((m + 1023) / 1024, size_t(pool.size()) * 4);
+  SecureVector<GlvSplit> split(m);
+  std::vector<unsigned> bits(chunks, 0);
+  pool.run_tasks(chunks, [&](size_t t) {
+    for (size_t i = m * t / chunks; i < m * (t + 1) / chunks; ++i) {
+      split[i] = glv_split(prep.canonical[prep.rest[i]]);
+      bits[t] = std::max({bits[t], bit_length(split[i].k1), bit_length(split[i].k2)});
+    }
+  });
+  release(prep.canonical);  // peak memory: the halves replace the scalars
+  unsigned max_bits = 1;
+  for (unsigned b : bits) max_bits = std::max(max_bits, b);
+  const BatchAffinePlan plan =
+      plan_batch_affine(2 * m, max_bits, pool.size(), sizeof(AffinePoint<F, P>), opt);
+  const WindowLayout layout = signed_windows(max_bits, plan.layout_c);
+  const DigitPlan digit_plan(layout);
+  const size_t W = layout.count();
+  SecureVector<int16_t> digits(2 * m * W);
+  std::vector<F> endo_x(m);
+  pool.parallel_for(
+      m,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) {
+          digit_plan.digits(split[i].k1, &digits[2 * i * W], split[i].neg1);
+          digit_plan.digits(split[i].k2, &digits[(2 * i + 1) * W], split[i].neg2);
+          endo_x[i] = glv_endo_x(points[prep.rest[i]].x);
+        }
+      },
+      2048);
+  release(split);
+  return horner(window_sums_batch_affine(points, prep.rest.data(), m, digits.data(), layout, plan,
+                                         pool, endo_x.data()),
+                layout);
+}
+
 // The reference: every term through Jacobian buckets, no special cases for 0 or 1 scalars.
 template <class F, class P>
 JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
                                   ThreadPool& pool, unsigned window_bits = 0) {
-  std::vector<U256> canonical(n);
+  SecureVector<U256> canonical(n);
   std::vector<uint32_t> idx(n);
   for (size_t i = 0; i < n; ++i) {
     canonical[i] = scalars[i].to_u256();
@@ -215,7 +282,7 @@ JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* sca
   const unsigned bits = Fr::kBits;
   const unsigned c = window_bits ? window_bits : reference_window_bits(n, bits);
   const WindowLayout layout = signed_windows(bits, c);
-  const std::vector<int16_t> digits = compute_digits(canonical, idx, layout, pool);
+  const SecureVector<int16_t> digits = compute_digits(canonical.data(), idx, layout, pool);
   return horner(window_sums_jacobian(points, idx.data(), n, digits.data(), layout, pool), layout);
 }
 
@@ -236,16 +303,19 @@ JacobianPoint<F, P> msm(const AffinePoint<F, P>* points, const Fr* scalars, size
   if (!fast) {
     const unsigned c = opt.window_bits ? opt.window_bits : reference_window_bits(m, prep.max_bits);
     const WindowLayout layout = signed_windows(prep.max_bits, c);
-    const std::vector<int16_t> digits = compute_digits(prep.canonical, prep.rest, layout, pool);
+    const SecureVector<int16_t> digits =
+        compute_digits(prep.canonical.data(), prep.rest, layout, pool);
     return result +
            horner(window_sums_jacobian(points, prep.rest.data(), m, digits.data(), layout, pool),
                   layout);
   }
+  if (use_glv<F>(opt)) return result + msm_glv(points, prep, pool, opt);
   const BatchAffinePlan plan =
       plan_batch_affine(m, prep.max_bits, pool.size(), sizeof(AffinePoint<F, P>), opt);
   const WindowLayout layout = signed_windows(prep.max_bits, plan.layout_c);
-  const std::vector<int16_t> digits = compute_digits(prep.canonical, prep.rest, layout, pool);
-  std::vector<U256>().swap(prep.canonical);  // peak memory: the digits replace the scalars
+  const SecureVector<int16_t> digits =
+      compute_digits(prep.canonical.data(), prep.rest, layout, pool);
+  release(prep.canonical);  // peak memory: the digits replace the scalars
   return result + horner(window_sums_batch_affine(points, prep.rest.data(), m, digits.data(),
                                                   layout, plan, pool),
                          layout);

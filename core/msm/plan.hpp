@@ -17,6 +17,11 @@ struct MsmOptions {
   size_t batch_size = 0;          // batch-affine additions per inversion; 0 = automatic
   unsigned windows_per_pass = 0;  // windows whose buckets are filled together; 0 = automatic
   unsigned tasks_per_thread = 0;  // 0 = automatic
+  // The GLV split of the batch-affine path (core/msm/glv.hpp). kAuto: G1 only, whose points are
+  // all of order r; kOn: G2 too, for points known to be in the order-r subgroup (a proving
+  // key's: the endomorphism is multiplication by lambda only there); kOff: never.
+  enum class Endomorphism { kAuto, kOn, kOff };
+  Endomorphism endomorphism = Endomorphism::kAuto;
 };
 
 namespace msm_detail {
