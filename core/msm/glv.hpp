@@ -8,7 +8,8 @@
 // |k1|, |k2| < 2^128 by Babai rounding against the short basis v1 = (a1, b1), v2 = (a2, b2) of
 // the lattice {(u, v): u + v lambda = 0 mod r}, computed by the extended Euclidean algorithm on
 // (r, lambda) (the derivation of the paper, section 4; the constants are checked in msm_test):
-//   c1 = floor(k b2 / r), c2 = floor(k |b1| / r) (from precomputed 2^256 b2 / r and 2^256 |b1| / r)
+//   c1 ~ k b2 / r, c2 ~ k |b1| / r (floors of products with round(2^256 b2 / r) and
+//   round(2^256 |b1| / r))
 //   k1 = k - c1 a1 - c2 a2,  k2 = c1 |b1| - c2 b2.
 // An MSM of m full scalars becomes one of 2m half-size scalars: the same number of bucket
 // additions, but half the windows, so half the bucket reductions (and a wider window pays).
@@ -63,15 +64,15 @@ inline void mul64(uint64_t a, uint64_t b, uint64_t& lo, uint64_t& hi) {
 #endif
 }
 
-// out[0..8) = a * b (schoolbook on 64-bit words).
-inline void mul_wide(const U256& a, const U256& b, uint64_t out[8]) {
-  for (int i = 0; i < 8; ++i) out[i] = 0;
-  for (int i = 0; i < 4; ++i) {
-    if (a.w[i] == 0) continue;
+// out[0 .. NA + NB) = a * b (schoolbook on 64-bit words; fixed sizes so that it unrolls).
+template <int NA, int NB>
+inline void mul_words(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int i = 0; i < NA + NB; ++i) out[i] = 0;
+  for (int i = 0; i < NA; ++i) {
     uint64_t carry = 0;
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < NB; ++j) {
       uint64_t lo, hi;
-      mul64(a.w[i], b.w[j], lo, hi);
+      mul64(a[i], b[j], lo, hi);
       uint64_t s = out[i + j] + lo;
       hi += s < lo;
       s += carry;
@@ -79,47 +80,60 @@ inline void mul_wide(const U256& a, const U256& b, uint64_t out[8]) {
       out[i + j] = s;
       carry = hi;
     }
-    out[i + 4] = carry;
+    out[i + NB] = carry;
   }
 }
 
-// floor(a * b / 2^256)
-inline U256 mul_high(const U256& a, const U256& b) {
-  uint64_t p[8];
-  mul_wide(a, b, p);
-  return U256{{p[4], p[5], p[6], p[7]}};
-}
-// a * b mod 2^256
-inline U256 mul_low(const U256& a, const U256& b) {
-  uint64_t p[8];
-  mul_wide(a, b, p);
-  return U256{{p[0], p[1], p[2], p[3]}};
+// x -= y over N words (two's complement, modulo 2^(64 N)).
+template <int N>
+inline void sub_words(uint64_t* x, const uint64_t* y) {
+  uint64_t borrow = 0;
+  for (int i = 0; i < N; ++i) {
+    const uint64_t d = x[i] - y[i];
+    const uint64_t b1 = x[i] < y[i];
+    x[i] = d - borrow;
+    borrow = b1 | (d < borrow);
+  }
 }
 
-// Two's complement value -> magnitude and sign.
-inline void to_signed(const U256& x, U256& magnitude, bool& negative) {
-  negative = (x.w[3] >> 63) != 0;
-  if (!negative) {
-    magnitude = x;
-    return;
+// A 192-bit two's complement value (|x| < 2^191) -> magnitude and sign.
+inline void to_signed(const uint64_t x[3], U256& magnitude, bool& negative) {
+  negative = (x[2] >> 63) != 0;
+  uint64_t m[3] = {0, 0, 0};
+  if (negative) {
+    sub_words<3>(m, x);
+  } else {
+    for (int i = 0; i < 3; ++i) m[i] = x[i];
   }
-  U256 zero{};
-  sub_borrow(magnitude, zero, x);
+  magnitude = U256{{m[0], m[1], m[2], 0}};
 }
 
 }  // namespace glv_detail
 
-// k canonical (below r).
+// k canonical (below r). With c1, c2 the floors of k g1 / 2^256 and k g2 / 2^256 (c1 < 2^64,
+// c2 < 2^128), k1 = k - c1 a1 - c2 a2 and k2 = c1 |b1| - c2 b2 lie within 1.25 (|v1| + |v2|)
+// of zero, below 2^128: they are computed modulo 2^192.
 inline GlvSplit glv_split(const U256& k) {
   using namespace glv_detail;
-  const U256 a1 = U256::from_u64(kGlvA1);
-  const U256 c1 = mul_high(k, kGlvG1), c2 = mul_high(k, kGlvG2);
-  // k1 = k - c1 a1 - c2 a2 and k2 = c1 |b1| - c2 b2 (b2 = a1), exact modulo 2^256: both are small.
-  U256 k1 = k, k2 = mul_low(c1, kGlvB1Abs), t;
-  sub_borrow(k1, k1, mul_low(c1, a1));
-  sub_borrow(k1, k1, mul_low(c2, kGlvA2));
-  t = mul_low(c2, a1);
-  sub_borrow(k2, k2, t);
+  const uint64_t g1[2] = {kGlvG1.w[0], kGlvG1.w[1]};
+  const uint64_t g2[3] = {kGlvG2.w[0], kGlvG2.w[1], kGlvG2.w[2]};
+  const uint64_t a1[1] = {kGlvA1};
+  const uint64_t a2[2] = {kGlvA2.w[0], kGlvA2.w[1]};
+  const uint64_t b1[2] = {kGlvB1Abs.w[0], kGlvB1Abs.w[1]};
+  uint64_t p1[6], p2[7];
+  mul_words<4, 2>(k.w, g1, p1);
+  mul_words<4, 3>(k.w, g2, p2);
+  const uint64_t c1[1] = {p1[4]};  // p1[5] = 0: k g1 < 2^320
+  const uint64_t c2[2] = {p2[4], p2[5]};
+  uint64_t k1[3] = {k.w[0], k.w[1], k.w[2]}, t[4], k2[3];
+  mul_words<1, 1>(c1, a1, t);
+  t[2] = 0;
+  sub_words<3>(k1, t);
+  mul_words<2, 2>(c2, a2, t);
+  sub_words<3>(k1, t);
+  mul_words<1, 2>(c1, b1, k2);
+  mul_words<2, 1>(c2, a1, t);
+  sub_words<3>(k2, t);
   GlvSplit out;
   to_signed(k1, out.k1, out.neg1);
   to_signed(k2, out.k2, out.neg2);

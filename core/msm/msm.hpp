@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
@@ -18,5 +19,23 @@ G1 msm_g1(const G1Affine* points, const Fr* scalars, size_t n, ThreadPool& pool,
           const MsmOptions& options = {});
 G2 msm_g2(const G2Affine* points, const Fr* scalars, size_t n, ThreadPool& pool,
           const MsmOptions& options = {});
+
+// One MSM in steps, for a caller that runs several at once on one pool (the prover):
+// prepare() first (on one thread; its loops use the pool unless called from inside a job of
+// it, where they run inline), then run(t) once for every t < the count prepare() returned, on
+// any threads, then finish(). The points and scalars must stay alive until prepare() returns,
+// the points until finish().
+template <class J>
+class MsmSteps {
+ public:
+  virtual ~MsmSteps() = default;
+  virtual size_t prepare(ThreadPool& pool) = 0;
+  virtual void run(size_t task) = 0;
+  virtual J finish() = 0;
+};
+std::unique_ptr<MsmSteps<G1>> msm_g1_steps(const G1Affine* points, const Fr* scalars, size_t n,
+                                           const MsmOptions& options = {});
+std::unique_ptr<MsmSteps<G2>> msm_g2_steps(const G2Affine* points, const Fr* scalars, size_t n,
+                                           const MsmOptions& options = {});
 
 }  // namespace enygma

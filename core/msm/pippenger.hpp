@@ -158,115 +158,12 @@ std::vector<JacobianPoint<F, P>> window_sums_jacobian(const AffinePoint<F, P>* p
   return sums;
 }
 
-// Window sums with batch-affine buckets. Without endo_x, term i is points[idx[i]] with digits
-// digits[i * W ...]. With endo_x (GLV), base point i has two terms: 2i is points[idx[i]] and
-// 2i + 1 is phi of it, (endo_x[i], its y), with digits at (2i + t) * W.
-template <class F, class P>
-std::vector<JacobianPoint<F, P>> window_sums_batch_affine(
-    const AffinePoint<F, P>* points, const uint32_t* idx, size_t m, const int16_t* digits,
-    const WindowLayout& layout, const BatchAffinePlan& plan, ThreadPool& pool,
-    const F* endo_x = nullptr) {
-  using Affine = AffinePoint<F, P>;
-  using Jacobian = JacobianPoint<F, P>;
-  const unsigned W = layout.count();
-  const size_t terms = endo_x ? 2 : 1;
-  const size_t B = size_t(1) << (layout.max_width - 1);
-  const unsigned groups = plan.window_groups, chunks = plan.point_chunks;
-  std::vector<Jacobian> partial(size_t(W) * chunks);
-  std::vector<F> neg_y(m);
-  pool.parallel_for(
-      m,
-      [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) neg_y[i] = -points[idx[i]].y;
-      },
-      4096);
-  pool.run_tasks(size_t(groups) * chunks, [&](size_t task) {
-    const unsigned g = unsigned(task / chunks), p = unsigned(task % chunks);
-    const unsigned w0 = unsigned(size_t(W) * g / groups),
-                   w1 = unsigned(size_t(W) * (g + 1) / groups);
-    const size_t p0 = m * p / chunks, p1 = m * (p + 1) / chunks;
-    const size_t wpp = plan.windows_per_pass;
-    CacheAlignedArray<Affine> buckets(wpp * B);
-    std::vector<uint8_t> state(wpp * B);
-    BucketAccumulator<F, P> acc(plan.batch, plan.queue);
-    for (unsigned ws = w0; ws < w1; ws += unsigned(wpp)) {
-      const unsigned nw = std::min<unsigned>(unsigned(wpp), w1 - ws);
-      std::memset(static_cast<void*>(buckets.data()), 0, nw * B * sizeof(Affine));
-      std::memset(state.data(), 0, nw * B);
-      acc.attach(buckets.data(), state.data());
-      for (size_t i = p0; i < p1; ++i) {
-        const Affine* pt = &points[idx[i]];
-        const F* y[2] = {&pt->y, &neg_y[i]};
-        for (size_t t = 0; t < terms; ++t) {
-          const F* x = t ? &endo_x[i] : &pt->x;
-          const int16_t* dg = digits + (i * terms + t) * W + ws;
-          for (unsigned w = 0; w < nw; ++w) {
-            const int d = dg[w];
-            if (d == 0) continue;
-            const uint32_t mag = uint32_t(d < 0 ? -d : d);
-            acc.add(uint32_t(w * B) + mag - 1, x, y[d < 0]);
-          }
-        }
-      }
-      acc.finish();
-      reduce_buckets_batch_affine(buckets.data(), nw, B, plan.segments,
-                                  &partial[size_t(p) * W + ws]);
-    }
-  });
-  std::vector<Jacobian> sums(partial.begin(), partial.begin() + W);
-  for (unsigned p = 1; p < chunks; ++p) {
-    for (unsigned w = 0; w < W; ++w) sums[w] += partial[size_t(p) * W + w];
-  }
-  return sums;
-}
-
 // Whether the fast path splits scalars by the endomorphism: G1 always unless told not to (its
 // points are all of order r); G2 only when the caller vouches for the points' subgroup.
 template <class F>
 bool use_glv(const MsmOptions& opt) {
   if (opt.endomorphism == MsmOptions::Endomorphism::kOff) return false;
   return std::is_same_v<F, Fp> || opt.endomorphism == MsmOptions::Endomorphism::kOn;
-}
-
-// The batch-affine path with GLV: prep.rest's scalars split into halves (signs folded into the
-// digits), phi's x coordinates for their points, then the window sums over twice the terms.
-template <class F, class P>
-JacobianPoint<F, P> msm_glv(const AffinePoint<F, P>* points, PreparedScalars& prep,
-                            ThreadPool& pool, const MsmOptions& opt) {
-  const size_t m = prep.rest.size();
-  const size_t chunks = std::min<size_t>((m + 1023) / 1024, size_t(pool.size()) * 4);
-  SecureVector<GlvSplit> split(m);
-  std::vector<unsigned> bits(chunks, 0);
-  pool.run_tasks(chunks, [&](size_t t) {
-    for (size_t i = m * t / chunks; i < m * (t + 1) / chunks; ++i) {
-      split[i] = glv_split(prep.canonical[prep.rest[i]]);
-      bits[t] = std::max({bits[t], bit_length(split[i].k1), bit_length(split[i].k2)});
-    }
-  });
-  release(prep.canonical);  // peak memory: the halves replace the scalars
-  unsigned max_bits = 1;
-  for (unsigned b : bits) max_bits = std::max(max_bits, b);
-  const BatchAffinePlan plan =
-      plan_batch_affine(2 * m, max_bits, pool.size(), sizeof(AffinePoint<F, P>), opt);
-  const WindowLayout layout = signed_windows(max_bits, plan.layout_c);
-  const DigitPlan digit_plan(layout);
-  const size_t W = layout.count();
-  SecureVector<int16_t> digits(2 * m * W);
-  std::vector<F> endo_x(m);
-  pool.parallel_for(
-      m,
-      [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) {
-          digit_plan.digits(split[i].k1, &digits[2 * i * W], split[i].neg1);
-          digit_plan.digits(split[i].k2, &digits[(2 * i + 1) * W], split[i].neg2);
-          endo_x[i] = glv_endo_x(points[prep.rest[i]].x);
-        }
-      },
-      2048);
-  release(split);
-  return horner(window_sums_batch_affine(points, prep.rest.data(), m, digits.data(), layout, plan,
-                                         pool, endo_x.data()),
-                layout);
 }
 
 // The reference: every term through Jacobian buckets, no special cases for 0 or 1 scalars.
@@ -286,39 +183,180 @@ JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* sca
   return horner(window_sums_jacobian(points, idx.data(), n, digits.data(), layout, pool), layout);
 }
 
+// One MSM in three steps, so that a caller can run several on one pool at once (the prover):
+//   prepare(pool)  scalars out of Montgomery form, the ones summed, the GLV split (batch-affine
+//                  path), digits, plan; small inputs are finished here. Returns the number of
+//                  tasks. Runs its loops on the pool, or inline when called from a pool job.
+//   run(t)         for each t < tasks, once, on any threads: (window group) x (point chunk) of
+//                  the batch-affine window sums; a task owns its buckets.
+//   finish()       the tasks' window sums combined (Horner); the witness-derived buffers freed.
+// msm() below is prepare, the tasks on the pool, finish.
+//
+// Batch-affine terms: without GLV, term i is points[idx[i]] with digits digits[i * W ...]; with
+// it, base point i has two terms, 2i = points[idx[i]] and 2i + 1 = phi of it (endo_x[i], its y),
+// with digits at (2i + t) * W.
+template <class F, class P>
+class MsmJob {
+ public:
+  using Affine = AffinePoint<F, P>;
+  using Jacobian = JacobianPoint<F, P>;
+
+  MsmJob(const Affine* points, const Fr* scalars, size_t n, const MsmOptions& opt = {})
+      : points_(points), scalars_(scalars), n_(n), opt_(opt) {}
+
+  size_t prepare(ThreadPool& pool) {
+    result_ = Jacobian::infinity();
+    if (n_ == 0) return 0;
+    if (opt_.path == MsmOptions::Path::kReference) {
+      result_ = msm_reference(points_, scalars_, n_, pool, opt_.window_bits);
+      return 0;
+    }
+    PreparedScalars prep = prepare_scalars(points_, scalars_, n_, pool);
+    result_ = sum_indexed_points(points_, prep.ones, pool);
+    idx_ = std::move(prep.rest);
+    m_ = idx_.size();
+    if (m_ == 0) return 0;
+    const bool fast = opt_.path == MsmOptions::Path::kBatchAffine ||
+                      (opt_.path == MsmOptions::Path::kAuto && m_ >= kBatchAffineMinTerms);
+    if (!fast) {
+      const unsigned c =
+          opt_.window_bits ? opt_.window_bits : reference_window_bits(m_, prep.max_bits);
+      layout_ = signed_windows(prep.max_bits, c);
+      digits_ = compute_digits(prep.canonical.data(), idx_, layout_, pool);
+      result_ += horner(
+          window_sums_jacobian(points_, idx_.data(), m_, digits_.data(), layout_, pool), layout_);
+      release(digits_);
+      return 0;
+    }
+    if (use_glv<F>(opt_)) {
+      prepare_glv(prep, pool);
+    } else {
+      plan_ = plan_batch_affine(m_, prep.max_bits, pool.size(), sizeof(Affine), opt_);
+      layout_ = signed_windows(prep.max_bits, plan_.layout_c);
+      digits_ = compute_digits(prep.canonical.data(), idx_, layout_, pool);
+      terms_ = 1;
+    }
+    release(prep.canonical);
+    neg_y_.resize(m_);
+    pool.parallel_for(
+        m_,
+        [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i) neg_y_[i] = -points_[idx_[i]].y;
+        },
+        4096);
+    partial_.assign(size_t(layout_.count()) * plan_.point_chunks, Jacobian::infinity());
+    return size_t(plan_.window_groups) * plan_.point_chunks;
+  }
+
+  void run(size_t task) {
+    const unsigned W = layout_.count();
+    const size_t B = size_t(1) << (layout_.max_width - 1);
+    const unsigned groups = plan_.window_groups, chunks = plan_.point_chunks;
+    const unsigned g = unsigned(task / chunks), p = unsigned(task % chunks);
+    const unsigned w0 = unsigned(size_t(W) * g / groups), w1 = unsigned(size_t(W) * (g + 1) / groups);
+    const size_t p0 = m_ * p / chunks, p1 = m_ * (p + 1) / chunks;
+    const size_t wpp = plan_.windows_per_pass;
+    CacheAlignedArray<Affine> buckets(wpp * B);
+    std::vector<uint8_t> state(wpp * B);
+    BucketAccumulator<F, P> acc(plan_.batch, plan_.queue);
+    const int16_t* digits = digits_.data();
+    for (unsigned ws = w0; ws < w1; ws += unsigned(wpp)) {
+      const unsigned nw = std::min<unsigned>(unsigned(wpp), w1 - ws);
+      std::memset(static_cast<void*>(buckets.data()), 0, nw * B * sizeof(Affine));
+      std::memset(state.data(), 0, nw * B);
+      acc.attach(buckets.data(), state.data());
+      for (size_t i = p0; i < p1; ++i) {
+        const Affine* pt = &points_[idx_[i]];
+        const F* y[2] = {&pt->y, &neg_y_[i]};
+        for (size_t t = 0; t < terms_; ++t) {
+          const F* x = t ? &endo_x_[i] : &pt->x;
+          const int16_t* dg = digits + (i * terms_ + t) * W + ws;
+          for (unsigned w = 0; w < nw; ++w) {
+            const int d = dg[w];
+            if (d == 0) continue;
+            const uint32_t mag = uint32_t(d < 0 ? -d : d);
+            acc.add(uint32_t(w * B) + mag - 1, x, y[d < 0]);
+          }
+        }
+      }
+      acc.finish();
+      reduce_buckets_batch_affine(buckets.data(), nw, B, plan_.segments,
+                                  &partial_[size_t(p) * W + ws]);
+    }
+  }
+
+  Jacobian finish() {
+    if (!partial_.empty()) {
+      const unsigned W = layout_.count();
+      std::vector<Jacobian> sums(partial_.begin(), partial_.begin() + W);
+      for (unsigned p = 1; p < plan_.point_chunks; ++p) {
+        for (unsigned w = 0; w < W; ++w) sums[w] += partial_[size_t(p) * W + w];
+      }
+      result_ += horner(sums, layout_);
+      std::vector<Jacobian>().swap(partial_);
+    }
+    release(digits_);
+    std::vector<F>().swap(neg_y_);
+    std::vector<F>().swap(endo_x_);
+    std::vector<uint32_t>().swap(idx_);
+    return result_;
+  }
+
+ private:
+  // The scalars split into halves (signs folded into the digits) and phi's x coordinates.
+  void prepare_glv(PreparedScalars& prep, ThreadPool& pool) {
+    const size_t chunks = std::min<size_t>((m_ + 1023) / 1024, size_t(pool.size()) * 4);
+    SecureVector<GlvSplit> split(m_);
+    std::vector<unsigned> bits(chunks, 0);
+    pool.run_tasks(chunks, [&](size_t t) {
+      for (size_t i = m_ * t / chunks; i < m_ * (t + 1) / chunks; ++i) {
+        split[i] = glv_split(prep.canonical[idx_[i]]);
+        bits[t] = std::max({bits[t], bit_length(split[i].k1), bit_length(split[i].k2)});
+      }
+    });
+    release(prep.canonical);  // peak memory: the halves replace the scalars
+    unsigned max_bits = 1;
+    for (unsigned b : bits) max_bits = std::max(max_bits, b);
+    plan_ = plan_batch_affine(2 * m_, max_bits, pool.size(), sizeof(Affine), opt_);
+    layout_ = signed_windows(max_bits, plan_.layout_c);
+    const DigitPlan digit_plan(layout_);
+    const size_t W = layout_.count();
+    terms_ = 2;
+    digits_.resize(2 * m_ * W);
+    endo_x_.resize(m_);
+    pool.parallel_for(
+        m_,
+        [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i) {
+            digit_plan.digits(split[i].k1, &digits_[2 * i * W], split[i].neg1);
+            digit_plan.digits(split[i].k2, &digits_[(2 * i + 1) * W], split[i].neg2);
+            endo_x_[i] = glv_endo_x(points_[idx_[i]].x);
+          }
+        },
+        2048);
+  }
+
+  const Affine* points_;
+  const Fr* scalars_;
+  size_t n_;
+  MsmOptions opt_;
+  Jacobian result_ = Jacobian::infinity();
+  std::vector<uint32_t> idx_;  // the points of the batch-affine terms
+  size_t m_ = 0, terms_ = 1;
+  BatchAffinePlan plan_;
+  WindowLayout layout_;
+  SecureVector<int16_t> digits_;
+  std::vector<F> neg_y_, endo_x_;
+  std::vector<Jacobian> partial_;  // [chunk * W + window]
+};
+
 template <class F, class P>
 JacobianPoint<F, P> msm(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
                         ThreadPool& pool, const MsmOptions& opt = {}) {
-  using Jacobian = JacobianPoint<F, P>;
-  if (n == 0) return Jacobian::infinity();
-  if (opt.path == MsmOptions::Path::kReference) {
-    return msm_reference(points, scalars, n, pool, opt.window_bits);
-  }
-  PreparedScalars prep = prepare_scalars(points, scalars, n, pool);
-  Jacobian result = sum_indexed_points(points, prep.ones, pool);
-  const size_t m = prep.rest.size();
-  if (m == 0) return result;
-  const bool fast = opt.path == MsmOptions::Path::kBatchAffine ||
-                    (opt.path == MsmOptions::Path::kAuto && m >= kBatchAffineMinTerms);
-  if (!fast) {
-    const unsigned c = opt.window_bits ? opt.window_bits : reference_window_bits(m, prep.max_bits);
-    const WindowLayout layout = signed_windows(prep.max_bits, c);
-    const SecureVector<int16_t> digits =
-        compute_digits(prep.canonical.data(), prep.rest, layout, pool);
-    return result +
-           horner(window_sums_jacobian(points, prep.rest.data(), m, digits.data(), layout, pool),
-                  layout);
-  }
-  if (use_glv<F>(opt)) return result + msm_glv(points, prep, pool, opt);
-  const BatchAffinePlan plan =
-      plan_batch_affine(m, prep.max_bits, pool.size(), sizeof(AffinePoint<F, P>), opt);
-  const WindowLayout layout = signed_windows(prep.max_bits, plan.layout_c);
-  const SecureVector<int16_t> digits =
-      compute_digits(prep.canonical.data(), prep.rest, layout, pool);
-  release(prep.canonical);  // peak memory: the digits replace the scalars
-  return result + horner(window_sums_batch_affine(points, prep.rest.data(), m, digits.data(),
-                                                  layout, plan, pool),
-                         layout);
+  MsmJob<F, P> job(points, scalars, n, opt);
+  const size_t tasks = job.prepare(pool);
+  pool.run_tasks(tasks, [&](size_t t) { job.run(t); });
+  return job.finish();
 }
 
 }  // namespace msm_detail
