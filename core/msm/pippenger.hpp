@@ -64,12 +64,14 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
   pool.run_tasks(chunks, [&](size_t t) {
     const size_t begin = n * t / chunks, end = n * (t + 1) / chunks;
     for (size_t i = begin; i < end; ++i) {
-      const U256 s = scalars[i].to_u256();
-      out.canonical[i] = s;
-      if (s.is_zero() || points[i].is_infinity()) continue;
-      if (s == U256::from_u64(1)) {
+      // 0 and 1 are recognised in Montgomery form (witnesses are full of both), without the
+      // multiplication that leaves it.
+      if (scalars[i].is_zero() || points[i].is_infinity()) continue;
+      if (scalars[i] == Fr::one()) {
         ones[t].push_back(uint32_t(i));
       } else {
+        const U256 s = scalars[i].to_u256();
+        out.canonical[i] = s;
         rest[t].push_back(uint32_t(i));
         bits[t] = std::max(bits[t], bit_length(s));
       }
@@ -231,7 +233,7 @@ class MsmJob {
     if (use_glv<F>(opt_)) {
       prepare_glv(prep, pool);
     } else {
-      plan_ = plan_batch_affine(m_, prep.max_bits, pool.size(), sizeof(Affine), opt_);
+      plan_ = plan_batch_affine(m_, prep.max_bits, plan_threads(pool), sizeof(Affine), opt_);
       layout_ = signed_windows(prep.max_bits, plan_.layout_c);
       digits_ = compute_digits(prep.canonical.data(), idx_, layout_, pool);
       terms_ = 1;
@@ -303,6 +305,10 @@ class MsmJob {
   }
 
  private:
+  unsigned plan_threads(const ThreadPool& pool) const {
+    return opt_.threads ? opt_.threads : pool.size();
+  }
+
   // The scalars split into halves (signs folded into the digits) and phi's x coordinates.
   void prepare_glv(PreparedScalars& prep, ThreadPool& pool) {
     const size_t chunks = std::min<size_t>((m_ + 1023) / 1024, size_t(pool.size()) * 4);
@@ -317,7 +323,7 @@ class MsmJob {
     release(prep.canonical);  // peak memory: the halves replace the scalars
     unsigned max_bits = 1;
     for (unsigned b : bits) max_bits = std::max(max_bits, b);
-    plan_ = plan_batch_affine(2 * m_, max_bits, pool.size(), sizeof(Affine), opt_);
+    plan_ = plan_batch_affine(2 * m_, max_bits, plan_threads(pool), sizeof(Affine), opt_);
     layout_ = signed_windows(max_bits, plan_.layout_c);
     const DigitPlan digit_plan(layout_);
     const size_t W = layout_.count();
