@@ -92,7 +92,7 @@ inline BatchAffinePlan plan_for(size_t m, unsigned windows, unsigned c, unsigned
   }
   wpp = std::min<size_t>(wpp, per_group);
   plan.windows_per_pass = unsigned(wpp);
-  plan.batch = opt.batch_size ? opt.batch_size : std::clamp<size_t>(wpp * B / 16, 8, k.max_batch);
+  plan.batch = opt.batch_size ? opt.batch_size : std::clamp<size_t>(wpp * B / 8, 8, k.max_batch);
   plan.queue = std::max<size_t>(plan.batch / 4, 32);
   // Reduction chains per window: fewer chains mean more steps (one inversion each), more
   // chains mean more Jacobian work combining them; balance the two.
