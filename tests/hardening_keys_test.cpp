@@ -104,6 +104,30 @@ TEST(HardeningKeys, EveryFlippedBitIsRefused) {
   }
 }
 
+// With two threads a raw proving key's digest is computed beside its parse: the same answers,
+// and a body flipped anywhere (the shape at the end included) is still "corrupt".
+TEST(HardeningKeys, DigestBesideTheParseOnTwoThreads) {
+  ThreadPool two(2);
+  const auto& pk = small_keys().raw.pk;
+  auto loaded = load_proving_key(pk, "small", two);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->h, small_keys().keys.pk.h);
+  ASSERT_TRUE(loaded->shape);
+  EXPECT_TRUE(*loaded->shape == *small_keys().keys.pk.shape);
+  for (size_t i = kKeyHeaderSize; i < pk.size(); i += 97) {
+    auto bad = pk;
+    bad[i] ^= 0x10;
+    auto r = load_proving_key(bad, "small", two);
+    ASSERT_FALSE(r.ok()) << "byte " << i;
+    EXPECT_NE(r.error().message.find("corrupt"), std::string::npos) << r.error().message;
+  }
+  auto last = pk;
+  last.back() ^= 1;
+  auto r = load_proving_key(last, "small", two);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("corrupt"), std::string::npos) << r.error().message;
+}
+
 TEST(HardeningKeys, ClearingTheDevelopmentFlagIsDetected) {
   auto pk = small_keys().raw.pk;
   ASSERT_TRUE(read_key_header(pk)->insecure_dev);

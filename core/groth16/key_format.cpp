@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "core/groth16/point_codec.hpp"
 #include "core/groth16/verifier.hpp"
@@ -208,10 +209,19 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
 
 namespace {
 
-// Header, length, digest and circuit name; returns the body.
-Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
-                                              const std::string& expected_name,
-                                              KeyFileHeader& h) {
+Error corrupt(KeyKind kind) {
+  return key_error(std::string(kind == KeyKind::kProving ? "proving" : "verifying") +
+                   " key is corrupt: its BLAKE2b-256 digest does not match");
+}
+
+bool digest_matches(std::span<const uint8_t> file, const KeyFileHeader& h) {
+  return file_digest(file.first(kDigestOffset), file.subspan(kKeyHeaderSize)) == h.body_digest;
+}
+
+// Header, length and circuit name, without the digest; returns the body.
+Result<std::span<const uint8_t>> checked_header(std::span<const uint8_t> file, KeyKind kind,
+                                                const std::string& expected_name,
+                                                KeyFileHeader& h) {
   auto hr = read_key_header(file);
   if (!hr) return hr.error();
   h = *hr;
@@ -230,22 +240,27 @@ Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, Key
                      " bytes, the header says " + std::to_string(h.body_length) +
                      (have < h.body_length ? " (truncated file)" : " (trailing bytes)"));
   }
-  auto body = file.subspan(kKeyHeaderSize);
-  if (file_digest(file.first(kDigestOffset), body) != h.body_digest) {
-    return key_error(std::string(what) + " key is corrupt: its BLAKE2b-256 digest does not match");
-  }
+  return file.subspan(kKeyHeaderSize);
+}
+
+// Header, length, digest and circuit name; returns the body.
+Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
+                                              const std::string& expected_name,
+                                              KeyFileHeader& h) {
+  auto body = checked_header(file, kind, expected_name, h);
+  if (!body) return body.error();
+  if (!digest_matches(file, h)) return corrupt(kind);
   return body;
 }
 
 }  // namespace
 
-Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
-                                    const std::string& expected_circuit_name, ThreadPool& pool) {
-  KeyFileHeader h;
-  auto body = checked_body(file, KeyKind::kProving, expected_circuit_name, h);
-  if (!body) return body.error();
+namespace {
+
+Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFileHeader& h,
+                                     ThreadPool& pool) {
   const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw, &pool);
-  ByteReader r(*body);
+  ByteReader r(body);
   ProvingKey pk;
   pk.circuit_digest = h.circuit_digest;
   pk.insecure_dev = h.insecure_dev;
@@ -272,6 +287,34 @@ Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
     return key_error("proving key body is malformed" + codec.last_error_suffix());
   }
   return pk;
+}
+
+}  // namespace
+
+Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
+                                    const std::string& expected_circuit_name, ThreadPool& pool) {
+  KeyFileHeader h;
+  auto body = checked_header(file, KeyKind::kProving, expected_circuit_name, h);
+  if (!body) return body.error();
+  if (h.compressed || pool.size() < 2) {
+    // (Compressed: the decoding is the long part and uses the pool itself.)
+    if (!digest_matches(file, h)) return corrupt(KeyKind::kProving);
+    return parse_proving_key(*body, h, pool);
+  }
+  // Raw: the digest (a ~10 MB BLAKE2b) beside the parse (copies and range checks, safe on any
+  // bytes); nothing parsed is returned unless the digest matches, and a corrupt file is reported
+  // as such whatever the parse found.
+  bool digest_ok = false;
+  std::optional<Result<ProvingKey>> parsed;
+  pool.run_tasks(2, [&](size_t task) {
+    if (task == 0) {
+      digest_ok = digest_matches(file, h);
+    } else {
+      parsed = parse_proving_key(*body, h, pool);
+    }
+  });
+  if (!digest_ok) return corrupt(KeyKind::kProving);
+  return std::move(*parsed);
 }
 
 Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,

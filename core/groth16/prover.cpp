@@ -360,9 +360,10 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     s_delta2 = pk.delta2.to_jacobian().mul_secret(s.to_u256());
   };
 
-  // With several threads the MSMs run side by side, each whole on one thread, except H's: the
-  // largest and the last to become available, split so that the threads finish together.
-  MsmOptions whole, g2_whole;
+  // With several threads the MSMs run side by side: B2 and C whole on one thread each; H (the
+  // largest, available last) and the two smallest, A and B1 (taken last), split over the pool
+  // so that the threads finish together.
+  MsmOptions whole, g2_whole, split;
   whole.threads = 1;
   g2_whole.threads = 1;
   // The key's B2 points are in G2 (made by the setup or an imported ceremony's key, bound by
@@ -370,8 +371,8 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   g2_whole.endomorphism = MsmOptions::Endomorphism::kOn;
   ProofSchedule schedule(pool, options, cq, blind);
   using S = ProofSchedule;
-  schedule.msm(S::kA).g1 = msm_g1_steps(pk.a.points.data(), sc_a.data(), sc_a.size(), whole);
-  schedule.msm(S::kB1).g1 = msm_g1_steps(pk.b1.points.data(), sc_b.data(), sc_b.size(), whole);
+  schedule.msm(S::kA).g1 = msm_g1_steps(pk.a.points.data(), sc_a.data(), sc_a.size(), split);
+  schedule.msm(S::kB1).g1 = msm_g1_steps(pk.b1.points.data(), sc_b.data(), sc_b.size(), split);
   schedule.msm(S::kB2).g2 =
       msm_g2_steps(pk.b2.points.data(), sc_b.data(), sc_b.size(), g2_whole);
   schedule.msm(S::kC).g1 = msm_g1_steps(pk.c.points.data(), sc_c.data(), sc_c.size(), whole);
