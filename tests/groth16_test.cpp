@@ -11,6 +11,7 @@
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
 #include "support/random_r1cs.hpp"
+#include "support/threads.hpp"
 
 namespace enygma {
 namespace {
@@ -143,6 +144,13 @@ TEST(Groth16, SeededProofsAreReproducibleAndThreadIndependent) {
   auto p2 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool2, opt);
   ASSERT_TRUE(p1.ok() && p2.ok());
   EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*p2));
+  // More threads than the proof has items for at times: the idle ones wait, none is left behind.
+  ThreadPool many(test::kManyThreads);
+  for (int i = 0; i < 3; ++i) {
+    auto pm = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, many, opt);
+    ASSERT_TRUE(pm.ok());
+    EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*pm));
+  }
   opt.insecure_test_seed = kOtherSeed;
   auto p3 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
   ASSERT_TRUE(p3.ok());
@@ -182,6 +190,24 @@ TEST(Groth16, StagesAreReportedAndCancelStops) {
     if (s == ProveStage::kMsmB2) cancel = true;
   };
   auto r = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "cancelled");
+
+  // On two threads the stages are reported from the calling thread too, in order, and a cancel
+  // stops both threads.
+  ThreadPool two(2);
+  seen.clear();
+  cancel = false;
+  opt.cancel = nullptr;
+  opt.on_stage = [&](ProveStage s) { seen.push_back(s); };
+  ASSERT_TRUE(groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, two, opt).ok());
+  ASSERT_EQ(seen.size(), 8u);
+  for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(int(seen[i]), int(i));
+  opt.cancel = &cancel;
+  opt.on_stage = [&](ProveStage s) {
+    if (s == ProveStage::kQuotient) cancel = true;
+  };
+  r = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, two, opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().rule, "cancelled");
 }

@@ -3,6 +3,8 @@
 #include <sodium.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -169,14 +171,16 @@ class ProofSchedule {
   void work() {
     for (;;) {
       Item item;
+      uint64_t seen = 0;
       {
         std::lock_guard<std::mutex> lock(mu_);
         if (stopped_ || error_) return;
         item = next_item();
+        seen = events_.load(std::memory_order_relaxed);
       }
       if (item.kind == kNone) return;
       if (item.kind == kWait) {
-        std::this_thread::yield();
+        wait_for_event(seen);
         continue;
       }
       const ProveStage stage = item.kind == kCq      ? ProveStage::kConstraints
@@ -191,9 +195,28 @@ class ProofSchedule {
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!error_) error_ = std::current_exception();
+        signal();
         return;
       }
     }
+  }
+
+  // Items may appear (cq done, an MSM prepared) or the proof stop: signal() under mu_.
+  void signal() {
+    events_.fetch_add(1, std::memory_order_release);
+    changed_.notify_all();
+  }
+
+  // Until an event after `seen`: polled briefly, yielding, then blocked. (A thread woken from a
+  // futex while its waker computes starts late on this VM: core/parallel/thread_pool.cpp.)
+  void wait_for_event(uint64_t seen) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(250);
+    while (events_.load(std::memory_order_acquire) == seen &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return events_.load(std::memory_order_relaxed) != seen; });
   }
 
   void run_item(const Item& item) {
@@ -203,6 +226,7 @@ class ProofSchedule {
       cq_done_ = true;
       if (!ok) stopped_ = true;
       msms_[kH].available = true;
+      signal();
       return;
     }
     if (item.kind == kBlind) {
@@ -220,6 +244,7 @@ class ProofSchedule {
         m.tasks = tasks;
         m.prepared = true;
         finish_now = tasks == 0;
+        signal();
       }
       if (finish_now) finish(m);
       return;
@@ -252,6 +277,7 @@ class ProofSchedule {
   void stop() {
     std::lock_guard<std::mutex> lock(mu_);
     stopped_ = true;
+    signal();
   }
 
   ThreadPool& pool_;
@@ -260,6 +286,8 @@ class ProofSchedule {
   std::function<void()> blind_;
   Msm msms_[kJobs];
   std::mutex mu_;
+  std::condition_variable changed_;
+  std::atomic<uint64_t> events_{0};
   std::thread::id caller_;
   int reported_ = 0;  // stages reported so far (on the calling thread)
   bool cq_started_ = false, cq_done_ = false, blind_started_ = false, blind_done_ = false;
