@@ -500,6 +500,31 @@ TEST(MsmG2, GlvMatchesPlain) {
   glv_matches_plain<G2>({64, 300, 1500}, 1100);
 }
 
+// An MSM in two parts (the prover's C and H queries as one) is the sum of the two MSMs, on
+// every path: batch-affine with and without GLV, few terms (Jacobian), the reference, an empty
+// part, and on one and two threads.
+TEST(MsmG1, TwoPartsAreTheSumOfTheirMsms) {
+  ThreadPool pool(2);
+  for (auto [n1, n2] : {std::pair<size_t, size_t>{3000, 1200}, {40, 10}, {0, 500}, {700, 0},
+                        {1, 1}}) {
+    const auto a = make_instance<G1>(n1, 1200 + n1), b = make_instance<G1>(n2, 1300 + n2);
+    const G1 expected = (n1 ? dlog_oracle(a) : G1::infinity()) + (n2 ? dlog_oracle(b) : G1::infinity());
+    std::vector<MsmOptions> paths(4);
+    paths[1].endomorphism = MsmOptions::Endomorphism::kOff;
+    paths[2].path = MsmOptions::Path::kReference;
+    paths[3] = batch_affine(9);
+    for (const MsmOptions& opt : paths) {
+      for (ThreadPool* p : {&sequential_pool(), &pool}) {
+        auto steps = msm_g1_steps(a.points.data(), a.scalars.data(), n1, b.points.data(),
+                                  b.scalars.data(), n2, opt);
+        const size_t tasks = steps->prepare(*p);
+        p->run_tasks(tasks, [&](size_t t) { steps->run(t); });
+        EXPECT_EQ(steps->finish(), expected) << n1 << "+" << n2 << " threads " << p->size();
+      }
+    }
+  }
+}
+
 // FixedBaseMsm (the verifier's public-input sum): the same sums as the oracle, on both of its
 // paths (fewer than 64 nonzero digits: Jacobian buckets; more: batch-affine), for any window.
 TEST(FixedBaseMsm, MatchesTheOracle) {

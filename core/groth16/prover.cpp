@@ -66,17 +66,18 @@ Error cancelled() { return make_error("the proof was cancelled", "cancelled"); }
 // The work of one proof as items for the pool's threads: "cq" (the constraints' evaluations and
 // the quotient, in that order, on the calling thread, which reports the stages), "blind" (the
 // blinding terms r delta, s delta, ...), and for each MSM its prepare step and then its tasks
-// (core/msm/msm.hpp MsmSteps). The H query's MSM becomes available when cq is done; the others
-// from the start. Every thread takes the next item by priority until none is left:
-// - one thread: the stages in their documented order (constraints, quotient, A, B1, B2, C, H),
-//   each MSM parallel in itself (inline here);
+// (core/msm/msm.hpp MsmSteps). The C and H queries are one MSM (one set of bucket reductions,
+// a wider window), available when cq is done; the others from the start. Every thread takes the
+// next item by priority until none is left:
+// - one thread: the stages in their documented order (constraints, quotient, A, B1, B2, then C
+//   and H together), each MSM parallel in itself (inline here);
 // - more: cq on the calling thread while the others start on the MSMs that need only the
-//   witness, largest first (the G2 MSM B2 first); H's tasks as soon as they exist. Each item
+//   witness, largest first (the G2 MSM B2 first); C+H's tasks as soon as they exist. Each item
 //   runs on one thread (nested pool calls run inline), so no item waits for another thread in
 //   the middle of its work.
 class ProofSchedule {
  public:
-  enum Job { kA, kB1, kB2, kC, kH, kJobs };
+  enum Job { kA, kB1, kB2, kCH, kJobs };
 
   struct Msm {
     std::unique_ptr<MsmSteps<G1>> g1;
@@ -97,7 +98,7 @@ class ProofSchedule {
   // Runs everything; false when cancelled or when cq failed. Rethrows an item's exception.
   bool run() {
     caller_ = std::this_thread::get_id();
-    msms_[kH].available = false;
+    msms_[kCH].available = false;
     const size_t workers = pool_.size();
     pool_.run_tasks(workers, [&](size_t) { work(); });
     if (error_) std::rethrow_exception(error_);
@@ -121,9 +122,9 @@ class ProofSchedule {
  private:
   // Stage of each job, for the reports.
   static ProveStage stage_of(Job j) {
+    // C+H reports msm_c and msm_h as it starts.
     static constexpr ProveStage kStages[kJobs] = {ProveStage::kMsmA, ProveStage::kMsmB1,
-                                                  ProveStage::kMsmB2, ProveStage::kMsmC,
-                                                  ProveStage::kMsmH};
+                                                  ProveStage::kMsmB2, ProveStage::kMsmH};
     return kStages[j];
   }
 
@@ -142,8 +143,8 @@ class ProofSchedule {
       cq_started_ = true;
       return {kCq};
     }
-    static constexpr Job kInOrder[kJobs] = {kA, kB1, kB2, kC, kH};
-    static constexpr Job kLargestFirst[kJobs] = {kH, kB2, kC, kA, kB1};
+    static constexpr Job kInOrder[kJobs] = {kA, kB1, kB2, kCH};
+    static constexpr Job kLargestFirst[kJobs] = {kCH, kB2, kA, kB1};
     const Job* order = one ? kInOrder : kLargestFirst;
     // Tasks of prepared MSMs first (their buffers are live), then new prepares.
     for (int i = 0; i < kJobs; ++i) {
@@ -163,7 +164,7 @@ class ProofSchedule {
     }
     // Nothing to take now: wait only for items still to appear (H's after cq, an MSM's tasks
     // after its prepare); otherwise this thread is done.
-    bool coming = !msms_[kH].available;
+    bool coming = !msms_[kCH].available;
     for (const Msm& m : msms_) coming = coming || (m.preparing && !m.prepared);
     return {coming ? kWait : kNone};
   }
@@ -225,7 +226,7 @@ class ProofSchedule {
       std::lock_guard<std::mutex> lock(mu_);
       cq_done_ = true;
       if (!ok) stopped_ = true;
-      msms_[kH].available = true;
+      msms_[kCH].available = true;
       signal();
       return;
     }
@@ -388,11 +389,10 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     s_delta2 = pk.delta2.to_jacobian().mul_secret(s.to_u256());
   };
 
-  // With several threads the MSMs run side by side: B2 and C whole on one thread each; H (the
-  // largest, available last) and the two smallest, A and B1 (taken last), split over the pool
-  // so that the threads finish together.
-  MsmOptions whole, g2_whole, split;
-  whole.threads = 1;
+  // With several threads the MSMs run side by side: B2 whole on one thread; C+H (the largest,
+  // available last) and the two smallest, A and B1 (taken last), split over the pool so that
+  // the threads finish together.
+  MsmOptions g2_whole, split;
   g2_whole.threads = 1;
   // The key's B2 points are in G2 (made by the setup or an imported ceremony's key, bound by
   // its digest), so the MSM may use the endomorphism there.
@@ -403,8 +403,8 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   schedule.msm(S::kB1).g1 = msm_g1_steps(pk.b1.points.data(), sc_b.data(), sc_b.size(), split);
   schedule.msm(S::kB2).g2 =
       msm_g2_steps(pk.b2.points.data(), sc_b.data(), sc_b.size(), g2_whole);
-  schedule.msm(S::kC).g1 = msm_g1_steps(pk.c.points.data(), sc_c.data(), sc_c.size(), whole);
-  schedule.msm(S::kH).g1 = msm_g1_steps(pk.h.data(), a.data(), n);
+  schedule.msm(S::kCH).g1 =
+      msm_g1_steps(pk.c.points.data(), sc_c.data(), sc_c.size(), pk.h.data(), a.data(), n, split);
 
   const bool completed = schedule.run();
   auto wipe_blinding = [&] {
@@ -428,7 +428,7 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   const G1 pi_a = schedule.msm(S::kA).r1.add_mixed(pk.alpha1) + r_delta1;
   const G1 b1 = schedule.msm(S::kB1).r1.add_mixed(pk.beta1) + s_delta1;
   const G2 pi_b = schedule.msm(S::kB2).r2.add_mixed(pk.beta2) + s_delta2;
-  G1 pi_c = schedule.msm(S::kC).r1 + schedule.msm(S::kH).r1;
+  G1 pi_c = schedule.msm(S::kCH).r1;
   pi_c += pi_a.mul_secret(s.to_u256()) + b1.mul_secret(r.to_u256()) - rs_delta1;
   wipe_blinding();
 

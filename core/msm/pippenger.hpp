@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -194,9 +195,13 @@ JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* sca
 //   finish()       the tasks' window sums combined (Horner); the witness-derived buffers freed.
 // msm() below is prepare, the tasks on the pool, finish.
 //
-// Batch-affine terms: without GLV, term i is points[idx[i]] with digits digits[i * W ...]; with
-// it, base point i has two terms, 2i = points[idx[i]] and 2i + 1 = phi of it (endo_x[i], its y),
-// with digits at (2i + t) * W.
+// The input may come in two parts (two point arrays with their scalars) whose sum is wanted:
+// one MSM over both shares one set of bucket reductions, and its larger size may take a wider
+// window (the prover's C and H queries).
+//
+// Batch-affine terms: without GLV, term i is *pts_[i] with digits digits[i * W ...]; with it,
+// base point i has two terms, 2i = *pts_[i] and 2i + 1 = phi of it (endo_x[i], its y), with
+// digits at (2i + t) * W.
 template <class F, class P>
 class MsmJob {
  public:
@@ -204,46 +209,73 @@ class MsmJob {
   using Jacobian = JacobianPoint<F, P>;
 
   MsmJob(const Affine* points, const Fr* scalars, size_t n, const MsmOptions& opt = {})
-      : points_(points), scalars_(scalars), n_(n), opt_(opt) {}
+      : parts_{{Part{points, scalars, n}, Part{}}}, opt_(opt) {}
+  MsmJob(const Affine* points, const Fr* scalars, size_t n, const Affine* points2,
+         const Fr* scalars2, size_t n2, const MsmOptions& opt = {})
+      : parts_{{Part{points, scalars, n}, Part{points2, scalars2, n2}}}, opt_(opt) {}
 
   size_t prepare(ThreadPool& pool) {
     result_ = Jacobian::infinity();
-    if (n_ == 0) return 0;
     if (opt_.path == MsmOptions::Path::kReference) {
-      result_ = msm_reference(points_, scalars_, n_, pool, opt_.window_bits);
+      for (const Part& part : parts_) {
+        if (part.n > 0) {
+          result_ += msm_reference(part.points, part.scalars, part.n, pool, opt_.window_bits);
+        }
+      }
       return 0;
     }
-    PreparedScalars prep = prepare_scalars(points_, scalars_, n_, pool);
-    result_ = sum_indexed_points(points_, prep.ones, pool);
-    idx_ = std::move(prep.rest);
-    m_ = idx_.size();
+    unsigned max_bits = 0;
+    std::array<PreparedScalars, 2> prep;
+    for (size_t k = 0; k < parts_.size(); ++k) {
+      const Part& part = parts_[k];
+      if (part.n == 0) continue;
+      prep[k] = prepare_scalars(part.points, part.scalars, part.n, pool);
+      result_ += sum_indexed_points(part.points, prep[k].ones, pool);
+      max_bits = std::max(max_bits, prep[k].max_bits);
+      m_ += prep[k].rest.size();
+    }
+    // The batch-affine terms of both parts, in order: their points and canonical scalars.
+    SecureVector<U256> canonical;
+    canonical.reserve(m_);
+    pts_.reserve(m_);
+    for (size_t k = 0; k < parts_.size(); ++k) {
+      for (uint32_t i : prep[k].rest) {
+        pts_.push_back(&parts_[k].points[i]);
+        canonical.push_back(prep[k].canonical[i]);
+      }
+      release(prep[k].canonical);
+    }
     if (m_ == 0) return 0;
     const bool fast = opt_.path == MsmOptions::Path::kBatchAffine ||
                       (opt_.path == MsmOptions::Path::kAuto && m_ >= kBatchAffineMinTerms);
-    if (!fast) {
-      const unsigned c =
-          opt_.window_bits ? opt_.window_bits : reference_window_bits(m_, prep.max_bits);
-      layout_ = signed_windows(prep.max_bits, c);
-      digits_ = compute_digits(prep.canonical.data(), idx_, layout_, pool);
+    std::vector<uint32_t> identity(m_);
+    for (size_t i = 0; i < m_; ++i) identity[i] = uint32_t(i);
+    if (!fast) {  // a few terms: Jacobian buckets over a copy of the points
+      const unsigned c = opt_.window_bits ? opt_.window_bits : reference_window_bits(m_, max_bits);
+      layout_ = signed_windows(max_bits, c);
+      digits_ = compute_digits(canonical.data(), identity, layout_, pool);
+      std::vector<Affine> copy(m_);
+      for (size_t i = 0; i < m_; ++i) copy[i] = *pts_[i];
       result_ += horner(
-          window_sums_jacobian(points_, idx_.data(), m_, digits_.data(), layout_, pool), layout_);
+          window_sums_jacobian(copy.data(), identity.data(), m_, digits_.data(), layout_, pool),
+          layout_);
       release(digits_);
       return 0;
     }
     if (use_glv<F>(opt_)) {
-      prepare_glv(prep, pool);
+      prepare_glv(canonical, pool);
     } else {
-      plan_ = plan_batch_affine(m_, prep.max_bits, plan_threads(pool), sizeof(Affine), opt_);
-      layout_ = signed_windows(prep.max_bits, plan_.layout_c);
-      digits_ = compute_digits(prep.canonical.data(), idx_, layout_, pool);
+      plan_ = plan_batch_affine(m_, max_bits, plan_threads(pool), sizeof(Affine), opt_);
+      layout_ = signed_windows(max_bits, plan_.layout_c);
+      digits_ = compute_digits(canonical.data(), identity, layout_, pool);
       terms_ = 1;
     }
-    release(prep.canonical);
+    release(canonical);
     neg_y_.resize(m_);
     pool.parallel_for(
         m_,
         [&](size_t begin, size_t end) {
-          for (size_t i = begin; i < end; ++i) neg_y_[i] = -points_[idx_[i]].y;
+          for (size_t i = begin; i < end; ++i) neg_y_[i] = -pts_[i]->y;
         },
         4096);
     partial_.assign(size_t(layout_.count()) * plan_.point_chunks, Jacobian::infinity());
@@ -268,7 +300,7 @@ class MsmJob {
       std::memset(state.data(), 0, nw * B);
       acc.attach(buckets.data(), state.data());
       for (size_t i = p0; i < p1; ++i) {
-        const Affine* pt = &points_[idx_[i]];
+        const Affine* pt = pts_[i];
         const F* y[2] = {&pt->y, &neg_y_[i]};
         for (size_t t = 0; t < terms_; ++t) {
           const F* x = t ? &endo_x_[i] : &pt->x;
@@ -300,27 +332,33 @@ class MsmJob {
     release(digits_);
     std::vector<F>().swap(neg_y_);
     std::vector<F>().swap(endo_x_);
-    std::vector<uint32_t>().swap(idx_);
+    std::vector<const Affine*>().swap(pts_);
     return result_;
   }
 
  private:
+  struct Part {
+    const Affine* points = nullptr;
+    const Fr* scalars = nullptr;
+    size_t n = 0;
+  };
+
   unsigned plan_threads(const ThreadPool& pool) const {
     return opt_.threads ? opt_.threads : pool.size();
   }
 
   // The scalars split into halves (signs folded into the digits) and phi's x coordinates.
-  void prepare_glv(PreparedScalars& prep, ThreadPool& pool) {
+  void prepare_glv(SecureVector<U256>& canonical, ThreadPool& pool) {
     const size_t chunks = std::min<size_t>((m_ + 1023) / 1024, size_t(pool.size()) * 4);
     SecureVector<GlvSplit> split(m_);
     std::vector<unsigned> bits(chunks, 0);
     pool.run_tasks(chunks, [&](size_t t) {
       for (size_t i = m_ * t / chunks; i < m_ * (t + 1) / chunks; ++i) {
-        split[i] = glv_split(prep.canonical[idx_[i]]);
+        split[i] = glv_split(canonical[i]);
         bits[t] = std::max({bits[t], bit_length(split[i].k1), bit_length(split[i].k2)});
       }
     });
-    release(prep.canonical);  // peak memory: the halves replace the scalars
+    release(canonical);  // peak memory: the halves replace the scalars
     unsigned max_bits = 1;
     for (unsigned b : bits) max_bits = std::max(max_bits, b);
     plan_ = plan_batch_affine(2 * m_, max_bits, plan_threads(pool), sizeof(Affine), opt_);
@@ -336,18 +374,16 @@ class MsmJob {
           for (size_t i = begin; i < end; ++i) {
             digit_plan.digits(split[i].k1, &digits_[2 * i * W], split[i].neg1);
             digit_plan.digits(split[i].k2, &digits_[(2 * i + 1) * W], split[i].neg2);
-            endo_x_[i] = glv_endo_x(points_[idx_[i]].x);
+            endo_x_[i] = glv_endo_x(pts_[i]->x);
           }
         },
         2048);
   }
 
-  const Affine* points_;
-  const Fr* scalars_;
-  size_t n_;
+  std::array<Part, 2> parts_;
   MsmOptions opt_;
   Jacobian result_ = Jacobian::infinity();
-  std::vector<uint32_t> idx_;  // the points of the batch-affine terms
+  std::vector<const Affine*> pts_;  // the points of the batch-affine terms
   size_t m_ = 0, terms_ = 1;
   BatchAffinePlan plan_;
   WindowLayout layout_;

@@ -49,7 +49,8 @@ int run_bench(int argc, char** argv) {
         "the circuit's wallet request made from a fixed seed. prove_cpu is the process's CPU\n"
         "time during a proof (all threads). With two or more threads the prover runs the MSMs\n"
         "beside the constraints and the quotient, so a stage's time is then the interval between\n"
-        "stage starts on the calling thread, not the stage's own work.\n",
+        "stage starts on the calling thread, not the stage's own work. The C and H queries are\n"
+        "one MSM: msm_h holds both, msm_c is ~0.\n",
         stdout);
     return 0;
   }
