@@ -159,15 +159,18 @@ struct IfmaTables {
 
 namespace {
 
-// A scalar-form element as the kernel's 2^260-scaled constant: the integer of 16 x.
-void put_scaled(const Fr& x, Block& b, int lane) {
-  Fr y = x.dbl();
-  y = y.dbl();
-  y = y.dbl();
-  y = y.dbl();
+// The kernel's 2^260-scaled constant c is the integer of 16 c in the scalar form: put16 stores
+// a value already multiplied by 16 (the tables' powers start at 16), put_scaled any value.
+void put16(const Fr& x16, Block& b, int lane) {
   uint64_t limbs[5];
-  ifma::to_radix52(y.montgomery(), limbs);
+  ifma::to_radix52(x16.montgomery(), limbs);
   for (int i = 0; i < 5; ++i) b.l[i][lane] = limbs[i];
+}
+void put_scaled(const Fr& x, Block& b, int lane) {
+  put16(x * Fr::from_u64(16), b, lane);
+}
+void copy_lane(const Block& from, int from_lane, Block& to, int to_lane) {
+  for (int i = 0; i < 5; ++i) to.l[i][to_lane] = from.l[i][from_lane];
 }
 
 uint32_t reverse_bits(uint32_t x, unsigned bits) {
@@ -329,17 +332,25 @@ IfmaTables* make_ifma_tables(const NttDomain& d) {
   t->inv.resize(nb - 1);
   t->coset.resize(nb);
   const Fr omega_inv = d.omega().inverse();
-  // Stage with half-size h = 8 hb: omega_2h = omega^(n / 2h).
-  for (size_t hb = 1; hb < nb; hb *= 2) {
-    const size_t h = 8 * hb;
-    const U256 e = U256::from_u64(n / (2 * h));
-    const Fr w = d.omega().pow(e), wi = omega_inv.pow(e);
-    Fr p = Fr::one(), pi = Fr::one();
+  const Fr sixteen = Fr::from_u64(16);
+  // Stage with half-size h = 8 hb holds omega_2h^j = omega^(j n / 2h): the top stage (h = n/2)
+  // as powers of omega, each lower one every (n / 2h)-th entry of it.
+  const size_t top = nb / 2;
+  {
+    Fr p = sixteen, pi = sixteen;
+    for (size_t j = 0; j < n / 2; ++j) {
+      put16(p, t->fwd[top - 1 + j / 8], int(j % 8));
+      put16(pi, t->inv[top - 1 + j / 8], int(j % 8));
+      p *= d.omega();
+      pi *= omega_inv;
+    }
+  }
+  for (size_t hb = 1; hb < top; hb *= 2) {
+    const size_t h = 8 * hb, stride = (n / 2) / h;
     for (size_t j = 0; j < h; ++j) {
-      put_scaled(p, t->fwd[hb - 1 + j / 8], int(j % 8));
-      put_scaled(pi, t->inv[hb - 1 + j / 8], int(j % 8));
-      p *= w;
-      pi *= wi;
+      const size_t k = j * stride;
+      copy_lane(t->fwd[top - 1 + k / 8], int(k % 8), t->fwd[hb - 1 + j / 8], int(j % 8));
+      copy_lane(t->inv[top - 1 + k / 8], int(k % 8), t->inv[hb - 1 + j / 8], int(j % 8));
     }
   }
   for (int s = 0; s < 3; ++s) {
@@ -352,14 +363,11 @@ IfmaTables* make_ifma_tables(const NttDomain& d) {
       put_scaled(wi.pow(j), t->in_inv[s], l);
     }
   }
-  std::vector<Fr> powers(n);
-  Fr p = Fr::from_u64(n).inverse();
+  Fr p = sixteen * Fr::from_u64(n).inverse();  // 16 omega_2n^i / n, to position rev(i)
   for (size_t i = 0; i < n; ++i) {
-    powers[i] = p;
+    const uint32_t r = reverse_bits(uint32_t(i), log_n);
+    put16(p, t->coset[r / 8], int(r % 8));
     p *= d.omega_2n();
-  }
-  for (size_t i = 0; i < n; ++i) {
-    put_scaled(powers[reverse_bits(uint32_t(i), log_n)], t->coset[i / 8], int(i % 8));
   }
   return t.release();
 }
