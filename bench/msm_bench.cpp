@@ -1,6 +1,7 @@
 // MSM benchmarks: random points (k_i G) and random full scalars. Arguments are
 // log2(points) / threads [/ window bits, 0 = automatic]. Wall time (real time), since the
-// thread pool does the work.
+// thread pool does the work. msm_g1/msm_g2 split the scalars by the GLV endomorphism (the points
+// are in the order-r subgroup, as a proving key's); the *_glv_off runs are the same without it.
 //   ./bench/msm_bench --benchmark_filter='msm_g1/16/1$' --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 
@@ -62,12 +63,13 @@ const Input<J>& input(unsigned log_n) {
   return *slot;
 }
 
-template <class J>
+template <class J, MsmOptions::Endomorphism kEndo = MsmOptions::Endomorphism::kOn>
 void BM_Msm(benchmark::State& state) {
   const unsigned log_n = unsigned(state.range(0));
   const Input<J>& in = input<J>(log_n);
   ThreadPool pool(unsigned(state.range(1)));
   MsmOptions opt;
+  opt.endomorphism = kEndo;
   if (state.range(2) > 0) {
     opt.path = MsmOptions::Path::kBatchAffine;
     opt.window_bits = unsigned(state.range(2));
@@ -106,6 +108,16 @@ BENCHMARK(BM_Msm<G1>)
     ->UseRealTime();
 BENCHMARK(BM_Msm<G2>)
     ->Name("msm_g2")
+    ->Apply(g2_sizes)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<G1, MsmOptions::Endomorphism::kOff>)
+    ->Name("msm_g1_glv_off")
+    ->Apply(g2_sizes)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Msm<G2, MsmOptions::Endomorphism::kOff>)
+    ->Name("msm_g2_glv_off")
     ->Apply(g2_sizes)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -95,6 +95,32 @@ TEST(Cli, BenchReportsEveryTiming) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// prove --timings: one JSON object on stderr with the one-shot path's steps, and the same proof
+// on stdout as without it (under the same test seed).
+TEST(Cli, ProveTimingsReportEveryStep) {
+  const std::vector<std::string> prove = {"prove", "--k", "2", "--keys", keys().path().string(),
+                                          "--input", vector_path("transfer-k2.json"),
+                                          "--test-seed", "timings", "--threads", "2"};
+  auto plain = run_enygma(prove);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  auto with = prove;
+  with.push_back("--timings");
+  auto timed = run_enygma(with);
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_EQ(timed.out, plain.out);
+  const std::string last = timed.err.substr(timed.err.rfind('{'));
+  auto j = nlohmann::json::parse(last);
+  for (const char* step : {"start_up", "read_request", "witness", "read_keys", "verifying_key",
+                           "proving_key", "constraints", "quotient", "msm_h", "output", "total"}) {
+    ASSERT_TRUE(j.contains(step)) << step << " in " << last;
+    EXPECT_GE(j[step].get<double>(), 0.0) << step;
+  }
+  // The keys carry their constraint shape: no R1CS is built, nor a verifier prepared.
+  EXPECT_FALSE(j.contains("r1cs")) << last;
+  EXPECT_FALSE(j.contains("verifier")) << last;
+  EXPECT_GE(j["total"].get<double>(), j["witness"].get<double>());
+}
+
 TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
   auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
                        vector_path("transfer-k2-bad.json")});

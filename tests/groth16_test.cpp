@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
@@ -10,6 +11,7 @@
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
 #include "support/random_r1cs.hpp"
+#include "support/threads.hpp"
 
 namespace enygma {
 namespace {
@@ -142,6 +144,13 @@ TEST(Groth16, SeededProofsAreReproducibleAndThreadIndependent) {
   auto p2 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool2, opt);
   ASSERT_TRUE(p1.ok() && p2.ok());
   EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*p2));
+  // More threads than the proof has items for at times: the idle ones wait, none is left behind.
+  ThreadPool many(test::kManyThreads);
+  for (int i = 0; i < 3; ++i) {
+    auto pm = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, many, opt);
+    ASSERT_TRUE(pm.ok());
+    EXPECT_EQ(proof_to_bytes(*p1), proof_to_bytes(*pm));
+  }
   opt.insecure_test_seed = kOtherSeed;
   auto p3 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
   ASSERT_TRUE(p3.ok());
@@ -183,6 +192,96 @@ TEST(Groth16, StagesAreReportedAndCancelStops) {
   auto r = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().rule, "cancelled");
+
+  // On two threads the stages are reported from the calling thread too, in order, and a cancel
+  // stops both threads.
+  ThreadPool two(2);
+  seen.clear();
+  cancel = false;
+  opt.cancel = nullptr;
+  opt.on_stage = [&](ProveStage s) { seen.push_back(s); };
+  ASSERT_TRUE(groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, two, opt).ok());
+  ASSERT_EQ(seen.size(), 8u);
+  for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(int(seen[i]), int(i));
+  opt.cancel = &cancel;
+  opt.on_stage = [&](ProveStage s) {
+    if (s == ProveStage::kQuotient) cancel = true;
+  };
+  r = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, two, opt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "cancelled");
+}
+
+// The key's constraint shape encodes exactly the R1CS: the same digest (without building it),
+// the same rows, and the prover gives the same proof bytes from either, on one thread and two.
+TEST(ConstraintShape, EncodesTheR1csAndProvesTheSame) {
+  ThreadPool pool2(2);
+  for (uint64_t seed : {21u, 22u, 23u}) {
+    auto f = make_fixture(seed, 1 + uint32_t(seed % 3), 40, 120);
+    ASSERT_TRUE(f.keys.pk.shape);
+    const ConstraintShape& shape = *f.keys.pk.shape;
+    EXPECT_EQ(shape.check(), "");
+    EXPECT_EQ(shape.digest(), f.rc.r1cs.digest());
+    EXPECT_EQ(shape.num_constraints(), f.rc.r1cs.num_constraints());
+    EXPECT_EQ(shape.coefficients[0], Fr::one());
+    EXPECT_EQ(shape.coefficients[1], -Fr::one());
+    for (size_t i = 0; i < shape.num_constraints(); ++i) {
+      ASSERT_EQ(shape.dot(shape.a, i, f.rc.witness), f.rc.r1cs.a.dot(i, f.rc.witness));
+      ASSERT_EQ(shape.dot(shape.b, i, f.rc.witness), f.rc.r1cs.b.dot(i, f.rc.witness));
+      ASSERT_EQ(shape.dot(shape.c, i, f.rc.witness), f.rc.r1cs.c.dot(i, f.rc.witness));
+    }
+    ProveOptions opt;
+    opt.insecure_test_seed = kSeed;
+    for (ThreadPool* pool : {&sequential_pool(), &pool2}) {
+      auto from_r1cs = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, *pool, opt);
+      auto from_shape = groth16_prove(f.keys.pk, shape, f.rc.witness, *pool, opt);
+      ASSERT_TRUE(from_r1cs.ok() && from_shape.ok());
+      EXPECT_EQ(proof_to_bytes(*from_r1cs), proof_to_bytes(*from_shape));
+    }
+    auto w = f.rc.witness;
+    w[w.size() - 1] += Fr::one();
+    auto bad = groth16_prove(f.keys.pk, shape, w, sequential_pool());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().rule, "witness");
+  }
+}
+
+// Raw proving keys carry the shape (flag bit 2, covered by the digest), compressed ones leave it
+// out; a shape whose indices or sizes are wrong is refused with a reason.
+TEST(KeyFormat, ConstraintShapeRoundTripsAndMalformedShapesAreRefused) {
+  auto f = make_fixture(24, 2, 30, 60);
+  const auto raw = serialize_proving_key(f.keys.pk, "shaped");
+  EXPECT_TRUE(read_key_header(raw)->shape);
+  auto pk = load_proving_key(raw, "shaped", sequential_pool());
+  ASSERT_TRUE(pk.ok()) << pk.error().message;
+  ASSERT_TRUE(pk->shape);
+  EXPECT_TRUE(*pk->shape == *f.keys.pk.shape);
+  const auto compressed = serialize_proving_key(f.keys.pk, "shaped", PointFormat::kCompressed);
+  EXPECT_FALSE(read_key_header(compressed)->shape);
+  auto cpk = load_proving_key(compressed, "shaped", sequential_pool());
+  ASSERT_TRUE(cpk.ok());
+  EXPECT_FALSE(cpk->shape);
+  ProvingKey plain = f.keys.pk;
+  plain.shape.reset();
+  EXPECT_FALSE(read_key_header(serialize_proving_key(plain, "shaped"))->shape);
+
+  auto refused = [&](auto&& damage, const char* reason) {
+    ProvingKey k = f.keys.pk;
+    auto s = std::make_shared<ConstraintShape>(*f.keys.pk.shape);
+    damage(*s);
+    k.shape = s;
+    auto r = load_proving_key(serialize_proving_key(k, "shaped"), "shaped", sequential_pool());
+    ASSERT_FALSE(r.ok()) << reason;
+    EXPECT_EQ(r.error().rule, "key");
+    EXPECT_NE(r.error().message.find(reason), std::string::npos) << r.error().message;
+  };
+  refused([&](ConstraintShape& s) { s.a.wire[0] = s.num_wires; }, "a wire beyond");
+  refused([&](ConstraintShape& s) { s.b.coeff[0] = uint32_t(s.coefficients.size()); },
+          "coefficient index beyond");
+  refused([&](ConstraintShape& s) { std::swap(s.coefficients[0], s.coefficients[1]); },
+          "start with 1 and -1");
+  refused([&](ConstraintShape& s) { s.c.row_start[1] = s.c.row_start[2] + 1; }, "decrease");
+  refused([&](ConstraintShape& s) { s.coefficients[2].limbs[3] = ~uint64_t(0); }, "not below r");
 }
 
 TEST(KeyFormat, RoundTripsRawAndCompressed) {

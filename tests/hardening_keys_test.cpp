@@ -3,14 +3,17 @@
 // (An interrupted `enygma setup`: hardening_setup_kill_test.cpp.)
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/groth16/key_format.hpp"
+#include "core/groth16/proof_format.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/registry/circuit_prover.hpp"
 #include "support/random_r1cs.hpp"
 #include "support/test_rng.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
@@ -101,6 +104,30 @@ TEST(HardeningKeys, EveryFlippedBitIsRefused) {
   }
 }
 
+// With two threads a raw proving key's digest is computed beside its parse: the same answers,
+// and a body flipped anywhere (the shape at the end included) is still "corrupt".
+TEST(HardeningKeys, DigestBesideTheParseOnTwoThreads) {
+  ThreadPool two(2);
+  const auto& pk = small_keys().raw.pk;
+  auto loaded = load_proving_key(pk, "small", two);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(loaded->h, small_keys().keys.pk.h);
+  ASSERT_TRUE(loaded->shape);
+  EXPECT_TRUE(*loaded->shape == *small_keys().keys.pk.shape);
+  for (size_t i = kKeyHeaderSize; i < pk.size(); i += 97) {
+    auto bad = pk;
+    bad[i] ^= 0x10;
+    auto r = load_proving_key(bad, "small", two);
+    ASSERT_FALSE(r.ok()) << "byte " << i;
+    EXPECT_NE(r.error().message.find("corrupt"), std::string::npos) << r.error().message;
+  }
+  auto last = pk;
+  last.back() ^= 1;
+  auto r = load_proving_key(last, "small", two);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("corrupt"), std::string::npos) << r.error().message;
+}
+
 TEST(HardeningKeys, ClearingTheDevelopmentFlagIsDetected) {
   auto pk = small_keys().raw.pk;
   ASSERT_TRUE(read_key_header(pk)->insecure_dev);
@@ -148,6 +175,76 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
     EXPECT_NE(r2.error().message.find("expected '" + other.key_name() + "'"), std::string::npos)
         << r2.error().message;
   }
+}
+
+// A one-shot prover loads with check_circuit_digest = false: a key with its constraint shape
+// needs no R1CS. The proof is the same; a stale key pair (another version of the circuit:
+// another digest and other constraints) is then named by the first proof, and a key whose shape
+// does not match its own digest as well.
+TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) {
+  const CircuitId id = transfer_k(2);
+  const std::string seed = "unchecked";
+  const Groth16Keys keys = groth16_setup_insecure_from_seed(
+      circuit_r1cs(id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()},
+      sequential_pool());
+  ASSERT_TRUE(keys.pk.shape);
+  const std::string request = test::read_vector("transfer-k2.json");
+  ProveOptions options;
+  const uint8_t test_seed[] = {7, 7, 7};
+  options.insecure_test_seed = test_seed;
+  CircuitLoadOptions unchecked;
+  unchecked.check_circuit_digest = false;
+  unchecked.prepare_verifier = false;
+
+  auto pk = serialize_proving_key(keys.pk, id.key_name());
+  auto vk = serialize_verifying_key(keys.vk, id.key_name());
+  auto checked_prover = CircuitProver::load(id, pk, vk, sequential_pool());
+  auto unchecked_prover = CircuitProver::load(id, pk, vk, sequential_pool(), unchecked);
+  ASSERT_TRUE(checked_prover.ok() && unchecked_prover.ok());
+  auto a = (*checked_prover)->prove_request(request, sequential_pool(), options);
+  auto b = (*unchecked_prover)->prove_request(request, sequential_pool(), options);
+  ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.error().message : a.error().message);
+  EXPECT_EQ(a->response_json, b->response_json);
+  EXPECT_TRUE((*unchecked_prover)->verify(b->proof, b->public_inputs).ok());
+
+  // Stale: both keys say another digest, and a constraint differs.
+  ProvingKey stale_pk = keys.pk;
+  VerifyingKey stale_vk = keys.vk;
+  stale_pk.circuit_digest[0] ^= 1;
+  stale_vk.circuit_digest[0] ^= 1;
+  auto shape = std::make_shared<ConstraintShape>(*keys.pk.shape);
+  shape->c = shape->a;  // a * b = a fails wherever neither a = 0 nor b = 1
+  stale_pk.shape = shape;
+  pk = serialize_proving_key(stale_pk, id.key_name());
+  vk = serialize_verifying_key(stale_vk, id.key_name());
+  auto r = CircuitProver::load(id, pk, vk, sequential_pool());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("circuit digest differs"), std::string::npos);
+  r = CircuitProver::load(id, pk, vk, sequential_pool(), unchecked);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto proof = (*r)->prove_request(request, sequential_pool(), options);
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.error().rule, "key");
+  EXPECT_NE(proof.error().message.find("circuit digest differs"), std::string::npos)
+      << proof.error().message;
+
+  // The right digest over another shape.
+  stale_pk.circuit_digest = keys.pk.circuit_digest;
+  pk = serialize_proving_key(stale_pk, id.key_name());
+  vk = serialize_verifying_key(keys.vk, id.key_name());
+  r = CircuitProver::load(id, pk, vk, sequential_pool(), unchecked);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  proof = (*r)->prove_request(request, sequential_pool(), options);
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.error().rule, "key");
+  EXPECT_NE(proof.error().message.find("does not match its circuit digest"), std::string::npos)
+      << proof.error().message;
+
+  // Keys that disagree with each other are refused even unchecked.
+  vk = serialize_verifying_key(stale_vk, id.key_name());
+  r = CircuitProver::load(id, pk, vk, sequential_pool(), unchecked);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rule, "key");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/field/cpu_features.hpp"
 #include "core/msm/fixed_base_msm.hpp"
+#include "core/msm/glv.hpp"
 #include "core/msm/pippenger.hpp"
 #include "support/test_rng.hpp"
 #include "support/threads.hpp"
@@ -18,6 +19,7 @@ namespace {
 
 using test::kManyThreads;
 
+using msm_detail::bit_length;
 using msm_detail::signed_digits;
 using msm_detail::signed_windows;
 
@@ -135,6 +137,76 @@ TEST(SignedDigits, RecomposeAndRange) {
   EXPECT_EQ(signed_windows(254, 13).count(), 20u);
   EXPECT_EQ(signed_windows(254, 13).width[0], 12u);  // 5 x 12 + 15 x 13 = 255 bits
   EXPECT_EQ(signed_windows(254, 13).width[19], 13u);
+}
+
+// DigitPlan (the MSM's branch-free digits) against signed_digits, and its negation.
+TEST(SignedDigits, PlanMatchesPlainDigits) {
+  test::TestRng rng(12);
+  for (unsigned bits : {254u, 200u, 129u, 128u, 127u, 64u, 5u, 1u}) {
+    U256 top;
+    for (unsigned i = 0; i < bits; ++i) top.w[i / 64] |= uint64_t(1) << (i % 64);
+    std::vector<U256> scalars = {U256::from_u64(0), U256::from_u64(1), top};
+    for (int i = 0; i < 40; ++i) {
+      U256 s = rng.field<Fr>().to_u256();
+      for (unsigned b = bits; b < 256; ++b) s.w[b / 64] &= ~(uint64_t(1) << (b % 64));
+      scalars.push_back(s);
+    }
+    for (unsigned c = 1; c <= 16; ++c) {
+      const msm_detail::WindowLayout layout = signed_windows(bits, c);
+      const msm_detail::DigitPlan plan(layout);
+      ASSERT_EQ(plan.count(), layout.count());
+      std::vector<int16_t> want(layout.count()), got(layout.count());
+      for (const U256& s : scalars) {
+        signed_digits(s, layout, want.data());
+        plan.digits(s, got.data());
+        ASSERT_EQ(got, want) << "bits=" << bits << " c=" << c;
+        plan.digits(s, got.data(), /*negate=*/true);
+        for (int16_t& d : want) d = int16_t(-d);
+        ASSERT_EQ(got, want) << "negated, bits=" << bits << " c=" << c;
+      }
+    }
+  }
+}
+
+// The GLV constants: lambda and beta are cube roots of unity, phi(P) = (beta x, y) is [lambda]P
+// on G1 and (beta_G2 x, y) on G2, the basis vectors lie in the lattice, and the split of any
+// scalar recomposes to it with halves below 2^128.
+TEST(Glv, ConstantsAndSplit) {
+  using namespace msm_detail;
+  const Fr lambda = kGlvLambda;
+  EXPECT_NE(lambda, Fr::one());
+  EXPECT_EQ(lambda * lambda * lambda, Fr::one());
+  EXPECT_NE(kGlvBetaG1, Fp::one());
+  EXPECT_EQ(kGlvBetaG1 * kGlvBetaG1 * kGlvBetaG1, Fp::one());
+  EXPECT_EQ(kGlvBetaG2, kGlvBetaG1 * kGlvBetaG1);
+  test::TestRng rng(13);
+  for (int i = 0; i < 4; ++i) {
+    const Fr k = i == 0 ? Fr::one() : rng.field<Fr>();
+    const G1Affine p = G1::generator().mul_vartime(k.to_u256()).to_affine();
+    const G1Affine phi_p{glv_endo_x(p.x), p.y};
+    EXPECT_EQ(phi_p.to_jacobian(), p.to_jacobian().mul_vartime(lambda.to_u256()));
+    const G2Affine q = G2::generator().mul_vartime(k.to_u256()).to_affine();
+    const G2Affine phi_q{glv_endo_x(q.x), q.y};
+    EXPECT_EQ(phi_q.to_jacobian(), q.to_jacobian().mul_vartime(lambda.to_u256()));
+  }
+  auto fr = [](const U256& x) { return Fr::from_u256_reduce(x); };
+  // a1 + b1 lambda = 0 and a2 + b2 lambda = 0 mod r (b1 = -|b1|, b2 = a1).
+  EXPECT_EQ(fr(U256::from_u64(kGlvA1)), fr(kGlvB1Abs) * lambda);
+  EXPECT_EQ(fr(kGlvA2) + fr(U256::from_u64(kGlvA1)) * lambda, Fr::zero());
+  U256 rm1, half;
+  sub_borrow(rm1, Fr::kModulus, U256::from_u64(1));
+  half = shr1(Fr::kModulus);
+  std::vector<U256> ks = {U256::from_u64(0), U256::from_u64(1), U256::from_u64(2), rm1, half,
+                          lambda.to_u256(), (lambda + Fr::one()).to_u256(),
+                          (-lambda).to_u256(), kGlvA2, kGlvB1Abs};
+  for (int i = 0; i < 2000; ++i) ks.push_back(rng.field<Fr>().to_u256());
+  for (const U256& k : ks) {
+    const GlvSplit s = glv_split(k);
+    EXPECT_LE(bit_length(s.k1), 128u);
+    EXPECT_LE(bit_length(s.k2), 128u);
+    const Fr k1 = s.neg1 ? -fr(s.k1) : fr(s.k1), k2 = s.neg2 ? -fr(s.k2) : fr(s.k2);
+    ASSERT_EQ(k1 + k2 * lambda, fr(k));
+  }
 }
 
 TEST(MsmPlan, PlansAreConsistent) {
@@ -393,6 +465,65 @@ TEST(Msm, ThreadCountDoesNotChangeTheResult) {
     MsmOptions split = batch_affine(10);
     split.tasks_per_thread = 8;
     EXPECT_EQ(run_msm(g1, pool, split), one_thread) << threads;
+  }
+}
+
+// The GLV split against the plain fast path and the reference, G1 and G2 (whose test points are
+// multiples of the generator, so in the order-r subgroup), with edge scalars mixed in, on one
+// and two threads.
+template <class J>
+void glv_matches_plain(const std::vector<size_t>& sizes, uint64_t seed) {
+  ThreadPool pool(2);
+  for (size_t n : sizes) {
+    auto inst = make_instance<J>(n, seed + n);
+    for (size_t i = 0; i < n; i += 11) inst.scalars[i] = fr_minus_one();
+    for (size_t i = 5; i < n; i += 13) inst.scalars[i] = msm_detail::kGlvLambda;
+    for (size_t i = 7; i < n; i += 17) inst.scalars[i] = Fr::from_u64(i);
+    MsmOptions plain, glv;
+    plain.endomorphism = MsmOptions::Endomorphism::kOff;
+    glv.endomorphism = MsmOptions::Endomorphism::kOn;
+    const J expected = dlog_oracle(inst);
+    EXPECT_EQ(run_msm(inst, pool, plain), expected) << "n=" << n;
+    for (ThreadPool* p : {&pool, &sequential_pool()}) {
+      EXPECT_EQ(run_msm(inst, *p, glv), expected) << "n=" << n << " threads=" << p->size();
+    }
+    for (unsigned c : {5u, 9u, 13u}) {
+      MsmOptions o = batch_affine(c);
+      o.endomorphism = MsmOptions::Endomorphism::kOn;
+      EXPECT_EQ(run_msm(inst, pool, o), expected) << "n=" << n << " c=" << c;
+    }
+  }
+}
+
+TEST(MsmG1, GlvMatchesPlain) {
+  glv_matches_plain<G1>({64, 100, 1000, 4097}, 1000);
+}
+TEST(MsmG2, GlvMatchesPlain) {
+  glv_matches_plain<G2>({64, 300, 1500}, 1100);
+}
+
+// An MSM in two parts (the prover's C and H queries as one) is the sum of the two MSMs, on
+// every path: batch-affine with and without GLV, few terms (Jacobian), the reference, an empty
+// part, and on one and two threads.
+TEST(MsmG1, TwoPartsAreTheSumOfTheirMsms) {
+  ThreadPool pool(2);
+  for (auto [n1, n2] : {std::pair<size_t, size_t>{3000, 1200}, {40, 10}, {0, 500}, {700, 0},
+                        {1, 1}}) {
+    const auto a = make_instance<G1>(n1, 1200 + n1), b = make_instance<G1>(n2, 1300 + n2);
+    const G1 expected = (n1 ? dlog_oracle(a) : G1::infinity()) + (n2 ? dlog_oracle(b) : G1::infinity());
+    std::vector<MsmOptions> paths(4);
+    paths[1].endomorphism = MsmOptions::Endomorphism::kOff;
+    paths[2].path = MsmOptions::Path::kReference;
+    paths[3] = batch_affine(9);
+    for (const MsmOptions& opt : paths) {
+      for (ThreadPool* p : {&sequential_pool(), &pool}) {
+        auto steps = msm_g1_steps(a.points.data(), a.scalars.data(), n1, b.points.data(),
+                                  b.scalars.data(), n2, opt);
+        const size_t tasks = steps->prepare(*p);
+        p->run_tasks(tasks, [&](size_t t) { steps->run(t); });
+        EXPECT_EQ(steps->finish(), expected) << n1 << "+" << n2 << " threads " << p->size();
+      }
+    }
   }
 }
 

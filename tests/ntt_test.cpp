@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "core/field/cpu_features.hpp"
+
 #include "support/test_rng.hpp"
 #include "support/threads.hpp"
 
@@ -153,6 +155,47 @@ TEST(Ntt, ThreadCountDoesNotChangeTheResult) {
     a = coeffs;
     d.coset_forward(a.data(), d.omega_2n(), pool);
     EXPECT_EQ(a, one_coset) << threads;
+  }
+}
+
+
+// The quotient's pipeline against the plain transforms: to_odd_coset (inverse by decimation in
+// frequency, coset factors in bit-reversed order, forward by decimation in time) equals
+// coset_forward(inverse(a), omega_2n); odd_coset_product equals the pointwise a*b - c of three of
+// them, on the IFMA kernel where the CPU has it and on the scalar code, for every size through
+// the chunk and block boundaries, and for inputs at the edges (0, 1, m - 1).
+TEST(Ntt, OddCosetPipelineMatchesThePlainTransforms) {
+  ThreadPool pool(2);
+  const bool had_ifma = ifma_enabled();
+  for (unsigned k = 0; k <= 16; ++k) {
+    const NttDomain& d = NttDomain::shared(k);
+    const size_t n = d.size();
+    std::vector<Fr> a = random_vector(n, 600 + k), b = random_vector(n, 700 + k),
+                    c = random_vector(n, 800 + k);
+    if (k == 5) {  // edge values
+      for (size_t i = 0; i < n; ++i) a[i] = i % 3 == 0 ? Fr::zero() : i % 3 == 1 ? -Fr::one() : Fr::one();
+      for (size_t i = 0; i < n; ++i) b[i] = -Fr::one();
+      for (size_t i = 0; i < n; ++i) c[i] = -Fr::one();
+    }
+    std::vector<Fr> ea = a, eb = b, ec = c;
+    for (std::vector<Fr>* v : {&ea, &eb, &ec}) {
+      d.inverse(v->data(), pool);
+      d.coset_forward(v->data(), d.omega_2n(), pool);
+    }
+    std::vector<Fr> single = a;
+    d.to_odd_coset(single.data(), pool);
+    ASSERT_EQ(single, ea) << "k=" << k;
+    for (size_t i = 0; i < n; ++i) ea[i] = ea[i] * eb[i] - ec[i];
+    for (bool ifma : {false, true}) {
+      if (ifma && !cpu_supports_ifma()) continue;
+      set_ifma_enabled(ifma);
+      for (ThreadPool* p : {&pool, &sequential_pool()}) {
+        std::vector<Fr> x = a, y = b, z = c;
+        d.odd_coset_product(x.data(), y.data(), z.data(), *p);
+        ASSERT_EQ(x, ea) << "k=" << k << " ifma=" << ifma << " threads=" << p->size();
+      }
+    }
+    set_ifma_enabled(had_ifma);
   }
 }
 

@@ -90,11 +90,21 @@ TEST(TransferPinned, ProofUnderTestSeeds) {
   auto proof = groth16_prove(keys.pk, r1cs, w, sequential_pool(), options);
   ASSERT_TRUE(proof.ok()) << proof.error().message;
   const auto bytes = proof_to_bytes(*proof);
-  EXPECT_EQ(hex(bytes.data(), bytes.size()),
-            "e0b16220de5738fd3ddb7841cc3c33ee07a2d07597e67c9fbc8ff914be3ee1d1"
-            "deca15e6c4c7774aa985423c113ee2dce460613f4ad7ffae15974ca5f035976c"
-            "2df0a4e63b22afa1f32012db21aa71267265891cae5e47cefc0a4606ef7b2151"
-            "d620145f5eb00cb593660fcba7e29de7939c551d4fc2dc52cc23732fc84ae0a9");
+  const char* pinned =
+      "e0b16220de5738fd3ddb7841cc3c33ee07a2d07597e67c9fbc8ff914be3ee1d1"
+      "deca15e6c4c7774aa985423c113ee2dce460613f4ad7ffae15974ca5f035976c"
+      "2df0a4e63b22afa1f32012db21aa71267265891cae5e47cefc0a4606ef7b2151"
+      "d620145f5eb00cb593660fcba7e29de7939c551d4fc2dc52cc23732fc84ae0a9";
+  EXPECT_EQ(hex(bytes.data(), bytes.size()), pinned);
+  // The same bytes from the key's constraint shape, and on two threads (whose schedule differs).
+  ASSERT_TRUE(keys.pk.shape);
+  ThreadPool two(2);
+  for (ThreadPool* pool : {&sequential_pool(), &two}) {
+    auto from_shape = groth16_prove(keys.pk, *keys.pk.shape, w, *pool, options);
+    ASSERT_TRUE(from_shape.ok()) << from_shape.error().message;
+    const auto b = proof_to_bytes(*from_shape);
+    EXPECT_EQ(hex(b.data(), b.size()), pinned) << pool->size();
+  }
 }
 
 }  // namespace

@@ -50,21 +50,66 @@ struct BaseTables {
   std::array<std::array<Entry, 4>, kMaxChainWindows> windows;
 };
 
-Entry make_entry(const BjjPoint& p) {
-  return {edwards_to_montgomery(p), p, p.x * p.y};
+struct Ext {  // extended twisted Edwards coordinates (X : Y : Z : T), x = X/Z, y = Y/Z
+  Fr x, y, z, t;
+};
+
+Ext to_ext(const BjjPoint& p) {
+  return {p.x, p.y, Fr::one(), p.x * p.y};
 }
 
+// Ext + Ext: add-2008-hwcd (Hisil, Wong, Carter, Dawson, "Twisted Edwards curves revisited",
+// 2008), complete here since a is a square and d is not.
+Ext add_ext(const Ext& p, const Ext& q) {
+  const Fr a = p.x * q.x, b = p.y * q.y, c = kD * p.t * q.t, d = p.z * q.z;
+  const Fr e = (p.x + p.y) * (q.x + q.y) - a - b;
+  const Fr f = d - c, g = d + c, h = b - kA * a;
+  return {e * f, g * h, f * g, e * h};
+}
+
+// Points in extended coordinates to affine ones, with one batch inversion.
+std::vector<BjjPoint> to_affine(const std::vector<Ext>& pts) {
+  std::vector<Fr> inv(pts.size()), scratch(pts.size());
+  for (size_t k = 0; k < pts.size(); ++k) inv[k] = pts[k].z;
+  batch_inverse(inv.data(), inv.size(), scratch.data());
+  std::vector<BjjPoint> out(pts.size());
+  for (size_t k = 0; k < pts.size(); ++k) out[k] = {pts[k].x * inv[k], pts[k].y * inv[k]};
+  return out;
+}
+
+// The windows' points w_t = 4^t w_0 and 3 w_t in extended coordinates, then all to affine and to
+// Montgomery form with batch inversions (the same tables as one affine addition and one
+// conversion, each with its own inversion, per point: ~1,750 inversions at every start).
 BaseTables build_tables(const BjjPoint& base) {
   U256 l_plus_1 = babyjubjub::subgroup_order();
-  l_plus_1.w[0] += 1;                                  // l is odd: no carry
-  BjjPoint w = babyjubjub::mul(base, shr1(l_plus_1));  // [2^-1 mod l]B
+  l_plus_1.w[0] += 1;                                   // l is odd: no carry
+  const BjjPoint w0 = babyjubjub::mul(base, shr1(l_plus_1));  // [2^-1 mod l]B
+  std::vector<Ext> ext(2 * kMaxChainWindows);
+  Ext w = to_ext(w0);
+  for (unsigned i = 0; i < kMaxChainWindows; ++i) {
+    const Ext w2 = add_ext(w, w);
+    ext[2 * i] = w;
+    ext[2 * i + 1] = add_ext(w2, w);
+    w = add_ext(w2, w2);
+  }
+  const std::vector<BjjPoint> aff = to_affine(ext);
+  // Montgomery form u = (1 + y)/(1 - y), v = u/x (edwards_to_montgomery); of -P: (u, -v).
+  std::vector<Fr> den(2 * aff.size()), scratch(2 * aff.size());
+  for (size_t k = 0; k < aff.size(); ++k) {
+    den[2 * k] = Fr::one() - aff[k].y;
+    den[2 * k + 1] = aff[k].x;
+  }
+  batch_inverse(den.data(), den.size(), scratch.data());
+  auto entry = [&](size_t k, bool negate) {
+    const Fr u = (Fr::one() + aff[k].y) * den[2 * k];
+    const Fr v = u * den[2 * k + 1];
+    const BjjPoint p = negate ? babyjubjub::negate(aff[k]) : aff[k];
+    return Entry{{u, negate ? -v : v}, p, p.x * p.y};
+  };
   BaseTables t;
   for (unsigned i = 0; i < kMaxChainWindows; ++i) {
-    const BjjPoint w2 = babyjubjub::add(w, w);
-    const BjjPoint w3 = babyjubjub::add(w2, w);
-    t.windows[i] = {make_entry(babyjubjub::negate(w3)), make_entry(babyjubjub::negate(w)),
-                    make_entry(w), make_entry(w3)};
-    w = babyjubjub::add(w2, w2);
+    t.windows[i] = {entry(2 * i + 1, true), entry(2 * i, true), entry(2 * i, false),
+                    entry(2 * i + 1, false)};
   }
   return t;
 }
@@ -95,12 +140,14 @@ const std::vector<BjjPoint>& top_table(FixedBase base, size_t n) {
     const BjjScalar k_t =
         (BjjScalar::from_u64(4).pow(U256::from_u64(windows)) - BjjScalar::one()) * two.inverse();
     const BjjScalar step = two.pow(U256::from_u64(main));
-    auto table = std::make_unique<std::vector<BjjPoint>>();
-    for (unsigned h = 0; h < (1u << top); ++h) {
-      const BjjScalar s = BjjScalar::from_u64(h) * step + k_t;
-      table->push_back(babyjubjub::mul(fixed_base_point(base), s.to_u256()));
-    }
-    slot = std::move(table);
+    // [K_T]B, then [2^chain]B added once per entry (B has order l, so this is the same as a
+    // multiplication by h 2^chain + K_T mod l per entry), to affine with one batch inversion.
+    const Ext first = to_ext(babyjubjub::mul(fixed_base_point(base), k_t.to_u256()));
+    const Ext stride = to_ext(babyjubjub::mul(fixed_base_point(base), step.to_u256()));
+    std::vector<Ext> ext(size_t(1) << top);
+    ext[0] = first;
+    for (size_t h = 1; h < ext.size(); ++h) ext[h] = add_ext(ext[h - 1], stride);
+    slot = std::make_unique<const std::vector<BjjPoint>>(to_affine(ext));
   }
   return *slot;
 }
@@ -125,9 +172,6 @@ Entry select_entry(const std::array<Entry, 4>& w, unsigned digit) {
   return out;
 }
 
-struct Ext {  // extended twisted Edwards coordinates (X : Y : Z : T), x = X/Z, y = Y/Z
-  Fr x, y, z, t;
-};
 
 // Ext + affine (Z2 = 1): add-2008-hwcd of Hisil, Wong, Carter, Dawson, "Twisted Edwards curves
 // revisited" (2008), complete here since a is a square and d is not.

@@ -9,7 +9,8 @@
 //   adx/         MULX/ADCX/ADOX assembly (x86-64, chosen at run time): Montgomery
 //                multiplication, and Fp2 multiplication with lazy reduction
 //   ifma/        eight field elements at once with AVX-512 IFMA (x86-64, chosen at run time),
-//                for batch-affine point additions (core/msm/batch_affine_ifma.cpp)
+//                for batch-affine point additions (core/msm/batch_affine_ifma.cpp) and the
+//                quotient's transforms (core/poly/ntt_ifma.cpp)
 //   wasm/        on portable32's limbs, for WebAssembly: Fp2 products with lazy reduction
 // Which backends a build has, and the run-time switches of the x86-64 ones, are in
 // core/field/cpu_features.hpp. Every backend computes the same function on the same in-memory
@@ -170,12 +171,16 @@ inline constexpr int kSafegcdLimbBits = 62;
 // this build has one, and whether it runs now. WebAssembly has none: its SIMD (two 64-bit or
 // four 32-bit lanes, 32x32->64 products through shuffles in V8) and a one-lane kernel keeping
 // 29-bit limbs between operations both measured no faster than the scalar code.
+// The quotient's transforms over Fr have a lane kernel too (core/poly/ntt_ifma.cpp), on the
+// same backend.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 inline constexpr bool kHaveBatchLanes = true;
 inline bool batch_lanes_enabled() { return g_use_ifma; }
+inline bool ntt_lanes_enabled() { return g_use_ifma; }
 #else
 inline constexpr bool kHaveBatchLanes = false;
 inline bool batch_lanes_enabled() { return false; }
+inline bool ntt_lanes_enabled() { return false; }
 #endif
 
 #undef ENYGMA_KERNEL

@@ -2,7 +2,10 @@
 
 #include <sodium.h>
 
+#include <bit>
 #include <cstring>
+#include <memory>
+#include <optional>
 
 #include "core/groth16/point_codec.hpp"
 #include "core/groth16/verifier.hpp"
@@ -16,7 +19,7 @@ namespace {
 
 constexpr char kMagicPk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'P', 'K'};
 constexpr char kMagicVk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'V', 'K'};
-constexpr uint32_t kFlagInsecure = 1, kFlagCompressed = 2;
+constexpr uint32_t kFlagInsecure = 1, kFlagCompressed = 2, kFlagShape = 4;
 
 Error key_error(const std::string& what) { return make_error(what, "key"); }
 
@@ -39,11 +42,12 @@ std::array<uint8_t, 32> file_digest(std::span<const uint8_t> header_before_diges
 std::vector<uint8_t> wrap(KeyKind kind, bool insecure, PointFormat format,
                           const std::string& circuit_name,
                           const std::array<uint8_t, 32>& circuit_digest,
-                          const std::vector<uint8_t>& body) {
+                          const std::vector<uint8_t>& body, bool shape = false) {
   ByteWriter w;
   w.bytes(kind == KeyKind::kProving ? kMagicPk : kMagicVk, 8);
   w.u32(kKeyFormatVersion);
-  w.u32((insecure ? kFlagInsecure : 0) | (format == PointFormat::kCompressed ? kFlagCompressed : 0));
+  w.u32((insecure ? kFlagInsecure : 0) | (format == PointFormat::kCompressed ? kFlagCompressed : 0) |
+        (shape ? kFlagShape : 0));
   w.text("bn254", 16);
   w.text(circuit_name, 32);
   w.bytes(circuit_digest.data(), 32);
@@ -74,6 +78,54 @@ bool get_query(ByteReader& r, Q& q, const PointCodec& codec, uint32_t num_wires)
   return codec.read(r, q.points, count);
 }
 
+static_assert(std::endian::native == std::endian::little,
+              "shape arrays are stored as the host's 32-bit words");
+
+void put_words(ByteWriter& w, const std::vector<uint32_t>& v) {
+  if (!v.empty()) w.bytes(v.data(), v.size() * sizeof(uint32_t));
+}
+
+bool get_words(ByteReader& r, std::vector<uint32_t>& v, size_t count) {
+  if (count > r.remaining() / sizeof(uint32_t)) return false;
+  v.resize(count);
+  return count == 0 || r.bytes(v.data(), count * sizeof(uint32_t));
+}
+
+void put_shape(ByteWriter& w, const ConstraintShape& s) {
+  w.u32(uint32_t(s.num_constraints()));
+  w.u32(uint32_t(s.coefficients.size()));
+  w.bytes(s.coefficients.data(), s.coefficients.size() * sizeof(Fr));
+  for (const ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c}) {
+    w.u32(uint32_t(m->wire.size()));
+    put_words(w, m->row_start);
+    put_words(w, m->wire);
+    put_words(w, m->coeff);
+  }
+}
+
+// Sizes against what is left, coefficients canonical, then ConstraintShape::check().
+bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error) {
+  uint32_t rows = 0, table = 0;
+  if (!r.u32(rows) || !r.u32(table) || table > r.remaining() / sizeof(Fr)) return false;
+  s.coefficients.resize(table);
+  if (table > 0 && !r.bytes(s.coefficients.data(), size_t(table) * sizeof(Fr))) return false;
+  for (const Fr& x : s.coefficients) {
+    if (cmp(x.montgomery(), Fr::kModulus) >= 0) {
+      error = "a shape coefficient is not below r";
+      return false;
+    }
+  }
+  for (ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c}) {
+    uint32_t terms = 0;
+    if (!r.u32(terms) || !get_words(r, m->row_start, size_t(rows) + 1) ||
+        !get_words(r, m->wire, terms) || !get_words(r, m->coeff, terms)) {
+      return false;
+    }
+  }
+  error = s.check();
+  return error.empty();
+}
+
 }  // namespace
 
 std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,
@@ -94,8 +146,10 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   put_query(w, pk.c, codec);
   w.u32(uint32_t(pk.h.size()));
   codec.write(w, pk.h);
+  const bool shape = pk.shape && format == PointFormat::kRaw;
+  if (shape) put_shape(w, *pk.shape);
   return wrap(KeyKind::kProving, pk.insecure_dev, format, circuit_name, pk.circuit_digest,
-              w.data());
+              w.data(), shape);
 }
 
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
@@ -145,16 +199,29 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
                      " (this build reads version " + std::to_string(kKeyFormatVersion) + ")");
   }
   if (h.curve != "bn254") return key_error("key is for curve '" + h.curve + "', not bn254");
-  if ((flags & ~(kFlagInsecure | kFlagCompressed)) != 0) return key_error("unknown key flags");
+  if ((flags & ~(kFlagInsecure | kFlagCompressed | kFlagShape)) != 0) {
+    return key_error("unknown key flags");
+  }
+  h.shape = (flags & kFlagShape) != 0;
+  if (h.shape && h.kind != KeyKind::kProving) return key_error("a verifying key with a shape flag");
   return h;
 }
 
 namespace {
 
-// Header, length, digest and circuit name; returns the body.
-Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
-                                              const std::string& expected_name,
-                                              KeyFileHeader& h) {
+Error corrupt(KeyKind kind) {
+  return key_error(std::string(kind == KeyKind::kProving ? "proving" : "verifying") +
+                   " key is corrupt: its BLAKE2b-256 digest does not match");
+}
+
+bool digest_matches(std::span<const uint8_t> file, const KeyFileHeader& h) {
+  return file_digest(file.first(kDigestOffset), file.subspan(kKeyHeaderSize)) == h.body_digest;
+}
+
+// Header, length and circuit name, without the digest; returns the body.
+Result<std::span<const uint8_t>> checked_header(std::span<const uint8_t> file, KeyKind kind,
+                                                const std::string& expected_name,
+                                                KeyFileHeader& h) {
   auto hr = read_key_header(file);
   if (!hr) return hr.error();
   h = *hr;
@@ -173,22 +240,27 @@ Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, Key
                      " bytes, the header says " + std::to_string(h.body_length) +
                      (have < h.body_length ? " (truncated file)" : " (trailing bytes)"));
   }
-  auto body = file.subspan(kKeyHeaderSize);
-  if (file_digest(file.first(kDigestOffset), body) != h.body_digest) {
-    return key_error(std::string(what) + " key is corrupt: its BLAKE2b-256 digest does not match");
-  }
+  return file.subspan(kKeyHeaderSize);
+}
+
+// Header, length, digest and circuit name; returns the body.
+Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
+                                              const std::string& expected_name,
+                                              KeyFileHeader& h) {
+  auto body = checked_header(file, kind, expected_name, h);
+  if (!body) return body.error();
+  if (!digest_matches(file, h)) return corrupt(kind);
   return body;
 }
 
 }  // namespace
 
-Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
-                                    const std::string& expected_circuit_name, ThreadPool& pool) {
-  KeyFileHeader h;
-  auto body = checked_body(file, KeyKind::kProving, expected_circuit_name, h);
-  if (!body) return body.error();
+namespace {
+
+Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFileHeader& h,
+                                     ThreadPool& pool) {
   const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw, &pool);
-  ByteReader r(*body);
+  ByteReader r(body);
   ProvingKey pk;
   pk.circuit_digest = h.circuit_digest;
   pk.insecure_dev = h.insecure_dev;
@@ -199,10 +271,50 @@ Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
             get_query(r, pk.a, codec, pk.num_wires) && get_query(r, pk.b1, codec, pk.num_wires) &&
             get_query(r, pk.b2, codec, pk.num_wires) && get_query(r, pk.c, codec, pk.num_wires);
   uint32_t hn = 0;
-  ok = ok && r.u32(hn) && hn == (uint32_t(1) << pk.log_n) && codec.read(r, pk.h, hn) &&
-       r.remaining() == 0;
-  if (!ok) return key_error("proving key body is malformed" + codec.last_error_suffix());
+  ok = ok && r.u32(hn) && hn == (uint32_t(1) << pk.log_n) && codec.read(r, pk.h, hn);
+  std::string shape_error;
+  if (ok && h.shape) {
+    auto shape = std::make_shared<ConstraintShape>();
+    shape->num_wires = pk.num_wires;
+    shape->num_public = pk.num_public;
+    ok = get_shape(r, *shape, shape_error) &&
+         shape->num_constraints() + pk.num_public + 1 <= (size_t(1) << pk.log_n);
+    if (ok) pk.shape = std::move(shape);
+  }
+  ok = ok && r.remaining() == 0;
+  if (!ok) {
+    if (!shape_error.empty()) return key_error("proving key's constraint shape: " + shape_error);
+    return key_error("proving key body is malformed" + codec.last_error_suffix());
+  }
   return pk;
+}
+
+}  // namespace
+
+Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
+                                    const std::string& expected_circuit_name, ThreadPool& pool) {
+  KeyFileHeader h;
+  auto body = checked_header(file, KeyKind::kProving, expected_circuit_name, h);
+  if (!body) return body.error();
+  if (h.compressed || pool.size() < 2) {
+    // (Compressed: the decoding is the long part and uses the pool itself.)
+    if (!digest_matches(file, h)) return corrupt(KeyKind::kProving);
+    return parse_proving_key(*body, h, pool);
+  }
+  // Raw: the digest (a ~10 MB BLAKE2b) beside the parse (copies and range checks, safe on any
+  // bytes); nothing parsed is returned unless the digest matches, and a corrupt file is reported
+  // as such whatever the parse found.
+  bool digest_ok = false;
+  std::optional<Result<ProvingKey>> parsed;
+  pool.run_tasks(2, [&](size_t task) {
+    if (task == 0) {
+      digest_ok = digest_matches(file, h);
+    } else {
+      parsed = parse_proving_key(*body, h, pool);
+    }
+  });
+  if (!digest_ok) return corrupt(KeyKind::kProving);
+  return std::move(*parsed);
 }
 
 Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,

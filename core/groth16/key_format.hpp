@@ -4,7 +4,8 @@
 //   offset  size  field
 //   0       8     magic "ENYGMAPK" (proving key) or "ENYGMAVK" (verifying key)
 //   8       4     format version (1)
-//   12      4     flags: bit 0 = insecure development key (seeded setup), bit 1 = compressed
+//   12      4     flags: bit 0 = insecure development key (seeded setup), bit 1 = compressed,
+//                 bit 2 = the proving key's body ends with the constraint shape
 //   16      16    curve name, zero padded ("bn254")
 //   32      32    circuit name, zero padded (e.g. "enygma-transfer-k6")
 //   64      32    circuit digest (R1cs::digest of the circuit the key was made for)
@@ -17,6 +18,12 @@
 // no per-point conversion or validation (the digest vouches for the bytes). Compressed bodies
 // (for the browser download) store points as 32-byte (G1) / 64-byte (G2) compressed encodings
 // (core/curve/point_encoding.hpp) and cost a square root per point to decode.
+//
+// The constraint shape (core/groth16/constraint_shape.hpp), written after the H query of a raw
+// proving key whose ProvingKey has one (bit 2): u32 constraints, u32 coefficients and their
+// Montgomery limbs, then for A, B and C: u32 terms, u32 row starts (constraints + 1), u32 wires,
+// u32 coefficient indices (terms each). The compressed format (the browser's download) leaves it
+// out.
 #pragma once
 
 #include <array>
@@ -39,6 +46,7 @@ struct KeyFileHeader {
   uint32_t version = 0;
   bool insecure_dev = false;
   bool compressed = false;
+  bool shape = false;  // a proving key whose body ends with its constraint shape
   std::string curve;
   std::string circuit_name;
   std::array<uint8_t, 32> circuit_digest{};

@@ -11,10 +11,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
+#include "core/groth16/constraint_shape.hpp"
 
 namespace enygma {
 
@@ -48,6 +50,10 @@ struct ProvingKey {
   SparseQuery<G2Affine> b2;  // [B_j(tau)]_2
   SparseQuery<G1Affine> c;   // private wires: [(beta*A_j + alpha*B_j + C_j)/delta]_1
   std::vector<G1Affine> h;   // 2^log_n points, see the file comment
+  // The constraint system the key was made for (setup and zkey import fill it; key files of
+  // the raw format carry it), so that proving needs no R1cs. May be absent (older key files,
+  // the compressed format): the prover then takes the circuit's R1cs.
+  std::shared_ptr<const ConstraintShape> shape;
 };
 
 struct Proof {

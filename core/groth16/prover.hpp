@@ -35,5 +35,9 @@ struct ProveOptions {
 
 Result<Proof> groth16_prove(const ProvingKey& pk, const R1cs& r1cs, std::span<const Fr> witness,
                             ThreadPool& pool, const ProveOptions& options = {});
+// The same from the key's compact constraint system (ProvingKey::shape): no labels in errors.
+Result<Proof> groth16_prove(const ProvingKey& pk, const ConstraintShape& shape,
+                            std::span<const Fr> witness, ThreadPool& pool,
+                            const ProveOptions& options = {});
 
 }  // namespace enygma

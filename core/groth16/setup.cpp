@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -111,6 +112,7 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   pk.num_public = npub;
   pk.log_n = log_n;
   pk.circuit_digest = vk.circuit_digest = r1cs.digest();
+  pk.shape = std::make_shared<const ConstraintShape>(ConstraintShape::from_r1cs(r1cs));
   pk.insecure_dev = insecure;
   vk.num_public = npub;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <tuple>
 
 #include "core/curve/g2_subgroup.hpp"
@@ -456,6 +457,7 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
   pk.b1 = sparse(*b1, 0);
   pk.b2 = sparse(*b2, 0);
   pk.c = sparse(*c, uint32_t(npub + 1));
+  pk.shape = std::make_shared<const ConstraintShape>(ConstraintShape::from_r1cs(r1cs));
   pk.h = std::move(*hq);
   return out;
 }

@@ -52,10 +52,11 @@ class CacheAlignedArray {
   size_t size_ = 0, capacity_ = 0;
 };
 
-// Fills affine buckets: bucket[b] += (p->x, *y), batched, where y is p->y or the caller's copy
-// of -p->y (negating once per point beats negating once per digit). Buckets hold (0, 0) when
-// empty. The caller owns the bucket array and its state bytes (zero = empty, not busy); points
-// must stay alive until finish().
+// Fills affine buckets: bucket[b] += (*x, *y), batched, where x is a point's x (or its image
+// under the GLV endomorphism) and y its y or the caller's copy of -y (negating once per point
+// beats negating once per digit). Buckets hold (0, 0) when empty. The caller owns the bucket
+// array and its state bytes (zero = empty, not busy); the coordinates must stay alive until
+// finish().
 template <class F, class P>
 class BucketAccumulator {
  public:
@@ -77,22 +78,22 @@ class BucketAccumulator {
     state_ = state;
   }
 
-  inline void add(uint32_t bucket, const Affine* point, const F* y) {
+  inline void add(uint32_t bucket, const F* x, const F* y) {
     const uint8_t s = state_[bucket];
     if (s & kBusy) {
-      queue_.push_back({point, y, bucket, 0});
+      queue_.push_back({x, y, bucket, 0});
       if (queue_.size() >= queue_capacity_) flush();
       return;
     }
     if (!(s & kFull)) {  // empty bucket: no addition needed
-      buckets_[bucket] = {point->x, *y};
+      buckets_[bucket] = {*x, *y};
       state_[bucket] = kFull;
       return;
     }
     state_[bucket] = kFull | kBusy;
     __builtin_prefetch(&buckets_[bucket], 1);
     if constexpr (sizeof(Affine) > 64) __builtin_prefetch(&buckets_[bucket].y, 1);
-    batch_.push_back({point, y, bucket, 0});
+    batch_.push_back({x, y, bucket, 0});
     if (batch_.size() == batch_capacity_) flush();
   }
 
@@ -110,8 +111,8 @@ class BucketAccumulator {
   enum : uint8_t { kFull = 1, kBusy = 2 };
   enum : uint8_t { kAdd = 0, kDouble = 1, kCancel = 2 };
   struct Entry {
-    const Affine* point;
-    const F* y;  // point->y or its negation
+    const F* x;
+    const F* y;  // the point's y or its negation
     uint32_t bucket;
     uint32_t kind;
   };
@@ -126,7 +127,7 @@ class BucketAccumulator {
       if (s & kBusy) {
         queue_.push_back(e);
       } else if (!(s & kFull)) {
-        buckets_[e.bucket] = {e.point->x, *e.y};
+        buckets_[e.bucket] = {*e.x, *e.y};
         state_[e.bucket] = kFull;
       } else {
         state_[e.bucket] = kFull | kBusy;
@@ -150,7 +151,7 @@ class BucketAccumulator {
       size_t j = i;
       Jacobian acc = Jacobian::infinity();
       for (; j < queue_.size() && queue_[j].bucket == queue_[i].bucket; ++j) {
-        acc = acc.add_mixed(Affine{queue_[j].point->x, *queue_[j].y});
+        acc = acc.add_mixed(Affine{*queue_[j].x, *queue_[j].y});
       }
       if (!acc.is_infinity()) {
         sums.push_back(acc);
@@ -163,7 +164,7 @@ class BucketAccumulator {
     queue_.clear();
     for (size_t i = 0; i < affine.size(); ++i) {
       spill_.push_back(affine[i]);  // deque: addresses stay valid while queued
-      queue_.push_back({&spill_.back(), &spill_.back().y, owners[i], 0});
+      queue_.push_back({&spill_.back().x, &spill_.back().y, owners[i], 0});
     }
   }
 
@@ -182,11 +183,11 @@ class BucketAccumulator {
     size_t exceptional = 0;
     for (const Entry& e : batch_) {
       Affine& b = buckets_[e.bucket];
-      if (__builtin_expect(e.point->x == b.x, 0)) {
+      if (__builtin_expect(*e.x == b.x, 0)) {
         batch_[exceptional++] = e;
         continue;
       }
-      jobs_.push_back({words_of(b.x), words_of(e.point->x), words_of(*e.y), words_of(b.x)});
+      jobs_.push_back({words_of(b.x), words_of(*e.x), words_of(*e.y), words_of(b.x)});
       state_[e.bucket] = kFull;
     }
     if constexpr (kHasLaneBatchAdd<F>) {
@@ -208,8 +209,7 @@ class BucketAccumulator {
     for (size_t j = 0; j < k; ++j) {
       Entry& e = batch[j];
       const Affine& b = buckets_[e.bucket];
-      const Affine& p = *e.point;
-      F d = p.x - b.x;
+      F d = *e.x - b.x;
       e.kind = kAdd;
       if (__builtin_expect(d.is_zero(), 0)) {
         if (*e.y == b.y && !b.y.is_zero()) {
@@ -244,9 +244,8 @@ class BucketAccumulator {
         state_[e.bucket] = kFull;
         continue;
       }
-      const Affine& p = *e.point;
       const F lambda = (*e.y - b.y) * inv_j;
-      const F x3 = lambda.square() - b.x - p.x;
+      const F x3 = lambda.square() - b.x - *e.x;
       b.y = lambda * (b.x - x3) - b.y;
       b.x = x3;
       state_[e.bucket] = kFull;

@@ -17,6 +17,15 @@ struct MsmOptions {
   size_t batch_size = 0;          // batch-affine additions per inversion; 0 = automatic
   unsigned windows_per_pass = 0;  // windows whose buckets are filled together; 0 = automatic
   unsigned tasks_per_thread = 0;  // 0 = automatic
+  // The GLV split of the batch-affine path (core/msm/glv.hpp). kAuto: G1 only, whose points are
+  // all of order r; kOn: G2 too, for points known to be in the order-r subgroup (a proving
+  // key's: the endomorphism is multiplication by lambda only there); kOff: never.
+  enum class Endomorphism { kAuto, kOn, kOff };
+  Endomorphism endomorphism = Endomorphism::kAuto;
+  // Plan the work for this many threads (0: the pool's size). A caller that runs several MSMs
+  // at once gives 1 to those it runs whole on one thread: splitting the windows costs more
+  // bucket work in total (smaller passes, smaller batches).
+  unsigned threads = 0;
 };
 
 namespace msm_detail {
@@ -83,7 +92,7 @@ inline BatchAffinePlan plan_for(size_t m, unsigned windows, unsigned c, unsigned
   }
   wpp = std::min<size_t>(wpp, per_group);
   plan.windows_per_pass = unsigned(wpp);
-  plan.batch = opt.batch_size ? opt.batch_size : std::clamp<size_t>(wpp * B / 16, 8, k.max_batch);
+  plan.batch = opt.batch_size ? opt.batch_size : std::clamp<size_t>(wpp * B / 8, 8, k.max_batch);
   plan.queue = std::max<size_t>(plan.batch / 4, 32);
   // Reduction chains per window: fewer chains mean more steps (one inversion each), more
   // chains mean more Jacobian work combining them; balance the two.

@@ -1,8 +1,12 @@
 #include "core/poly/ntt.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <utility>
+
+#include "core/field/kernels.hpp"
+#include "core/poly/ntt_ifma.hpp"
 
 namespace enygma {
 
@@ -64,6 +68,21 @@ inline void stage_in_block(Fr* x, size_t len, size_t h, const Fr* tw) {
   }
 }
 
+// Decimation in frequency with omega_2h^-j = -tw[h - j] (j >= 1):
+// (u, v) -> (u + v, (u - v) omega_2h^-j) = (u + v, (v - u) tw[h - j]).
+inline void butterfly_dif_inverse(Fr& lo, Fr& hi, const Fr* tw, size_t h, size_t j) {
+  const Fr u = lo, v = hi;
+  lo = u + v;
+  hi = (v - u) * tw[h - j];
+}
+
+inline void stage_in_block_dif(Fr* x, size_t len, size_t h, const Fr* tw) {
+  for (size_t k = 0; k < len; k += 2 * h) {
+    butterfly_unit(x[k], x[k + h]);
+    for (size_t j = 1; j < h; ++j) butterfly_dif_inverse(x[k + j], x[k + j + h], tw, h, j);
+  }
+}
+
 // x[i] *= factor * step^i for i in [0, n), in parallel.
 void scale_by_powers(Fr* x, size_t n, const Fr& factor, const Fr& step, ThreadPool& pool) {
   pool.parallel_for(
@@ -85,6 +104,35 @@ Fr NttDomain::root_of_unity_max() {
   sub_borrow(e, Fr::kModulus, U256::from_u64(1));
   for (unsigned i = 0; i < Fr::kTwoAdicity; ++i) e = shr1(e);
   return Fr::from_u64(5).pow(e);
+}
+
+// What odd_coset_product and to_odd_coset need beyond the twiddles, built on first use: the
+// scalar path's coset factors, or the IFMA kernel's tables (each only when that path runs).
+struct NttDomain::CosetTables {
+  std::once_flag scalar_once;
+  // factor[p] = omega_2n^rev(p) / n: the inverse DIF leaves coefficient rev(p) at position p.
+  std::vector<Fr> factor;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  std::once_flag ifma_once;
+  std::unique_ptr<ntt_detail::IfmaTables, void (*)(ntt_detail::IfmaTables*)> ifma{
+      nullptr, ntt_detail::destroy_ifma_tables};
+#endif
+};
+
+NttDomain::~NttDomain() = default;
+
+const NttDomain& NttDomain::shared(unsigned log_n) {
+  static std::mutex mu;
+  static std::map<unsigned, std::unique_ptr<const NttDomain>> domains;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = domains[log_n];
+  if (!slot) slot = std::make_unique<const NttDomain>(log_n);
+  return *slot;
+}
+
+NttDomain::CosetTables& NttDomain::coset_tables() const {
+  std::call_once(coset_once_, [this] { coset_ = std::make_unique<CosetTables>(); });
+  return *coset_;
 }
 
 NttDomain::NttDomain(unsigned log_n) : n_(size_t(1) << log_n), log_n_(log_n) {
@@ -124,7 +172,6 @@ void NttDomain::bit_reverse(Fr* a, ThreadPool& pool) const {
 template <bool kInverse>
 void NttDomain::transform(Fr* a, ThreadPool& pool) const {
   if (n_ == 1) return;
-  bit_reverse(a, pool);
   const Fr* tw = twiddles_.data();
   const size_t block = std::min(n_, size_t(1) << kBlockLog);
   pool.parallel_for(
@@ -189,11 +236,127 @@ void NttDomain::transform(Fr* a, ThreadPool& pool) const {
   }
 }
 
+void NttDomain::inverse_dif(Fr* a, ThreadPool& pool) const {
+  if (n_ == 1) return;
+  const Fr* tw = twiddles_.data();
+  const size_t block = std::min(n_, size_t(1) << kBlockLog);
+  // The stages above the block size, from the top: the mirror of transform()'s order (a single
+  // stage first when their number is odd, then pairs).
+  unsigned large = 0;
+  while ((block << large) < n_) ++large;
+  size_t h = n_ / 2;
+  if (large & 1) {
+    const Fr* tw1 = tw + (h - 1);
+    pool.parallel_for(
+        n_ / 2,
+        [&](size_t t0, size_t t1) {
+          for (size_t j = t0; j < t1; ++j) {
+            if (j == 0) {
+              butterfly_unit(a[0], a[h]);
+            } else {
+              butterfly_dif_inverse(a[j], a[j + h], tw1, h, j);
+            }
+          }
+        },
+        kParallelGrain);
+    h /= 2;
+  }
+  // Stages 2g and g in one pass (g = h / 2): quad q = (group of 4g, j < g).
+  for (; h >= block; h /= 4) {
+    const size_t g = h / 2;
+    const Fr* tw1 = tw + (g - 1);
+    const Fr* tw2 = tw + (h - 1);
+    pool.parallel_for(
+        n_ / 4,
+        [&](size_t q0, size_t q1) {
+          size_t q = q0;
+          while (q < q1) {
+            const size_t k = (q / g) * 4 * g;
+            const size_t j0 = q % g, j1 = std::min(g, j0 + (q1 - q));
+            Fr* x = a + k;
+            for (size_t j = j0; j < j1; ++j) {
+              Fr& a0 = x[j];
+              Fr& a1 = x[j + g];
+              Fr& a2 = x[j + 2 * g];
+              Fr& a3 = x[j + 3 * g];
+              if (j == 0) {
+                butterfly_unit(a0, a2);
+                butterfly_dif_inverse(a1, a3, tw2, h, g);
+                butterfly_unit(a0, a1);
+                butterfly_unit(a2, a3);
+              } else {
+                butterfly_dif_inverse(a0, a2, tw2, h, j);
+                butterfly_dif_inverse(a1, a3, tw2, h, j + g);
+                butterfly_dif_inverse(a0, a1, tw1, g, j);
+                butterfly_dif_inverse(a2, a3, tw1, g, j);
+              }
+            }
+            q += j1 - j0;
+          }
+        },
+        kParallelGrain);
+  }
+  pool.parallel_for(
+      n_ / block,
+      [&](size_t b0, size_t b1) {
+        for (size_t b = b0; b < b1; ++b) {
+          for (size_t g = block / 2; g >= 1; g >>= 1) {
+            stage_in_block_dif(a + b * block, block, g, tw + (g - 1));
+          }
+        }
+      },
+      1);
+}
+
+void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
+  CosetTables& t = coset_tables();
+  std::call_once(t.scalar_once, [&] {
+    std::vector<Fr>& factor = t.factor;
+    std::vector<Fr> powers(n_);
+    Fr p = n_inv_;
+    for (size_t i = 0; i < n_; ++i) {
+      powers[i] = p;
+      p *= omega_2n_;
+    }
+    factor.resize(n_);
+    for (size_t i = 0; i < n_; ++i) factor[i] = powers[reverse_bits(uint32_t(i), log_n_)];
+  });
+  inverse_dif(a, pool);
+  const Fr* factor = t.factor.data();
+  pool.parallel_for(
+      n_,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) a[i] *= factor[i];
+      },
+      kParallelGrain);
+  transform<false>(a, pool);
+}
+
+void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  if (kernels::ntt_lanes_enabled() && n_ >= ntt_detail::kIfmaMinSize) {
+    CosetTables& t = coset_tables();
+    std::call_once(t.ifma_once, [&] { t.ifma.reset(ntt_detail::make_ifma_tables(*this)); });
+    ntt_detail::ifma_odd_coset_product(*t.ifma, a, b, c, pool);
+    return;
+  }
+#endif
+  for (Fr* x : {a, b, c}) to_odd_coset(x, pool);
+  pool.parallel_for(
+      n_,
+      [&](size_t begin, size_t end) {
+        for (size_t i = begin; i < end; ++i) a[i] = a[i] * b[i] - c[i];
+      },
+      kParallelGrain);
+}
+
 void NttDomain::forward(Fr* a, ThreadPool& pool) const {
+  bit_reverse(a, pool);
   transform<false>(a, pool);
 }
 
 void NttDomain::inverse(Fr* a, ThreadPool& pool) const {
+  bit_reverse(a, pool);
   transform<true>(a, pool);
   const Fr n_inv = n_inv_;
   pool.parallel_for(
@@ -212,6 +375,7 @@ void NttDomain::coset_forward(Fr* a, const Fr& shift, ThreadPool& pool) const {
 
 // The inverse of coset_forward; the 1/n scaling rides on the power scaling.
 void NttDomain::coset_inverse(Fr* a, const Fr& shift, ThreadPool& pool) const {
+  bit_reverse(a, pool);
   transform<true>(a, pool);
   scale_by_powers(a, n_, n_inv_, shift.inverse(), pool);
 }

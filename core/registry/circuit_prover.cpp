@@ -23,29 +23,54 @@ void wipe(std::vector<Fr>& w) {
 
 Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
     const CircuitId& circuit, std::span<const uint8_t> pk_file, std::span<const uint8_t> vk_file,
-    ThreadPool& pool) {
+    ThreadPool& pool, const CircuitLoadOptions& options) {
+  auto step = [&](const char* name) {
+    if (options.on_step) options.on_step(name);
+  };
   auto prover = std::make_shared<CircuitProver>();
   prover->circuit_ = circuit;
-  prover->r1cs_ = &circuit_r1cs(circuit);
-  const auto& digest = circuit_digest(circuit);
   const std::string name = circuit.key_name();
+  // This build's circuit (its R1CS built on first use, then cached), against which the keys'
+  // circuit digest is compared.
+  auto build = [&]() -> const R1cs& {
+    step("r1cs");
+    prover->r1cs_ = &circuit_r1cs(circuit);
+    return *prover->r1cs_;
+  };
 
+  step("verifying_key");
   auto vk = load_verifying_key(vk_file, name);
   if (!vk) return vk.error();
-  if (vk->circuit_digest != digest || vk->num_public != prover->r1cs_->num_public) {
+  auto vk_matches = [&](const R1cs& r1cs) {
+    return vk->circuit_digest == circuit_digest(circuit) && vk->num_public == r1cs.num_public;
+  };
+  if (options.check_circuit_digest && !vk_matches(build())) {
     return key_mismatch("the verifying key", circuit);
   }
   if (!pk_file.empty()) {
+    step("proving_key");
     auto pk = load_proving_key(pk_file, name, pool);
     if (!pk) return pk.error();
-    if (pk->circuit_digest != digest || pk->num_wires != prover->r1cs_->num_wires ||
-        pk->num_public != prover->r1cs_->num_public) {
-      return key_mismatch("the proving key", circuit);
+    if (options.check_circuit_digest || !pk->shape) {
+      // Proving without a shape needs the R1CS anyway: check it as well.
+      const R1cs& r1cs = build();
+      if (!vk_matches(r1cs)) return key_mismatch("the verifying key", circuit);
+      if (pk->circuit_digest != circuit_digest(circuit) || pk->num_wires != r1cs.num_wires ||
+          pk->num_public != r1cs.num_public) {
+        return key_mismatch("the proving key", circuit);
+      }
+    } else if (vk->circuit_digest != pk->circuit_digest || vk->num_public != pk->num_public) {
+      // Unchecked against this build, the two keys must at least belong together.
+      return key_mismatch("the verifying key", circuit);
     }
     prover->pk_ = std::move(*pk);
     prover->has_pk_ = true;
   }
-  prover->pvk_ = prepare_verifying_key(*vk);
+  prover->vk_ = std::move(*vk);
+  if (options.prepare_verifier) {
+    step("verifier");
+    prover->prepared();
+  }
   return std::shared_ptr<const CircuitProver>(std::move(prover));
 }
 
@@ -63,21 +88,45 @@ Result<CircuitProof> CircuitProver::prove_witness(std::vector<Fr> witness, Threa
     wipe(witness);
     return make_error("this instance has no proving key", "key");
   }
-  if (witness.size() != r1cs_->num_wires) {
+  if (witness.size() != pk_.num_wires) {
     wipe(witness);
     return make_error("the witness has " + std::to_string(witness.size()) + " values, the " +
-                          circuit_.str() + " circuit " + std::to_string(r1cs_->num_wires),
+                          circuit_.str() + " circuit " + std::to_string(pk_.num_wires),
                       "input", "witness");
   }
-  auto proof = groth16_prove(pk_, *r1cs_, witness, pool, options);
+  auto proof = pk_.shape ? groth16_prove(pk_, *pk_.shape, witness, pool, options)
+                         : groth16_prove(pk_, *r1cs_, witness, pool, options);
+  if (!proof && proof.error().rule == "witness" && pk_.shape) proof = diagnose(witness);
   CircuitProof out;
   // The public inputs are public: copied out before the witness is wiped.
-  out.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + r1cs_->num_public);
+  out.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + pk_.num_public);
   wipe(witness);
   if (!proof) return proof.error();
   out.proof = *proof;
   out.response_json = proof_to_reference_json(out.proof, out.public_inputs);
   return out;
+}
+
+// The witness does not satisfy the key's constraint shape. Either the key was made for another
+// version of the circuit (not checked at load), or this build computed a wrong witness: the
+// circuit built now tells which, and for the second names the constraint as the R1CS path does.
+Error CircuitProver::diagnose(std::span<const Fr> witness) const {
+  if (pk_.circuit_digest != circuit_digest(circuit_)) {
+    return key_mismatch("the proving key", circuit_);
+  }
+  const R1cs& r1cs = circuit_r1cs(circuit_);
+  const auto bad = r1cs.first_unsatisfied(witness);
+  if (!bad) {
+    // The circuit's own constraints hold: the key's shape is not the circuit its digest names.
+    return make_error("the proving key's constraint shape does not match its circuit digest (" +
+                          circuit_.str() + "); regenerate it",
+                      "key");
+  }
+  std::string what = "the witness does not satisfy constraint " + std::to_string(*bad);
+  if (*bad < r1cs.labels.size() && !r1cs.labels[*bad].empty()) {
+    what += " (" + r1cs.labels[*bad] + ")";
+  }
+  return make_error(what, "witness");
 }
 
 Status CircuitProver::verify_response(std::string_view response_json, ThreadPool& pool) const {
@@ -86,9 +135,14 @@ Status CircuitProver::verify_response(std::string_view response_json, ThreadPool
   return verify(parsed->proof, parsed->public_inputs, pool);
 }
 
+const PreparedVerifyingKey& CircuitProver::prepared() const {
+  std::call_once(pvk_once_, [this] { pvk_ = prepare_verifying_key(vk_); });
+  return pvk_;
+}
+
 Status CircuitProver::verify(const Proof& proof, std::span<const Fr> public_inputs,
                              ThreadPool& pool) const {
-  return groth16_verify(pvk_, proof, public_inputs, pool);
+  return groth16_verify(prepared(), proof, public_inputs, pool);
 }
 
 }  // namespace enygma

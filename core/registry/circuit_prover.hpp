@@ -3,7 +3,9 @@
 // -> witness -> Groth16 proof -> the reference response JSON; and response JSON -> verification.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +26,24 @@ struct CircuitProof {
   std::string response_json;  // the reference service's response format
 };
 
+struct CircuitLoadOptions {
+  // Prepare the verifier (e(alpha, beta), the lines of gamma and delta, the IC table) in load().
+  // When false it is prepared by the first verification instead: a one-shot prover never
+  // verifies, and a verifying service should pay for it once, at start, not in its first
+  // request.
+  bool prepare_verifier = true;
+  // Compare the keys' circuit digest with the circuit this build defines, which builds its R1CS
+  // (the slowest step of a one-shot proof: ~70 ms at k = 6). When false and the proving key
+  // carries its constraint shape, nothing is built: the two keys are only compared with each
+  // other, and a key made for another version of the circuit shows at the first proof (the
+  // witness does not satisfy its constraints; the error then names the key). Without a shape the
+  // R1CS is needed to prove, and is checked.
+  bool check_circuit_digest = true;
+  // Called as each step of load() starts ("verifying_key", "r1cs", "proving_key", "verifier"),
+  // for timings (core has no clock).
+  std::function<void(const char* step)> on_step;
+};
+
 class CircuitProver {
  public:
   // Keys are the files' bytes (core does no file I/O). The proving key may be empty for a
@@ -32,12 +52,13 @@ class CircuitProver {
   static Result<std::shared_ptr<const CircuitProver>> load(const CircuitId& circuit,
                                                            std::span<const uint8_t> pk_file,
                                                            std::span<const uint8_t> vk_file,
-                                                           ThreadPool& pool);
+                                                           ThreadPool& pool,
+                                                           const CircuitLoadOptions& options = {});
 
   const CircuitId& circuit() const { return circuit_; }
   bool can_prove() const { return has_pk_; }
   bool insecure_dev_keys() const { return pk_.insecure_dev; }
-  const VerifyingKey& verifying_key() const { return pvk_.vk; }
+  const VerifyingKey& verifying_key() const { return vk_; }
   const ProvingKey& proving_key() const { return pk_; }
 
   // Parse + validate (errors name the rule and field) + witness + prove.
@@ -55,11 +76,17 @@ class CircuitProver {
                 ThreadPool& pool = sequential_pool()) const;
 
  private:
+  const PreparedVerifyingKey& prepared() const;
+  Error diagnose(std::span<const Fr> witness) const;
+
   CircuitId circuit_;
-  const R1cs* r1cs_ = nullptr;
+  const R1cs* r1cs_ = nullptr;  // built only when needed (CircuitLoadOptions)
   bool has_pk_ = false;
   ProvingKey pk_;
-  PreparedVerifyingKey pvk_;
+  VerifyingKey vk_;
+  // Prepared once, by load() or by the first verification (several threads may verify at once).
+  mutable std::once_flag pvk_once_;
+  mutable PreparedVerifyingKey pvk_;
 };
 
 }  // namespace enygma

@@ -1,7 +1,11 @@
 // enygma prove: one proof of any circuit from a request JSON (the reference response JSON out).
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstdio>
 #include <string>
 
+#include <nlohmann/json.hpp>
 #include <sodium.h>
 
 #include "native/cli/commands.hpp"
@@ -30,13 +34,56 @@ const char* kHelp =
     "  --keys DIR        key folder (default keys/dev)\n"
     "  --threads N       prover threads (default: all cores)\n"
     "  --test-seed TEXT  deterministic blinding derived from TEXT: INSECURE, for cross-target\n"
-    "                    tests only (the same keys, request and seed give the same bytes).\n";
+    "                    tests only (the same keys, request and seed give the same bytes).\n"
+    "  --timings         the milliseconds of each step as JSON on stderr: start_up (CPU time\n"
+    "                    before the command ran), read_request, witness, read_keys, r1cs,\n"
+    "                    verifying_key, proving_key, the proof's stages, output, total.\n";
+
+// Wall-clock milliseconds of consecutive steps, for --timings: mark(name) ends the step before
+// and starts `name`.
+class StepTimer {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit StepTimer(bool on) : on_(on), start_(Clock::now()), last_(start_) {
+    if (!on_) return;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    // Everything before the command ran on this one thread: the loader, static initialisers.
+    out_["start_up"] = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+                       double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+  }
+  void mark(const std::string& name) {
+    if (!on_) return;
+    const auto now = Clock::now();
+    if (!name_.empty()) out_[name_] = out_.value(name_, 0.0) + ms(last_, now);
+    name_ = name;
+    last_ = now;
+  }
+  // Ends the last step and prints the JSON object.
+  void print() {
+    if (!on_) return;
+    mark("");
+    out_["total"] = ms(start_, last_);
+    fprintf(stderr, "%s\n", out_.dump().c_str());
+  }
+
+ private:
+  static double ms(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  }
+  bool on_;
+  Clock::time_point start_, last_;
+  std::string name_;
+  nlohmann::ordered_json out_;
+};
 
 int run_prove(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "input", "keys", "out", "threads", "test-seed"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "input", "keys", "out", "threads", "test-seed"},
+                  {"timings"})) {
     return 2;
   }
+  StepTimer timer(args.has("timings"));
   if (args.help()) {
     fputs(kHelp, stdout);
     return 0;
@@ -48,19 +95,30 @@ int run_prove(int argc, char** argv) {
     if (!args.get("input")) fputs("enygma prove: --input REQ.json is required\n", stderr);
     return 2;
   }
+  timer.mark("read_request");
   auto request = native::read_text_file(*args.get("input"));
   if (!request) return cli::fail_with(request.error(), 1);
   // The request first: a bad request is reported even where no keys exist.
+  timer.mark("witness");
   auto witness = circuit->family->witness(*request, circuit->k);
   sodium_memzero(request->data(), request->size());  // the request's secrets as text
   if (!witness) return cli::fail_with(witness.error(), 2);
+  timer.mark("thread_pool");
   ThreadPool pool{unsigned(*threads)};
-  auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, true, pool);
+  CircuitLoadOptions load;
+  load.prepare_verifier = false;  // this process proves once and never verifies
+  // A key with its constraint shape needs no R1CS: not built to compare digests either (a key
+  // made for another version of the circuit is then reported by the proof itself).
+  load.check_circuit_digest = false;
+  load.on_step = [&](const char* step) { timer.mark(step); };
+  auto prover =
+      native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, true, pool, load);
   if (!prover) {
     sodium_memzero(witness->data(), witness->size() * sizeof(Fr));
     return cli::fail_with(prover.error(), 1);
   }
   ProveOptions options;
+  options.on_stage = [&](ProveStage stage) { timer.mark(prove_stage_name(stage)); };
   std::array<uint8_t, 32> seed;
   if (auto text = args.get("test-seed")) {
     fputs("enygma prove: WARNING: --test-seed makes the blinding deterministic (INSECURE)\n",
@@ -70,6 +128,7 @@ int run_prove(int argc, char** argv) {
   }
   auto proof = (*prover)->prove_witness(std::move(*witness), pool, options);
   if (!proof) return cli::fail_with(proof.error(), is_request_error(proof.error()) ? 2 : 1);
+  timer.mark("output");
   if (auto out = args.get("out")) {
     if (auto st = native::write_file_atomic(*out, proof->response_json + "\n"); !st) {
       return cli::fail_with(st.error(), 1);
@@ -77,6 +136,7 @@ int run_prove(int argc, char** argv) {
   } else {
     printf("%s\n", proof->response_json.c_str());
   }
+  timer.print();
   return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,6 +40,58 @@ Result<std::vector<uint8_t>> read_file(const std::string& path) {
       return e;
     }
     done += size_t(n);
+  }
+  close(fd);
+  return out;
+}
+
+MappedFile::~MappedFile() {
+  if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_), mapped_(o.mapped_) {
+  o.data_ = nullptr;
+  o.size_ = 0;
+  o.mapped_ = false;
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+  if (this != &o) {
+    if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
+    data_ = o.data_;
+    size_ = o.size_;
+    mapped_ = o.mapped_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+    o.mapped_ = false;
+  }
+  return *this;
+}
+
+Result<MappedFile> map_file(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    Error e = io_error("cannot stat", path);
+    close(fd);
+    return e;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return make_error(path + " is not a regular file", "io", path);
+  }
+  MappedFile out;
+  if (st.st_size > 0) {
+    void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) {
+      Error e = io_error("cannot map", path);
+      close(fd);
+      return e;
+    }
+    out.data_ = static_cast<const uint8_t*>(p);
+    out.size_ = size_t(st.st_size);
+    out.mapped_ = true;
   }
   close(fd);
   return out;

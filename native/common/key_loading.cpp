@@ -20,20 +20,23 @@ std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
 Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(const std::string& dir,
                                                                  const CircuitId& circuit,
                                                                  bool with_proving_key,
-                                                                 ThreadPool& pool) {
+                                                                 ThreadPool& pool,
+                                                                 const CircuitLoadOptions& options) {
+  if (options.on_step) options.on_step("read_keys");
   const std::string vk_path = verifying_key_path(dir, circuit);
   const std::string pk_path = proving_key_path(dir, circuit);
   auto vk = read_file(vk_path);
   if (!vk) return make_error(vk.error().message + setup_hint(dir, circuit), "key", vk_path);
-  std::vector<uint8_t> pk;
+  // The proving key mapped, not read: ~10 MB that the loader hashes and copies once.
+  MappedFile pk;
   if (with_proving_key) {
-    auto bytes = read_file(pk_path);
-    if (!bytes) {
-      return make_error(bytes.error().message + setup_hint(dir, circuit), "key", pk_path);
+    auto mapped = map_file(pk_path);
+    if (!mapped) {
+      return make_error(mapped.error().message + setup_hint(dir, circuit), "key", pk_path);
     }
-    pk = std::move(*bytes);
+    pk = std::move(*mapped);
   }
-  auto prover = CircuitProver::load(circuit, pk, *vk, pool);
+  auto prover = CircuitProver::load(circuit, pk.bytes(), *vk, pool, options);
   if (!prover) {
     const Error& e = prover.error();
     // say which file: the verifying key is checked first

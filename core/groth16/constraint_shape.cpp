@@ -1,0 +1,119 @@
+#include "core/groth16/constraint_shape.hpp"
+
+#include <sodium.h>
+
+#include <unordered_map>
+
+namespace enygma {
+
+namespace {
+
+struct LimbsHash {
+  size_t operator()(const std::array<uint64_t, 4>& x) const {
+    uint64_t h = x[0] * 0x9e3779b97f4a7c15ull;
+    h ^= x[1] + (h << 6) + (h >> 2);
+    h ^= x[2] + (h << 6) + (h >> 2);
+    h ^= x[3] + (h << 6) + (h >> 2);
+    return size_t(h);
+  }
+};
+
+std::array<uint64_t, 4> limbs_of(const Fr& x) {
+  return {x.limbs[0], x.limbs[1], x.limbs[2], x.limbs[3]};
+}
+
+std::string check_matrix(const ConstraintShape::Matrix& m, size_t rows, uint32_t num_wires,
+                         size_t table, const char* name) {
+  const std::string what = std::string("matrix ") + name + ": ";
+  if (m.row_start.size() != rows + 1 || m.row_start[0] != 0) return what + "wrong row count";
+  if (m.wire.size() != m.coeff.size() || m.row_start[rows] != m.wire.size()) {
+    return what + "term counts disagree";
+  }
+  for (size_t i = 0; i < rows; ++i) {
+    if (m.row_start[i + 1] < m.row_start[i]) return what + "row starts decrease";
+  }
+  for (size_t t = 0; t < m.wire.size(); ++t) {
+    if (m.wire[t] >= num_wires) return what + "a wire beyond the circuit's";
+    if (m.coeff[t] >= table) return what + "a coefficient index beyond the table";
+  }
+  return {};
+}
+
+}  // namespace
+
+ConstraintShape ConstraintShape::from_r1cs(const R1cs& r1cs) {
+  ConstraintShape s;
+  s.num_wires = r1cs.num_wires;
+  s.num_public = r1cs.num_public;
+  s.coefficients = {Fr::one(), -Fr::one()};
+  std::unordered_map<std::array<uint64_t, 4>, uint32_t, LimbsHash> index;
+  index.emplace(limbs_of(Fr::one()), 0);
+  index.emplace(limbs_of(-Fr::one()), 1);
+  auto convert = [&](const SparseMatrix& in, Matrix& out) {
+    out.row_start = in.row_start;
+    out.wire.reserve(in.terms.size());
+    out.coeff.reserve(in.terms.size());
+    for (const R1csTerm& t : in.terms) {
+      auto [it, added] = index.emplace(limbs_of(t.coeff), uint32_t(s.coefficients.size()));
+      if (added) s.coefficients.push_back(t.coeff);
+      out.wire.push_back(t.wire);
+      out.coeff.push_back(it->second);
+    }
+  };
+  convert(r1cs.a, s.a);
+  convert(r1cs.b, s.b);
+  convert(r1cs.c, s.c);
+  return s;
+}
+
+std::string ConstraintShape::check() const {
+  if (coefficients.size() < 2 || !(coefficients[0] == Fr::one()) ||
+      !(coefficients[1] == -Fr::one())) {
+    return "the coefficient table does not start with 1 and -1";
+  }
+  if (num_public >= num_wires) return "more public inputs than wires";
+  const size_t rows = num_constraints();
+  for (const auto& [m, name] : {std::pair{&a, "A"}, std::pair{&b, "B"}, std::pair{&c, "C"}}) {
+    if (std::string e = check_matrix(*m, rows, num_wires, coefficients.size(), name); !e.empty()) {
+      return e;
+    }
+  }
+  return {};
+}
+
+// The serialisation of R1cs::digest (core/r1cs/r1cs.cpp), term by term.
+std::array<uint8_t, 32> ConstraintShape::digest() const {
+  std::vector<std::array<uint8_t, 32>> be(coefficients.size());
+  for (size_t i = 0; i < coefficients.size(); ++i) coefficients[i].to_be_bytes(be[i].data());
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, nullptr, 0, 32);
+  auto put_u32 = [&](uint32_t v) {
+    uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+    crypto_generichash_update(&st, b, 4);
+  };
+  const char tag[] = "enygma-r1cs-v1";
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(tag), sizeof tag - 1);
+  put_u32(num_wires);
+  put_u32(num_public);
+  put_u32(uint32_t(num_constraints()));
+  for (const Matrix* m : {&a, &b, &c}) {
+    for (uint32_t s : m->row_start) put_u32(s);
+    for (size_t t = 0; t < m->wire.size(); ++t) {
+      put_u32(m->wire[t]);
+      crypto_generichash_update(&st, be[m->coeff[t]].data(), 32);
+    }
+  }
+  std::array<uint8_t, 32> out;
+  crypto_generichash_final(&st, out.data(), out.size());
+  return out;
+}
+
+bool ConstraintShape::operator==(const ConstraintShape& o) const {
+  auto same = [](const Matrix& x, const Matrix& y) {
+    return x.row_start == y.row_start && x.wire == y.wire && x.coeff == y.coeff;
+  };
+  return num_wires == o.num_wires && num_public == o.num_public &&
+         coefficients == o.coefficients && same(a, o.a) && same(b, o.b) && same(c, o.c);
+}
+
+}  // namespace enygma
