@@ -53,13 +53,6 @@ WithdrawRequest zero_request(unsigned k) {
   return r;
 }
 
-// 10^36 - 1: W2's bound for the walk (its bit length, 120, is the number of bits of v_d).
-U256 note_amount_max() {
-  U256 m;
-  sub_borrow(m, relation::note_amount_bound().to_u256(), U256::from_u64(1));
-  return m;
-}
-
 struct NoteSlot {
   Var secret_key, salt, amount;
 };
@@ -97,7 +90,8 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
   for (unsigned i = 0; i < k; ++i) tv.push_back(b.private_wire(r.tx_values[i]));
   const Var address = b.private_wire(r.address);
   std::vector<NoteSlot> notes;
-  const U256 amount_max = note_amount_max();
+  // W2's bound for the walk: 10^36 - 1 (its bit length, 120, is the number of bits of v_d).
+  const U256 amount_max = relation::note_amount_max();
   for (unsigned d = 0; d < kNoteSlots; ++d) {
     NoteSlot n{b.private_wire(r.sk_deposits[d]), b.private_wire(r.salts_in[d]),
                b.private_wire(r.v_per_deposit[d])};
