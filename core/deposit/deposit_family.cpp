@@ -20,10 +20,7 @@ R1cs build_r1cs(unsigned k) {
 
 // count: the notes a deposit creates, always one (0 or 1 are accepted).
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
-  if (k < kMinK || k > kMaxK) {
-    return payment::wallet_error("k", "= " + std::to_string(k) + " is not in " +
-                                          std::to_string(kMinK) + ".." + std::to_string(kMaxK));
-  }
+  if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > 1) {
     return payment::wallet_error("count",
                                  "= " + std::to_string(count) + ": a deposit creates one note");

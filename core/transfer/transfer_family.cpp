@@ -20,11 +20,7 @@ R1cs build_r1cs(unsigned k) {
 
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed,
                                  unsigned count) {
-  if (k < kMinK || k > kMaxK) {
-    return make_error("k = " + std::to_string(k) + " is not in " + std::to_string(kMinK) + ".." +
-                          std::to_string(kMaxK),
-                      "wallet", "k");
-  }
+  if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > k - 1) {
     return make_error("recipients = " + std::to_string(count) + " is not in 1..k-1", "wallet",
                       "recipients");
