@@ -1,7 +1,7 @@
 #include "core/transfer/transfer_family.hpp"
 
-#include "core/circuit/builder.hpp"
 #include "core/circuit/request_functions.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
@@ -12,10 +12,7 @@ namespace enygma {
 namespace {
 
 R1cs build_r1cs(unsigned k) {
-  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
-  b.reserve(transfer_r1cs_size_hint(k));
-  define_transfer_circuit(b, k, nullptr);
-  return b.take_r1cs();
+  return payment::build_payment_r1cs(k, &define_transfer_circuit, &transfer_r1cs_size_hint);
 }
 
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed,

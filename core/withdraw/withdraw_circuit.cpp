@@ -28,7 +28,7 @@
 
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
-#include "core/circuit/fixed_base.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/payment/relation.hpp"
 
@@ -36,7 +36,6 @@ namespace enygma {
 
 using circuit::CircuitBuilder;
 using circuit::Lc;
-using circuit::PointLc;
 using circuit::Var;
 using Scope = circuit::CircuitBuilder::Scope;
 
@@ -128,17 +127,8 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
   payment::enforce_sender_opening(b, sel, sec, pub, balance_bits, random_bits);
 
   // ---- R13 + R14 without tr in the circuit ---------------------------------------------------
-  // W[i] = -X[i] (no member's value part),
-  // and the sender's [tv[j]]G = [v]G (see the top).
-  const std::vector<PointLc> x = payment::random_factor_points(b, sec.ss, pub.block);
-  std::vector<PointLc> w;
-  for (const PointLc& p : x) w.push_back(circuit::negate(p));
-  PointLc sender_value;
-  {
-    Scope s(b, "R13 sender");
-    sender_value = circuit::fixed_base_mul(b, circuit::FixedBase::kG, value_bits, "[v]G");
-  }
-  payment::enforce_tx_commits(b, sel, w, x, &sender_value, pub.tc);
+  // W[i] = -X[i] (no member's value part), and the sender's [tv[j]]G = [v]G (see the top).
+  payment::enforce_sender_only_tx_commits(b, sel, sec, pub, value_bits, /*debit=*/false);
 
   // ---- W1, W4: each slot is a real note opened with its secret, or unused and empty ------------
   std::vector<Var> unused(kNoteSlots);  // 1 - f_d
@@ -197,18 +187,12 @@ circuit::CircuitBuilder::SizeHint withdraw_r1cs_size_hint(unsigned k) {
 }
 
 std::vector<Fr> withdraw_witness(const WithdrawRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.shape_ok()) return {};
-  CircuitBuilder b(circuit::BuildMode::kWitness);
-  b.reserve(withdraw_r1cs_size_hint(req.k));  // no growth: no copies of secrets left behind
-  define_withdraw_circuit(b, req.k, &req);
-  return b.take_witness();
+  return payment::payment_witness(req, req.shape_ok(), &define_withdraw_circuit,
+                                  &withdraw_r1cs_size_hint);
 }
 
 std::string first_violated_withdraw_constraint(const WithdrawRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.shape_ok()) return "input shape";
-  CircuitBuilder b(circuit::BuildMode::kShapeAndWitness);
-  define_withdraw_circuit(b, req.k, &req);
-  return b.first_violation() ? b.first_violation_label() : std::string();
+  return payment::first_violated_payment_constraint(req, req.shape_ok(), &define_withdraw_circuit);
 }
 
 }  // namespace enygma

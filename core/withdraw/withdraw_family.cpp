@@ -1,7 +1,7 @@
 #include "core/withdraw/withdraw_family.hpp"
 
-#include "core/circuit/builder.hpp"
 #include "core/circuit/request_functions.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/withdraw/request.hpp"
 #include "core/withdraw/validate.hpp"
 #include "core/withdraw/wallet.hpp"
@@ -12,10 +12,7 @@ namespace enygma {
 namespace {
 
 R1cs build_r1cs(unsigned k) {
-  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
-  b.reserve(withdraw_r1cs_size_hint(k));
-  define_withdraw_circuit(b, k, nullptr);
-  return b.take_r1cs();
+  return payment::build_payment_r1cs(k, &define_withdraw_circuit, &withdraw_r1cs_size_hint);
 }
 
 // count: the notes consumed, 1..kNoteSlots (0: one note).
