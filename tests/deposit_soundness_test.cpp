@@ -17,87 +17,33 @@
 #include "core/deposit/deposit_circuit.hpp"
 #include "core/deposit/request.hpp"
 #include "core/deposit/validate.hpp"
-#include "core/deposit/wallet.hpp"
 #include "core/payment/relation.hpp"
 #include "core/payment/rules.hpp"
-#include "core/payment/wallet.hpp"
 #include "core/primitives/babyjubjub.hpp"
-#include "core/registry/registry.hpp"
-#include "support/audit.hpp"
 #include "support/deposit_rule_breaker.hpp"
-#include "support/payment_rule_breaker.hpp"
+#include "support/payment_circuit_checks.hpp"
+#include "support/payment_families.hpp"
 #include "support/sweep.hpp"
-#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-const R1cs& r1cs_for(unsigned k) {
-  return circuit_r1cs(*find_circuit("deposit", k));
-}
-
-bool satisfies(const DepositRequest& req) {
-  const std::vector<Fr> w = deposit_witness(req);
-  return !w.empty() && !r1cs_for(req.k).first_unsatisfied(w).has_value();
-}
-
-DepositRequest wallet_request(unsigned k, uint64_t seed) {
-  auto q = make_deposit_checked(deposit_inputs_from_seed(k, payment::seed_from_u64(seed)));
-  EXPECT_TRUE(q.ok()) << q.error().message;
-  return q.ok() ? std::move(q).value() : DepositRequest{};
-}
-
-void check_every_breakage(const DepositRequest& valid, unsigned seeds_per_variant) {
-  ASSERT_TRUE(validate_deposit(valid).ok());
-  ASSERT_TRUE(satisfies(valid));
-  const std::vector<Fr> valid_witness = deposit_witness(valid);
-  for (std::string_view rule : deposit_rule_ids()) {
-    const unsigned variants = test::deposit_rule_variants(rule);
-    ASSERT_GT(variants, 0u) << rule;
-    for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {
-      auto broken = test::break_deposit_rule(valid, rule, seed);
-      ASSERT_TRUE(broken.ok()) << rule << " seed " << seed << ": " << broken.error().message;
-      const DepositRequest& req = broken->request;
-      SCOPED_TRACE(testing::Message() << "k=" << valid.k << " " << rule << " variant "
-                                      << seed % variants << ": " << broken->how);
-      // Refused by validation, naming the rule (the first of its companions for R9d).
-      const Status st = validate_deposit(req);
-      ASSERT_FALSE(st.ok());
-      EXPECT_EQ(st.error().rule, broken->broken_rules[0]);
-      if (broken->broken_rules.size() == 1) {
-        EXPECT_EQ(st.error().rule, rule);
-      }
-      // Validation bypassed: the witness does not satisfy the R1CS.
-      const std::vector<Fr> w = deposit_witness(req);
-      ASSERT_EQ(w.size(), r1cs_for(valid.k).num_wires);
-      const bool ok = !r1cs_for(valid.k).first_unsatisfied(w).has_value();
-      if (rule == "R14" && test::r14_invisible(unsigned(seed % variants))) {
-        EXPECT_EQ(req.public_inputs(), valid.public_inputs());
-        EXPECT_TRUE(ok);
-        EXPECT_EQ(w, valid_witness);
-      } else {
-        EXPECT_FALSE(ok) << "the witness of an invalid request satisfies the circuit";
-      }
-    }
-  }
-}
+const test::PaymentCircuitUnderTest<DepositRequest>& kDeposit = test::deposit_under_test();
 
 TEST(DepositSoundness, EveryRuleBreakerRequestFails) {
   const unsigned seeds = test::full_sweep() ? 4 : 1;
-  check_every_breakage(
-      test::load_vector<DepositRequest>("deposit-k2.json", 2, &parse_deposit_request), seeds + 1);
-  check_every_breakage(
-      test::load_vector<DepositRequest>("deposit-k6.json", 6, &parse_deposit_request), seeds);
+  test::check_every_breakage(kDeposit, kDeposit.load("deposit-k2.json", 2), seeds + 1);
+  test::check_every_breakage(kDeposit, kDeposit.load("deposit-k6.json", 6), seeds);
   for (unsigned k : test::sweep_ks({2, 3})) {
     SCOPED_TRACE(testing::Message() << "wallet k=" << k);
-    check_every_breakage(wallet_request(k, 50 + k), seeds);
+    test::check_every_breakage(kDeposit, test::deposit_wallet_request(k, 50 + k), seeds);
   }
 }
 
 TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
   for (unsigned k : test::sweep_ks({2, 3, 6, 16})) {
     SCOPED_TRACE(testing::Message() << "k=" << k);
-    const DepositRequest valid = wallet_request(k, 70 + k);
+    const DepositRequest valid = test::deposit_wallet_request(k, 70 + k);
     const unsigned j = *payment::sender_index(valid);
     // The sender pays v into the note and also credits member r with x: only R15d stands in
     // the way (and R9d, since nothing debits x elsewhere).
@@ -107,7 +53,7 @@ TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
     credit.tx_commits[r] = babyjubjub::pedersen(credit.tx_values[r], credit.tx_random_values[r]);
     EXPECT_EQ(payment::failed_rule_ids(validate_deposit_all(credit)),
               (std::vector<std::string>{"R9d", "R15d"}));
-    EXPECT_FALSE(satisfies(credit));
+    EXPECT_FALSE(kDeposit.satisfies(credit));
     EXPECT_EQ(first_violated_deposit_constraint(credit).rfind("R15d/", 0), 0u)
         << first_violated_deposit_constraint(credit);
     // Theft between two other members (deposit-k6-bad.json's kind): R15d alone.
@@ -121,7 +67,7 @@ TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
       }
       EXPECT_EQ(payment::failed_rule_ids(validate_deposit_all(theft)),
                 std::vector<std::string>{"R15d"});
-      EXPECT_FALSE(satisfies(theft));
+      EXPECT_FALSE(kDeposit.satisfies(theft));
     }
   }
 }
@@ -129,7 +75,7 @@ TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
 TEST(DepositSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
   // Diagnostics: for a rule broken alone by changing a value the circuit reads directly, the
   // first violated constraint carries that rule's id.
-  const DepositRequest valid = wallet_request(3, 5);
+  const DepositRequest valid = test::deposit_wallet_request(3, 5);
   for (const char* rule : {"R1", "R2", "R3", "R5", "R8", "R12", "R15d", "D1"}) {
     auto broken = test::break_deposit_rule(valid, rule, 0);
     ASSERT_TRUE(broken.ok()) << broken.error().message;
@@ -147,23 +93,15 @@ TEST(DepositSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
 // inverses, S-box powers, lambdas, coordinates, selections) are each pinned by their
 // constraints.
 void check_no_free_wire(const DepositRequest& req) {
-  const R1cs& r1cs = r1cs_for(req.k);
-  const std::vector<Fr> w = deposit_witness(req);
-  const uint32_t first_private = 1 + r1cs.num_public;
-  const uint32_t first_hint = first_private + 2 + req.k + 250 + 250 + 254 + req.k + 3;
-  ASSERT_LT(first_hint, r1cs.num_wires);
-  EXPECT_EQ(circuit::audit(r1cs, w, first_hint, r1cs.num_wires), "") << "hints";
-  EXPECT_EQ(circuit::audit(r1cs, w, first_private, first_hint), "") << "free inputs";
+  test::expect_no_free_wire(kDeposit, req, 2 + req.k + 250 + 250 + 254 + req.k + 3, "hints");
 }
 
 TEST(DepositSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(
-      test::load_vector<DepositRequest>("deposit-k2.json", 2, &parse_deposit_request));
-  check_no_free_wire(
-      test::load_vector<DepositRequest>("deposit-k6.json", 6, &parse_deposit_request));
+  check_no_free_wire(kDeposit.load("deposit-k2.json", 2));
+  check_no_free_wire(kDeposit.load("deposit-k6.json", 6));
   for (unsigned k : test::sweep_ks({2, 3, 6, 16})) {
     SCOPED_TRACE(testing::Message() << "k=" << k);
-    check_no_free_wire(wallet_request(k, 90 + k));
+    check_no_free_wire(test::deposit_wallet_request(k, 90 + k));
   }
 }
 

@@ -16,93 +16,38 @@
 
 #include "core/payment/relation.hpp"
 #include "core/payment/rules.hpp"
-#include "core/payment/wallet.hpp"
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
-#include "core/registry/registry.hpp"
 #include "core/withdraw/request.hpp"
 #include "core/withdraw/validate.hpp"
-#include "core/withdraw/wallet.hpp"
 #include "core/withdraw/withdraw_circuit.hpp"
-#include "support/audit.hpp"
-#include "support/payment_rule_breaker.hpp"
+#include "support/payment_circuit_checks.hpp"
+#include "support/payment_families.hpp"
 #include "support/sweep.hpp"
-#include "support/vectors.hpp"
 #include "support/withdraw_rule_breaker.hpp"
 
 namespace enygma {
 namespace {
 
-const R1cs& r1cs_for(unsigned k) {
-  return circuit_r1cs(*find_circuit("withdraw", k));
-}
-
-bool satisfies(const WithdrawRequest& req) {
-  const std::vector<Fr> w = withdraw_witness(req);
-  return !w.empty() && !r1cs_for(req.k).first_unsatisfied(w).has_value();
-}
-
-WithdrawRequest wallet_request(unsigned k, uint64_t seed, unsigned notes) {
-  auto q = make_withdraw_checked(withdraw_inputs_from_seed(k, payment::seed_from_u64(seed), notes));
-  EXPECT_TRUE(q.ok()) << q.error().message;
-  return q.ok() ? std::move(q).value() : WithdrawRequest{};
-}
-
-WithdrawRequest load(const std::string& name, unsigned k) {
-  return test::load_vector<WithdrawRequest>(name, k, &parse_withdraw_request);
-}
+const test::PaymentCircuitUnderTest<WithdrawRequest>& kWithdraw = test::withdraw_under_test();
 
 void expect_refused(const WithdrawRequest& req, const std::vector<std::string>& rules) {
   EXPECT_EQ(payment::failed_rule_ids(validate_withdraw_all(req)), rules);
-  EXPECT_FALSE(satisfies(req));
+  EXPECT_FALSE(kWithdraw.satisfies(req));
   const std::string label = first_violated_withdraw_constraint(req);
   EXPECT_TRUE(label.rfind(rules[0] + " ", 0) == 0 || label.rfind(rules[0] + "/", 0) == 0) << label;
 }
 
-void check_every_breakage(const WithdrawRequest& valid, unsigned seeds_per_variant) {
-  ASSERT_TRUE(validate_withdraw(valid).ok());
-  ASSERT_TRUE(satisfies(valid));
-  const std::vector<Fr> valid_witness = withdraw_witness(valid);
-  for (std::string_view rule : withdraw_rule_ids()) {
-    const unsigned variants = test::withdraw_rule_variants(rule);
-    ASSERT_GT(variants, 0u) << rule;
-    for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {
-      auto broken = test::break_withdraw_rule(valid, rule, seed);
-      ASSERT_TRUE(broken.ok()) << rule << " seed " << seed << ": " << broken.error().message;
-      const WithdrawRequest& req = broken->request;
-      SCOPED_TRACE(testing::Message() << "k=" << valid.k << " " << rule << " variant "
-                                      << seed % variants << ": " << broken->how);
-      // Refused by validation, naming the rule (the first of its companions for R9w).
-      const Status st = validate_withdraw(req);
-      ASSERT_FALSE(st.ok());
-      EXPECT_EQ(st.error().rule, broken->broken_rules[0]);
-      if (broken->broken_rules.size() == 1) {
-        EXPECT_EQ(st.error().rule, rule);
-      }
-      // Validation bypassed: the witness does not satisfy the R1CS.
-      const std::vector<Fr> w = withdraw_witness(req);
-      ASSERT_EQ(w.size(), r1cs_for(valid.k).num_wires);
-      const bool ok = !r1cs_for(valid.k).first_unsatisfied(w).has_value();
-      if (rule == "R14" && test::r14_invisible(unsigned(seed % variants))) {
-        EXPECT_EQ(req.public_inputs(), valid.public_inputs());
-        EXPECT_TRUE(ok);
-        EXPECT_EQ(w, valid_witness);
-      } else {
-        EXPECT_FALSE(ok) << "the witness of an invalid request satisfies the circuit";
-      }
-    }
-  }
-}
-
 TEST(WithdrawSoundness, EveryRuleBreakerRequestFails) {
   const unsigned seeds = test::full_sweep() ? 4 : 1;
-  check_every_breakage(load("withdraw-k2.json", 2), seeds + 1);
-  check_every_breakage(load("withdraw-k6.json", 6), seeds);
+  test::check_every_breakage(kWithdraw, kWithdraw.load("withdraw-k2.json", 2), seeds + 1);
+  test::check_every_breakage(kWithdraw, kWithdraw.load("withdraw-k6.json", 6), seeds);
   // No unused slot (ten notes), no used slot (no note), and some of each.
   for (unsigned k : test::sweep_ks({2, 3})) {
     for (unsigned notes : {0u, 3u, 10u}) {
       SCOPED_TRACE(testing::Message() << "wallet k=" << k << " notes=" << notes);
-      check_every_breakage(wallet_request(k, 50 + k + notes, notes), seeds);
+      test::check_every_breakage(kWithdraw, test::withdraw_wallet_request(k, 50 + k + notes, notes),
+                                 seeds);
     }
   }
 }
@@ -111,7 +56,7 @@ TEST(WithdrawSoundness, MoreThanTheNotesSumIsRefused) {
   // The reference's minting (withdraw-relation.md item 1): v above the notes' sum, tx_values[j]
   // and its commitment following, so that every balance-side rule holds.
   for (unsigned k : test::sweep_ks({2, 6, 16})) {
-    WithdrawRequest q = wallet_request(k, 7 + k, 2);
+    WithdrawRequest q = test::withdraw_wallet_request(k, 7 + k, 2);
     const unsigned j = *payment::sender_index(q);
     q.sender_tx_value += Fr::from_u64(1000000);
     q.tx_values[j] = q.sender_tx_value;
@@ -120,7 +65,7 @@ TEST(WithdrawSoundness, MoreThanTheNotesSumIsRefused) {
     expect_refused(q, {"W3"});
   }
   // With no note at all (every v_d = 0, where the reference checks no note).
-  WithdrawRequest none = wallet_request(3, 1, 0);
+  WithdrawRequest none = test::withdraw_wallet_request(3, 1, 0);
   const unsigned j = *payment::sender_index(none);
   none.sender_tx_value = none.tx_values[j] = Fr::from_u64(1000050);
   none.tx_commits[j] = babyjubjub::pedersen(none.tx_values[j], none.tx_random_values[j]);
@@ -130,7 +75,7 @@ TEST(WithdrawSoundness, MoreThanTheNotesSumIsRefused) {
 TEST(WithdrawSoundness, ANoteWithAnAliasedSpendKeyIsRefused) {
   // Whoever knows a note's opening but not its secret (the reference's inexact PK, item 3):
   // the hash of Note(r + m*l, ...) or of a wrapped representative of Poseidon(sk_d, sk_d).
-  const WithdrawRequest valid = load("withdraw-k6.json", 6);
+  const WithdrawRequest valid = kWithdraw.load("withdraw-k6.json", 6);
   const Fr x = poseidon(valid.sk_deposits[0], valid.sk_deposits[0]);
   const std::vector<Fr> aliases = relation::mod_l_aliases(x);
   ASSERT_FALSE(aliases.empty());
@@ -143,7 +88,7 @@ TEST(WithdrawSoundness, ANoteWithAnAliasedSpendKeyIsRefused) {
 
 TEST(WithdrawSoundness, ANoteListedTwiceIsRefused) {
   for (unsigned notes : {1u, 9u}) {
-    WithdrawRequest q = wallet_request(3, 33 + notes, notes);
+    WithdrawRequest q = test::withdraw_wallet_request(3, 33 + notes, notes);
     unsigned d = 0, e = 0;
     while (q.hashes[d].is_zero()) ++d;
     while (!q.hashes[e].is_zero()) ++e;
@@ -163,7 +108,7 @@ TEST(WithdrawSoundness, ANoteListedTwiceIsRefused) {
 TEST(WithdrawSoundness, AForeignHashInAnUnusedSlotIsRefused) {
   // withdraw-k6-bad.json's kind (item 7): another owner's note published in a slot with v_d = 0.
   for (unsigned k : test::sweep_ks({2, 6})) {
-    WithdrawRequest q = wallet_request(k, 21 + k, 4);
+    WithdrawRequest q = test::withdraw_wallet_request(k, 21 + k, 4);
     unsigned e = 0;
     while (!q.hashes[e].is_zero()) ++e;
     q.hashes[e] = relation::note_hash(relation::public_key(Fr::from_u64(777)), Fr::from_u64(1),
@@ -178,24 +123,19 @@ TEST(WithdrawSoundness, AForeignHashInAnUnusedSlotIsRefused) {
 // hints after them (v_d's bound walk, PK's quotient and remainder, zero tests, W5's inverses,
 // S-box powers, lambdas, coordinates, selections) are each pinned by their constraints.
 void check_no_free_wire(const WithdrawRequest& req) {
-  const R1cs& r1cs = r1cs_for(req.k);
-  const std::vector<Fr> w = withdraw_witness(req);
-  const uint32_t first_private = 1 + r1cs.num_public;
-  const uint32_t first_note = first_private + 2 + req.k + 254 + 254 + 123 + req.k + 1;
-  ASSERT_LT(first_note, r1cs.num_wires);
-  EXPECT_EQ(circuit::audit(r1cs, w, first_note, r1cs.num_wires), "") << "notes and hints";
-  EXPECT_EQ(circuit::audit(r1cs, w, first_private, first_note), "") << "free inputs";
+  test::expect_no_free_wire(kWithdraw, req, 2 + req.k + 254 + 254 + 123 + req.k + 1,
+                            "notes and hints");
 }
 
 TEST(WithdrawSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(load("withdraw-k2.json", 2));
-  check_no_free_wire(load("withdraw-k6.json", 6));
+  check_no_free_wire(kWithdraw.load("withdraw-k2.json", 2));
+  check_no_free_wire(kWithdraw.load("withdraw-k6.json", 6));
   for (unsigned k : test::sweep_ks({2, 3, 6, 16})) {
     SCOPED_TRACE(testing::Message() << "k=" << k);
-    check_no_free_wire(wallet_request(k, 90 + k, 1 + k % 10));
+    check_no_free_wire(test::withdraw_wallet_request(k, 90 + k, 1 + k % 10));
   }
-  check_no_free_wire(wallet_request(3, 5, 0));
-  check_no_free_wire(wallet_request(3, 5, 10));
+  check_no_free_wire(test::withdraw_wallet_request(3, 5, 0));
+  check_no_free_wire(test::withdraw_wallet_request(3, 5, 10));
 }
 
 }  // namespace

@@ -10,7 +10,8 @@
 //    and R2 makes tv[j] = (l - v) mod l; so tv[i] = sel[i] * ((l - v) mod l) exactly, and no
 //    member needs tv's bits or its own [tv[i]]G: R13's value part is [tv[j]]G = [l - v]G =
 //    -[v]G (l * G = O; for v = 0 both are the identity), one fixed-base multiplication with
-//    v's bits, added to the sender's commitment only (payment::enforce_tx_commits).
+//    v's bits, added to the sender's commitment only
+//    (payment::enforce_sender_only_tx_commits).
 //  - R10 does not apply (the tx commitments add up to -[v]G); R9d needs no constraint: the sum
 //    over i != j of tv[i] is 0 by R15d, and sum(tr) = 0 modulo l by R14's construction of tr,
 //    which the circuit proves exactly (deposit-relation.md: "R9d holds by construction").
@@ -20,14 +21,13 @@
 #include <cstdlib>
 
 #include "core/circuit/bits.hpp"
-#include "core/circuit/fixed_base.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 
 namespace enygma {
 
 using circuit::CircuitBuilder;
 using circuit::Lc;
-using circuit::PointLc;
 using circuit::Var;
 using Scope = circuit::CircuitBuilder::Scope;
 
@@ -101,18 +101,8 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
   payment::enforce_sender_opening(b, sel, sec, pub, balance_bits, random_bits);
 
   // ---- R13 + R14 without tr in the circuit ---------------------------------------------------
-  // W[i] = -X[i] (no member's value part),
-  // and the sender's [tv[j]]G = -[v]G (see the top).
-  const std::vector<PointLc> x = payment::random_factor_points(b, sec.ss, pub.block);
-  std::vector<PointLc> w;
-  for (const PointLc& p : x) w.push_back(circuit::negate(p));
-  PointLc sender_value;
-  {
-    Scope s(b, "R13 sender");
-    sender_value =
-        circuit::negate(circuit::fixed_base_mul(b, circuit::FixedBase::kG, value_bits, "[v]G"));
-  }
-  payment::enforce_tx_commits(b, sel, w, x, &sender_value, pub.tc);
+  // W[i] = -X[i] (no member's value part), and the sender's [tv[j]]G = -[v]G (see the top).
+  payment::enforce_sender_only_tx_commits(b, sel, sec, pub, value_bits, /*debit=*/true);
 
   // ---- D1: hash == Note(pk, saltOut, v, address), no reduction ---------------------------------
   {
@@ -132,18 +122,13 @@ circuit::CircuitBuilder::SizeHint deposit_r1cs_size_hint(unsigned k) {
 }
 
 std::vector<Fr> deposit_witness(const DepositRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.payment_shape_ok()) return {};
-  CircuitBuilder b(circuit::BuildMode::kWitness);
-  b.reserve(deposit_r1cs_size_hint(req.k));  // no growth: no copies of secrets left behind
-  define_deposit_circuit(b, req.k, &req);
-  return b.take_witness();
+  return payment::payment_witness(req, req.payment_shape_ok(), &define_deposit_circuit,
+                                  &deposit_r1cs_size_hint);
 }
 
 std::string first_violated_deposit_constraint(const DepositRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.payment_shape_ok()) return "input shape";
-  CircuitBuilder b(circuit::BuildMode::kShapeAndWitness);
-  define_deposit_circuit(b, req.k, &req);
-  return b.first_violation() ? b.first_violation_label() : std::string();
+  return payment::first_violated_payment_constraint(req, req.payment_shape_ok(),
+                                                    &define_deposit_circuit);
 }
 
 }  // namespace enygma

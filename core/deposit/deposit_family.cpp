@@ -1,29 +1,23 @@
 #include "core/deposit/deposit_family.hpp"
 
-#include "core/circuit/builder.hpp"
 #include "core/circuit/request_functions.hpp"
 #include "core/deposit/deposit_circuit.hpp"
 #include "core/deposit/request.hpp"
 #include "core/deposit/validate.hpp"
 #include "core/deposit/wallet.hpp"
+#include "core/payment/circuit_runs.hpp"
 
 namespace enygma {
 
 namespace {
 
 R1cs build_r1cs(unsigned k) {
-  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
-  b.reserve(deposit_r1cs_size_hint(k));
-  define_deposit_circuit(b, k, nullptr);
-  return b.take_r1cs();
+  return payment::build_payment_r1cs(k, &define_deposit_circuit, &deposit_r1cs_size_hint);
 }
 
 // count: the notes a deposit creates, always one (0 or 1 are accepted).
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
-  if (k < kMinK || k > kMaxK) {
-    return payment::wallet_error("k", "= " + std::to_string(k) + " is not in " +
-                                          std::to_string(kMinK) + ".." + std::to_string(kMaxK));
-  }
+  if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > 1) {
     return payment::wallet_error("count",
                                  "= " + std::to_string(count) + ": a deposit creates one note");

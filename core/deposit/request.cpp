@@ -4,6 +4,19 @@
 
 namespace enygma {
 
+namespace {
+
+// The note's fields after the payment ones, in the Go struct's order.
+Status read_note_fields(const payment::RequestJson& doc, DepositRequest& req) {
+  Status st = doc.read_scalar("hash", req.hash);
+  if (st) st = doc.read_scalar("pk", req.note_public_key);
+  if (st) st = doc.read_scalar("address", req.address);
+  if (st) st = doc.read_scalar("saltOut", req.salt_out);
+  return st;
+}
+
+}  // namespace
+
 std::vector<Fr> DepositRequest::public_inputs() const {
   std::vector<Fr> out = payment_public_inputs();
   out.push_back(hash);
@@ -22,17 +35,7 @@ void DepositRequest::wipe_secrets() {
 }
 
 Result<DepositRequest> parse_deposit_request(std::string_view json_text, unsigned k) {
-  if (k < kMinK || k > kMaxK) return payment::unsupported_k(k);
-  auto doc = payment::RequestJson::parse(json_text);
-  if (!doc) return doc.error();
-  DepositRequest req;
-  Status st = payment::read_payment_fields(*doc, k, req);
-  if (st) st = doc->read_scalar("hash", req.hash);
-  if (st) st = doc->read_scalar("pk", req.note_public_key);
-  if (st) st = doc->read_scalar("address", req.address);
-  if (st) st = doc->read_scalar("saltOut", req.salt_out);
-  if (!st) return st.error();  // req's destructor wipes what was read
-  return req;
+  return payment::parse_request<DepositRequest>(json_text, k, &read_note_fields);
 }
 
 std::string deposit_request_to_json(const DepositRequest& req) {

@@ -42,10 +42,8 @@ DepositWalletInputs deposit_inputs_from_seed(unsigned k, const std::array<uint8_
   const SeedExpander ex(seed);
   DepositWalletInputs in;
   payment::sender_inputs_from_seed(ex, k, in);
-  U256 cap;  // 10^36 - 1
-  sub_borrow(cap, relation::note_amount_bound().to_u256(), U256::from_u64(1));
-  U256 balance, amount;
-  payment::balance_and_amount_from_seed(ex, cap, balance, amount);
+  U256 balance, amount;  // v at most 10^36 - 1
+  payment::balance_and_amount_from_seed(ex, relation::note_amount_max(), balance, amount);
   in.balance = *Fr::from_canonical(balance);
   in.amount = *Fr::from_canonical(amount);
   sodium_memzero(&balance, sizeof(balance));

@@ -203,4 +203,26 @@ std::string address_hex(const Fr& address) {
   return "0x" + hex.substr(first);
 }
 
+Status read_scalar(const Json& doc, const char* key, Fr& out) {
+  auto m = required_member(doc, key, key);
+  if (!m) return m.error();
+  auto f = decimal(**m, key);
+  if (!f) return f.error();
+  out = *f;
+  return ok_status();
+}
+
+Status check_merkle_depth(const Json& doc) {
+  if (const Json* depth = optional_member(doc, "merkleDepth")) {
+    return check_go_int(*depth, "merkleDepth");
+  }
+  return ok_status();
+}
+
+std::string dump_wiped(nlohmann::ordered_json& doc, int depth) {
+  std::string text = doc.dump(2);
+  wipe_strings(doc, depth);
+  return text;
+}
+
 }  // namespace enygma::dvp

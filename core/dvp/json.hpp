@@ -69,6 +69,11 @@ Status check_go_int(const Json& v, const std::string& field);
 // strings.TrimPrefix), then one or more hex digits of either case, big-endian; below p.
 Result<Fr> hex_address(const Json& v, const std::string& field);
 
+// The required member `key`, a canonical decimal (a scalar field of the Go struct).
+Status read_scalar(const Json& doc, const char* key, Fr& out);
+// merkleDepth, which the reference binds and ignores: when present, a Go int (check_go_int).
+Status check_merkle_depth(const Json& doc);
+
 // A Merkle proof object {indices, elements} at `field` ("merkleProofs[2]", "merkleProof"):
 // indices (the leaf index, a decimal string; its range is rule J3 / O2, not checked here) and
 // elements, the siblings leaf level first: missing ones become 0, extra ones are dropped (each
@@ -85,5 +90,22 @@ Status read_key_pair(const Json& v, const std::string& field, bool use_private,
 
 // Hex of an address for a request: "0x" and at least 40 lower-case digits.
 std::string address_hex(const Fr& address);
+
+// A request from its JSON text: the document parsed (a JSON object), its fields read into `q`
+// by `read_fields(doc, q)` (a Status), the document's strings wiped to `depth` (the request's
+// nesting), then q.derive_public_values(). On an error q's destructor wipes what was read.
+template <class Request, class ReadFields>
+Result<Request> parse_request(std::string_view text, int depth, Request q, ReadFields read_fields) {
+  Json doc;
+  if (Status st = parse_object(text, doc); !st) return st.error();
+  Status st = read_fields(doc, q);
+  wipe_strings(doc, depth);
+  if (!st) return st.error();
+  q.derive_public_values();
+  return q;
+}
+
+// A printed request (2-space indent); the document's strings are wiped to `depth` after.
+std::string dump_wiped(nlohmann::ordered_json& doc, int depth);
 
 }  // namespace enygma::dvp

@@ -18,6 +18,7 @@ namespace {
 using dvp::indexed;
 using dvp::input_error;
 using dvp::Json;
+using dvp::read_scalar;
 
 struct Reader {
   const Json& doc;
@@ -52,15 +53,6 @@ Status exactly(const Json* arr, const char* name, size_t n, const char* why) {
                                std::to_string(n) + " (" + why + ")");
 }
 
-Status read_scalar(const Json& doc, const char* key, Fr& out) {
-  auto m = dvp::required_member(doc, key, key);
-  if (!m) return m.error();
-  auto f = dvp::decimal(**m, key);
-  if (!f) return f.error();
-  out = *f;
-  return ok_status();
-}
-
 // Every entry of an array of decimals (all are checked; the first `limit` are stored).
 Status read_decimals(const Json* arr, const char* name, Fr* out, size_t limit) {
   for (size_t i = 0; i < size_of(arr); ++i) {
@@ -71,7 +63,8 @@ Status read_decimals(const Json* arr, const char* name, Fr* out, size_t limit) {
   return ok_status();
 }
 
-Status parse_fields(const Json& doc, NoteFormat format, JoinSplitRequest& q) {
+Status parse_fields(const Json& doc, JoinSplitRequest& q) {
+  const NoteFormat format = q.format;
   const Reader r{doc, format};
   constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
   if (Status st = read_scalar(doc, "nftCommitment", q.nft_commitment); !st) return st;
@@ -109,9 +102,7 @@ Status parse_fields(const Json& doc, NoteFormat format, JoinSplitRequest& q) {
     if (!st) return st;
   }
 
-  if (const Json* depth = dvp::optional_member(doc, "merkleDepth")) {  // ignored, but a Go int
-    if (Status st = dvp::check_go_int(*depth, "merkleDepth"); !st) return st;
-  }
+  if (Status st = dvp::check_merkle_depth(doc); !st) return st;
 
   auto proofs = r.array_field("merkleProofs", r.inputs_required());
   if (!proofs) return proofs.error();
@@ -258,15 +249,9 @@ void JoinSplitRequest::wipe_secrets() {
 }
 
 Result<JoinSplitRequest> parse_joinsplit_request(std::string_view json_text, NoteFormat format) {
-  Json doc;
-  if (Status st = dvp::parse_object(json_text, doc); !st) return st.error();
   JoinSplitRequest q;
   q.format = format;
-  Status st = parse_fields(doc, format, q);
-  dvp::wipe_strings(doc, 4);
-  if (!st) return st.error();  // q's destructor wipes what was read
-  q.derive_public_values();
-  return q;
+  return dvp::parse_request(json_text, 4, std::move(q), &parse_fields);
 }
 
 std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
@@ -316,9 +301,7 @@ std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
   o["saltsIn"] = decimals(q.salts_in.begin(), q.salts_in.begin() + n);
   o["saltsOut"] = decimals(q.salts_out.begin(), q.salts_out.end());
   o["revertSalt"] = q.revert_salt.to_decimal();
-  std::string text = o.dump(2);
-  dvp::wipe_strings(o, 4);
-  return text;
+  return dvp::dump_wiped(o, 4);
 }
 
 }  // namespace enygma

@@ -9,12 +9,13 @@
 
 #include "core/dvp/json.hpp"
 #include "core/dvp/relation.hpp"
+#include "core/dvp/rules.hpp"
 
 namespace enygma {
 
 namespace {
 
-using Check = std::optional<Error>;
+using dvp::Check;
 constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
 
 std::string at(const char* name, unsigned i) {
@@ -26,11 +27,7 @@ std::string field_of(const char* name, unsigned i, const char* member) {
 }
 
 Check fail(int rule, const std::string& field, const std::string& what) {
-  std::string id("J");  // appended: g++ 12 -Wrestrict false positive on "J" + to_string()
-  id.append(std::to_string(rule));
-  std::string message(id);
-  message.append(": ").append(field).append(" ").append(what);
-  return make_error(std::move(message), id, field);
+  return dvp::rule_error('J', rule, field, what);
 }
 
 Fr note(const JoinSplitRequest& q, const Fr& pk, const Fr& salt, const Fr& amount) {
@@ -165,12 +162,8 @@ Check j10(const JoinSplitRequest&) {
   return std::nullopt;
 }
 
-Check check_rule(const JoinSplitRequest& q, int n) {
-  using RuleCheck = Check (*)(const JoinSplitRequest&);
-  static constexpr RuleCheck kRules[kJoinSplitRules + 1] = {nullptr, j1, j2, j3, j4, j5,
-                                                            j6,      j7, j8, j9, j10};
-  return kRules[n](q);
-}
+constexpr dvp::RuleCheck<JoinSplitRequest> kRules[kJoinSplitRules] = {j1, j2, j3, j4, j5,
+                                                                      j6, j7, j8, j9, j10};
 
 Check check_shape(const JoinSplitRequest& q) {
   if (q.n > N) {
@@ -185,19 +178,12 @@ Check check_shape(const JoinSplitRequest& q) {
 
 Status validate_joinsplit(const JoinSplitRequest& req) {
   if (auto e = check_shape(req)) return *e;
-  for (int n = 1; n <= kJoinSplitRules; ++n) {
-    if (auto e = check_rule(req, n)) return *e;
-  }
-  return ok_status();
+  return dvp::first_failure<JoinSplitRequest>(req, kRules);
 }
 
 std::vector<Error> validate_joinsplit_all(const JoinSplitRequest& req) {
   if (auto e = check_shape(req)) return {*e};
-  std::vector<Error> errors;
-  for (int n = 1; n <= kJoinSplitRules; ++n) {
-    if (auto e = check_rule(req, n)) errors.push_back(std::move(*e));
-  }
-  return errors;
+  return dvp::every_failure<JoinSplitRequest>(req, kRules);
 }
 
 std::vector<int> dvp_failed_rules(const std::vector<Error>& errors) {

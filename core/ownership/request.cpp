@@ -16,15 +16,7 @@ namespace enygma {
 namespace {
 
 using dvp::Json;
-
-Status read_scalar(const Json& doc, const char* key, Fr& out) {
-  auto m = dvp::required_member(doc, key, key);
-  if (!m) return m.error();
-  auto f = dvp::decimal(**m, key);
-  if (!f) return f.error();
-  out = *f;
-  return ok_status();
-}
+using dvp::read_scalar;
 
 Status parse_fields(const Json& doc, OwnershipRequest& q) {
   // In the Go struct's field order, so that the first error is the same on every run.
@@ -44,9 +36,7 @@ Status parse_fields(const Json& doc, OwnershipRequest& q) {
       !st) {
     return st;
   }
-  if (const Json* depth = dvp::optional_member(doc, "merkleDepth")) {  // ignored, but a Go int
-    if (Status st = dvp::check_go_int(*depth, "merkleDepth"); !st) return st;
-  }
+  if (Status st = dvp::check_merkle_depth(doc); !st) return st;
   auto proof = dvp::required_member(doc, "merkleProof", "merkleProof");
   if (!proof) return proof.error();
   if (Status st = dvp::read_merkle_proof(**proof, "merkleProof", true, q.index, q.path); !st) {
@@ -86,14 +76,7 @@ void OwnershipRequest::wipe_secrets() {
 }
 
 Result<OwnershipRequest> parse_ownership_request(std::string_view json_text) {
-  Json doc;
-  if (Status st = dvp::parse_object(json_text, doc); !st) return st.error();
-  OwnershipRequest q;
-  Status st = parse_fields(doc, q);
-  dvp::wipe_strings(doc, 3);
-  if (!st) return st.error();  // q's destructor wipes what was read
-  q.derive_public_values();
-  return q;
+  return dvp::parse_request(json_text, 3, OwnershipRequest{}, &parse_fields);
 }
 
 std::string ownership_request_to_json(const OwnershipRequest& q) {
@@ -113,9 +96,7 @@ std::string ownership_request_to_json(const OwnershipRequest& q) {
   o["saltIn"] = q.salt_in.to_decimal();
   o["saltOut"] = q.salt_out.to_decimal();
   o["revertSalt"] = q.revert_salt.to_decimal();
-  std::string text = o.dump(2);
-  dvp::wipe_strings(o, 3);
-  return text;
+  return dvp::dump_wiped(o, 3);
 }
 
 }  // namespace enygma

@@ -5,19 +5,16 @@
 #include <string>
 
 #include "core/dvp/relation.hpp"
+#include "core/dvp/rules.hpp"
 
 namespace enygma {
 
 namespace {
 
-using Check = std::optional<Error>;
+using dvp::Check;
 
 Check fail(int rule, const std::string& field, const std::string& what) {
-  std::string id("O");  // appended: g++ 12 -Wrestrict false positive on "O" + to_string()
-  id.append(std::to_string(rule));
-  std::string message(id);
-  message.append(": ").append(field).append(" ").append(what);
-  return make_error(std::move(message), id, field);
+  return dvp::rule_error('O', rule, field, what);
 }
 
 // O1: pk = PK(sk) = Poseidon(sk, sk) mod l.
@@ -71,27 +68,16 @@ Check o7(const OwnershipRequest&) {
   return std::nullopt;
 }
 
-Check check_rule(const OwnershipRequest& q, int n) {
-  using RuleCheck = Check (*)(const OwnershipRequest&);
-  static constexpr RuleCheck kRules[kOwnershipRules + 1] = {nullptr, o1, o2, o3, o4, o5, o6, o7};
-  return kRules[n](q);
-}
+constexpr dvp::RuleCheck<OwnershipRequest> kRules[kOwnershipRules] = {o1, o2, o3, o4, o5, o6, o7};
 
 }  // namespace
 
 Status validate_ownership(const OwnershipRequest& req) {
-  for (int n = 1; n <= kOwnershipRules; ++n) {
-    if (auto e = check_rule(req, n)) return *e;
-  }
-  return ok_status();
+  return dvp::first_failure<OwnershipRequest>(req, kRules);
 }
 
 std::vector<Error> validate_ownership_all(const OwnershipRequest& req) {
-  std::vector<Error> errors;
-  for (int n = 1; n <= kOwnershipRules; ++n) {
-    if (auto e = check_rule(req, n)) errors.push_back(std::move(*e));
-  }
-  return errors;
+  return dvp::every_failure<OwnershipRequest>(req, kRules);
 }
 
 }  // namespace enygma

@@ -248,6 +248,21 @@ void enforce_tx_commits(CircuitBuilder& b, std::span<const Var> sel, std::span<c
   }
 }
 
+void enforce_sender_only_tx_commits(CircuitBuilder& b, std::span<const Var> sel,
+                                    const SenderSecrets& sec, const PaymentPublic& pub,
+                                    std::span<const Var> value_bits, bool debit) {
+  const std::vector<PointLc> x = random_factor_points(b, sec.ss, pub.block);
+  std::vector<PointLc> w;
+  for (const PointLc& p : x) w.push_back(circuit::negate(p));
+  PointLc sender_value;
+  {
+    Scope s(b, "R13 sender");
+    sender_value = circuit::fixed_base_mul(b, circuit::FixedBase::kG, value_bits, "[v]G");
+    if (debit) sender_value = circuit::negate(sender_value);
+  }
+  enforce_tx_commits(b, sel, w, x, &sender_value, pub.tc);
+}
+
 Lc note_hash(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount, const Lc& address) {
   const PoseidonInput inner[2] = {pk, salt};
   const PoseidonInput middle[2] = {circuit::poseidon_gadget(b, inner, "Poseidon(pk, salt)"),

@@ -128,6 +128,14 @@ void enforce_tx_commits(CircuitBuilder& b, std::span<const Var> sel, std::span<c
                         std::span<const PointLc> x, const PointLc* sender_value,
                         std::span<const PointVars> tc);
 
+// R13 + R14 for deposit and withdraw, where no member but the sender receives anything (R15d,
+// R15w): W[i] = -X[i] for every i (X from random_factor_points) and the sender's value part
+// E = [v]G from v's bits under Scope "R13 sender", negated when `debit` (deposit: tv[j] =
+// (l - v) mod l, and [l - v]G = -[v]G; withdraw: tv[j] = v); then enforce_tx_commits.
+void enforce_sender_only_tx_commits(CircuitBuilder& b, std::span<const Var> sel,
+                                    const SenderSecrets& sec, const PaymentPublic& pub,
+                                    std::span<const Var> value_bits, bool debit);
+
 // D1, W1: Note(pk, s, a, t) = Poseidon(Poseidon(Poseidon(pk, s), a), t), no reduction.
 Lc note_hash(CircuitBuilder& b, const Lc& pk, const Lc& salt, const Lc& amount, const Lc& address);
 

@@ -50,6 +50,12 @@ const Fr& note_amount_bound() {
   return bound;
 }
 
+U256 note_amount_max() {
+  U256 m;
+  sub_borrow(m, note_amount_bound().to_u256(), U256::from_u64(1));
+  return m;
+}
+
 Fr l_as_fr() {
   return *Fr::from_canonical(bjj::subgroup_order());
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/field/fr.hpp"
+#include "core/field/u256.hpp"
 #include "core/primitives/babyjubjub.hpp"
 
 namespace enygma::relation {
@@ -26,6 +27,8 @@ Fr sender_tx_value_entry(const Fr& v);               // R2: (l - v) mod l, v as 
 Fr note_hash(const Fr& pk, const Fr& salt, const Fr& amount, const Fr& address);
 // 10^36, the DvP amount bound (W2: every note amount is below it).
 const Fr& note_amount_bound();
+// 10^36 - 1 as an integer: the largest note amount (W2's bound walk, the wallets' cap).
+U256 note_amount_max();
 // R14 for every i, from the participants' random factors h (h[j] is ignored): l - h[i] for
 // i != j, (sum over i != j of h[i]) mod l for i == j.
 std::vector<Fr> tx_random_values(const std::vector<Fr>& h, unsigned j);

@@ -105,5 +105,20 @@ Status read_payment_fields(const RequestJson& doc, unsigned k, PaymentRequest& o
 // Writes them in the reference's field order.
 void write_payment_fields(RequestJsonWriter& doc, const PaymentRequest& req);
 
+// A family's parser (Request: TransferRequest, DepositRequest, ...): k checked, the document
+// parsed, the payment fields read, then the family's own by `read_own(doc, req)` (a Status, in
+// the reference's field order). On an error the request's destructor wipes what was read.
+template <class Request, class ReadOwn>
+Result<Request> parse_request(std::string_view json_text, unsigned k, ReadOwn read_own) {
+  if (k < kMinK || k > kMaxK) return unsupported_k(k);
+  auto doc = RequestJson::parse(json_text);
+  if (!doc) return doc.error();
+  Request req;
+  Status st = read_payment_fields(*doc, k, req);
+  if (st) st = read_own(*doc, req);
+  if (!st) return st.error();
+  return req;
+}
+
 }  // namespace payment
 }  // namespace enygma

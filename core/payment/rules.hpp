@@ -76,6 +76,46 @@ struct Rule {
   Check (*check)(const Request& q, unsigned j);
 };
 
+// The rules that every payment family states as the transfer relation does, as entries of a
+// family's table (`Request`: the family's request): kR1<DepositRequest>, ...
+template <class Request>
+inline constexpr Rule<Request> kR1{"R1", false,
+                                   [](const Request& q, unsigned) { return check_r1(q); }};
+// R2 in its debit form (transfer, deposit).
+template <class Request>
+inline constexpr Rule<Request> kR2Debit{
+    "R2", true, [](const Request& q, unsigned j) { return check_r2_debit(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR3{"R3", false,
+                                   [](const Request& q, unsigned) { return check_r3(q); }};
+template <class Request>
+inline constexpr Rule<Request> kR4{"R4", true,
+                                   [](const Request& q, unsigned j) { return check_r4(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR5{"R5", false,
+                                   [](const Request& q, unsigned) { return check_r5(q); }};
+template <class Request>
+inline constexpr Rule<Request> kR6{"R6", true,
+                                   [](const Request& q, unsigned j) { return check_r6(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR7{"R7", true,
+                                   [](const Request& q, unsigned j) { return check_r7(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR8{"R8", false,
+                                   [](const Request& q, unsigned) { return check_r8(q); }};
+template <class Request>
+inline constexpr Rule<Request> kR11{"R11", false,
+                                    [](const Request& q, unsigned) { return check_r11(q); }};
+template <class Request>
+inline constexpr Rule<Request> kR12{"R12", true,
+                                    [](const Request& q, unsigned j) { return check_r12(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR13{"R13", false,
+                                    [](const Request& q, unsigned) { return check_r13(q); }};
+template <class Request>
+inline constexpr Rule<Request> kR14{"R14", true,
+                                    [](const Request& q, unsigned j) { return check_r14(q, j); }};
+
 // The shape check, then every rule of `rules` in order: every failing rule once (its first
 // offending field), or only the first when `first_only`.
 template <class Request>
@@ -92,6 +132,23 @@ std::vector<Error> check_rules(const Request& q, Check (*shape)(const Request&),
     }
   }
   return errors;
+}
+
+// check_rules' first failure (ok when the shape and every rule hold): a family's validate_*.
+template <class Request>
+Status first_failure(const Request& q, Check (*shape)(const Request&),
+                     std::span<const Rule<Request>> rules) {
+  std::vector<Error> errors = check_rules<Request>(q, shape, rules, true);
+  if (!errors.empty()) return std::move(errors[0]);
+  return ok_status();
+}
+
+// The ids of a family's table, in its order.
+template <class Request>
+std::vector<std::string_view> rule_ids(std::span<const Rule<Request>> rules) {
+  std::vector<std::string_view> ids;
+  for (const Rule<Request>& rule : rules) ids.push_back(rule.id);
+  return ids;
 }
 
 // The rule ids of errors ("R15d", "W3"; "input" for a shape error), in order.

@@ -26,12 +26,15 @@ Error wallet_error(const std::string& field, const std::string& what) {
   return make_error(field + " " + what, "wallet", field);
 }
 
+Status check_wallet_k(unsigned k) {
+  if (k >= kMinK && k <= kMaxK) return ok_status();
+  return wallet_error("k", "= " + std::to_string(k) + " is not in " + std::to_string(kMinK) + ".." +
+                               std::to_string(kMaxK));
+}
+
 Status check_sender_inputs(const SenderInputs& in) {
   const unsigned k = in.k;
-  if (k < kMinK || k > kMaxK) {
-    return wallet_error("k", "= " + std::to_string(k) + " is not in " + std::to_string(kMinK) +
-                                 ".." + std::to_string(kMaxK));
-  }
+  if (Status st = check_wallet_k(k); !st) return st;
   auto sized = [&](const char* name, size_t n, bool may_be_empty) -> Status {
     if (n == k || (may_be_empty && n == 0)) return ok_status();
     return wallet_error(name,

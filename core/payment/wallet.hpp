@@ -44,14 +44,16 @@ namespace payment {
 // An Error with rule "wallet" naming the input: "<field> <what>".
 Error wallet_error(const std::string& field, const std::string& what);
 
-// k in kMinK..kMaxK, array sizes, j below k, anonymity_set[j] occurring once (R1).
+// k in kMinK..kMaxK: "k = 17 is not in 2..16" otherwise (the payment families' make_request too).
+Status check_wallet_k(unsigned k);
+
+// k (check_wallet_k), array sizes, j below k, anonymity_set[j] occurring once (R1).
 Status check_sender_inputs(const SenderInputs& in);
 
 // Every payment field of q from `in`, with sender_tx_value = amount and q.tx_values as given
 // (the family's R2 and R15 forms, set before): sender_id, sk, V, R, b, as, pk (R6), ss (R4),
 // hs (R5), mt (R8), tr (R14), tc (R13), pc (R7), nf (R12). `in` must pass check_sender_inputs.
 void derive_payment_fields(const SenderInputs& in, const Fr& amount, PaymentRequest& q);
-
 
 // The seed's 8 little-endian bytes followed by zeros.
 std::array<uint8_t, 32> seed_from_u64(uint64_t seed);

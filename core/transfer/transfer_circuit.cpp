@@ -24,11 +24,11 @@
 #include "core/circuit/babyjubjub_gadget.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/fixed_base.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 
 namespace enygma {
 
-using circuit::BuildMode;
 using circuit::CircuitBuilder;
 using circuit::Lc;
 using circuit::PointLc;
@@ -146,10 +146,8 @@ const R1cs& transfer_r1cs(unsigned k) {
   static std::array<std::once_flag, kMaxK + 1> once;
   static std::array<std::unique_ptr<const R1cs>, kMaxK + 1> cache;
   std::call_once(once[k], [k] {
-    CircuitBuilder b(BuildMode::kShape);
-    b.reserve(transfer_r1cs_size_hint(k));
-    define_transfer_circuit(b, k, nullptr);
-    cache[k] = std::make_unique<const R1cs>(b.take_r1cs());
+    cache[k] = std::make_unique<const R1cs>(
+        payment::build_payment_r1cs(k, &define_transfer_circuit, &transfer_r1cs_size_hint));
   });
   return *cache[k];
 }
@@ -163,18 +161,13 @@ TransferCircuitInfo transfer_circuit_info(unsigned k) {
 }
 
 std::vector<Fr> transfer_witness(const TransferRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.payment_shape_ok()) return {};
-  CircuitBuilder b(BuildMode::kWitness);
-  b.reserve(transfer_r1cs_size_hint(req.k));  // no growth: no copies of secrets left behind
-  define_transfer_circuit(b, req.k, &req);
-  return b.take_witness();
+  return payment::payment_witness(req, req.payment_shape_ok(), &define_transfer_circuit,
+                                  &transfer_r1cs_size_hint);
 }
 
 std::string first_violated_constraint(const TransferRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.payment_shape_ok()) return "input shape";
-  CircuitBuilder b(BuildMode::kShapeAndWitness);
-  define_transfer_circuit(b, req.k, &req);
-  return b.first_violation() ? b.first_violation_label() : std::string();
+  return payment::first_violated_payment_constraint(req, req.payment_shape_ok(),
+                                                    &define_transfer_circuit);
 }
 
 }  // namespace enygma

@@ -1,7 +1,7 @@
 #include "core/transfer/transfer_family.hpp"
 
-#include "core/circuit/builder.hpp"
 #include "core/circuit/request_functions.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
@@ -12,19 +12,12 @@ namespace enygma {
 namespace {
 
 R1cs build_r1cs(unsigned k) {
-  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
-  b.reserve(transfer_r1cs_size_hint(k));
-  define_transfer_circuit(b, k, nullptr);
-  return b.take_r1cs();
+  return payment::build_payment_r1cs(k, &define_transfer_circuit, &transfer_r1cs_size_hint);
 }
 
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed,
                                  unsigned count) {
-  if (k < kMinK || k > kMaxK) {
-    return make_error("k = " + std::to_string(k) + " is not in " + std::to_string(kMinK) + ".." +
-                          std::to_string(kMaxK),
-                      "wallet", "k");
-  }
+  if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > k - 1) {
     return make_error("recipients = " + std::to_string(count) + " is not in 1..k-1", "wallet",
                       "recipients");

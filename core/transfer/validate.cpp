@@ -15,23 +15,24 @@ Check shape(const TransferRequest& q) {
   return payment::check_payment_shape(q);
 }
 
-constexpr Rule<TransferRequest> kRules[kNumRules] = {
-    {"R1", false, [](const TransferRequest& q, unsigned) { return payment::check_r1(q); }},
-    {"R2", true,
-     [](const TransferRequest& q, unsigned j) { return payment::check_r2_debit(q, j); }},
-    {"R3", false, [](const TransferRequest& q, unsigned) { return payment::check_r3(q); }},
-    {"R4", true, [](const TransferRequest& q, unsigned j) { return payment::check_r4(q, j); }},
-    {"R5", false, [](const TransferRequest& q, unsigned) { return payment::check_r5(q); }},
-    {"R6", true, [](const TransferRequest& q, unsigned j) { return payment::check_r6(q, j); }},
-    {"R7", true, [](const TransferRequest& q, unsigned j) { return payment::check_r7(q, j); }},
-    {"R8", false, [](const TransferRequest& q, unsigned) { return payment::check_r8(q); }},
-    {"R9", false, [](const TransferRequest& q, unsigned) { return payment::check_r9(q); }},
-    {"R10", false, [](const TransferRequest& q, unsigned) { return payment::check_r10(q); }},
-    {"R11", false, [](const TransferRequest& q, unsigned) { return payment::check_r11(q); }},
-    {"R12", true, [](const TransferRequest& q, unsigned j) { return payment::check_r12(q, j); }},
-    {"R13", false, [](const TransferRequest& q, unsigned) { return payment::check_r13(q); }},
-    {"R14", true, [](const TransferRequest& q, unsigned j) { return payment::check_r14(q, j); }},
-    {"R15", true, [](const TransferRequest& q, unsigned j) { return payment::check_r15(q, j); }},
+using Q = TransferRequest;
+
+constexpr Rule<Q> kRules[kNumRules] = {
+    payment::kR1<Q>,
+    payment::kR2Debit<Q>,
+    payment::kR3<Q>,
+    payment::kR4<Q>,
+    payment::kR5<Q>,
+    payment::kR6<Q>,
+    payment::kR7<Q>,
+    payment::kR8<Q>,
+    {"R9", false, [](const Q& q, unsigned) { return payment::check_r9(q); }},
+    {"R10", false, [](const Q& q, unsigned) { return payment::check_r10(q); }},
+    payment::kR11<Q>,
+    payment::kR12<Q>,
+    payment::kR13<Q>,
+    payment::kR14<Q>,
+    {"R15", true, [](const Q& q, unsigned j) { return payment::check_r15(q, j); }},
 };
 
 }  // namespace
@@ -45,13 +46,11 @@ std::optional<unsigned> sender_index(const TransferRequest& req) {
 }
 
 Status validate_transfer(const TransferRequest& req) {
-  std::vector<Error> errors = payment::check_rules<TransferRequest>(req, &shape, kRules, true);
-  if (!errors.empty()) return std::move(errors[0]);
-  return ok_status();
+  return payment::first_failure<Q>(req, &shape, kRules);
 }
 
 std::vector<Error> validate_transfer_all(const TransferRequest& req) {
-  return payment::check_rules<TransferRequest>(req, &shape, kRules, false);
+  return payment::check_rules<Q>(req, &shape, kRules, false);
 }
 
 std::vector<int> failed_rules(const std::vector<Error>& errors) {

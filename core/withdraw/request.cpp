@@ -4,6 +4,20 @@
 
 namespace enygma {
 
+namespace {
+
+// The note slots' fields and the address after the payment ones, in the Go struct's order.
+Status read_note_fields(const payment::RequestJson& doc, WithdrawRequest& req) {
+  Status st = doc.read_vector("hashes", kNoteSlots, req.hashes);
+  if (st) st = doc.read_vector("sk_deposits", kNoteSlots, req.sk_deposits);
+  if (st) st = doc.read_vector("v_per_deposit", kNoteSlots, req.v_per_deposit);
+  if (st) st = doc.read_scalar("address", req.address);
+  if (st) st = doc.read_vector("saltsIn", kNoteSlots, req.salts_in);
+  return st;
+}
+
+}  // namespace
+
 std::vector<Fr> WithdrawRequest::public_inputs() const {
   std::vector<Fr> out = payment_public_inputs();
   out.insert(out.end(), hashes.begin(), hashes.end());
@@ -28,18 +42,7 @@ bool WithdrawRequest::shape_ok() const {
 }
 
 Result<WithdrawRequest> parse_withdraw_request(std::string_view json_text, unsigned k) {
-  if (k < kMinK || k > kMaxK) return payment::unsupported_k(k);
-  auto doc = payment::RequestJson::parse(json_text);
-  if (!doc) return doc.error();
-  WithdrawRequest req;
-  Status st = payment::read_payment_fields(*doc, k, req);
-  if (st) st = doc->read_vector("hashes", kNoteSlots, req.hashes);
-  if (st) st = doc->read_vector("sk_deposits", kNoteSlots, req.sk_deposits);
-  if (st) st = doc->read_vector("v_per_deposit", kNoteSlots, req.v_per_deposit);
-  if (st) st = doc->read_scalar("address", req.address);
-  if (st) st = doc->read_vector("saltsIn", kNoteSlots, req.salts_in);
-  if (!st) return st.error();  // req's destructor wipes what was read
-  return req;
+  return payment::parse_request<WithdrawRequest>(json_text, k, &read_note_fields);
 }
 
 std::string withdraw_request_to_json(const WithdrawRequest& req) {

@@ -94,18 +94,18 @@ Check check_w5(const Q& q) {
 }
 
 constexpr payment::Rule<Q> kRules[] = {
-    {"R1", false, [](const Q& q, unsigned) { return payment::check_r1(q); }},
+    payment::kR1<Q>,
     {"R2w", true, [](const Q& q, unsigned j) { return payment::check_r2w_credit(q, j); }},
-    {"R3", false, [](const Q& q, unsigned) { return payment::check_r3(q); }},
-    {"R4", true, [](const Q& q, unsigned j) { return payment::check_r4(q, j); }},
-    {"R5", false, [](const Q& q, unsigned) { return payment::check_r5(q); }},
-    {"R6", true, [](const Q& q, unsigned j) { return payment::check_r6(q, j); }},
-    {"R7", true, [](const Q& q, unsigned j) { return payment::check_r7(q, j); }},
-    {"R8", false, [](const Q& q, unsigned) { return payment::check_r8(q); }},
+    payment::kR3<Q>,
+    payment::kR4<Q>,
+    payment::kR5<Q>,
+    payment::kR6<Q>,
+    payment::kR7<Q>,
+    payment::kR8<Q>,
     {"R9w", true, [](const Q& q, unsigned j) { return payment::check_r9_others(q, j, "R9w"); }},
-    {"R12", true, [](const Q& q, unsigned j) { return payment::check_r12(q, j); }},
-    {"R13", false, [](const Q& q, unsigned) { return payment::check_r13(q); }},
-    {"R14", true, [](const Q& q, unsigned j) { return payment::check_r14(q, j); }},
+    payment::kR12<Q>,
+    payment::kR13<Q>,
+    payment::kR14<Q>,
     {"R15w", true,
      [](const Q& q, unsigned j) {
        return payment::check_r15_nothing_to_others(q, j, "R15w",
@@ -121,15 +121,11 @@ constexpr payment::Rule<Q> kRules[] = {
 }  // namespace
 
 std::vector<std::string_view> withdraw_rule_ids() {
-  std::vector<std::string_view> ids;
-  for (const auto& rule : kRules) ids.push_back(rule.id);
-  return ids;
+  return payment::rule_ids<Q>(kRules);
 }
 
 Status validate_withdraw(const WithdrawRequest& req) {
-  std::vector<Error> errors = payment::check_rules<Q>(req, &shape, kRules, true);
-  if (!errors.empty()) return std::move(errors[0]);
-  return ok_status();
+  return payment::first_failure<Q>(req, &shape, kRules);
 }
 
 std::vector<Error> validate_withdraw_all(const WithdrawRequest& req) {

@@ -101,8 +101,7 @@ WithdrawWalletInputs withdraw_inputs_from_seed(unsigned k, const std::array<uint
   for (unsigned d = kNoteSlots - 1; d > 0; --d) {
     std::swap(slots[d], slots[ex.u64("note_slot", d) % (d + 1)]);
   }
-  U256 max_amount;  // 10^36 - 1
-  sub_borrow(max_amount, relation::note_amount_bound().to_u256(), U256::from_u64(1));
+  const U256 max_amount = relation::note_amount_max();  // 10^36 - 1
   for (unsigned n = 0; n < notes && n < kNoteSlots; ++n) {
     NoteOpening note;
     note.slot = slots[n];

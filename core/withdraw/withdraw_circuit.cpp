@@ -28,7 +28,7 @@
 
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
-#include "core/circuit/fixed_base.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/payment/relation.hpp"
 
@@ -36,7 +36,6 @@ namespace enygma {
 
 using circuit::CircuitBuilder;
 using circuit::Lc;
-using circuit::PointLc;
 using circuit::Var;
 using Scope = circuit::CircuitBuilder::Scope;
 
@@ -51,13 +50,6 @@ WithdrawRequest zero_request(unsigned k) {
   r.address = Fr::zero();
   r.hashes = r.sk_deposits = r.v_per_deposit = r.salts_in = std::vector<Fr>(kNoteSlots, Fr::zero());
   return r;
-}
-
-// 10^36 - 1: W2's bound for the walk (its bit length, 120, is the number of bits of v_d).
-U256 note_amount_max() {
-  U256 m;
-  sub_borrow(m, relation::note_amount_bound().to_u256(), U256::from_u64(1));
-  return m;
 }
 
 struct NoteSlot {
@@ -97,7 +89,8 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
   for (unsigned i = 0; i < k; ++i) tv.push_back(b.private_wire(r.tx_values[i]));
   const Var address = b.private_wire(r.address);
   std::vector<NoteSlot> notes;
-  const U256 amount_max = note_amount_max();
+  // W2's bound for the walk: 10^36 - 1 (its bit length, 120, is the number of bits of v_d).
+  const U256 amount_max = relation::note_amount_max();
   for (unsigned d = 0; d < kNoteSlots; ++d) {
     NoteSlot n{b.private_wire(r.sk_deposits[d]), b.private_wire(r.salts_in[d]),
                b.private_wire(r.v_per_deposit[d])};
@@ -134,17 +127,8 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
   payment::enforce_sender_opening(b, sel, sec, pub, balance_bits, random_bits);
 
   // ---- R13 + R14 without tr in the circuit ---------------------------------------------------
-  // W[i] = -X[i] (no member's value part),
-  // and the sender's [tv[j]]G = [v]G (see the top).
-  const std::vector<PointLc> x = payment::random_factor_points(b, sec.ss, pub.block);
-  std::vector<PointLc> w;
-  for (const PointLc& p : x) w.push_back(circuit::negate(p));
-  PointLc sender_value;
-  {
-    Scope s(b, "R13 sender");
-    sender_value = circuit::fixed_base_mul(b, circuit::FixedBase::kG, value_bits, "[v]G");
-  }
-  payment::enforce_tx_commits(b, sel, w, x, &sender_value, pub.tc);
+  // W[i] = -X[i] (no member's value part), and the sender's [tv[j]]G = [v]G (see the top).
+  payment::enforce_sender_only_tx_commits(b, sel, sec, pub, value_bits, /*debit=*/false);
 
   // ---- W1, W4: each slot is a real note opened with its secret, or unused and empty ------------
   std::vector<Var> unused(kNoteSlots);  // 1 - f_d
@@ -203,18 +187,12 @@ circuit::CircuitBuilder::SizeHint withdraw_r1cs_size_hint(unsigned k) {
 }
 
 std::vector<Fr> withdraw_witness(const WithdrawRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.shape_ok()) return {};
-  CircuitBuilder b(circuit::BuildMode::kWitness);
-  b.reserve(withdraw_r1cs_size_hint(req.k));  // no growth: no copies of secrets left behind
-  define_withdraw_circuit(b, req.k, &req);
-  return b.take_witness();
+  return payment::payment_witness(req, req.shape_ok(), &define_withdraw_circuit,
+                                  &withdraw_r1cs_size_hint);
 }
 
 std::string first_violated_withdraw_constraint(const WithdrawRequest& req) {
-  if (req.k < kMinK || req.k > kMaxK || !req.shape_ok()) return "input shape";
-  CircuitBuilder b(circuit::BuildMode::kShapeAndWitness);
-  define_withdraw_circuit(b, req.k, &req);
-  return b.first_violation() ? b.first_violation_label() : std::string();
+  return payment::first_violated_payment_constraint(req, req.shape_ok(), &define_withdraw_circuit);
 }
 
 }  // namespace enygma

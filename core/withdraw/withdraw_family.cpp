@@ -1,7 +1,7 @@
 #include "core/withdraw/withdraw_family.hpp"
 
-#include "core/circuit/builder.hpp"
 #include "core/circuit/request_functions.hpp"
+#include "core/payment/circuit_runs.hpp"
 #include "core/withdraw/request.hpp"
 #include "core/withdraw/validate.hpp"
 #include "core/withdraw/wallet.hpp"
@@ -12,18 +12,12 @@ namespace enygma {
 namespace {
 
 R1cs build_r1cs(unsigned k) {
-  circuit::CircuitBuilder b(circuit::BuildMode::kShape);
-  b.reserve(withdraw_r1cs_size_hint(k));
-  define_withdraw_circuit(b, k, nullptr);
-  return b.take_r1cs();
+  return payment::build_payment_r1cs(k, &define_withdraw_circuit, &withdraw_r1cs_size_hint);
 }
 
 // count: the notes consumed, 1..kNoteSlots (0: one note).
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
-  if (k < kMinK || k > kMaxK) {
-    return payment::wallet_error("k", "= " + std::to_string(k) + " is not in " +
-                                          std::to_string(kMinK) + ".." + std::to_string(kMaxK));
-  }
+  if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > kNoteSlots) {
     return payment::wallet_error("notes", "= " + std::to_string(count) + " is not in 1..10");
   }

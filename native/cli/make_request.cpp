@@ -9,7 +9,6 @@
 #include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
-#include "native/common/file_io.hpp"
 #include "native/common/options.hpp"
 
 namespace enygma::cli {
@@ -58,14 +57,7 @@ int run_make_request(int argc, char** argv) {
   if (!request) return fail_with(request.error(), 2);
   std::string text = *request + "\n";
   sodium_memzero(request->data(), request->size());
-  int status = 0;
-  if (auto out = args.get("out")) {
-    if (Status st = native::write_file_atomic(*out, text); !st) status = fail_with(st.error(), 1);
-  } else {
-    fputs(text.c_str(), stdout);
-  }
-  sodium_memzero(text.data(), text.size());
-  return status;
+  return write_request_text(args, text);
 }
 
 Registration reg{{"make-request",

@@ -13,7 +13,6 @@
 #include "native/cli/commands.hpp"
 #include "native/common/options.hpp"
 #include "native/cli/output.hpp"
-#include "native/common/file_io.hpp"
 
 namespace enygma::cli {
 namespace {
@@ -215,14 +214,7 @@ int run_make_transfer(int argc, char** argv) {
   auto request = make_transfer_checked(*in);
   if (!request) return fail_with(request.error(), 2);
   std::string text = transfer_request_to_json(*request) + "\n";
-  int status = 0;
-  if (auto out = args.get("out")) {
-    if (Status st = native::write_file_atomic(*out, text); !st) status = fail_with(st.error(), 1);
-  } else {
-    fputs(text.c_str(), stdout);
-  }
-  sodium_memzero(text.data(), text.size());
-  return status;
+  return write_request_text(args, text);
 }
 
 Registration reg{{"make-transfer", "build a valid transfer request (JSON) from a seed or values",

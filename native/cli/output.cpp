@@ -1,10 +1,13 @@
 #include "native/cli/output.hpp"
 
+#include <sodium.h>
+
 #include <cctype>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/field/u256.hpp"
+#include "native/common/file_io.hpp"
 
 namespace enygma::cli {
 
@@ -13,6 +16,17 @@ std::string json_string(const std::string& s) { return nlohmann::json(s).dump();
 int fail_with(const Error& e, int exit_code) {
   fprintf(stderr, "%s\n", error_json(e).c_str());
   return exit_code;
+}
+
+int write_request_text(const native::Args& args, std::string& text) {
+  int status = 0;
+  if (auto out = args.get("out")) {
+    if (Status st = native::write_file_atomic(*out, text); !st) status = fail_with(st.error(), 1);
+  } else {
+    fputs(text.c_str(), stdout);
+  }
+  sodium_memzero(text.data(), text.size());
+  return status;
 }
 
 std::string circuit_json_fields(const CircuitId& circuit) {

@@ -10,6 +10,7 @@
 #include "core/util/error_json.hpp"
 #include "core/util/error_kind.hpp"
 #include "core/util/result.hpp"
+#include "native/common/options.hpp"
 
 namespace enygma::cli {
 
@@ -20,6 +21,11 @@ int fail_with(const Error& e, int exit_code);
 // --seed S of the wallet commands: a decimal 64-bit integer (its 8 little-endian bytes, then
 // zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
 Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);
+
+// The wallet commands' output (make-request, make-transfer): a request's JSON text, secrets
+// included, written to --out FILE (atomically) or, without --out, to standard output; `text` is
+// wiped after. Returns the exit status: 0, or 1 (the error printed) when FILE cannot be written.
+int write_request_text(const native::Args& args, std::string& text);
 
 // `"circuit":"transfer-k6","k":6` (k only for a family with k): the circuit in a JSON summary.
 std::string circuit_json_fields(const CircuitId& circuit);

@@ -18,10 +18,8 @@
 //        the note hash recomputed (a note worth more than the balance);  3 V := v - 1,
 //        previous_commits[j] recomputed (v >= 1, else variant 2)
 //   R13  the shared point variants 0..3 (R10 does not apply: one changed commitment suffices)
-//   R15d a, c != j, commitments recomputed: 0 theft: tx_values[a] += X, tx_values[c] -= X mod l
-//        (k >= 3, else variant 1; the reference proves this, deposit-k6-bad.json);  1
-//        tx_values[a] += l (same commitment);  2 value from nowhere: up to four other members
-//        share l
+//   R9d, R15d  the shared variants (R15d variant 0, a theft between two other members, is what
+//        the reference proves in deposit-k6-bad.json)
 //   D1   0 hash += delta;  1 saltOut += 1;  2 address += 1;  3 pk := another owner's key;
 //        4 hash := the note of v + 1 (a note worth more than the debit)
 #pragma once
@@ -33,14 +31,11 @@
 
 #include "core/deposit/request.hpp"
 #include "core/util/result.hpp"
+#include "support/payment_rule_breaker.hpp"
 
 namespace enygma::test {
 
-struct BrokenDeposit {
-  DepositRequest request;
-  std::vector<std::string> broken_rules;  // in rule order; {rule} when broken alone
-  std::string how;                        // what was changed
-};
+using BrokenDeposit = BrokenPayment<DepositRequest>;
 
 // Number of distinct kinds of breakage for a rule id of the deposit relation (0 otherwise).
 unsigned deposit_rule_variants(std::string_view rule);

@@ -33,10 +33,9 @@
 
 #include "core/dvp/json.hpp"
 #include "core/dvp/relation.hpp"
+#include "core/dvp/rules.hpp"
 #include "core/joinsplit/validate.hpp"
-#include "core/primitives/babyjubjub.hpp"
-#include "core/primitives/poseidon.hpp"
-#include "support/test_rng.hpp"
+#include "support/dvp_rule_breaker.hpp"
 
 namespace enygma {
 
@@ -44,12 +43,6 @@ namespace {
 
 constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
 constexpr unsigned kVariants[kJoinSplitRules + 1] = {0, 4, 2, 3, 2, 4, 3, 3, 2, 2, 0};
-
-std::string rule_id(int n) {
-  std::string id("J");  // appended: g++ 12 -Wrestrict false positive on "J" + to_string()
-  id.append(std::to_string(n));
-  return id;
-}
 
 U256 amount_max() {
   U256 m;
@@ -61,20 +54,10 @@ Fr fr(const U256& x) {
   return *Fr::from_canonical(x);
 }
 
-struct Breaking {
+struct Breaking : test::DvpBreak {
   JoinSplitRequest q;
-  unsigned variant;
-  test::TestRng& rng;
   std::vector<int> broken;
-  std::string how;
 
-  unsigned below(unsigned n) { return unsigned(rng.next() % n); }
-  Fr nonzero_field() {
-    for (;;) {
-      const Fr f = rng.field<Fr>();
-      if (!f.is_zero()) return f;
-    }
-  }
   std::string at(const char* name, unsigned i) const { return dvp::indexed(name, i); }
 
   U256 total_in() const {
@@ -162,24 +145,6 @@ struct Breaking {
     if (!c.empty()) return c[below(unsigned(c.size()))];
     return (i + 1 + below(N - 1)) % N;
   }
-  // Every representative other than PK(sk) that a check "pk == Poseidon(sk, sk) mod l" with a
-  // free quotient would take: r + m*l below p, and x - q*l in F_p for q = 0..7.
-  std::vector<Fr> key_aliases(const Fr& sk) const {
-    const Fr x = poseidon(sk, sk), r = dvp::spend_public_key(sk);
-    const Fr l = fr(babyjubjub::subgroup_order());
-    std::vector<Fr> out;
-    for (U256 y = r.to_u256();;) {
-      if (add_carry(y, y, babyjubjub::subgroup_order()) != 0) break;
-      auto f = Fr::from_canonical(y);
-      if (!f) break;
-      out.push_back(*f);
-    }
-    Fr y = x;
-    for (int k = 0; k < 8; ++k, y -= l) {
-      if (y != r) out.push_back(y);
-    }
-    return out;
-  }
 };
 
 void break_j1(Breaking& b) {
@@ -246,7 +211,7 @@ void break_j2(Breaking& b) {
     b.make_real(i);
     b.how += dvp::indexed("keyPairsIn", i) + ".privateKey := another key, the note kept";
   } else {
-    const std::vector<Fr> aliases = b.key_aliases(q.secret_keys[i]);
+    const std::vector<Fr> aliases = test::spend_key_aliases(q.secret_keys[i]);
     q.input_keys[i] = aliases[b.below(unsigned(aliases.size()))];
     b.refresh_leaf_and_root(i);
     if (i == 0) b.refresh_revert();
@@ -435,25 +400,21 @@ void break_j9(Breaking& b) {
 
 Result<BrokenJoinSplit> break_impl(const JoinSplitRequest& valid, int rule, uint64_t seed) {
   if (rule < 1 || rule > kJoinSplitRules || kVariants[rule] == 0) {
-    return make_error("rule " + rule_id(rule) + " cannot be broken by a request", "input", "rule");
+    return test::unbreakable_dvp_rule('J', rule);
   }
   if (!validate_joinsplit_all(valid).empty()) {
     return make_error("the request to break is not valid", "input", "request");
   }
-  test::TestRng rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(rule));
-  Breaking b{valid, unsigned(seed % kVariants[rule]), rng, {rule}, {}};
+  test::TestRng rng(test::dvp_break_seed(seed, rule));
+  Breaking b{{unsigned(seed % kVariants[rule]), rng, {}}, valid, {rule}};
   using Breaker = void (*)(Breaking&);
   static constexpr Breaker kBreakers[kJoinSplitRules + 1] = {nullptr,  break_j1, break_j2, break_j3,
                                                              break_j4, break_j5, break_j6, break_j7,
                                                              break_j8, break_j9, nullptr};
   kBreakers[rule](b);
   const std::vector<int> failed = dvp_failed_rules(validate_joinsplit_all(b.q));
-  if (failed != b.broken) {
-    std::string got;
-    for (int r : failed) got.append(" ").append(rule_id(r));
-    return make_error(
-        rule_id(rule) + " variant " + std::to_string(b.variant) + " (" + b.how + ") broke:" + got,
-        "input", "rule");
+  if (Status st = test::check_dvp_claim('J', rule, b.variant, b.how, failed, b.broken); !st) {
+    return st.error();
   }
   return BrokenJoinSplit{std::move(b.q), std::move(b.broken), std::move(b.how)};
 }
@@ -469,7 +430,8 @@ Result<JoinSplitRequest> break_joinsplit_rule(const JoinSplitRequest& valid, int
   Result<BrokenJoinSplit> r = break_impl(valid, rule, variant_seed);
   if (!r) return r.error();
   if (r->broken_rules != std::vector<int>{rule}) {
-    return make_error(rule_id(rule) + " variant " + std::to_string(variant_seed % kVariants[rule]) +
+    return make_error(dvp::rule_id('J', rule) + " variant " +
+                          std::to_string(variant_seed % kVariants[rule]) +
                           " breaks a set of rules; use break_joinsplit_rule_minimal",
                       "input", "rule");
   }

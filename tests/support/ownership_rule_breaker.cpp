@@ -19,9 +19,7 @@
 #include "core/dvp/relation.hpp"
 #include "core/joinsplit/validate.hpp"
 #include "core/ownership/validate.hpp"
-#include "core/primitives/babyjubjub.hpp"
-#include "core/primitives/poseidon.hpp"
-#include "support/test_rng.hpp"
+#include "support/dvp_rule_breaker.hpp"
 
 namespace enygma {
 
@@ -29,25 +27,9 @@ namespace {
 
 constexpr unsigned kVariants[kOwnershipRules + 1] = {0, 2, 3, 2, 4, 3, 3, 0};
 
-std::string rule_id(int n) {
-  std::string id("O");  // appended: g++ 12 -Wrestrict false positive on "O" + to_string()
-  id.append(std::to_string(n));
-  return id;
-}
-
-struct Breaking {
+struct Breaking : test::DvpBreak {
   OwnershipRequest q;
-  unsigned variant;
-  test::TestRng& rng;
-  std::string how;
 
-  unsigned below(unsigned n) { return unsigned(rng.next() % n); }
-  Fr nonzero_field() {
-    for (;;) {
-      const Fr f = rng.field<Fr>();
-      if (!f.is_zero()) return f;
-    }
-  }
   void refresh_leaf_and_root() {
     q.leaf = dvp::note_erc721(q.public_key, q.salt_in, q.uid);
     q.merkle_root = dvp::merkle_root(q.leaf, q.index, q.path);
@@ -62,19 +44,7 @@ void break_o1(Breaking& b) {
     b.how = "keyPairIn.privateKey := another key, the note kept";
     return;
   }
-  const Fr x = poseidon(q.secret_key, q.secret_key), r = dvp::spend_public_key(q.secret_key);
-  const Fr l = *Fr::from_canonical(babyjubjub::subgroup_order());
-  std::vector<Fr> aliases;
-  for (U256 y = r.to_u256();;) {
-    if (add_carry(y, y, babyjubjub::subgroup_order()) != 0) break;
-    auto f = Fr::from_canonical(y);
-    if (!f) break;
-    aliases.push_back(*f);
-  }
-  Fr y = x;
-  for (int k = 0; k < 8; ++k, y -= l) {
-    if (y != r) aliases.push_back(y);
-  }
+  const std::vector<Fr> aliases = test::spend_key_aliases(q.secret_key);
   q.public_key = aliases[b.below(unsigned(aliases.size()))];
   b.refresh_leaf_and_root();
   q.revert_commitment = dvp::note_erc721(q.public_key, q.revert_salt, q.uid);
@@ -168,25 +138,19 @@ unsigned ownership_break_variants(int rule) {
 
 Result<BrokenOwnership> break_ownership_rule(const OwnershipRequest& valid, int rule,
                                              uint64_t variant_seed) {
-  if (ownership_break_variants(rule) == 0) {
-    return make_error("rule " + rule_id(rule) + " cannot be broken by a request", "input", "rule");
-  }
+  if (ownership_break_variants(rule) == 0) return test::unbreakable_dvp_rule('O', rule);
   if (!validate_ownership_all(valid).empty()) {
     return make_error("the request to break is not valid", "input", "request");
   }
-  test::TestRng rng(variant_seed * 0x9e3779b97f4a7c15ull + uint64_t(rule));
-  Breaking b{valid, unsigned(variant_seed % kVariants[rule]), rng, {}};
+  test::TestRng rng(test::dvp_break_seed(variant_seed, rule));
+  Breaking b{{unsigned(variant_seed % kVariants[rule]), rng, {}}, valid};
   using Breaker = void (*)(Breaking&);
   static constexpr Breaker kBreakers[kOwnershipRules + 1] = {nullptr,  break_o1, break_o2, break_o3,
                                                              break_o4, break_o5, break_o6, nullptr};
   kBreakers[rule](b);
   const std::vector<int> failed = dvp_failed_rules(validate_ownership_all(b.q));
-  if (failed != std::vector<int>{rule}) {
-    std::string got;
-    for (int r : failed) got.append(" ").append(rule_id(r));
-    return make_error(
-        rule_id(rule) + " variant " + std::to_string(b.variant) + " (" + b.how + ") broke:" + got,
-        "input", "rule");
+  if (Status st = test::check_dvp_claim('O', rule, b.variant, b.how, failed, {rule}); !st) {
+    return st.error();
   }
   return BrokenOwnership{std::move(b.q), std::move(b.how)};
 }

@@ -1,5 +1,7 @@
 #include "support/payment_rule_breaker.hpp"
 
+#include <algorithm>
+
 #include "core/payment/relation.hpp"
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
@@ -247,6 +249,76 @@ void break_r14(PaymentBreak& b) {
   } else {
     q.tx_random_values[a] = b.pick.pick(relation::same_residue_aliases(q.tx_random_values[a]));
     b.how = b.at("tx_random_values", a) + " += m*l";
+  }
+}
+
+void break_sender_entry_by_alias(PaymentBreak& b) {
+  b.q.tx_values[b.j] = b.pick.pick(relation::same_residue_aliases(b.q.tx_values[b.j]));
+  b.how = b.at("tx_values", b.j) + " += m*l";
+}
+
+void break_r11_by_balance(PaymentBreak& b, unsigned variant) {
+  PaymentRequest& q = b.q;
+  if (variant == 0) {
+    q.previous_sender_balance += relation::l_as_fr();
+    b.how = "previous_sender_balance += l (same commitment)";
+    return;
+  }
+  q.previous_sender_balance = variant == 1 ? relation::pow2(250) : q.sender_tx_value - Fr::one();
+  q.previous_commits[b.j] =
+      bjj::pedersen(q.previous_sender_balance, q.previous_sender_random_value);
+  b.how = std::string(variant == 1 ? "previous_sender_balance := 2^250"
+                                   : "previous_sender_balance := sender_tx_value - 1") +
+          ", " + b.at("previous_commits", b.j) + " recomputed";
+}
+
+void break_r9_others(NamedRuleBreak& b, const char* r9, const char* r15) {
+  PaymentRequest& q = b.q;
+  if (b.variant == 0) {
+    const unsigned r = b.pick.other_than(q.k, b.j);
+    q.tx_values[r] = Fr::from_u64(1 + b.pick.below(1000000));
+    b.recommit(r);
+    b.how = b.at("tx_values", r) + " := delta > 0, " + b.at("tx_commits", r) + " recomputed";
+    b.broken = {r9, r15};
+  } else {
+    const unsigned a = b.pick.below(q.k);
+    q.tx_random_values[a] = relation::add_mod_l(q.tx_random_values[a], b.pick.nonzero_mod_l());
+    b.recommit(a);
+    b.how = b.at("tx_random_values", a) + " += delta, " + b.at("tx_commits", a) + " recomputed";
+    b.broken = {r9, "R14"};
+  }
+}
+
+void break_r15_nothing_to_others(PaymentBreak& b) {
+  PaymentRequest& q = b.q;
+  const unsigned j = b.j;
+  unsigned variant = b.variant;
+  if (variant == 0 && q.k < 3) variant = 1;
+  const unsigned a = b.pick.other_than(q.k, j);
+  unsigned c = a;
+  if (q.k >= 3) {
+    while (c == a) c = b.pick.other_than(q.k, j);
+  }
+  if (variant == 0) {
+    b.shift_tx_value(c, a, Fr::from_u64(1 + b.pick.below(1000000)), true);
+    b.how = b.at("tx_values", a) + " += X, " + b.at("tx_values", c) +
+            " -= X mod l, commitments recomputed";
+  } else if (variant == 1) {
+    q.tx_values[a] += relation::l_as_fr();
+    b.how = b.at("tx_values", a) + " += l (same commitment)";
+  } else {
+    // Up to four members share l: each amount alone is a plausible balance, the total is 0 mod
+    // l, and nothing was paid for it.
+    const unsigned n = std::min(4u, q.k - 1);
+    const Fr part = *Fr::from_canonical(shr1(shr1(relation::l_as_fr().to_u256())));  // ~l/4
+    Fr left = relation::l_as_fr();
+    for (unsigned i = (j + 1) % q.k, given = 0; given < n; i = (i + 1) % q.k) {
+      if (i == j) continue;
+      q.tx_values[i] = ++given == n ? left : part;
+      left -= q.tx_values[i];
+      b.recommit(i);
+    }
+    b.how = std::to_string(n) + " other members share l, commitments recomputed";
   }
 }
 

@@ -29,14 +29,26 @@
 //   R14 0 tx_random_values[a] += delta, tx_random_values[c] -= delta mod l (a != c, commitments
 //       recomputed);  1 tx_random_values[a] += m*l (same residue, same commitment: the public
 //       statement is the valid one's, see R14_invisible below)
+// and, for the rules that two families state alike:
+//   R9d, R9w (cannot fail alone): 0 {R9x, R15x} tx_values[r] := delta > 0 (r != j),
+//       tx_commits[r] recomputed;  1 {R9x, R14} tx_random_values[a] += delta alone, tx_commits[a]
+//       recomputed
+//   R15d, R15w, a, c != j, commitments recomputed: 0 theft: tx_values[a] += X, tx_values[c] -= X
+//       mod l (k >= 3, else variant 1);  1 tx_values[a] += l (same commitment);  2 value from
+//       nowhere: up to four other members share l
+//   R11 (transfer, deposit), by the balance: 0 V += l (same commitment);  1 V := 2^250;  3 V :=
+//       v - 1 (v >= 1); previous_commits[j] recomputed for 1 and 3
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/payment/request.hpp"
+#include "core/payment/rules.hpp"
+#include "core/util/result.hpp"
 
 namespace enygma::test {
 
@@ -105,6 +117,95 @@ void break_r8(PaymentBreak& b);
 void break_r12(PaymentBreak& b);
 void break_r13_points(PaymentBreak& b);
 void break_r14(PaymentBreak& b);
+
+// R2's alias variant, every family's R2 or R2w variant 0: tx_values[j] += m*l (same residue,
+// same commitment).
+void break_sender_entry_by_alias(PaymentBreak& b);
+// R11 by the balance alone, variants 0, 1 and 3 (see the top; variant 2 is the family's own).
+void break_r11_by_balance(PaymentBreak& b, unsigned variant);
+
+// A breakage in a family whose rule ids are strings (deposit, withdraw): the rules it breaks.
+struct NamedRuleBreak : PaymentBreak {
+  std::vector<std::string> broken;  // in rule order; {rule} when broken alone
+};
+
+// R9d, R9w (`r9`; `r15` names the family's R15 form): variants 0, 1 (see the top).
+void break_r9_others(NamedRuleBreak& b, const char* r9, const char* r15);
+// R15d, R15w: variants 0, 1, 2 (see the top).
+void break_r15_nothing_to_others(PaymentBreak& b);
+
+inline constexpr unsigned kR9OthersVariants = 2, kR15NothingVariants = 3;
+
+// A request that breaks a rule of a family with string rule ids, and the rules it broke.
+template <class Request>
+struct BrokenPayment {
+  Request request;
+  std::vector<std::string> broken_rules;  // in rule order; {rule} when broken alone
+  std::string how;                        // what was changed
+};
+
+// A family's rule breakers (Breaking: a NamedRuleBreak with the family's request as a second
+// member), by rule id.
+template <class Breaking>
+struct RuleBreaker {
+  std::string_view id;
+  unsigned variants;
+  void (*breaker)(Breaking& b);
+};
+
+template <class Breaking>
+const RuleBreaker<Breaking>* find_rule_breaker(std::span<const RuleBreaker<Breaking>> breakers,
+                                               std::string_view rule) {
+  for (const RuleBreaker<Breaking>& r : breakers) {
+    if (r.id == rule) return &r;
+  }
+  return nullptr;
+}
+
+// The number of variants of `rule` in `breakers` (0 when it has none).
+template <class Breaking>
+unsigned rule_breaker_variants(std::span<const RuleBreaker<Breaking>> breakers,
+                               std::string_view rule) {
+  const RuleBreaker<Breaking>* r = find_rule_breaker(breakers, rule);
+  return r ? r->variants : 0;
+}
+
+// break_deposit_rule, break_withdraw_rule: from a valid request, the variant of `rule` that
+// variant_seed selects, checked with the family's validate_all (`family` names it in errors).
+template <class Breaking, class Request>
+Result<BrokenPayment<Request>> break_named_rule(std::string_view family,
+                                                std::span<const RuleBreaker<Breaking>> breakers,
+                                                Status (*validate)(const Request&),
+                                                std::vector<Error> (*validate_all)(const Request&),
+                                                const Request& valid, std::string_view rule,
+                                                uint64_t variant_seed) {
+  const RuleBreaker<Breaking>* r = find_rule_breaker(breakers, rule);
+  if (!r) {
+    std::string message("no ");
+    message.append(family).append(" rule ").append(rule);
+    return make_error(std::move(message), "input", "rule");
+  }
+  if (Status st = validate(valid); !st) {
+    return make_error("the request to break is not valid: " + st.error().message, "input",
+                      st.error().field);
+  }
+  Picker pick(variant_seed / r->variants ^ rule_salt(rule));
+  Request q = valid;
+  Breaking b{{{q, *payment::sender_index(valid), unsigned(variant_seed % r->variants), pick, {}},
+              {std::string(rule)}},
+             q};
+  r->breaker(b);
+  // The claim is checked, not trusted (a coincidence of hashes would show up here).
+  const std::vector<std::string> failed = payment::failed_rule_ids(validate_all(q));
+  if (failed != b.broken) {
+    std::string message = "breaking ";
+    message.append(rule).append(" by ").append(b.how).append(
+        " did not fail exactly the intended rules; failed:");
+    for (const std::string& id : failed) message.append(" ").append(id);
+    return make_error(std::move(message), "internal", "");
+  }
+  return BrokenPayment<Request>{std::move(q), std::move(b.broken), std::move(b.how)};
+}
 
 // R14 variant 1 adds a multiple of l to a tx_random_values entry: tx_commits (Pedersen is the
 // same point) and every other public input stay as they were, so the public statement is the

@@ -92,8 +92,7 @@ void break_r2(Breaking& b) {
     b.how = b.at("tx_values", b.j) + " -= delta, " + b.at("tx_values", r) + " += delta";
     b.broken = {2, 15};
   } else {
-    q.tx_values[b.j] = b.pick.pick(relation::same_residue_aliases(q.tx_values[b.j]));
-    b.how = b.at("tx_values", b.j) + " += m*l";
+    test::break_sender_entry_by_alias(b);
   }
 }
 
@@ -129,28 +128,17 @@ void break_r11(Breaking& b) {
   // Variant 2 pays the extra to one receiver, whose amount must stay below 2^250 (R15).
   const Fr raised = q.previous_sender_balance + Fr::from_u64(1 + b.pick.below(1000));
   if (variant == 2 && !relation::below_pow2(raised, 250)) variant = 0;
-  if (variant == 0) {
-    q.previous_sender_balance += relation::l_as_fr();
-    b.how = "previous_sender_balance += l (same commitment)";
-  } else if (variant == 1 || variant == 3) {
-    q.previous_sender_balance = variant == 1 ? relation::pow2(250) : q.sender_tx_value - Fr::one();
-    q.previous_commits[j] =
-        bjj::pedersen(q.previous_sender_balance, q.previous_sender_random_value);
-    b.how = std::string(variant == 1 ? "previous_sender_balance := 2^250"
-                                     : "previous_sender_balance := sender_tx_value - 1") +
-            ", " + b.at("previous_commits", j) + " recomputed";
-  } else {
-    const Fr old_entry = q.tx_values[j];
-    q.sender_tx_value = raised;
-    q.tx_values[j] = relation::sender_tx_value_entry(q.sender_tx_value);
-    const unsigned r = b.pick.other_than(q.k, j);
-    q.tx_values[r] =
-        relation::add_mod_l(q.tx_values[r], relation::sub_mod_l(old_entry, q.tx_values[j]));
-    b.recommit(j);
-    b.recommit(r);
-    b.how = "sender_tx_value := previous_sender_balance + delta, " + b.at("tx_values", j) +
-            " and " + b.at("tx_values", r) + " adjusted, commitments recomputed";
-  }
+  if (variant != 2) return test::break_r11_by_balance(b, variant);
+  const Fr old_entry = q.tx_values[j];
+  q.sender_tx_value = raised;
+  q.tx_values[j] = relation::sender_tx_value_entry(q.sender_tx_value);
+  const unsigned r = b.pick.other_than(q.k, j);
+  q.tx_values[r] =
+      relation::add_mod_l(q.tx_values[r], relation::sub_mod_l(old_entry, q.tx_values[j]));
+  b.recommit(j);
+  b.recommit(r);
+  b.how = "sender_tx_value := previous_sender_balance + delta, " + b.at("tx_values", j) + " and " +
+          b.at("tx_values", r) + " adjusted, commitments recomputed";
 }
 
 void break_r13(Breaking& b) {

@@ -1,9 +1,6 @@
 #include "support/withdraw_rule_breaker.hpp"
 
-#include <algorithm>
-
 #include "core/payment/relation.hpp"
-#include "core/payment/rules.hpp"
 #include "core/primitives/poseidon.hpp"
 #include "core/withdraw/validate.hpp"
 #include "support/payment_rule_breaker.hpp"
@@ -12,9 +9,8 @@ namespace enygma::test {
 
 namespace {
 
-struct Breaking : PaymentBreak {
+struct Breaking : NamedRuleBreak {
   WithdrawRequest& w;
-  std::vector<std::string> broken;
 
   std::vector<unsigned> slots(bool used) const {
     std::vector<unsigned> out;
@@ -49,56 +45,7 @@ void break_r2w(Breaking& b) {
     b.recommit(b.j);
     b.how = b.at("tx_values", b.j) + " += delta, " + b.at("tx_commits", b.j) + " recomputed";
   } else {
-    q.tx_values[b.j] = b.pick.pick(relation::same_residue_aliases(q.tx_values[b.j]));
-    b.how = b.at("tx_values", b.j) + " += m*l";
-  }
-}
-
-void break_r9w(Breaking& b) {
-  WithdrawRequest& q = b.w;
-  if (b.variant == 0) {
-    const unsigned r = b.pick.other_than(q.k, b.j);
-    q.tx_values[r] = Fr::from_u64(1 + b.pick.below(1000000));
-    b.recommit(r);
-    b.how = b.at("tx_values", r) + " := delta > 0, " + b.at("tx_commits", r) + " recomputed";
-    b.broken = {"R9w", "R15w"};
-  } else {
-    const unsigned a = b.pick.below(q.k);
-    q.tx_random_values[a] = relation::add_mod_l(q.tx_random_values[a], b.pick.nonzero_mod_l());
-    b.recommit(a);
-    b.how = b.at("tx_random_values", a) + " += delta, " + b.at("tx_commits", a) + " recomputed";
-    b.broken = {"R9w", "R14"};
-  }
-}
-
-void break_r15w(Breaking& b) {
-  WithdrawRequest& q = b.w;
-  const unsigned j = b.j;
-  unsigned variant = b.variant;
-  if (variant == 0 && q.k < 3) variant = 1;
-  const unsigned a = b.pick.other_than(q.k, j);
-  unsigned c = a;
-  if (q.k >= 3) {
-    while (c == a) c = b.pick.other_than(q.k, j);
-  }
-  if (variant == 0) {
-    b.shift_tx_value(c, a, Fr::from_u64(1 + b.pick.below(1000000)), true);
-    b.how = b.at("tx_values", a) + " += X, " + b.at("tx_values", c) +
-            " -= X mod l, commitments recomputed";
-  } else if (variant == 1) {
-    q.tx_values[a] += relation::l_as_fr();
-    b.how = b.at("tx_values", a) + " += l (same commitment)";
-  } else {
-    const unsigned n = std::min(4u, q.k - 1);
-    const Fr part = *Fr::from_canonical(shr1(shr1(relation::l_as_fr().to_u256())));  // ~l/4
-    Fr left = relation::l_as_fr();
-    for (unsigned i = (j + 1) % q.k, given = 0; given < n; i = (i + 1) % q.k) {
-      if (i == j) continue;
-      q.tx_values[i] = ++given == n ? left : part;
-      left -= q.tx_values[i];
-      b.recommit(i);
-    }
-    b.how = std::to_string(n) + " other members share l, commitments recomputed";
+    break_sender_entry_by_alias(b);
   }
 }
 
@@ -202,14 +149,7 @@ void break_w5(Breaking& b) {
   b.how = b.at("hashes", d) + " listed again in slot " + std::to_string(e) + ", v following";
 }
 
-using Breaker = void (*)(Breaking&);
-struct RuleBreaker {
-  std::string_view id;
-  unsigned variants;
-  Breaker breaker;
-};
-
-constexpr RuleBreaker kBreakers[] = {
+constexpr RuleBreaker<Breaking> kBreakers[] = {
     {"R1", kR1Variants, [](Breaking& b) { break_r1(b); }},
     {"R2w", 2, break_r2w},
     {"R3", kR3Variants, [](Breaking& b) { break_r3(b); }},
@@ -218,11 +158,11 @@ constexpr RuleBreaker kBreakers[] = {
     {"R6", kR6Variants, [](Breaking& b) { break_r6(b); }},
     {"R7", kR7Variants, [](Breaking& b) { break_r7(b, /*balance_bounded=*/false); }},
     {"R8", kR8Variants, [](Breaking& b) { break_r8(b); }},
-    {"R9w", 2, break_r9w},
+    {"R9w", kR9OthersVariants, [](Breaking& b) { break_r9_others(b, "R9w", "R15w"); }},
     {"R12", kR12Variants, [](Breaking& b) { break_r12(b); }},
     {"R13", kR13PointVariants, [](Breaking& b) { break_r13_points(b); }},
     {"R14", kR14Variants, [](Breaking& b) { break_r14(b); }},
-    {"R15w", 3, break_r15w},
+    {"R15w", kR15NothingVariants, [](Breaking& b) { break_r15_nothing_to_others(b); }},
     {"W1", 5, break_w1},
     {"W2", 2, break_w2},
     {"W3", 2, break_w3},
@@ -230,44 +170,16 @@ constexpr RuleBreaker kBreakers[] = {
     {"W5", 1, break_w5},
 };
 
-const RuleBreaker* find(std::string_view rule) {
-  for (const RuleBreaker& r : kBreakers) {
-    if (r.id == rule) return &r;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 unsigned withdraw_rule_variants(std::string_view rule) {
-  const RuleBreaker* r = find(rule);
-  return r ? r->variants : 0;
+  return rule_breaker_variants<Breaking>(kBreakers, rule);
 }
 
 Result<BrokenWithdraw> break_withdraw_rule(const WithdrawRequest& valid, std::string_view rule,
                                            uint64_t variant_seed) {
-  const RuleBreaker* r = find(rule);
-  if (!r) return make_error("no withdraw rule " + std::string(rule), "input", "rule");
-  if (Status st = validate_withdraw(valid); !st) {
-    return make_error("the request to break is not valid: " + st.error().message, "input",
-                      st.error().field);
-  }
-  Picker pick(variant_seed / r->variants ^ rule_salt(rule));
-  WithdrawRequest q = valid;
-  Breaking b{{q, *payment::sender_index(valid), unsigned(variant_seed % r->variants), pick, {}},
-             q,
-             {std::string(rule)}};
-  r->breaker(b);
-  // The claim is checked, not trusted (a coincidence of hashes would show up here).
-  const std::vector<std::string> failed = payment::failed_rule_ids(validate_withdraw_all(q));
-  if (failed != b.broken) {
-    std::string message = "breaking ";
-    message.append(rule).append(" by ").append(b.how).append(
-        " did not fail exactly the intended rules; failed:");
-    for (const std::string& id : failed) message.append(" ").append(id);
-    return make_error(std::move(message), "internal", "");
-  }
-  return BrokenWithdraw{std::move(q), std::move(b.broken), std::move(b.how)};
+  return break_named_rule<Breaking>("withdraw", kBreakers, &validate_withdraw,
+                                    &validate_withdraw_all, valid, rule, variant_seed);
 }
 
 }  // namespace enygma::test

@@ -14,8 +14,7 @@
 //        recomputed (the balance credited more than v)
 //   R7   the shared variants, V unbounded (R11 does not apply: V := V + 1 always)
 //   R13  the shared point variants 0..3 (R10 does not apply)
-//   R15w as R15d (deposit_rule_breaker.hpp): 0 theft between two other members (k >= 3, else
-//        1);  1 tx_values[a] += l;  2 up to four other members share l
+//   R9w, R15w  as R9d, R15d (the shared variants)
 //   W1   0 a foreign hash in an unused slot (another owner's note; v_d stays 0; with no unused
 //        slot, variant 2);  1 a used slot's hash made with an alias of Poseidon(sk_d, sk_d)
 //        (relation::mod_l_aliases: the inexact PK of the reference);  2 saltsIn[d] += 1, hash
@@ -38,14 +37,11 @@
 
 #include "core/util/result.hpp"
 #include "core/withdraw/request.hpp"
+#include "support/payment_rule_breaker.hpp"
 
 namespace enygma::test {
 
-struct BrokenWithdraw {
-  WithdrawRequest request;
-  std::vector<std::string> broken_rules;  // in rule order; {rule} when broken alone
-  std::string how;                        // what was changed
-};
+using BrokenWithdraw = BrokenPayment<WithdrawRequest>;
 
 // Number of distinct kinds of breakage for a rule id of the withdraw relation (0 otherwise).
 unsigned withdraw_rule_variants(std::string_view rule);
