@@ -6,11 +6,11 @@
 
 #include <memory>
 
-#include "support/random_r1cs.hpp"
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
+#include "support/random_r1cs.hpp"
 
 namespace {
 

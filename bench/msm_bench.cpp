@@ -6,8 +6,8 @@
 #include <benchmark/benchmark.h>
 
 #include <map>
-#include <span>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -157,8 +157,8 @@ void BM_PublicInputSum(benchmark::State& state) {
   const std::span<const G1Affine> points(in.points.data(), n);
   const std::span<const Fr> scalars(in.scalars.data(), n);
   const unsigned c = unsigned(state.range(1));
-  const FixedBaseMsm<Fp, G1Params> fixed = c ? FixedBaseMsm<Fp, G1Params>(points, c)
-                                             : FixedBaseMsm<Fp, G1Params>();
+  const FixedBaseMsm<Fp, G1Params> fixed =
+      c ? FixedBaseMsm<Fp, G1Params>(points, c) : FixedBaseMsm<Fp, G1Params>();
   for (auto _ : state) {
     G1 r = c ? fixed.eval(scalars) : msm_g1(points.data(), scalars.data(), n, sequential_pool());
     benchmark::DoNotOptimize(r);
@@ -194,8 +194,8 @@ void BM_BatchAdd(benchmark::State& state) {
       for (size_t j = 0; j < n; ++j) {
         const Affine& a = in.points[2 * j];
         const Affine& b = in.points[2 * j + 1];
-        jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x),
-                   msm_detail::words_of(b.y), msm_detail::words_of(out[j].x)};
+        jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x), msm_detail::words_of(b.y),
+                   msm_detail::words_of(out[j].x)};
       }
       std::vector<uint64_t> scratch;
       for (auto _ : state) {

@@ -3,11 +3,11 @@
 // table lookups, and fixed-base multiplication at the scalar extremes and on random scalars.
 #include <gtest/gtest.h>
 
-#include "support/audit.hpp"
 #include "core/circuit/babyjubjub_gadget.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/fixed_base.hpp"
 #include "core/primitives/babyjubjub.hpp"
+#include "support/audit.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {

@@ -3,11 +3,11 @@
 // values do not satisfy.
 #include <gtest/gtest.h>
 
-#include "support/audit.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
 #include "core/circuit/mod_l.hpp"
 #include "core/primitives/babyjubjub.hpp"
+#include "support/audit.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {

@@ -2,8 +2,8 @@
 // and the three build modes agreeing on wires, constraints and values.
 #include <gtest/gtest.h>
 
-#include "support/audit.hpp"
 #include "core/circuit/builder.hpp"
+#include "support/audit.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {

@@ -11,8 +11,8 @@
 
 #include "core/circuit/bits.hpp"
 #include "core/circuit/merkle.hpp"
-#include "core/dvp/relation.hpp"
 #include "core/dvp/merkle_tree.hpp"
+#include "core/dvp/relation.hpp"
 #include "core/primitives/poseidon.hpp"
 #include "support/audit.hpp"
 #include "support/test_rng.hpp"

@@ -2,9 +2,9 @@
 // counts, constant folding of inputs known when the circuit is defined, and pinned S-boxes.
 #include <gtest/gtest.h>
 
-#include "support/audit.hpp"
 #include "core/circuit/poseidon_gadget.hpp"
 #include "core/primitives/poseidon.hpp"
+#include "support/audit.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {

@@ -23,8 +23,8 @@ using test::vector_path;
 const TempDir& keys() {
   static TempDir dir;
   static bool made = [] {
-    auto r = run_enygma({"setup", "--k", "2", "--out", dir.path().string(), "--insecure-seed",
-                         "cli-test"});
+    auto r = run_enygma(
+        {"setup", "--k", "2", "--out", dir.path().string(), "--insecure-seed", "cli-test"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("INSECURE"), std::string::npos);
     return true;
@@ -50,21 +50,21 @@ TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
   EXPECT_EQ(proof["public_signal"][17], request["message_tags"][1]);
   EXPECT_EQ(proof["pi_b"].size(), 2u);
 
-  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
-                  tmp / "proof.json"});
+  r = run_enygma(
+      {"verify", "--k", "2", "--keys", keys().path().string(), "--proof", tmp / "proof.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"valid\":true}\n");
 
   proof["public_signal"][16] = "12347";  // another anonymity set member
   write(tmp / "tampered.json", proof.dump());
-  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
-                  tmp / "tampered.json"});
+  r = run_enygma(
+      {"verify", "--k", "2", "--keys", keys().path().string(), "--proof", tmp / "tampered.json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("\"valid\":false"), std::string::npos);
 
   write(tmp / "malformed.json", "{\"pi_a\": [\"1\"]}");
-  r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof",
-                  tmp / "malformed.json"});
+  r = run_enygma(
+      {"verify", "--k", "2", "--keys", keys().path().string(), "--proof", tmp / "malformed.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"field\":\"pi_a\""), std::string::npos) << r.err;
 }
@@ -72,19 +72,19 @@ TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
 // enygma bench: every timing present and positive, the proofs it times verify (it exits 1
 // otherwise), and a wrong key folder is an error, not a report.
 TEST(Cli, BenchReportsEveryTiming) {
-  auto r = run_enygma({"bench", "--k", "2", "--keys", keys().path().string(), "--runs", "2",
-                       "--threads", "2"});
+  auto r = run_enygma(
+      {"bench", "--k", "2", "--keys", keys().path().string(), "--runs", "2", "--threads", "2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["k"], 2);
   EXPECT_EQ(j["runs"], 2);
-  for (const char* key : {"key_load", "witness", "prove_total", "verify", "verify_pool",
-                          "verify_after_prove"}) {
+  for (const char* key :
+       {"key_load", "witness", "prove_total", "verify", "verify_pool", "verify_after_prove"}) {
     ASSERT_TRUE(j["median_ms"].contains(key)) << key;
     EXPECT_GT(j["median_ms"][key].get<double>(), 0.0) << key;
   }
-  for (const char* key : {"constraints", "quotient", "msm_a", "msm_b1", "msm_b2", "msm_c",
-                          "msm_h"}) {
+  for (const char* key :
+       {"constraints", "quotient", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"}) {
     EXPECT_GT(j["prove_stages_median_ms"][key].get<double>(), 0.0) << key;
   }
   EXPECT_GT(j["peak_rss_mib"].get<double>(), 1.0);
@@ -98,9 +98,17 @@ TEST(Cli, BenchReportsEveryTiming) {
 // prove --timings: one JSON object on stderr with the one-shot path's steps, and the same proof
 // on stdout as without it (under the same test seed).
 TEST(Cli, ProveTimingsReportEveryStep) {
-  const std::vector<std::string> prove = {"prove", "--k", "2", "--keys", keys().path().string(),
-                                          "--input", vector_path("transfer-k2.json"),
-                                          "--test-seed", "timings", "--threads", "2"};
+  const std::vector<std::string> prove = {"prove",
+                                          "--k",
+                                          "2",
+                                          "--keys",
+                                          keys().path().string(),
+                                          "--input",
+                                          vector_path("transfer-k2.json"),
+                                          "--test-seed",
+                                          "timings",
+                                          "--threads",
+                                          "2"};
   auto plain = run_enygma(prove);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   auto with = prove;
@@ -156,8 +164,13 @@ TEST(Cli, MissingRequiredOptionsExitTwoNamingThem) {
 }
 
 TEST(Cli, TestSeedMakesProofsReproducible) {
-  std::vector<std::string> base = {"prove", "--k", "2", "--keys", keys().path().string(),
-                                   "--input", vector_path("transfer-k2.json")};
+  std::vector<std::string> base = {"prove",
+                                   "--k",
+                                   "2",
+                                   "--keys",
+                                   keys().path().string(),
+                                   "--input",
+                                   vector_path("transfer-k2.json")};
   auto with = [&](std::vector<std::string> extra) {
     auto args = base;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -193,9 +206,15 @@ TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("unknown kernel 'avx'"), std::string::npos) << bad.err;
 
-  const std::vector<std::string> prove = {"prove", "--k", "2", "--keys",
-                                          keys().path().string(), "--input",
-                                          vector_path("transfer-k2.json"), "--test-seed", "k"};
+  const std::vector<std::string> prove = {"prove",
+                                          "--k",
+                                          "2",
+                                          "--keys",
+                                          keys().path().string(),
+                                          "--input",
+                                          vector_path("transfer-k2.json"),
+                                          "--test-seed",
+                                          "k"};
   const auto fast = run_with(prove, ""), portable = run_with(prove, "ENYGMA_DISABLE_KERNELS=all");
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
   ASSERT_EQ(portable.exit_code, 0) << portable.err;
@@ -270,16 +289,28 @@ TEST(Cli, WalletRequestsValidateAndInfoReportsSizes) {
 TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   TempDir tmp;
   // From a seed, shared by three recipients.
-  auto r = run_enygma({"make-transfer", "--k", "5", "--seed", "8", "--split", "3", "--out",
-                       tmp / "split.json"});
+  auto r = run_enygma(
+      {"make-transfer", "--k", "5", "--seed", "8", "--split", "3", "--out", tmp / "split.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_enygma({"validate", "--k", "5", "--input", tmp / "split.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(run_enygma({"make-transfer", "--k", "3", "--seed", "8", "--split", "3"}).exit_code, 1);
   // Explicit values: positions 1 and 3 receive 30 and 12 of v = 42; the others 0.
-  const std::vector<std::string> base = {
-      "make-transfer", "--k", "4", "--secret-key", "77", "--balance", "0100", "--random", "5",
-      "--sender-index", "2", "--anonymity-set", "11,12,13,14", "--block-number", "9"};
+  const std::vector<std::string> base = {"make-transfer",
+                                         "--k",
+                                         "4",
+                                         "--secret-key",
+                                         "77",
+                                         "--balance",
+                                         "0100",
+                                         "--random",
+                                         "5",
+                                         "--sender-index",
+                                         "2",
+                                         "--anonymity-set",
+                                         "11,12,13,14",
+                                         "--block-number",
+                                         "9"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = base;
     args.insert(args.end(), extra.begin(), extra.end());

@@ -28,8 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 using enygma::test::Child;
 using enygma::test::http_request;
-using enygma::test::metric;
 using enygma::test::HttpResponse;
+using enygma::test::metric;
 using enygma::test::read_all;
 using enygma::test::TempDir;
 using namespace std::chrono_literals;
@@ -52,7 +52,6 @@ std::vector<unsigned short> free_ports(size_t n) {
   }
   return ports;
 }
-
 
 const std::string kProved =
     R"(enygma_http_requests_total{endpoint="generateProofTransfer",status="200"})";

@@ -54,8 +54,12 @@ void group_law(uint64_t seed) {
   for (size_t i = 0; i < js.size(); ++i) EXPECT_EQ(out[i], js[i].to_affine());
 }
 
-TEST(Curve, G1GroupLaw) { group_law<G1>(1); }
-TEST(Curve, G2GroupLaw) { group_law<G2>(2); }
+TEST(Curve, G1GroupLaw) {
+  group_law<G1>(1);
+}
+TEST(Curve, G2GroupLaw) {
+  group_law<G2>(2);
+}
 
 TEST(Fp2, ArithmeticAndSqrt) {
   test::TestRng rng(3);
@@ -85,7 +89,7 @@ Fp2 schoolbook(const Fp2& a, const Fp2& b) {
 // and positive, both unreduced sums are largest and every redc input is near m 2^256.
 TEST(Fp2, MultiplicationAgreesWithSchoolbook) {
   test::TestRng rng(4);
-  std::vector<Fp> edge = {Fp::zero(), Fp::one(), -Fp::one(), -Fp::one() - Fp::one(),
+  std::vector<Fp> edge = {Fp::zero(),      Fp::one(),      -Fp::one(), -Fp::one() - Fp::one(),
                           Fp::from_u64(2), Fp::from_u64(3)};
   U256 half = shr1(Fp::kModulus), top{};
   top.w[3] = uint64_t(1) << 61;  // 2^253 < m

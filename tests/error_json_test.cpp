@@ -10,7 +10,8 @@ namespace enygma {
 namespace {
 
 TEST(ErrorJson, HasTheThreeFieldsInOrder) {
-  const std::string s = error_json(make_error("R13: tx_commits[2] is wrong", "R13", "tx_commits[2]"));
+  const std::string s =
+      error_json(make_error("R13: tx_commits[2] is wrong", "R13", "tx_commits[2]"));
   EXPECT_EQ(s, R"({"error":"R13: tx_commits[2] is wrong","rule":"R13","field":"tx_commits[2]"})");
 }
 

@@ -300,15 +300,15 @@ void compare_backends(uint64_t seed) {
       uint64_t r64[4], r32[4];
       portable64::mont_mul(r64, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
       portable32::mont_mul(r32, a.limbs, b.limbs, F::kModulus.w, F::kInv32);
-      ASSERT_EQ(0, memcmp(r64, r32, sizeof r64)) << "inputs " << a.to_decimal() << " "
-                                                 << b.to_decimal();
+      ASSERT_EQ(0, memcmp(r64, r32, sizeof r64))
+          << "inputs " << a.to_decimal() << " " << b.to_decimal();
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
       // The MULX/ADCX/ADOX kernel (with its final subtraction in assembly) where the CPU has it.
       if (cpu_supports_adx()) {
         uint64_t radx[4];
         adx::mont_mul(radx, a.limbs, b.limbs, F::kModulus.w, F::kInv64);
-        ASSERT_EQ(0, memcmp(r64, radx, sizeof r64)) << "inputs " << a.to_decimal() << " "
-                                                    << b.to_decimal();
+        ASSERT_EQ(0, memcmp(r64, radx, sizeof r64))
+            << "inputs " << a.to_decimal() << " " << b.to_decimal();
       }
 #endif
     }
@@ -369,7 +369,9 @@ void compare_fp2_backends(uint64_t seed) {
     ASSERT_EQ(0, memcmp(e1, r1, sizeof r1)) << "fp2_square c1, case " << i;
   }
 }
-TEST(LimbBackends, WebAssemblyFp2KernelsAgreeWithSixtyFourBit) { compare_fp2_backends(13); }
+TEST(LimbBackends, WebAssemblyFp2KernelsAgreeWithSixtyFourBit) {
+  compare_fp2_backends(13);
+}
 #endif
 
 // The variable-time inversion in both limb configurations (30-bit limbs: WebAssembly) against
@@ -479,8 +481,8 @@ void check_wide_and_redc(uint64_t seed) {
   ASSERT_NE(mpz_invert(rinv, r, m), 0);
   TestRng rng(seed);
   const uint64_t ones = ~uint64_t(0);
-  std::vector<std::array<uint64_t, 4>> words = {{0, 0, 0, 0}, {ones, ones, ones, ones},
-                                                {1, 0, 0, 0}, {ones, 0, 0, uint64_t(1) << 63}};
+  std::vector<std::array<uint64_t, 4>> words = {
+      {0, 0, 0, 0}, {ones, ones, ones, ones}, {1, 0, 0, 0}, {ones, 0, 0, uint64_t(1) << 63}};
   for (int i = 0; i < 3000; ++i) {
     const U256 x = rng.u256();
     words.push_back({x.w[0], x.w[1], x.w[2], x.w[3]});

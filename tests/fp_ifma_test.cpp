@@ -1,7 +1,8 @@
 // The 8-lane AVX-512 IFMA kernels against the scalar field and curve code: Montgomery
 // multiplication at the edges of its input bounds, the lazy subtractions and the final
 // reduction, and batch-affine G1 and G2 additions (every lane count, padding lanes, outputs
-// aliasing inputs). Skipped, and saying so, on CPUs without AVX-512 IFMA (and in the WebAssembly build).
+// aliasing inputs). Skipped, and saying so, on CPUs without AVX-512 IFMA (and in the WebAssembly
+// build).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -79,7 +80,9 @@ ENYGMA_IFMA_TARGET void sub_and_reduce(const U256 a[8], const U256 b[8], Wide di
 }
 
 // Scalar value of a 2^256-scaled integer x (mod p), as Fp.
-Fp as_fp(const U256& x) { return Fp::from_montgomery(mod_p(x)); }
+Fp as_fp(const U256& x) {
+  return Fp::from_montgomery(mod_p(x));
+}
 
 class FpIfma : public ::testing::Test {
  protected:
@@ -90,9 +93,13 @@ class FpIfma : public ::testing::Test {
 
 // Inputs spanning the bounds the MSM kernel relies on: 0, 1, m-1, m, 2m-1, all-ones limbs.
 std::vector<U256> edge_values_below_2m() {
-  std::vector<U256> v = {U256{}, U256::from_u64(1), sub_u(kP, U256::from_u64(1)), kP,
+  std::vector<U256> v = {U256{},
+                         U256::from_u64(1),
+                         sub_u(kP, U256::from_u64(1)),
+                         kP,
                          sub_u(add_u(kP, kP), U256::from_u64(1)),
-                         U256{{~0ull, ~0ull, ~0ull, 0}}, U256{{~0ull, 0, ~0ull, 0}},
+                         U256{{~0ull, ~0ull, ~0ull, 0}},
+                         U256{{~0ull, 0, ~0ull, 0}},
                          U256{{(1ull << 52) - 1, 0, 0, 0}}};
   return v;
 }

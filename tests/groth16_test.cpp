@@ -33,8 +33,7 @@ struct Fixture {
 };
 
 // The verifier on one thread and split over two: the same answer and reason every time.
-Status verify_both(const PreparedVerifyingKey& pvk, const Proof& proof,
-                   std::span<const Fr> pub) {
+Status verify_both(const PreparedVerifyingKey& pvk, const Proof& proof, std::span<const Fr> pub) {
   static ThreadPool two(2);
   Status one = groth16_verify(pvk, proof, pub);
   Status split = groth16_verify(pvk, proof, pub, two);
@@ -315,8 +314,9 @@ TEST(KeyFormat, DamagedOrForeignFilesAreRefusedWithAReason) {
   auto pk_bytes = serialize_proving_key(f.keys.pk, "circuit-a");
   auto vk_bytes = serialize_verifying_key(f.keys.vk, "circuit-a");
   auto expect_error = [&](std::vector<uint8_t> bytes, const char* needle, bool proving = true) {
-    std::string msg = proving ? load_proving_key(bytes, "circuit-a", sequential_pool()).error().message
-                              : load_verifying_key(bytes, "circuit-a").error().message;
+    std::string msg = proving
+                          ? load_proving_key(bytes, "circuit-a", sequential_pool()).error().message
+                          : load_verifying_key(bytes, "circuit-a").error().message;
     EXPECT_NE(msg.find(needle), std::string::npos) << msg;
   };
   auto flipped = pk_bytes;
@@ -376,12 +376,14 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
   EXPECT_EQ(err("not json").rule, "input");
   EXPECT_EQ(err("{}").field, "pi_a");
   std::string p = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
-  auto e = err("{\"pi_a\": [\"1\", \"" + p + "\"], \"pi_b\": [], \"pi_c\": [], \"public_signal\": []}");
+  auto e =
+      err("{\"pi_a\": [\"1\", \"" + p + "\"], \"pi_b\": [], \"pi_c\": [], \"public_signal\": []}");
   EXPECT_EQ(e.field, "pi_a[1]");
   EXPECT_NE(e.message.find("canonical"), std::string::npos);
   e = err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\"]], \"pi_c\": [], \"public_signal\": []}");
   EXPECT_EQ(e.field, "pi_b");
-  e = err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\", \"2\"], [\"3\", 4]], \"pi_c\": [], "
+  e =
+      err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\", \"2\"], [\"3\", 4]], \"pi_c\": [], "
           "\"public_signal\": []}");
   EXPECT_EQ(e.field, "pi_b[1][1]");
 }

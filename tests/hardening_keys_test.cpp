@@ -18,7 +18,9 @@
 namespace enygma {
 namespace {
 
-CircuitId transfer_k(unsigned k) { return *find_circuit("transfer", k); }
+CircuitId transfer_k(unsigned k) {
+  return *find_circuit("transfer", k);
+}
 
 struct KeyFiles {
   std::vector<uint8_t> pk, vk;
@@ -145,7 +147,8 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().rule, "key");
     EXPECT_NE(r.error().message.find("is for circuit 'enygma-transfer-k2', expected "
-                                     "'enygma-transfer-k" + std::to_string(k) + "'"),
+                                     "'enygma-transfer-k" +
+                                     std::to_string(k) + "'"),
               std::string::npos)
         << r.error().message;
   }

@@ -44,15 +44,33 @@ void* operator new(size_t n) {
   if (void* p = counted_alloc(n)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](size_t n) { return operator new(n); }
-void* operator new(size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new[](size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, size_t) noexcept { counted_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void* operator new[](size_t n) {
+  return operator new(n);
+}
+void* operator new(size_t n, const std::nothrow_t&) noexcept {
+  return counted_alloc(n);
+}
+void* operator new[](size_t n, const std::nothrow_t&) noexcept {
+  return counted_alloc(n);
+}
+void operator delete(void* p) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p) noexcept {
+  counted_free(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  counted_free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
 
 namespace enygma {
 namespace {
@@ -163,8 +181,8 @@ TEST(HardeningRequest, NumbersWithThousandsOfDigitsAreRefused) {
   const std::string request = valid_k2_request();
   for (size_t digits : {78u, 1000u, 100000u}) {
     const std::string big(digits, '9');
-    expect_refused(parse_measured(with_field(request, "sender_id", "\"" + big + "\"")),
-                   "sender_id", "is not a canonical field element");
+    expect_refused(parse_measured(with_field(request, "sender_id", "\"" + big + "\"")), "sender_id",
+                   "is not a canonical field element");
     // As a JSON number rather than a string.
     auto o = parse_measured(with_field(request, "block_number", big));
     ASSERT_FALSE(o.result.ok());
@@ -178,8 +196,8 @@ TEST(HardeningRequest, NumbersWithThousandsOfDigitsAreRefused) {
           "\"21888242871839275222246405745257275088548364400416034343698204186575808495617\"")),
       "secret_key", "is not a canonical field element");
   // Signs, exponents, hex, spaces and an empty string are not decimal strings of the format.
-  for (const char* bad : {"\"-1\"", "\"+1\"", "\"1e3\"", "\"0x10\"", "\" 1\"", "\"\"", "1",
-                          "1.5", "true", "null"}) {
+  for (const char* bad :
+       {"\"-1\"", "\"+1\"", "\"1e3\"", "\"0x10\"", "\" 1\"", "\"\"", "1", "1.5", "true", "null"}) {
     auto o = parse_measured(with_field(request, "nullifier", bad));
     ASSERT_FALSE(o.result.ok()) << bad;
     EXPECT_EQ(o.result.error().field, "nullifier") << bad;

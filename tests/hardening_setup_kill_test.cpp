@@ -38,8 +38,8 @@ bool kill_setup_when_created(const std::string& dir, const std::string& trigger)
   const int in = inotify_init1(IN_CLOEXEC);
   if (in < 0) return false;
   inotify_add_watch(in, dir.c_str(), IN_CREATE);
-  test::Child setup({"setup", "--circuit", "transfer", "--k", "2", "--out", dir, "--threads", "2", "--insecure-seed",
-                     "hardening-interrupt"});
+  test::Child setup({"setup", "--circuit", "transfer", "--k", "2", "--out", dir, "--threads", "2",
+                     "--insecure-seed", "hardening-interrupt"});
   bool seen = false;
   alignas(inotify_event) char buf[4096];
   while (!seen && setup.running()) {
@@ -101,10 +101,10 @@ TEST(HardeningSetupKill, SetupKilledWhileWritingTheProvingKeyLeavesNoHalfKey) {
           << pk.error().message;
     }
     // The CLI names the missing key and the command that makes it.
-    auto prove = test::run_enygma(
-        {"prove", "--k", "2", "--keys", dir.path().string(), "--input",
-         std::string(ENYGMA_SHARED_DIR).append("/vectors/transfer-k2.json")},
-        std::chrono::seconds(120));
+    auto prove =
+        test::run_enygma({"prove", "--k", "2", "--keys", dir.path().string(), "--input",
+                          std::string(ENYGMA_SHARED_DIR).append("/vectors/transfer-k2.json")},
+                         std::chrono::seconds(120));
     EXPECT_NE(prove.exit_code, 0);
     EXPECT_TRUE(has_infix(prove.err, "transfer-k2.pk")) << prove.err;
     EXPECT_TRUE(has_infix(prove.err, "enygma setup")) << prove.err;

@@ -196,9 +196,16 @@ TEST(Glv, ConstantsAndSplit) {
   U256 rm1, half;
   sub_borrow(rm1, Fr::kModulus, U256::from_u64(1));
   half = shr1(Fr::kModulus);
-  std::vector<U256> ks = {U256::from_u64(0), U256::from_u64(1), U256::from_u64(2), rm1, half,
-                          lambda.to_u256(), (lambda + Fr::one()).to_u256(),
-                          (-lambda).to_u256(), kGlvA2, kGlvB1Abs};
+  std::vector<U256> ks = {U256::from_u64(0),
+                          U256::from_u64(1),
+                          U256::from_u64(2),
+                          rm1,
+                          half,
+                          lambda.to_u256(),
+                          (lambda + Fr::one()).to_u256(),
+                          (-lambda).to_u256(),
+                          kGlvA2,
+                          kGlvB1Abs};
   for (int i = 0; i < 2000; ++i) ks.push_back(rng.field<Fr>().to_u256());
   for (const U256& k : ks) {
     const GlvSplit s = glv_split(k);
@@ -507,10 +514,11 @@ TEST(MsmG2, GlvMatchesPlain) {
 // part, and on one and two threads.
 TEST(MsmG1, TwoPartsAreTheSumOfTheirMsms) {
   ThreadPool pool(2);
-  for (auto [n1, n2] : {std::pair<size_t, size_t>{3000, 1200}, {40, 10}, {0, 500}, {700, 0},
-                        {1, 1}}) {
+  for (auto [n1, n2] :
+       {std::pair<size_t, size_t>{3000, 1200}, {40, 10}, {0, 500}, {700, 0}, {1, 1}}) {
     const auto a = make_instance<G1>(n1, 1200 + n1), b = make_instance<G1>(n2, 1300 + n2);
-    const G1 expected = (n1 ? dlog_oracle(a) : G1::infinity()) + (n2 ? dlog_oracle(b) : G1::infinity());
+    const G1 expected =
+        (n1 ? dlog_oracle(a) : G1::infinity()) + (n2 ? dlog_oracle(b) : G1::infinity());
     std::vector<MsmOptions> paths(4);
     paths[1].endomorphism = MsmOptions::Endomorphism::kOff;
     paths[2].path = MsmOptions::Path::kReference;
@@ -543,7 +551,9 @@ TEST(FixedBaseMsm, MatchesTheOracle) {
 TEST(FixedBaseMsm, EdgeScalarsAndPoints) {
   auto inst = make_instance<G1>(60, 1100);
   const FixedBaseMsm<Fp, G1Params> fixed(inst.points);
-  auto check = [&](const char* what) { EXPECT_EQ(fixed.eval(inst.scalars), dlog_oracle(inst)) << what; };
+  auto check = [&](const char* what) {
+    EXPECT_EQ(fixed.eval(inst.scalars), dlog_oracle(inst)) << what;
+  };
   const auto saved = inst.scalars;
   std::fill(inst.scalars.begin(), inst.scalars.end(), Fr::zero());
   EXPECT_TRUE(fixed.eval(inst.scalars).is_infinity());

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "core/field/cpu_features.hpp"
-
 #include "support/test_rng.hpp"
 #include "support/threads.hpp"
 
@@ -158,7 +157,6 @@ TEST(Ntt, ThreadCountDoesNotChangeTheResult) {
   }
 }
 
-
 // The quotient's pipeline against the plain transforms: to_odd_coset (inverse by decimation in
 // frequency, coset factors in bit-reversed order, forward by decimation in time) equals
 // coset_forward(inverse(a), omega_2n); odd_coset_product equals the pointwise a*b - c of three of
@@ -173,7 +171,8 @@ TEST(Ntt, OddCosetPipelineMatchesThePlainTransforms) {
     std::vector<Fr> a = random_vector(n, 600 + k), b = random_vector(n, 700 + k),
                     c = random_vector(n, 800 + k);
     if (k == 5) {  // edge values
-      for (size_t i = 0; i < n; ++i) a[i] = i % 3 == 0 ? Fr::zero() : i % 3 == 1 ? -Fr::one() : Fr::one();
+      for (size_t i = 0; i < n; ++i)
+        a[i] = i % 3 == 0 ? Fr::zero() : i % 3 == 1 ? -Fr::one() : Fr::one();
       for (size_t i = 0; i < n; ++i) b[i] = -Fr::one();
       for (size_t i = 0; i < n; ++i) c[i] = -Fr::one();
     }

@@ -18,10 +18,10 @@
 #include <map>
 #include <set>
 
+#include "core/dvp/relation.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
-#include "core/dvp/relation.hpp"
 #include "core/joinsplit/validate.hpp"  // dvp_failed_rules
 #include "core/ownership/ownership_circuit.hpp"
 #include "core/ownership/validate.hpp"

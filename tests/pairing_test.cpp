@@ -402,8 +402,9 @@ TEST(Pairing, MonicLinesGiveTheSamePairing) {
   ps_bad[1] = ps[2];
   std::vector<const G2Prepared*> all_monic;
   for (const auto& m : monic) all_monic.push_back(&m);
-  EXPECT_NE(final_exponentiation(miller_loop(ps_bad, std::span<const G2Prepared* const>(all_monic))),
-            expected);
+  EXPECT_NE(
+      final_exponentiation(miller_loop(ps_bad, std::span<const G2Prepared* const>(all_monic))),
+      expected);
   EXPECT_TRUE(prepare_g2_monic(G2Affine::infinity()).is_infinity());
   EXPECT_FALSE(prepare_g2_monic(G2Affine::infinity()).monic);
 }

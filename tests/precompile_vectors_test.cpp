@@ -47,7 +47,8 @@ std::string to_hex(const Bytes& b) {
 }
 
 nlohmann::json load(const char* name) {
-  const std::string path = std::string(ENYGMA_SHARED_DIR).append("/vectors/bn254-precompiles/").append(name);
+  const std::string path =
+      std::string(ENYGMA_SHARED_DIR).append("/vectors/bn254-precompiles/").append(name);
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot open " << path;
   nlohmann::json j;

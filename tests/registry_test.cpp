@@ -30,7 +30,8 @@ TEST(Registry, NamesAreUniqueAndIdsRoundTrip) {
   EXPECT_EQ(circuit_families()[0]->name, "transfer");
   for (const CircuitFamily* f : circuit_families()) {
     EXPECT_TRUE(names.insert(std::string(f->name)).second) << f->name;
-    for (char c : f->name) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
+    for (char c : f->name)
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-');
     EXPECT_EQ(find_circuit_family(f->name), f);
     EXPECT_TRUE(f->build_r1cs && f->witness && f->witness_unchecked && f->validate_all &&
                 f->make_request && f->first_violation)
@@ -68,8 +69,8 @@ TEST(Registry, ErrorsNameTheCircuitOrTheRange) {
   ASSERT_FALSE(big.ok());
   EXPECT_EQ(big.error().field, "k");
   EXPECT_NE(big.error().message.find("2..16"), std::string::npos);
-  for (const char* bad : {"", "transfer", "transfer-k", "transfer-k1", "transfer-kx", "transfer-k66666",
-                          "-k6", "transfer-6", "nothing-k6"}) {
+  for (const char* bad : {"", "transfer", "transfer-k", "transfer-k1", "transfer-kx",
+                          "transfer-k66666", "-k6", "transfer-6", "nothing-k6"}) {
     EXPECT_FALSE(parse_circuit_id(bad).ok()) << bad;
   }
 }

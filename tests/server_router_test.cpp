@@ -95,7 +95,8 @@ TEST(ServerRouter, JobsAndTheirAnswers) {
   EXPECT_EQ(f.router.answer(malformed, 11).result(), http::status::bad_request);
   // A request's fault: 400 naming the rule and field; with --reference-status-codes, 500 and the
   // reference's {"error"} body.
-  Result<std::string> rule_error = make_error("R15: tx_values[2] is not ...", "R15", "tx_values[2]");
+  Result<std::string> rule_error =
+      make_error("R15: tx_values[2] is not ...", "R15", "tx_values[2]");
   StringResponse ours = f.router.answer(rule_error, 11);
   EXPECT_EQ(ours.result(), http::status::bad_request);
   auto body = nlohmann::json::parse(ours.body());
@@ -134,7 +135,8 @@ TEST(ServerRouter, ReadmeListsEveryRoute) {
   }
 }
 
-ConfigParse parse(std::vector<std::string> args, std::vector<std::pair<const char*, const char*>> env = {}) {
+ConfigParse parse(std::vector<std::string> args,
+                  std::vector<std::pair<const char*, const char*>> env = {}) {
   static std::vector<std::pair<const char*, const char*>> current;
   current = std::move(env);
   std::vector<char*> argv;
@@ -157,7 +159,8 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
   ASSERT_EQ(p.config->circuits.size(), 2u);
   EXPECT_EQ(p.config->circuits[1].str(), "transfer-k4");
   // A flag wins over the environment.
-  p = parse({"--k", "3"}, {{"ENYGMA_K", "2"}, {"ENYGMA_CIRCUITS", "transfer"},
+  p = parse({"--k", "3"}, {{"ENYGMA_K", "2"},
+                           {"ENYGMA_CIRCUITS", "transfer"},
                            {"ENYGMA_REFERENCE_STATUS_CODES", "on"}});
   ASSERT_TRUE(p.config.has_value());
   ASSERT_EQ(p.config->circuits.size(), 1u);
@@ -169,10 +172,14 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
   EXPECT_FALSE(p.config->reference_status_codes);
   EXPECT_NE(p.config->to_json().find("\"circuits\":[\"transfer-k6\"]"), std::string::npos);
   // Refused: unknown circuits, k out of every range, bad values, unknown flags.
-  for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{
-           {"--circuits", "nope"}, {"--circuits", "transfer", "--k", "40"},
-           {"--k", "1"}, {"--reference-status-codes", "maybe"}, {"--no-such-flag", "1"},
-           {"--port"}, {"stray"}}) {
+  for (std::vector<std::string> bad :
+       std::vector<std::vector<std::string>>{{"--circuits", "nope"},
+                                             {"--circuits", "transfer", "--k", "40"},
+                                             {"--k", "1"},
+                                             {"--reference-status-codes", "maybe"},
+                                             {"--no-such-flag", "1"},
+                                             {"--port"},
+                                             {"stray"}}) {
     ConfigParse r = parse(bad);
     EXPECT_FALSE(r.config.has_value()) << bad[0];
     EXPECT_EQ(r.exit_code, 2) << bad[0];

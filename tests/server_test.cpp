@@ -39,9 +39,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using enygma::test::http_request;
-using enygma::test::metric;
 using enygma::test::HttpConnection;
 using enygma::test::HttpResponse;
+using enygma::test::metric;
 using namespace std::chrono_literals;
 
 std::string read_text(const fs::path& path) {
@@ -138,7 +138,6 @@ void expect_error(const HttpResponse& r, int status, const std::string& rule,
     EXPECT_EQ(j["field"], field) << r.body;
   }
 }
-
 
 bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
   const auto deadline = std::chrono::steady_clock::now() + within;
@@ -356,13 +355,17 @@ TEST_F(FakeServerTest, MetricsInPrometheusFormat) {
         "enygma_http_requests_total{endpoint=\"generateProofTransfer\",status=\"200\"} ",
         "# TYPE enygma_proof_duration_seconds histogram",
         "enygma_proof_duration_seconds_bucket{circuit=\"transfer\",k=\"4\",le=\"+Inf\"} ",
-        "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"6\"} 0", "enygma_proof_queue_depth 0",
-        "enygma_proofs_in_flight 0", "enygma_key_load_seconds{circuit=\"transfer\",k=\"2\"} ", "enygma_ready 1",
+        "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"6\"} 0",
+        "enygma_proof_queue_depth 0", "enygma_proofs_in_flight 0",
+        "enygma_key_load_seconds{circuit=\"transfer\",k=\"2\"} ", "enygma_ready 1",
         "process_resident_memory_bytes "}) {
     EXPECT_NE(r.body.find(needle), std::string::npos) << needle;
   }
   EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_count{circuit=\"transfer\",k=\"4\"}"), 1);
-  EXPECT_GE(metric(port(), "enygma_proof_duration_seconds_bucket{circuit=\"transfer\",k=\"4\",le=\"0.05\"}"), 0);
+  EXPECT_GE(
+      metric(port(),
+             "enygma_proof_duration_seconds_bucket{circuit=\"transfer\",k=\"4\",le=\"0.05\"}"),
+      0);
 }
 
 TEST_F(FakeServerTest, KeyManifestDigestsAndRevalidation) {
@@ -452,8 +455,8 @@ TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
     ASSERT_TRUE(j.is_object()) << line;
     if (j.value("path", "") == "/generateProofTransfer-2" && j.value("status", 0) == 200) {
       found = true;
-      for (const char* key :
-           {"time", "method", "path", "status", "bytes", "duration_ms", "circuit", "queue_wait_ms"}) {
+      for (const char* key : {"time", "method", "path", "status", "bytes", "duration_ms", "circuit",
+                              "queue_wait_ms"}) {
         EXPECT_TRUE(j.contains(key)) << key << " in " << line;
       }
       EXPECT_EQ(j["circuit"], "transfer-k2");
@@ -831,8 +834,7 @@ class RealServerTest : public ::testing::Test {
       return;
     }
     server_ = new Server();
-    if (!server_->start({"--keys", keys_.string(), "--circuits", kCircuits, "--k", "2,6"},
-                        dir_)) {
+    if (!server_->start({"--keys", keys_.string(), "--circuits", kCircuits, "--k", "2,6"}, dir_)) {
       failure_ = "enygma serve with real keys did not start: " + server_->process().err();
     }
   }
@@ -944,7 +946,7 @@ TEST_F(RealServerTest, RuleViolationsAre400NamingRuleAndField) {
 TEST_F(RealServerTest, EveryCircuitsVectorsThroughItsRoutes) {
   struct Case {
     const char* vector;
-    const char* prove, *verify;
+    const char *prove, *verify;
     const char* bad_rule;  // the rule its -bad twin breaks (shared/vectors/README.md)
   };
   const Case cases[] = {
@@ -974,8 +976,8 @@ TEST_F(RealServerTest, EveryCircuitsVectorsThroughItsRoutes) {
     EXPECT_EQ(nlohmann::json::parse(bad.body).value("rule", ""), c.bad_rule) << bad.body;
   }
   // The reference's own postman bodies use an older format: refused at parsing, naming a field.
-  HttpResponse legacy =
-      http_request(port(), "POST", "/ownership-721", vector_text("postman-legacy/ownership-721.json"));
+  HttpResponse legacy = http_request(port(), "POST", "/ownership-721",
+                                     vector_text("postman-legacy/ownership-721.json"));
   EXPECT_EQ(legacy.status, 400) << legacy.body;
   EXPECT_EQ(nlohmann::json::parse(legacy.body).value("rule", ""), "input") << legacy.body;
 }

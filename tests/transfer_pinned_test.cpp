@@ -45,7 +45,8 @@ std::string witness_digest(const std::vector<Fr>& w) {
 
 TEST(TransferPinned, R1csDigestsForEveryK) {
   const char* expected[kMaxK + 1] = {
-      "", "",  // no k = 0, 1
+      "",
+      "",                                                                  // no k = 0, 1
       "f9cc280fc902ef64d5bd99d771d9589cd1ec5aa96bb7c2cad16e72e83118653d",  // k = 2
       "9bb9031f09c33d5a0a894c5e093c2231a77a12f121ce7923c4ce4fe594b45079",  // k = 3
       "47a16866f660ac788c32cb1fa73dd07d908e5a1ba4a2f6e8bdbb84deda9e78d0",  // k = 4

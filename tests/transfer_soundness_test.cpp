@@ -13,15 +13,15 @@
 #include <sstream>
 #include <string>
 
-#include "support/audit.hpp"
-#include "core/primitives/babyjubjub.hpp"
 #include "core/payment/relation.hpp"
+#include "core/primitives/babyjubjub.hpp"
 #include "core/transfer/request.hpp"
-#include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/transfer_circuit.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/audit.hpp"
 #include "support/sweep.hpp"
+#include "support/transfer_rule_breaker.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {

@@ -3,18 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "core/payment/relation.hpp"
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
-#include "core/payment/relation.hpp"
 #include "core/transfer/request.hpp"
-#include "support/transfer_rule_breaker.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/transfer_rule_breaker.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
@@ -89,8 +88,8 @@ TEST(TransferValidate, R15RefusesTheftAndValueFromNowhere) {
   recommit(q, c);
   Status st = validate_transfer(q);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error().message, "R15: tx_values[" + std::to_string(c) +
-                                    "] is not a non-negative amount below 2^250");
+  EXPECT_EQ(st.error().message,
+            "R15: tx_values[" + std::to_string(c) + "] is not a non-negative amount below 2^250");
   EXPECT_EQ(st.error().field, "tx_values[" + std::to_string(c) + "]");
   EXPECT_EQ(rules_of(q), std::vector<int>{15});
   // Value from nowhere: v = 0, four members share l (each below 2^250): every Pedersen sum is

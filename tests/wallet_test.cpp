@@ -106,11 +106,17 @@ TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
       {"sender_index", [](WalletInputs& in) { in.sender_index = 4; }},
       {"payees[0]", [](WalletInputs& in) { in.payees[0].index = 9; }},
       {"payees[0]", [](WalletInputs& in) { in.payees[0].index = in.sender_index; }},
-      {"payees[1]", [](WalletInputs& in) { in.payees.push_back({in.payees[0].index, Fr::zero()}); }},
-      {"payees[0]",
-       [](WalletInputs& in) { in.payees[0].amount = relation::pow2(250); }},
+      {"payees[1]",
+       [](WalletInputs& in) {
+         in.payees.push_back({in.payees[0].index, Fr::zero()});
+       }},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].amount = relation::pow2(250); }},
       {"payees", [](WalletInputs& in) { in.payees[0].amount += Fr::one(); }},
-      {"payees", [](WalletInputs& in) { in.payees.clear(); in.amount = in.balance = Fr::one(); }},
+      {"payees",
+       [](WalletInputs& in) {
+         in.payees.clear();
+         in.amount = in.balance = Fr::one();
+       }},
       {"anonymity_set",
        [](WalletInputs& in) {
          in.anonymity_set[in.payees[0].index] = in.anonymity_set[in.sender_index];

@@ -2,9 +2,8 @@
 // registry, CircuitProver, wallet and validation code as the native CLI and server.
 #include "wasm/enygma_abi.h"
 
-#include <sodium.h>
-
 #include <malloc.h>
+#include <sodium.h>
 
 #include <array>
 #include <atomic>
@@ -73,7 +72,9 @@ int status_of(const Error& e) {
   }
 }
 
-Error not_initialized() { return make_error("eny_init has not been called", "state"); }
+Error not_initialized() {
+  return make_error("eny_init has not been called", "state");
+}
 
 std::string_view text_of(const char* data, size_t len) {
   return data ? std::string_view(data, len) : std::string_view();
@@ -106,9 +107,13 @@ int eny_init(unsigned threads) {
   return ENY_OK;
 }
 
-unsigned eny_pool_size(void) { return g_pool ? g_pool->size() : 0; }
+unsigned eny_pool_size(void) {
+  return g_pool ? g_pool->size() : 0;
+}
 
-const char* eny_version(void) { return kVersion; }
+const char* eny_version(void) {
+  return kVersion;
+}
 
 int eny_circuits(eny_buffer* out) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -152,10 +157,10 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  std::span<const uint8_t> pk_span = pk ? std::span<const uint8_t>(pk, pk_len)
-                                        : std::span<const uint8_t>();
-  std::span<const uint8_t> vk_span = vk ? std::span<const uint8_t>(vk, vk_len)
-                                        : std::span<const uint8_t>();
+  std::span<const uint8_t> pk_span =
+      pk ? std::span<const uint8_t>(pk, pk_len) : std::span<const uint8_t>();
+  std::span<const uint8_t> vk_span =
+      vk ? std::span<const uint8_t>(vk, vk_len) : std::span<const uint8_t>();
   auto prover = CircuitProver::load(*id, pk_span, vk_span, *g_pool);
   if (!prover) return fail(out, ENY_ERROR, prover.error());
   g_provers[id->str()] = *prover;
@@ -179,8 +184,7 @@ int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const CircuitProver* prover = prover_for(*id);
   if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
-  fill_bytes(out,
-             serialize_proving_key(prover->proving_key(), id->key_name(), PointFormat::kRaw));
+  fill_bytes(out, serialize_proving_key(prover->proving_key(), id->key_name(), PointFormat::kRaw));
   return ENY_OK;
 }
 
@@ -213,8 +217,7 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
   crypto_generichash(out, 32, data, len, nullptr, 0);
 }
 
-int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count,
-                     eny_buffer* out) {
+int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   std::array<uint8_t, 32> seed;
@@ -227,8 +230,7 @@ int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count,
   sodium_memzero(seed.data(), seed.size());
   if (!request) {
     // A count out of range is the caller's request error; anything else is ours.
-    return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR,
-                request.error());
+    return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR, request.error());
   }
   fill(out, *request);
   sodium_memzero(request->data(), request->size());
@@ -244,9 +246,8 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
   return ENY_OK;
 }
 
-int eny_prove(const char* circuit, const char* request_json, size_t len,
-              const uint8_t* test_seed, size_t test_seed_len, eny_stage_fn on_stage, void* user,
-              eny_buffer* out) {
+int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
+              size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out) {
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
@@ -319,7 +320,9 @@ int eny_memory_stats(eny_buffer* out) {
   return ENY_OK;
 }
 
-uint8_t* eny_cancel_flag(void) { return reinterpret_cast<uint8_t*>(&g_cancel); }
+uint8_t* eny_cancel_flag(void) {
+  return reinterpret_cast<uint8_t*>(&g_cancel);
+}
 
 void eny_buffer_free(eny_buffer* buf) {
   if (!buf || !buf->data) return;

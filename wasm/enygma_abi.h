@@ -31,10 +31,10 @@ enum {
 
 /* Proof export formats (eny_export_proof). */
 enum {
-  ENY_PROOF_REFERENCE = 0,     /* the reference response JSON, re-serialized canonically */
-  ENY_PROOF_SNARKJS = 1,       /* snarkjs proof.json */
-  ENY_PUBLIC_SNARKJS = 2,      /* snarkjs public.json */
-  ENY_PROOF_BINARY_HEX = 3     /* the 128-byte binary proof A || B || C, compressed, as hex */
+  ENY_PROOF_REFERENCE = 0, /* the reference response JSON, re-serialized canonically */
+  ENY_PROOF_SNARKJS = 1,   /* snarkjs proof.json */
+  ENY_PUBLIC_SNARKJS = 2,  /* snarkjs public.json */
+  ENY_PROOF_BINARY_HEX = 3 /* the 128-byte binary proof A || B || C, compressed, as hex */
 };
 
 typedef struct {
@@ -88,8 +88,7 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]);
  * (deterministic), or from a fresh random seed when seed is NULL. count: the family's main
  * count (transfer: recipients sharing the amount, 1..k-1; withdraw: notes, 1..10; join-split:
  * real inputs, 0..10), 0 for its default; out of range: ENY_REJECTED. */
-int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count,
-                     eny_buffer* out);
+int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count, eny_buffer* out);
 /* Parse + the rules of the circuit's relation: ENY_OK with {"valid":true}, or ENY_REJECTED
  * with the first rule broken as {"error","rule","field"}. */
 int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out);
@@ -98,9 +97,8 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
  * INSECURE deterministic blinding for cross-target tests (BLAKE2b-256 of the CLI's
  * --test-seed text gives the CLI's bytes). The cancel flag is NOT cleared here: the caller
  * clears it before (so that a cancel written after that point is never lost). */
-int eny_prove(const char* circuit, const char* request_json, size_t len,
-              const uint8_t* test_seed, size_t test_seed_len, eny_stage_fn on_stage, void* user,
-              eny_buffer* out);
+int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
+              size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
 /* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field). */
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */

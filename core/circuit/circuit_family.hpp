@@ -54,8 +54,7 @@ struct CircuitFamily {
   // The same with validation bypassed: the witness computed from whatever the request says
   // (for soundness tests: the witness of an invalid request must not satisfy the R1CS). Errors
   // only when the request does not parse.
-  Result<std::vector<Fr>> (*witness_unchecked)(std::string_view request_json,
-                                               unsigned k) = nullptr;
+  Result<std::vector<Fr>> (*witness_unchecked)(std::string_view request_json, unsigned k) = nullptr;
 
   // Parse + validate without a witness: every failing rule (at most one Error per rule, in
   // rule order; a parse error alone when it does not parse). Empty when the request is valid.

@@ -82,7 +82,7 @@ std::vector<BjjPoint> to_affine(const std::vector<Ext>& pts) {
 // conversion, each with its own inversion, per point: ~1,750 inversions at every start).
 BaseTables build_tables(const BjjPoint& base) {
   U256 l_plus_1 = babyjubjub::subgroup_order();
-  l_plus_1.w[0] += 1;                                   // l is odd: no carry
+  l_plus_1.w[0] += 1;                                         // l is odd: no carry
   const BjjPoint w0 = babyjubjub::mul(base, shr1(l_plus_1));  // [2^-1 mod l]B
   std::vector<Ext> ext(2 * kMaxChainWindows);
   Ext w = to_ext(w0);
@@ -171,7 +171,6 @@ Entry select_entry(const std::array<Entry, 4>& w, unsigned digit) {
   }
   return out;
 }
-
 
 // Ext + affine (Z2 = 1): add-2008-hwcd of Hisil, Wong, Carter, Dawson, "Twisted Edwards curves
 // revisited" (2008), complete here since a is a square and d is not.

@@ -39,8 +39,8 @@ Lc& Lc::add_var(const Var& v, const Fr& k) {
 
 Lc& Lc::add_scaled(const Lc& o, const Fr& k) {
   // +-1 (sums and differences) and var-only combinations are the common cases: no product.
-  static constexpr Fr kMinusOne = Fr::constant(
-      "21888242871839275222246405745257275088548364400416034343698204186575808495616");
+  static constexpr Fr kMinusOne =
+      Fr::constant("21888242871839275222246405745257275088548364400416034343698204186575808495616");
   if (k == Fr::one()) {
     value_ += o.value_;
     constant_ += o.constant_;

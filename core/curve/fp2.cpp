@@ -12,7 +12,7 @@ std::optional<Fp2> Fp2::sqrt() const {
   e12 = shr1(e12);
 
   Fp2 a1 = pow(e34);
-  Fp2 alpha = a1.square() * *this;  // a^((p-1)/2)
+  Fp2 alpha = a1.square() * *this;     // a^((p-1)/2)
   Fp2 a0 = alpha.conjugate() * alpha;  // alpha^(p+1)
   const Fp2 minus_one = {-Fp::one(), Fp::zero()};
   if (a0 == minus_one) return std::nullopt;

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "core/field/fp.hpp"
-#include "core/field/kernels.hpp"
 #include "core/field/inverse_vartime.hpp"
+#include "core/field/kernels.hpp"
 
 namespace enygma {
 

@@ -125,7 +125,9 @@ struct JacobianPoint {
 
   JacobianPoint& operator+=(const JacobianPoint& q) { return *this = *this + q; }
   JacobianPoint& operator+=(const Affine& q) { return *this = add_mixed(q); }
-  friend JacobianPoint operator-(const JacobianPoint& p, const JacobianPoint& q) { return p + (-q); }
+  friend JacobianPoint operator-(const JacobianPoint& p, const JacobianPoint& q) {
+    return p + (-q);
+  }
 
   // public_values: the point is public, so the inversion may take variable time
   // (inverse_vartime); otherwise constant time.

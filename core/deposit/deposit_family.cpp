@@ -33,9 +33,13 @@ struct Requests {
     return parse_deposit_request(json, k);
   }
   static Status validate(const DepositRequest& q) { return validate_deposit(q); }
-  static std::vector<Error> validate_all(const DepositRequest& q) { return validate_deposit_all(q); }
+  static std::vector<Error> validate_all(const DepositRequest& q) {
+    return validate_deposit_all(q);
+  }
   static std::vector<Fr> witness(const DepositRequest& q) { return deposit_witness(q); }
-  static std::string first_violation(const DepositRequest& q) { return first_violated_deposit_constraint(q); }
+  static std::string first_violation(const DepositRequest& q) {
+    return first_violated_deposit_constraint(q);
+  }
 };
 
 }  // namespace

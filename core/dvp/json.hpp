@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/field/fr.hpp"
 #include "core/dvp/relation.hpp"
+#include "core/field/fr.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::dvp {

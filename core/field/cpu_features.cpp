@@ -36,10 +36,16 @@ bool cpu_supports_ifma() {
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 bool g_use_ifma = cpu_supports_ifma();
-bool ifma_enabled() { return g_use_ifma; }
-void set_ifma_enabled(bool on) { g_use_ifma = on && cpu_supports_ifma(); }
+bool ifma_enabled() {
+  return g_use_ifma;
+}
+void set_ifma_enabled(bool on) {
+  g_use_ifma = on && cpu_supports_ifma();
+}
 #else
-bool ifma_enabled() { return false; }
+bool ifma_enabled() {
+  return false;
+}
 void set_ifma_enabled(bool) {}
 #endif
 
@@ -59,10 +65,16 @@ void set_batch_lanes_enabled([[maybe_unused]] bool on) {
 
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
 bool g_use_adx = cpu_supports_adx();
-bool adx_enabled() { return g_use_adx; }
-void set_adx_enabled(bool on) { g_use_adx = on && cpu_supports_adx(); }
+bool adx_enabled() {
+  return g_use_adx;
+}
+void set_adx_enabled(bool on) {
+  g_use_adx = on && cpu_supports_adx();
+}
 #else
-bool adx_enabled() { return false; }
+bool adx_enabled() {
+  return false;
+}
 void set_adx_enabled(bool) {}
 #endif
 

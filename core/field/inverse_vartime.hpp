@@ -99,8 +99,12 @@ struct Constants {
       F::from_montgomery(field_detail::shl_mod_slow(U256::from_u64(1), 768, F::kModulus));
 };
 
-inline int count_trailing_zeros(uint64_t x) { return __builtin_ctzll(x); }
-inline int count_trailing_zeros(uint32_t x) { return __builtin_ctz(x); }
+inline int count_trailing_zeros(uint64_t x) {
+  return __builtin_ctzll(x);
+}
+inline int count_trailing_zeros(uint32_t x) {
+  return __builtin_ctz(x);
+}
 
 // B divsteps on the low bits of f (odd) and g, variable time. eta = -delta of Bernstein-Yang.
 // Returns the new eta; the matrix goes to t.
@@ -245,8 +249,8 @@ F inverse(const F& a) {
   } while (!is_zero(g));
   // f = +-1 and d in (-2m, m): x^-1 = f d, brought to [0, m) in two signed corrections.
   const int64_t f_sign = f.v[N - 1] < 0 ? -1 : 1;
-  negate_if_and_add_m_if_negative<F>(d, 1);       // (-2m, m) -> (-m, m)
-  negate_if_and_add_m_if_negative<F>(d, f_sign);  // f d in (-m, m) -> [0, m)
+  negate_if_and_add_m_if_negative<F>(d, 1);        // (-2m, m) -> (-m, m)
+  negate_if_and_add_m_if_negative<F>(d, f_sign);   // f d in (-m, m) -> [0, m)
   F x_inv = F::from_montgomery(to_u256_limbs(d));  // a^-1 R^-1 as an integer below m
   return x_inv * Constants<F, L>::kR3;
 }
@@ -255,8 +259,12 @@ F inverse(const F& a) {
 // The 62-bit configuration under its own names (tests reach into it).
 using Signed62 = Signed<Limbs62>;
 inline constexpr int64_t kMask62 = kMask<Limbs62>;
-constexpr Signed62 from_u256(const U256& x) { return from_u256_limbs<Limbs62>(x); }
-inline U256 to_u256(const Signed62& x) { return to_u256_limbs(x); }
+constexpr Signed62 from_u256(const U256& x) {
+  return from_u256_limbs<Limbs62>(x);
+}
+inline U256 to_u256(const Signed62& x) {
+  return to_u256_limbs(x);
+}
 inline int64_t divsteps_62_var(int64_t eta, uint64_t f, uint64_t g, Matrix& t) {
   return divsteps_var<Limbs62>(eta, f, g, t);
 }

@@ -45,7 +45,7 @@ namespace enygma::kernels {
 // each call site carries one kernel only.
 template <class F>
 __attribute__((noinline, cold)) void mul_portable_cold(uint64_t r[4], const uint64_t a[4],
-                                                        const uint64_t b[4]) {
+                                                       const uint64_t b[4]) {
   portable64::mont_mul(r, a, b, F::kModulus.w, F::kInv64);
 }
 #endif
@@ -175,12 +175,20 @@ inline constexpr int kSafegcdLimbBits = 62;
 // same backend.
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 inline constexpr bool kHaveBatchLanes = true;
-inline bool batch_lanes_enabled() { return g_use_ifma; }
-inline bool ntt_lanes_enabled() { return g_use_ifma; }
+inline bool batch_lanes_enabled() {
+  return g_use_ifma;
+}
+inline bool ntt_lanes_enabled() {
+  return g_use_ifma;
+}
 #else
 inline constexpr bool kHaveBatchLanes = false;
-inline bool batch_lanes_enabled() { return false; }
-inline bool ntt_lanes_enabled() { return false; }
+inline bool batch_lanes_enabled() {
+  return false;
+}
+inline bool ntt_lanes_enabled() {
+  return false;
+}
 #endif
 
 #undef ENYGMA_KERNEL

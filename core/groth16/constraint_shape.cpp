@@ -112,8 +112,8 @@ bool ConstraintShape::operator==(const ConstraintShape& o) const {
   auto same = [](const Matrix& x, const Matrix& y) {
     return x.row_start == y.row_start && x.wire == y.wire && x.coeff == y.coeff;
   };
-  return num_wires == o.num_wires && num_public == o.num_public &&
-         coefficients == o.coefficients && same(a, o.a) && same(b, o.b) && same(c, o.c);
+  return num_wires == o.num_wires && num_public == o.num_public && coefficients == o.coefficients &&
+         same(a, o.a) && same(b, o.b) && same(c, o.c);
 }
 
 }  // namespace enygma

@@ -21,7 +21,9 @@ constexpr char kMagicPk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'P', 'K'};
 constexpr char kMagicVk[8] = {'E', 'N', 'Y', 'G', 'M', 'A', 'V', 'K'};
 constexpr uint32_t kFlagInsecure = 1, kFlagCompressed = 2, kFlagShape = 4;
 
-Error key_error(const std::string& what) { return make_error(what, "key"); }
+Error key_error(const std::string& what) {
+  return make_error(what, "key");
+}
 
 // The file digest covers the header up to the digest field (offset 104) and the body, so a
 // flipped bit anywhere is caught, including the flags (a development key must not pass for a
@@ -46,8 +48,8 @@ std::vector<uint8_t> wrap(KeyKind kind, bool insecure, PointFormat format,
   ByteWriter w;
   w.bytes(kind == KeyKind::kProving ? kMagicPk : kMagicVk, 8);
   w.u32(kKeyFormatVersion);
-  w.u32((insecure ? kFlagInsecure : 0) | (format == PointFormat::kCompressed ? kFlagCompressed : 0) |
-        (shape ? kFlagShape : 0));
+  w.u32((insecure ? kFlagInsecure : 0) |
+        (format == PointFormat::kCompressed ? kFlagCompressed : 0) | (shape ? kFlagShape : 0));
   w.text("bn254", 16);
   w.text(circuit_name, 32);
   w.bytes(circuit_digest.data(), 32);
@@ -148,13 +150,12 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   codec.write(w, pk.h);
   const bool shape = pk.shape && format == PointFormat::kRaw;
   if (shape) put_shape(w, *pk.shape);
-  return wrap(KeyKind::kProving, pk.insecure_dev, format, circuit_name, pk.circuit_digest,
-              w.data(), shape);
+  return wrap(KeyKind::kProving, pk.insecure_dev, format, circuit_name, pk.circuit_digest, w.data(),
+              shape);
 }
 
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
-                                             const std::string& circuit_name,
-                                             PointFormat format) {
+                                             const std::string& circuit_name, PointFormat format) {
   const PointCodec codec(format);
   ByteWriter w;
   w.u32(vk.num_public);
@@ -245,8 +246,7 @@ Result<std::span<const uint8_t>> checked_header(std::span<const uint8_t> file, K
 
 // Header, length, digest and circuit name; returns the body.
 Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, KeyKind kind,
-                                              const std::string& expected_name,
-                                              KeyFileHeader& h) {
+                                              const std::string& expected_name, KeyFileHeader& h) {
   auto body = checked_header(file, kind, expected_name, h);
   if (!body) return body.error();
   if (!digest_matches(file, h)) return corrupt(kind);

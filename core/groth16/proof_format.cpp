@@ -106,9 +106,15 @@ Result<json> parse_object(std::string_view text) {
 
 // ---- writing helpers ----------------------------------------------------------------------
 
-ordered_json dec(const Fp& x) { return x.to_decimal(); }
-ordered_json fp2_ethereum(const Fp2& x) { return ordered_json::array({dec(x.c1), dec(x.c0)}); }
-ordered_json fp2_snarkjs(const Fp2& x) { return ordered_json::array({dec(x.c0), dec(x.c1)}); }
+ordered_json dec(const Fp& x) {
+  return x.to_decimal();
+}
+ordered_json fp2_ethereum(const Fp2& x) {
+  return ordered_json::array({dec(x.c1), dec(x.c0)});
+}
+ordered_json fp2_snarkjs(const Fp2& x) {
+  return ordered_json::array({dec(x.c0), dec(x.c1)});
+}
 ordered_json g1_snarkjs(const G1Affine& p) {
   if (p.is_infinity()) return ordered_json::array({"0", "1", "0"});
   return ordered_json::array({dec(p.x), dec(p.y), "1"});
@@ -118,8 +124,7 @@ ordered_json g2_snarkjs(const G2Affine& q) {
     return ordered_json::array({ordered_json::array({"0", "0"}), ordered_json::array({"1", "0"}),
                                 ordered_json::array({"0", "0"})});
   }
-  return ordered_json::array(
-      {fp2_snarkjs(q.x), fp2_snarkjs(q.y), ordered_json::array({"1", "0"})});
+  return ordered_json::array({fp2_snarkjs(q.x), fp2_snarkjs(q.y), ordered_json::array({"1", "0"})});
 }
 ordered_json fr_list(std::span<const Fr> xs) {
   ordered_json a = ordered_json::array();

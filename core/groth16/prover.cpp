@@ -21,14 +21,22 @@ namespace enygma {
 
 const char* prove_stage_name(ProveStage stage) {
   switch (stage) {
-    case ProveStage::kConstraints: return "constraints";
-    case ProveStage::kQuotient: return "quotient";
-    case ProveStage::kMsmA: return "msm_a";
-    case ProveStage::kMsmB1: return "msm_b1";
-    case ProveStage::kMsmB2: return "msm_b2";
-    case ProveStage::kMsmC: return "msm_c";
-    case ProveStage::kMsmH: return "msm_h";
-    case ProveStage::kDone: return "done";
+    case ProveStage::kConstraints:
+      return "constraints";
+    case ProveStage::kQuotient:
+      return "quotient";
+    case ProveStage::kMsmA:
+      return "msm_a";
+    case ProveStage::kMsmB1:
+      return "msm_b1";
+    case ProveStage::kMsmB2:
+      return "msm_b2";
+    case ProveStage::kMsmC:
+      return "msm_c";
+    case ProveStage::kMsmH:
+      return "msm_h";
+    case ProveStage::kDone:
+      return "done";
   }
   return "?";
 }
@@ -61,7 +69,9 @@ SecureVector<Fr> gather(const Q& query, std::span<const Fr> witness) {
   return out;
 }
 
-Error cancelled() { return make_error("the proof was cancelled", "cancelled"); }
+Error cancelled() {
+  return make_error("the proof was cancelled", "cancelled");
+}
 
 // The work of one proof as items for the pool's threads: "cq" (the constraints' evaluations and
 // the quotient, in that order, on the calling thread, which reports the stages), "blind" (the
@@ -296,7 +306,6 @@ class ProofSchedule {
   std::exception_ptr error_;
 };
 
-
 // The constraint system through one interface: an R1cs, or a key's ConstraintShape.
 struct R1csRows {
   const R1cs& r;
@@ -335,8 +344,8 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     return make_error("the proving key does not belong to this circuit", "key");
   }
   if (witness.size() != r1cs.num_wires()) {
-    return make_error("the witness has " + std::to_string(witness.size()) + " values, the circuit " +
-                          std::to_string(r1cs.num_wires()) + " wires",
+    return make_error("the witness has " + std::to_string(witness.size()) +
+                          " values, the circuit " + std::to_string(r1cs.num_wires()) + " wires",
                       "witness");
   }
   if (!(witness[0] == Fr::one())) {
@@ -371,7 +380,7 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     bad = first_bad.load();
     if (bad != SIZE_MAX) return false;
     for (uint32_t s = 0; s <= r1cs.num_public(); ++s) a[m + s] = witness[s];  // IC rows
-    if (!schedule.report(ProveStage::kQuotient)) return false;  // cancelled
+    if (!schedule.report(ProveStage::kQuotient)) return false;                // cancelled
     quotient_odd_coset(NttDomain::shared(pk.log_n), a.data(), b.data(), c.data(), pool);
     return true;
   };
@@ -401,8 +410,7 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   using S = ProofSchedule;
   schedule.msm(S::kA).g1 = msm_g1_steps(pk.a.points.data(), sc_a.data(), sc_a.size(), split);
   schedule.msm(S::kB1).g1 = msm_g1_steps(pk.b1.points.data(), sc_b.data(), sc_b.size(), split);
-  schedule.msm(S::kB2).g2 =
-      msm_g2_steps(pk.b2.points.data(), sc_b.data(), sc_b.size(), g2_whole);
+  schedule.msm(S::kB2).g2 = msm_g2_steps(pk.b2.points.data(), sc_b.data(), sc_b.size(), g2_whole);
   schedule.msm(S::kCH).g1 =
       msm_g1_steps(pk.c.points.data(), sc_c.data(), sc_c.size(), pk.h.data(), a.data(), n, split);
 

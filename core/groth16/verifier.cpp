@@ -8,7 +8,9 @@
 namespace enygma {
 
 namespace {
-Error invalid(const std::string& why) { return make_error(why, "invalid"); }
+Error invalid(const std::string& why) {
+  return make_error(why, "invalid");
+}
 }  // namespace
 
 Status validate_verifying_key_points(const VerifyingKey& vk) {

@@ -9,8 +9,8 @@
 
 #include "core/groth16/keys.hpp"
 #include "core/msm/fixed_base_msm.hpp"
-#include "core/parallel/thread_pool.hpp"
 #include "core/pairing/pairing.hpp"
+#include "core/parallel/thread_pool.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma {

@@ -1,10 +1,10 @@
 #include "core/joinsplit/joinsplit_family.hpp"
 
+#include "core/circuit/request_functions.hpp"
 #include "core/joinsplit/joinsplit_circuit.hpp"
 #include "core/joinsplit/request.hpp"
 #include "core/joinsplit/validate.hpp"
 #include "core/joinsplit/wallet.hpp"
-#include "core/circuit/request_functions.hpp"
 
 namespace enygma {
 

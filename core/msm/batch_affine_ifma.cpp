@@ -219,8 +219,8 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
     const T lambda = L::mul(s.dy, inv_d);  // 2^256-scaled
     const T lambda260 = L::shl4(lambda);
     const T x3 = L::reduce(L::template sub<2>(L::mul(lambda260, lambda), s.x_sum));
-    const T y3 = L::reduce(
-        L::template sub<1>(L::mul(lambda260, L::template sub<1>(s.x_a, x3)), s.y_a));
+    const T y3 =
+        L::reduce(L::template sub<1>(L::mul(lambda260, L::template sub<1>(s.x_a, x3)), s.y_a));
     uint64_t* out[8];
     const size_t lanes = k - g * 8 < 8 ? k - g * 8 : 8;
     for (size_t l = 0; l < 8; ++l) out[l] = l < lanes ? jobs[g * 8 + l].out : nullptr;

@@ -44,8 +44,8 @@ inline constexpr size_t kLaneMinOps = 16;
 
 // Whether coordinates of type F have a lane kernel (G1: Fp, G2: Fp2), and the words of one.
 template <class F>
-inline constexpr bool kHasLaneBatchAdd =
-    kernels::kHaveBatchLanes && (std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>);
+inline constexpr bool kHasLaneBatchAdd = kernels::kHaveBatchLanes &&
+                                         (std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>);
 template <class F>
 inline const uint64_t* words_of(const F& x) {
   static_assert(sizeof(F) % 32 == 0 && std::is_standard_layout_v<F>);

@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <vector>
 
@@ -115,8 +115,7 @@ class FixedBaseMsm {
     }
     const size_t segments = std::min<size_t>(kSegments, B);
     Jacobian total;
-    msm_detail::reduce_buckets_batch_affine(ws.buckets.data(), 1, B, segments, &total,
-                                            &ws.scratch);
+    msm_detail::reduce_buckets_batch_affine(ws.buckets.data(), 1, B, segments, &total, &ws.scratch);
     return total;
   }
 

@@ -32,8 +32,8 @@ inline constexpr Fr kGlvLambda =
 // of x).
 inline constexpr Fp kGlvBetaG1 =
     Fp::constant("2203960485148121921418603742825762020974279258880205651966");
-inline constexpr Fp kGlvBetaG2 = Fp::constant(
-    "21888242871839275220042445260109153167277707414472061641714758635765020556616");
+inline constexpr Fp kGlvBetaG2 =
+    Fp::constant("21888242871839275220042445260109153167277707414472061641714758635765020556616");
 
 // The short lattice basis and the rounding constants round(2^256 b2 / r), round(2^256 |b1| / r).
 inline constexpr uint64_t kGlvA1 = 9931322734385697763ull;  // a1 = b2 = 2x + 1 (x: BN parameter)
@@ -141,7 +141,11 @@ inline GlvSplit glv_split(const U256& k) {
 }
 
 // phi's x coordinate for each group's points.
-inline Fp glv_endo_x(const Fp& x) { return x * kGlvBetaG1; }
-inline Fp2 glv_endo_x(const Fp2& x) { return Fp2{x.c0 * kGlvBetaG2, x.c1 * kGlvBetaG2}; }
+inline Fp glv_endo_x(const Fp& x) {
+  return x * kGlvBetaG1;
+}
+inline Fp2 glv_endo_x(const Fp2& x) {
+  return Fp2{x.c0 * kGlvBetaG2, x.c1 * kGlvBetaG2};
+}
 
 }  // namespace enygma::msm_detail

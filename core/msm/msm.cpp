@@ -22,8 +22,7 @@ class Steps final : public MsmSteps<JacobianPoint<F, P>> {
   Steps(const AffinePoint<F, P>* points, const Fr* scalars, size_t n, const MsmOptions& options)
       : job_(points, scalars, n, options) {}
   Steps(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
-        const AffinePoint<F, P>* points2, const Fr* scalars2, size_t n2,
-        const MsmOptions& options)
+        const AffinePoint<F, P>* points2, const Fr* scalars2, size_t n2, const MsmOptions& options)
       : job_(points, scalars, n, points2, scalars2, n2, options) {}
   size_t prepare(ThreadPool& pool) override { return job_.prepare(pool); }
   void run(size_t task) override { job_.run(task); }
@@ -41,10 +40,9 @@ std::unique_ptr<MsmSteps<G1>> msm_g1_steps(const G1Affine* points, const Fr* sca
 }
 
 std::unique_ptr<MsmSteps<G1>> msm_g1_steps(const G1Affine* points, const Fr* scalars, size_t n,
-                                           const G1Affine* points2, const Fr* scalars2,
-                                           size_t n2, const MsmOptions& options) {
-  return std::make_unique<Steps<Fp, G1Params>>(points, scalars, n, points2, scalars2, n2,
-                                               options);
+                                           const G1Affine* points2, const Fr* scalars2, size_t n2,
+                                           const MsmOptions& options) {
+  return std::make_unique<Steps<Fp, G1Params>>(points, scalars, n, points2, scalars2, n2, options);
 }
 
 std::unique_ptr<MsmSteps<G2>> msm_g2_steps(const G2Affine* points, const Fr* scalars, size_t n,

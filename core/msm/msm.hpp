@@ -40,7 +40,7 @@ std::unique_ptr<MsmSteps<G2>> msm_g2_steps(const G2Affine* points, const Fr* sca
 // The sum of two G1 MSMs as one: one set of bucket reductions for both, and a window fitted to
 // their total size.
 std::unique_ptr<MsmSteps<G1>> msm_g1_steps(const G1Affine* points, const Fr* scalars, size_t n,
-                                           const G1Affine* points2, const Fr* scalars2,
-                                           size_t n2, const MsmOptions& options = {});
+                                           const G1Affine* points2, const Fr* scalars2, size_t n2,
+                                           const MsmOptions& options = {});
 
 }  // namespace enygma

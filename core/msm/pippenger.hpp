@@ -42,9 +42,9 @@ namespace msm_detail {
 // halves, digits) follow the witness, so their buffers are wiped when released.
 struct PreparedScalars {
   SecureVector<U256> canonical;  // all n
-  std::vector<uint32_t> rest;   // scalar >= 2, finite point
-  std::vector<uint32_t> ones;   // scalar == 1, finite point
-  unsigned max_bits = 0;        // over rest
+  std::vector<uint32_t> rest;    // scalar >= 2, finite point
+  std::vector<uint32_t> ones;    // scalar == 1, finite point
+  unsigned max_bits = 0;         // over rest
 };
 
 inline unsigned bit_length(const U256& s) {
@@ -87,8 +87,7 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
 }
 
 // digits[i * windows + w] for the scalars canonical[idx[i]].
-inline SecureVector<int16_t> compute_digits(const U256* canonical,
-                                            const std::vector<uint32_t>& idx,
+inline SecureVector<int16_t> compute_digits(const U256* canonical, const std::vector<uint32_t>& idx,
                                             const WindowLayout& layout, ThreadPool& pool) {
   const size_t windows = layout.count();
   const DigitPlan plan(layout);
@@ -287,7 +286,8 @@ class MsmJob {
     const size_t B = size_t(1) << (layout_.max_width - 1);
     const unsigned groups = plan_.window_groups, chunks = plan_.point_chunks;
     const unsigned g = unsigned(task / chunks), p = unsigned(task % chunks);
-    const unsigned w0 = unsigned(size_t(W) * g / groups), w1 = unsigned(size_t(W) * (g + 1) / groups);
+    const unsigned w0 = unsigned(size_t(W) * g / groups),
+                   w1 = unsigned(size_t(W) * (g + 1) / groups);
     const size_t p0 = m_ * p / chunks, p1 = m_ * (p + 1) / chunks;
     const size_t wpp = plan_.windows_per_pass;
     CacheAlignedArray<Affine> buckets(wpp * B);

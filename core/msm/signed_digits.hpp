@@ -66,8 +66,8 @@ class DigitPlan {
  public:
   explicit DigitPlan(const WindowLayout& layout) {
     for (unsigned w = 0; w < layout.count(); ++w) {
-      windows_.push_back({uint8_t(layout.offset[w] / 64), uint8_t(layout.offset[w] % 64),
-                          layout.width[w]});
+      windows_.push_back(
+          {uint8_t(layout.offset[w] / 64), uint8_t(layout.offset[w] % 64), layout.width[w]});
     }
   }
   unsigned count() const { return unsigned(windows_.size()); }

@@ -1,10 +1,10 @@
 #include "core/ownership/ownership_family.hpp"
 
+#include "core/circuit/request_functions.hpp"
 #include "core/ownership/ownership_circuit.hpp"
 #include "core/ownership/request.hpp"
 #include "core/ownership/validate.hpp"
 #include "core/ownership/wallet.hpp"
-#include "core/circuit/request_functions.hpp"
 
 namespace enygma {
 
@@ -24,9 +24,13 @@ struct Requests {
     return parse_ownership_request(json);
   }
   static Status validate(const OwnershipRequest& q) { return validate_ownership(q); }
-  static std::vector<Error> validate_all(const OwnershipRequest& q) { return validate_ownership_all(q); }
+  static std::vector<Error> validate_all(const OwnershipRequest& q) {
+    return validate_ownership_all(q);
+  }
   static std::vector<Fr> witness(const OwnershipRequest& q) { return ownership_witness(q); }
-  static std::string first_violation(const OwnershipRequest& q) { return ownership_first_violation(q); }
+  static std::string first_violation(const OwnershipRequest& q) {
+    return ownership_first_violation(q);
+  }
 };
 
 }  // namespace
@@ -34,9 +38,8 @@ struct Requests {
 const CircuitFamily& ownership_721_family() {
   static const CircuitFamily family = circuit::RequestFunctions<Requests>::with({
       .name = "ownership-721",
-      .summary =
-          "DvP ownership of an ERC-721 note in a Merkle tree, re-issued to a recipient "
-          "with a revert note",
+      .summary = "DvP ownership of an ERC-721 note in a Merkle tree, re-issued to a recipient "
+                 "with a revert note",
       .relation_document = "ownership-relation.md",
       .prove_route = "/ownership-721",
       .verify_route = "/verifyProof/ownership-721",

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/field/fr.hpp"
 #include "core/dvp/relation.hpp"
+#include "core/field/fr.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma {

@@ -7,8 +7,8 @@
 // chunk; the larger stages are passes over the whole polynomial.
 //
 // Bounds (m = r, the scalar field's modulus, 2^253 < m < 2^254, so 2^260 > 84m). A product
-// mul(a, b) is below a*b/2^260 + m (core/field/ifma/fe8.hpp); with b a canonical constant (a twiddle or a
-// factor, < m) that is below 2m for any a < 2^260.
+// mul(a, b) is below a*b/2^260 + m (core/field/ifma/fe8.hpp); with b a canonical constant (a
+// twiddle or a factor, < m) that is below 2m for any a < 2^260.
 // - Inverse transform (DIF), (u, v) -> (u + v, (u - v + 2m) * w): inputs < 2m give u + v < 4m,
 //   reduced to < 2m, and a product < 2m. The last stage (w = 1) leaves u - v + 2m < 4m.
 // - Coset factors: a product, < 2m.
@@ -92,10 +92,13 @@ ENYGMA_IFMA_INLINE Fe8 load_elements(const Fr* src) {
   const __m512i i1 = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15);
   const __m512i lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
   const __m512i hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-  const __m512i t0 = _mm512_permutex2var_epi64(z0, i0, z1), t1 = _mm512_permutex2var_epi64(z0, i1, z1);
-  const __m512i t2 = _mm512_permutex2var_epi64(z2, i0, z3), t3 = _mm512_permutex2var_epi64(z2, i1, z3);
-  const __m512i w[4] = {_mm512_permutex2var_epi64(t0, lo, t2), _mm512_permutex2var_epi64(t0, hi, t2),
-                        _mm512_permutex2var_epi64(t1, lo, t3), _mm512_permutex2var_epi64(t1, hi, t3)};
+  const __m512i t0 = _mm512_permutex2var_epi64(z0, i0, z1),
+                t1 = _mm512_permutex2var_epi64(z0, i1, z1);
+  const __m512i t2 = _mm512_permutex2var_epi64(z2, i0, z3),
+                t3 = _mm512_permutex2var_epi64(z2, i1, z3);
+  const __m512i w[4] = {
+      _mm512_permutex2var_epi64(t0, lo, t2), _mm512_permutex2var_epi64(t0, hi, t2),
+      _mm512_permutex2var_epi64(t1, lo, t3), _mm512_permutex2var_epi64(t1, hi, t3)};
   return ifma::from_words(w);
 }
 // x must be canonical (< m, normalized).
@@ -106,8 +109,10 @@ ENYGMA_IFMA_INLINE void store_elements(const Fe8& x, Fr* dst) {
   const __m512i i1 = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15);
   const __m512i lo = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
   const __m512i hi = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-  const __m512i t0 = _mm512_permutex2var_epi64(w[0], lo, w[1]), t2 = _mm512_permutex2var_epi64(w[0], hi, w[1]);
-  const __m512i t1 = _mm512_permutex2var_epi64(w[2], lo, w[3]), t3 = _mm512_permutex2var_epi64(w[2], hi, w[3]);
+  const __m512i t0 = _mm512_permutex2var_epi64(w[0], lo, w[1]),
+                t2 = _mm512_permutex2var_epi64(w[0], hi, w[1]);
+  const __m512i t1 = _mm512_permutex2var_epi64(w[2], lo, w[3]),
+                t3 = _mm512_permutex2var_epi64(w[2], hi, w[3]);
   __m512i* p = reinterpret_cast<__m512i*>(dst);
   _mm512_storeu_si512(p, _mm512_permutex2var_epi64(t0, i0, t1));
   _mm512_storeu_si512(p + 1, _mm512_permutex2var_epi64(t0, i1, t1));
@@ -150,10 +155,10 @@ ENYGMA_IFMA_INLINE InBlockStage in_block_stage(int h) {
 
 struct IfmaTables {
   unsigned log_n = 0;
-  size_t blocks = 0;        // n / 8
-  std::vector<Block> fwd;   // stage with half-size 8 hb (hb blocks): fwd[hb - 1 + q], omega_2h^j
-  std::vector<Block> inv;   // the same with omega_2h^-j
-  std::vector<Block> coset; // coset[b] lane l: omega_2n^rev(8b + l) / n
+  size_t blocks = 0;           // n / 8
+  std::vector<Block> fwd;      // stage with half-size 8 hb (hb blocks): fwd[hb - 1 + q], omega_2h^j
+  std::vector<Block> inv;      // the same with omega_2h^-j
+  std::vector<Block> coset;    // coset[b] lane l: omega_2n^rev(8b + l) / n
   Block in_fwd[3], in_inv[3];  // in-block stages h = 1, 2, 4: lane l holds omega_2h^(+-(l mod h))
 };
 
@@ -306,7 +311,8 @@ ENYGMA_IFMA_TARGET void product_pass(Block* x, const Block* y, size_t b0, size_t
   uint64_t limbs[5];
   ifma::to_radix52(Fr::from_u64(256).montgomery(), limbs);  // 16 * 2^260 mod m
   for (int i = 0; i < 5; ++i) k16.l[i] = ifma::splat(limbs[i]);
-  for (size_t b = b0; b < b1; ++b) store(x[b], ifma::mul<Fr>(ifma::mul<Fr>(load(x[b]), load(y[b])), k16));
+  for (size_t b = b0; b < b1; ++b)
+    store(x[b], ifma::mul<Fr>(ifma::mul<Fr>(load(x[b]), load(y[b])), k16));
 }
 
 // out = canonical(ab - c).
@@ -372,7 +378,9 @@ IfmaTables* make_ifma_tables(const NttDomain& d) {
   return t.release();
 }
 
-void destroy_ifma_tables(IfmaTables* tables) { delete tables; }
+void destroy_ifma_tables(IfmaTables* tables) {
+  delete tables;
+}
 
 void ifma_odd_coset_product(const IfmaTables& t, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
   const size_t nb = t.blocks;

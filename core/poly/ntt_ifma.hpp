@@ -1,6 +1,7 @@
 // The quotient's transforms on AVX-512 IFMA: NttDomain::odd_coset_product eight lanes at a time,
-// on the 52-bit-limb kernel of core/field/ifma/fe8.hpp. Chosen at run time (kernels::ntt_lanes_enabled(), core/field/kernels.hpp);
-// the scalar code in core/poly/ntt.cpp computes the same values everywhere else.
+// on the 52-bit-limb kernel of core/field/ifma/fe8.hpp. Chosen at run time
+// (kernels::ntt_lanes_enabled(), core/field/kernels.hpp); the scalar code in core/poly/ntt.cpp
+// computes the same values everywhere else.
 //
 // Layout: the polynomial is held in blocks of eight consecutive elements, limb i of the eight in
 // one 512-bit vector (radix 2^52, five limbs, the scalar Montgomery form's integers as they

@@ -7,8 +7,8 @@
 // Matrices are stored row by row in compressed sparse row form: one concern, no pointers.
 #pragma once
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>

@@ -17,12 +17,8 @@ namespace {
 // The one table. Adding a circuit: its folder under core/ and one line here.
 const std::vector<const CircuitFamily*>& table() {
   static const std::vector<const CircuitFamily*> families = {
-      &transfer_family(),
-      &deposit_family(),
-      &withdraw_family(),
-      &joinsplit_enygma_family(),
-      &joinsplit_1155_family(),
-      &ownership_721_family(),
+      &transfer_family(),         &deposit_family(),        &withdraw_family(),
+      &joinsplit_enygma_family(), &joinsplit_1155_family(), &ownership_721_family(),
   };
   return families;
 }
@@ -86,16 +82,22 @@ std::string CircuitId::str() const {
   return out;
 }
 
-std::string CircuitId::key_name() const { return "enygma-" + str(); }
-std::string CircuitId::prove_route() const { return fill_k(family->prove_route, k); }
-std::string CircuitId::verify_route() const { return fill_k(family->verify_route, k); }
+std::string CircuitId::key_name() const {
+  return "enygma-" + str();
+}
+std::string CircuitId::prove_route() const {
+  return fill_k(family->prove_route, k);
+}
+std::string CircuitId::verify_route() const {
+  return fill_k(family->verify_route, k);
+}
 
 Result<CircuitId> find_circuit(std::string_view family, unsigned k) {
   const CircuitFamily* f = find_circuit_family(family);
   if (!f) {
-    return make_error("no circuit \"" + std::string(family) + "\" (circuits: " + family_names() +
-                          ")",
-                      "input", "circuit");
+    return make_error(
+        "no circuit \"" + std::string(family) + "\" (circuits: " + family_names() + ")", "input",
+        "circuit");
   }
   if (!f->has_k()) return CircuitId{f, 0};
   if (k < f->min_k || k > f->max_k) {
@@ -160,8 +162,12 @@ std::vector<CircuitId> default_circuits() {
   return std::move(list_circuits({}, {}).value());
 }
 
-const R1cs& circuit_r1cs(const CircuitId& id) { return *built(id).r1cs; }
-const std::array<uint8_t, 32>& circuit_digest(const CircuitId& id) { return built(id).digest; }
+const R1cs& circuit_r1cs(const CircuitId& id) {
+  return *built(id).r1cs;
+}
+const std::array<uint8_t, 32>& circuit_digest(const CircuitId& id) {
+  return built(id).digest;
+}
 
 std::string insecure_setup_seed_text(const std::string& text, const CircuitId& id) {
   if (id.family->name == "transfer") return text + "/k=" + std::to_string(id.k);

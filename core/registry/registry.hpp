@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/r1cs/r1cs.hpp"
 #include "core/circuit/circuit_family.hpp"
+#include "core/r1cs/r1cs.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma {

@@ -15,8 +15,7 @@ R1cs build_r1cs(unsigned k) {
   return payment::build_payment_r1cs(k, &define_transfer_circuit, &transfer_r1cs_size_hint);
 }
 
-Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed,
-                                 unsigned count) {
+Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
   if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > k - 1) {
     return make_error("recipients = " + std::to_string(count) + " is not in 1..k-1", "wallet",
@@ -34,9 +33,13 @@ struct Requests {
     return parse_transfer_request(json, k);
   }
   static Status validate(const TransferRequest& q) { return validate_transfer(q); }
-  static std::vector<Error> validate_all(const TransferRequest& q) { return validate_transfer_all(q); }
+  static std::vector<Error> validate_all(const TransferRequest& q) {
+    return validate_transfer_all(q);
+  }
   static std::vector<Fr> witness(const TransferRequest& q) { return transfer_witness(q); }
-  static std::string first_violation(const TransferRequest& q) { return first_violated_constraint(q); }
+  static std::string first_violation(const TransferRequest& q) {
+    return first_violated_constraint(q);
+  }
 };
 
 }  // namespace

@@ -11,6 +11,8 @@ namespace enygma {
 
 // Invalid UTF-8 (a message may quote a client's bytes) is replaced, never thrown on.
 std::string error_json(std::string_view message, std::string_view rule, std::string_view field);
-inline std::string error_json(const Error& e) { return error_json(e.message, e.rule, e.field); }
+inline std::string error_json(const Error& e) {
+  return error_json(e.message, e.rule, e.field);
+}
 
 }  // namespace enygma

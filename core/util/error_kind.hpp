@@ -37,7 +37,11 @@ constexpr ErrorKind classify_error(std::string_view rule) {
   return ErrorKind::kInternal;
 }
 
-inline ErrorKind classify_error(const Error& e) { return classify_error(e.rule); }
-inline bool is_request_error(const Error& e) { return classify_error(e) == ErrorKind::kRequest; }
+inline ErrorKind classify_error(const Error& e) {
+  return classify_error(e.rule);
+}
+inline bool is_request_error(const Error& e) {
+  return classify_error(e) == ErrorKind::kRequest;
+}
 
 }  // namespace enygma

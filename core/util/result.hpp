@@ -39,7 +39,9 @@ class [[nodiscard]] Result {
 // For functions that return nothing on success.
 struct Ok {};
 using Status = Result<Ok>;
-inline Status ok_status() { return Ok{}; }
+inline Status ok_status() {
+  return Ok{};
+}
 
 inline Error make_error(std::string message, std::string rule = {}, std::string field = {}) {
   return Error{std::move(message), std::move(rule), std::move(field)};

@@ -22,7 +22,9 @@ struct WipingAllocator {
     std::allocator<T>{}.deallocate(p, n);
   }
   template <class U>
-  bool operator==(const WipingAllocator<U>&) const { return true; }
+  bool operator==(const WipingAllocator<U>&) const {
+    return true;
+  }
 };
 
 template <class T>

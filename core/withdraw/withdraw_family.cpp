@@ -32,9 +32,13 @@ struct Requests {
     return parse_withdraw_request(json, k);
   }
   static Status validate(const WithdrawRequest& q) { return validate_withdraw(q); }
-  static std::vector<Error> validate_all(const WithdrawRequest& q) { return validate_withdraw_all(q); }
+  static std::vector<Error> validate_all(const WithdrawRequest& q) {
+    return validate_withdraw_all(q);
+  }
   static std::vector<Fr> witness(const WithdrawRequest& q) { return withdraw_witness(q); }
-  static std::string first_violation(const WithdrawRequest& q) { return first_violated_withdraw_constraint(q); }
+  static std::string first_violation(const WithdrawRequest& q) {
+    return first_violated_withdraw_constraint(q);
+  }
 };
 
 }  // namespace

@@ -1,25 +1,23 @@
 // enygma bench: end-to-end timings of a circuit's prover on this machine (medians of several
 // runs): key load, witness generation, each proving stage, the whole proof, verification.
+#include <sodium.h>
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <sodium.h>
-
-#include "core/registry/circuit_prover.hpp"
 #include "core/field/cpu_features.hpp"
+#include "core/registry/circuit_prover.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
 #include "native/common/key_loading.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -151,14 +149,16 @@ int run_bench(int argc, char** argv) {
   j["threads"] = pool.size();
   j["runs"] = *runs;
   j["constraints"] = circuit_r1cs(*circuit).num_constraints();
-  j["median_ms"] = {{"key_load", median(load)},       {"witness", median(witness)},
-                    {"prove_total", median(prove)},  {"prove_cpu", median(prove_cpu)},
+  j["median_ms"] = {{"key_load", median(load)},
+                    {"witness", median(witness)},
+                    {"prove_total", median(prove)},
+                    {"prove_cpu", median(prove_cpu)},
                     {"verify", median(verify)},
                     {"verify_pool", median(verify_pool)},
                     {"verify_after_prove", median(verify_after_prove)}};
   nlohmann::ordered_json st;
-  for (const char* name : {"constraints", "quotient", "msm_a", "msm_b1", "msm_b2", "msm_c",
-                           "msm_h"}) {
+  for (const char* name :
+       {"constraints", "quotient", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"}) {
     st[name] = median(stages[name]);
   }
   j["prove_stages_median_ms"] = st;
@@ -169,7 +169,7 @@ int run_bench(int argc, char** argv) {
   return 0;
 }
 
-cli::Registration reg{{"bench", "time key load, witness, proving stages and verification",
-                       &run_bench}};
+cli::Registration reg{
+    {"bench", "time key load, witness, proving stages and verification", &run_bench}};
 
 }  // namespace

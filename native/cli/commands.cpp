@@ -10,7 +10,9 @@ static std::vector<Command>& registry() {
   return commands;
 }
 
-Registration::Registration(Command c) { registry().push_back(c); }
+Registration::Registration(Command c) {
+  registry().push_back(c);
+}
 
 const Command* find_command(const std::string& name) {
   for (const auto& c : registry()) {

@@ -5,10 +5,10 @@
 
 #include "core/groth16/proof_format.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
 #include "native/common/key_loading.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -66,15 +66,16 @@ int run_export_proof(int argc, char** argv) {
   auto parsed = proof_from_reference_json(*text);
   if (!parsed) return cli::fail_with(parsed.error(), 2);
   auto st = native::write_file_atomic(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
-  if (st) st = native::write_file_atomic(*args.get("out-public"),
-                                        public_to_snarkjs_json(parsed->public_inputs));
+  if (st)
+    st = native::write_file_atomic(*args.get("out-public"),
+                                   public_to_snarkjs_json(parsed->public_inputs));
   if (!st) return cli::fail_with(st.error(), 1);
   return 0;
 }
 
-cli::Registration reg_vk{{"export-vk", "write the verifying key as snarkjs verification_key.json",
-                          &run_export_vk}};
-cli::Registration reg_proof{{"export-proof", "convert a response JSON to snarkjs proof/public",
-                             &run_export_proof}};
+cli::Registration reg_vk{
+    {"export-vk", "write the verifying key as snarkjs verification_key.json", &run_export_vk}};
+cli::Registration reg_proof{
+    {"export-proof", "convert a response JSON to snarkjs proof/public", &run_export_proof}};
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include "core/r1cs/r1cs_file.hpp"
 #include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -45,8 +45,7 @@ int run_export_r1cs(int argc, char** argv) {
   return 0;
 }
 
-enygma::cli::Registration reg{{"export-r1cs",
-                               "write a circuit as circom's .r1cs (for snarkjs)",
-                               &run_export_r1cs}};
+enygma::cli::Registration reg{
+    {"export-r1cs", "write a circuit as circom's .r1cs (for snarkjs)", &run_export_r1cs}};
 
 }  // namespace

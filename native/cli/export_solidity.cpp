@@ -9,9 +9,9 @@
 #include "core/groth16/solidity_verifier.hpp"
 #include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -46,9 +46,10 @@ int run_export_solidity(int argc, char** argv) {
   auto out = args.get("out");
   const bool from_keys = args.has("k") || args.has("circuit") || args.has("keys");
   if (!out || from_keys == args.has("vk")) {
-    fputs("enygma export-solidity: --out and one of --circuit/--k or --vk are required (see "
-          "--help)\n",
-          stderr);
+    fputs(
+        "enygma export-solidity: --out and one of --circuit/--k or --vk are required (see "
+        "--help)\n",
+        stderr);
     return 2;
   }
   SolidityVerifierOptions options;

@@ -10,9 +10,9 @@
 #include "core/groth16/zkey_import.hpp"
 #include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 

@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   if (const char* off = getenv("ENYGMA_DISABLE_KERNELS"); off && !apply_disabled_kernels(off)) {
     return 2;
   }
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+      !strcmp(argv[1], "help")) {
     print_usage(stdout);
     return argc < 2 ? 2 : 0;
   }

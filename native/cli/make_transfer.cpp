@@ -11,8 +11,8 @@
 #include "core/transfer/request.hpp"
 #include "core/transfer/wallet.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
+#include "native/common/options.hpp"
 
 namespace enygma::cli {
 namespace {
@@ -91,9 +91,11 @@ Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
     const size_t comma = text.find(',', start);
     const std::string item = text.substr(start, comma - start);
     const size_t colon = item.find(':');
-    auto index = colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
+    auto index =
+        colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
     if (!index || index->w[1] | index->w[2] | index->w[3] || index->w[0] >= k) {
-      return usage("recipients", "entry \"" + item + "\" is not POSITION:AMOUNT with a position below k");
+      return usage("recipients",
+                   "entry \"" + item + "\" is not POSITION:AMOUNT with a position below k");
     }
     auto amount = field_value("recipients", item.substr(colon + 1));
     if (!amount) return amount.error();
@@ -197,8 +199,8 @@ int run_make_transfer(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv,
                   {"k", "seed", "split", "secret-key", "balance", "random", "amount",
-                   "sender-index", "recipient-index", "recipients", "anonymity-set",
-                   "block-number", "shared-secrets", "public-keys", "out"})) {
+                   "sender-index", "recipient-index", "recipients", "anonymity-set", "block-number",
+                   "shared-secrets", "public-keys", "out"})) {
     return 1;
   }
   if (args.help()) {

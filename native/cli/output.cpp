@@ -11,7 +11,9 @@
 
 namespace enygma::cli {
 
-std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string json_string(const std::string& s) {
+  return nlohmann::json(s).dump();
+}
 
 int fail_with(const Error& e, int exit_code) {
   fprintf(stderr, "%s\n", error_json(e).c_str());

@@ -1,18 +1,17 @@
 // enygma prove: one proof of any circuit from a request JSON (the reference response JSON out).
+#include <sodium.h>
 #include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-#include <sodium.h>
-
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
 #include "native/common/key_loading.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 

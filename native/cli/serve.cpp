@@ -67,8 +67,8 @@ int run_serve(int argc, char** argv) {
     fprintf(stderr,
             "enygma serve: WARNING: --backend fake answers fixed, worthless proofs (HTTP-layer "
             "testing only)\n");
-    backend = make_fake_backend(config.circuits,
-                                static_cast<unsigned>(config.fake_prove_time.count()));
+    backend =
+        make_fake_backend(config.circuits, static_cast<unsigned>(config.fake_prove_time.count()));
   } else {
     enygma::ThreadPool load_pool(0);
     auto loaded =

@@ -1,4 +1,6 @@
 // enygma setup: Groth16 keys for the circuits.
+#include "core/groth16/setup.hpp"
+
 #include <sodium.h>
 
 #include <chrono>
@@ -6,12 +8,11 @@
 #include <string>
 
 #include "core/groth16/key_format.hpp"
-#include "core/groth16/setup.hpp"
 #include "core/registry/registry.hpp"
-#include "native/cli/output.hpp"
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
+#include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -84,13 +85,12 @@ int run_setup(int argc, char** argv) {
       fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());
       return 1;
     }
-    double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    printf("{%s,\"proving_key\":%s,\"verifying_key\":%s,\"constraints\":%zu,"
-           "\"insecure_dev\":%s,\"seconds\":%.2f}\n",
-           cli::circuit_json_fields(circuit).c_str(), cli::json_string(pk_path).c_str(),
-           cli::json_string(vk_path).c_str(), r1cs.num_constraints(), seed ? "true" : "false",
-           secs);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    printf(
+        "{%s,\"proving_key\":%s,\"verifying_key\":%s,\"constraints\":%zu,"
+        "\"insecure_dev\":%s,\"seconds\":%.2f}\n",
+        cli::circuit_json_fields(circuit).c_str(), cli::json_string(pk_path).c_str(),
+        cli::json_string(vk_path).c_str(), r1cs.num_constraints(), seed ? "true" : "false", secs);
     fflush(stdout);
   }
   return 0;

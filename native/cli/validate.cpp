@@ -9,9 +9,9 @@
 #include <string>
 
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/options.hpp"
 
 namespace enygma::cli {
 namespace {
@@ -69,9 +69,8 @@ int run_validate(int argc, char** argv) {
   return fail_with(errors.front(), 2);
 }
 
-Registration reg{
-    {"validate", "check a request against its relation's rules (exit 0 valid, 2 not)",
-     &run_validate}};
+Registration reg{{"validate", "check a request against its relation's rules (exit 0 valid, 2 not)",
+                  &run_validate}};
 
 }  // namespace
 }  // namespace enygma::cli

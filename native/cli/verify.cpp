@@ -3,10 +3,10 @@
 #include <string>
 
 #include "native/cli/commands.hpp"
-#include "native/common/options.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
 #include "native/common/key_loading.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 

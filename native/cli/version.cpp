@@ -10,15 +10,16 @@
 namespace {
 
 int run_version(int, char**) {
-  printf("{\"name\":\"enygma-prover\",\"limbs\":\"%s\",\"hardware_threads\":%u,"
-         "\"kernels\":{\"adx\":%s,\"ifma\":%s}}\n",
+  printf(
+      "{\"name\":\"enygma-prover\",\"limbs\":\"%s\",\"hardware_threads\":%u,"
+      "\"kernels\":{\"adx\":%s,\"ifma\":%s}}\n",
 #if defined(ENYGMA_LIMB32)
-         "32-bit",
+      "32-bit",
 #else
-         "64-bit",
+      "64-bit",
 #endif
-         enygma::ThreadPool::hardware_threads(), enygma::adx_enabled() ? "true" : "false",
-         enygma::ifma_enabled() ? "true" : "false");
+      enygma::ThreadPool::hardware_threads(), enygma::adx_enabled() ? "true" : "false",
+      enygma::ifma_enabled() ? "true" : "false");
   return 0;
 }
 

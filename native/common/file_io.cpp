@@ -49,7 +49,8 @@ MappedFile::~MappedFile() {
   if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
 }
 
-MappedFile::MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_), mapped_(o.mapped_) {
+MappedFile::MappedFile(MappedFile&& o) noexcept
+    : data_(o.data_), size_(o.size_), mapped_(o.mapped_) {
   o.data_ = nullptr;
   o.size_ = 0;
   o.mapped_ = false;

@@ -17,11 +17,9 @@ std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
 
 }  // namespace
 
-Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(const std::string& dir,
-                                                                 const CircuitId& circuit,
-                                                                 bool with_proving_key,
-                                                                 ThreadPool& pool,
-                                                                 const CircuitLoadOptions& options) {
+Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
+    const std::string& dir, const CircuitId& circuit, bool with_proving_key, ThreadPool& pool,
+    const CircuitLoadOptions& options) {
   if (options.on_step) options.on_step("read_keys");
   const std::string vk_path = verifying_key_path(dir, circuit);
   const std::string pk_path = proving_key_path(dir, circuit);

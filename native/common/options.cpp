@@ -39,8 +39,8 @@ std::optional<unsigned long> Args::get_uint(const std::string& name, unsigned lo
   if (!v) return fallback;
   auto x = parse_unsigned(*v, hi);
   if (!x || *x < lo) {
-    fprintf(stderr, "enygma: --%s must be an integer in %lu..%lu, got '%s'\n", name.c_str(), lo,
-            hi, v->c_str());
+    fprintf(stderr, "enygma: --%s must be an integer in %lu..%lu, got '%s'\n", name.c_str(), lo, hi,
+            v->c_str());
     return std::nullopt;
   }
   return x;
@@ -211,8 +211,8 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
   if (k_spec) {
     auto parsed = parse_k_list(*k_spec, 2, 64);
     if (!parsed) {
-      return usage("k", "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" +
-                            *k_spec + "'");
+      return usage("k",
+                   "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" + *k_spec + "'");
     }
     ks = *parsed;
   }

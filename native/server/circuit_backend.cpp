@@ -44,9 +44,10 @@ class CircuitBackend final : public ProofBackend {
 
 }  // namespace
 
-Result<std::unique_ptr<ProofBackend>> load_circuit_backend(
-    const std::string& keys_dir, const std::vector<CircuitId>& circuits, ThreadPool& pool,
-    void (*on_loaded)(const CircuitKeys&)) {
+Result<std::unique_ptr<ProofBackend>> load_circuit_backend(const std::string& keys_dir,
+                                                           const std::vector<CircuitId>& circuits,
+                                                           ThreadPool& pool,
+                                                           void (*on_loaded)(const CircuitKeys&)) {
   auto backend = std::make_unique<CircuitBackend>();
   for (const CircuitId& circuit : circuits) {
     const auto start = std::chrono::steady_clock::now();

@@ -62,7 +62,6 @@ struct ConfigParse {
 ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*));
 void print_serve_usage(FILE* out);
 
-
 // The default --web folder: the first of <exe>/../web, <exe>/../../web, ./web holding an
 // index.html; empty if none does.
 std::string default_web_dir();

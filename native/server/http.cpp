@@ -1,8 +1,7 @@
 #include "native/server/http.hpp"
 
-#include <atomic>
-
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 
 #include "core/util/error_json.hpp"
@@ -13,8 +12,12 @@ namespace {
 std::atomic<bool> g_isolation{true};
 }  // namespace
 
-void set_cross_origin_isolation(bool on) { g_isolation.store(on); }
-bool cross_origin_isolation() { return g_isolation.load(std::memory_order_relaxed); }
+void set_cross_origin_isolation(bool on) {
+  g_isolation.store(on);
+}
+bool cross_origin_isolation() {
+  return g_isolation.load(std::memory_order_relaxed);
+}
 
 StringResponse json_response(http::status status, std::string body, unsigned version) {
   StringResponse res{status, version};

@@ -38,8 +38,7 @@ std::optional<Refusal> Router::check(const Route& route, http::verb method) cons
   if (route.kind == RouteKind::kNotServed) {
     const bool has_k = route.circuit.family->has_k();
     return Refusal{http::status::not_found,
-                   std::string(has_k ? "no circuit for this k here; "
-                                     : "no such circuit here; ") +
+                   std::string(has_k ? "no circuit for this k here; " : "no such circuit here; ") +
                        table_.not_served_reason(route),
                    has_k ? "k" : "circuit", has_k ? "k" : "circuit"};
   }
@@ -62,8 +61,7 @@ StringResponse Router::answer(const Result<std::string>& result, unsigned versio
     if (reference_status_codes_) return reference_error(e.message, version);
     return error_response(http::status::bad_request, e.message, e.rule, e.field, version);
   }
-  return error_response(http::status::internal_server_error, e.message, e.rule, e.field,
-                        version);
+  return error_response(http::status::internal_server_error, e.message, e.rule, e.field, version);
 }
 
 StringResponse Router::refuse(const Refusal& r, unsigned version) const {

@@ -105,8 +105,9 @@ std::string RouteTable::not_served_reason(const Route& route) const {
 std::vector<RouteRow> route_rows() {
   std::vector<RouteRow> rows;
   for (const CircuitFamily* f : circuit_families()) {
-    rows.push_back({"POST", std::string(f->prove_route),
-                    std::string(f->name) + " proof: request JSON -> {pi_a, pi_b, pi_c, public_signal}"});
+    rows.push_back(
+        {"POST", std::string(f->prove_route),
+         std::string(f->name) + " proof: request JSON -> {pi_a, pi_b, pi_c, public_signal}"});
     rows.push_back({"POST", std::string(f->verify_route),
                     std::string(f->name) + " verification: response JSON -> {\"valid\": ...}"});
   }

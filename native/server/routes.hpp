@@ -39,7 +39,6 @@
 #include <vector>
 
 #include "core/registry/registry.hpp"
-
 #include "native/server/backend.hpp"
 #include "native/server/http.hpp"
 

@@ -16,12 +16,12 @@
 #include "core/groth16/verifier.hpp"
 
 // A property every input must keep; its failure is a finding like a crash.
-#define FUZZ_CHECK(cond)                                                                \
-  do {                                                                                  \
-    if (!(cond)) {                                                                      \
+#define FUZZ_CHECK(cond)                                                                 \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
       fprintf(stderr, "fuzz invariant failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-      abort();                                                                          \
-    }                                                                                   \
+      abort();                                                                           \
+    }                                                                                    \
   } while (0)
 
 namespace enygma::fuzz {

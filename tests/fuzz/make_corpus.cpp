@@ -58,8 +58,8 @@ int main() {
 
   // Requests: the shared vectors (valid and rule-breaking, k = 2 and 6).
   const fs::path vectors = fs::path(ENYGMA_SHARED_DIR) / "vectors";
-  for (const char* name : {"transfer-k2.json", "transfer-k2-bad.json", "transfer-k6.json",
-                           "transfer-k6-bad.json"}) {
+  for (const char* name :
+       {"transfer-k2.json", "transfer-k2-bad.json", "transfer-k6.json", "transfer-k6-bad.json"}) {
     write("request", name, compact_json(read_text(vectors / name)));
   }
 

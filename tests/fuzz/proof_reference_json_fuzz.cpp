@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!parsed.error().rule.empty() && !parsed.error().message.empty());
     return 0;
   }
-  auto again = proof_from_reference_json(
-      proof_to_reference_json(parsed->proof, parsed->public_inputs));
+  auto again =
+      proof_from_reference_json(proof_to_reference_json(parsed->proof, parsed->public_inputs));
   FUZZ_CHECK(again.ok() && again->proof == parsed->proof &&
              again->public_inputs == parsed->public_inputs);
   // The reference format does not promise on-curve points: the verifier must refuse them.

@@ -12,7 +12,9 @@ namespace {
 
 using namespace enygma;
 
-bool same(const std::vector<Fr>& a, const std::vector<Fr>& b) { return a == b; }
+bool same(const std::vector<Fr>& a, const std::vector<Fr>& b) {
+  return a == b;
+}
 
 bool same_requests(const TransferRequest& a, const TransferRequest& b) {
   return a.k == b.k && a.sender_id == b.sender_id && a.secret_key == b.secret_key &&

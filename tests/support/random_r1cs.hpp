@@ -25,7 +25,7 @@ inline RandomCircuit random_circuit(TestRng& rng, uint32_t num_public, uint32_t 
   for (uint32_t j = 1; j < r.num_wires; ++j) {
     // mix of bits (as in real witnesses), small values and full-size values
     uint64_t kind = rng.next() % 4;
-    rc.witness[j] = kind == 0 ? Fr::from_u64(rng.next() & 1)
+    rc.witness[j] = kind == 0   ? Fr::from_u64(rng.next() & 1)
                     : kind == 1 ? Fr::from_u64(rng.next() % 1000)
                                 : rng.field<Fr>();
     if (rc.witness[j].is_zero()) rc.witness[j] = Fr::one();

@@ -4,8 +4,8 @@
 
 #if !defined(__EMSCRIPTEN__)
 
-#include <signal.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,11 +25,14 @@ namespace enygma::test {
 // <build>/bin/<name> (enygma, enygma-load), found from this test program's path
 // (<build>/tests/<test>).
 inline std::filesystem::path build_binary(const char* name) {
-  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" /
-         name;
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "bin" / name;
 }
-inline std::filesystem::path enygma_binary() { return build_binary("enygma"); }
-inline std::filesystem::path load_binary() { return build_binary("enygma-load"); }
+inline std::filesystem::path enygma_binary() {
+  return build_binary("enygma");
+}
+inline std::filesystem::path load_binary() {
+  return build_binary("enygma-load");
+}
 
 // A fresh empty folder under the system temp dir, removed when the object goes.
 class TempDir {

@@ -23,7 +23,6 @@
 #include <boost/beast/http.hpp>
 // clang-format on
 
-
 namespace {
 
 namespace asio = boost::asio;
@@ -345,4 +344,6 @@ int run_load(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_load(argc, argv); }
+int main(int argc, char** argv) {
+  return run_load(argc, argv);
+}

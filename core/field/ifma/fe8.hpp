@@ -75,16 +75,24 @@ struct Fe8 {
   __m512i l[5];
 };
 
-ENYGMA_IFMA_INLINE __m512i splat(uint64_t x) { return _mm512_set1_epi64((long long)x); }
+ENYGMA_IFMA_INLINE __m512i splat(uint64_t x) {
+  return _mm512_set1_epi64((long long)x);
+}
 
 // Lane-wise shifts by a constant through GCC/clang vector extensions: GCC 12's
 // _mm512_s*li_epi64 and unmasked gathers start from _mm512_undefined_epi32() and draw false
 // -Wmaybe-uninitialized warnings at every inlined use. Same instructions.
 typedef unsigned long long U64x8 __attribute__((vector_size(64)));
 typedef long long I64x8 __attribute__((vector_size(64)));
-ENYGMA_IFMA_INLINE __m512i shl(__m512i a, int n) { return __m512i(U64x8(a) << n); }
-ENYGMA_IFMA_INLINE __m512i shr(__m512i a, int n) { return __m512i(U64x8(a) >> n); }
-ENYGMA_IFMA_INLINE __m512i sar(__m512i a, int n) { return __m512i(I64x8(a) >> n); }
+ENYGMA_IFMA_INLINE __m512i shl(__m512i a, int n) {
+  return __m512i(U64x8(a) << n);
+}
+ENYGMA_IFMA_INLINE __m512i shr(__m512i a, int n) {
+  return __m512i(U64x8(a) >> n);
+}
+ENYGMA_IFMA_INLINE __m512i sar(__m512i a, int n) {
+  return __m512i(I64x8(a) >> n);
+}
 
 // Carry-propagates limbs that may exceed 52 bits (or be negative: arithmetic shifts), so that
 // every limb but the top one is in [0, 2^52). The value must be non-negative.
@@ -200,12 +208,9 @@ ENYGMA_IFMA_INLINE Fe8 from_words(const __m512i w[4]) {
   const __m512i mask = splat(kMask52);
   Fe8 r;
   r.l[0] = _mm512_and_si512(w[0], mask);
-  r.l[1] = _mm512_and_si512(
-      _mm512_or_si512(shr(w[0], 52), shl(w[1], 12)), mask);
-  r.l[2] = _mm512_and_si512(
-      _mm512_or_si512(shr(w[1], 40), shl(w[2], 24)), mask);
-  r.l[3] = _mm512_and_si512(
-      _mm512_or_si512(shr(w[2], 28), shl(w[3], 36)), mask);
+  r.l[1] = _mm512_and_si512(_mm512_or_si512(shr(w[0], 52), shl(w[1], 12)), mask);
+  r.l[2] = _mm512_and_si512(_mm512_or_si512(shr(w[1], 40), shl(w[2], 24)), mask);
+  r.l[3] = _mm512_and_si512(_mm512_or_si512(shr(w[2], 28), shl(w[3], 36)), mask);
   r.l[4] = shr(w[3], 16);
   return r;
 }

@@ -51,9 +51,9 @@ struct SmallMultipleTables {
         w[4] = carry;
         // idx 2^250 = (idx >> 6 : (idx & 63) << 58 : 0 : 0 : 0)
         const uint64_t top4 = idx >> 6, top3 = uint64_t(idx & 63) << 58;
-        const bool le = w[4] < top4 || (w[4] == top4 && (w[3] < top3 || (w[3] == top3 &&
-                                                                         w[2] == 0 && w[1] == 0 &&
-                                                                         w[0] == 0)));
+        const bool le =
+            w[4] < top4 || (w[4] == top4 &&
+                            (w[3] < top3 || (w[3] == top3 && w[2] == 0 && w[1] == 0 && w[0] == 0)));
         if (le) best = uint8_t(j);
       }
       out[idx] = best;
