@@ -19,10 +19,10 @@ if [[ "${1:-}" == "--fix" ]]; then
   "$formatter" -i "${files[@]}"
   exit 0
 fi
-bad=()
-for f in "${files[@]}"; do
-  if ! "$formatter" --dry-run --Werror "$f" >/dev/null 2>&1; then bad+=("$f"); fi
-done
+# One clang-format process for every file; its complaints name each file that is not formatted.
+mapfile -t bad < <("$formatter" --dry-run --Werror "${files[@]}" 2>&1 |
+                   sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' |
+                   sort -u)
 if ((${#bad[@]})); then
   printf 'not formatted: %s\n' "${bad[@]}"
   echo "check_format: ${#bad[@]} file(s); scripts/check_format.sh --fix formats them"

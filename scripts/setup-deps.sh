@@ -13,14 +13,15 @@ repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
 
 # Everything both targets and every test need. emscripten is Debian's 3.1.6 (clang 14);
-# clang-14 + libclang-rt-14-dev build the libFuzzer targets; haproxy (and curl) the cluster tests.
+# clang-14 + libclang-rt-14-dev build the libFuzzer targets; clang-format-14 checks the formatting
+# (test `format`); haproxy (and curl) the cluster tests.
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates python3
   libsodium-dev nlohmann-json3-dev libboost-dev libgmp-dev
   libgtest-dev googletest libbenchmark-dev
   emscripten nodejs npm chromium
   autoconf automake libtool
-  clang-14 libclang-rt-14-dev haproxy curl
+  clang-14 libclang-rt-14-dev clang-format-14 haproxy curl
 )
 
 say() { echo "setup-deps: $*" >&2; }
