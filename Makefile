@@ -143,15 +143,17 @@ test-wasm: build-wasm-run
 	@$(call timed,test-wasm,ctest --test-dir $(BUILD_WASM) --output-on-failure -j $(JOBS))
 
 # The unit tests once more, natively under AddressSanitizer + UndefinedBehaviorSanitizer, built
-# with clang 14 (-O1 -g: optimized enough for the arithmetic-heavy tests, still precise reports;
+# with clang 14 (-O1: optimized enough for the arithmetic-heavy tests; -gline-tables-only: the
+# reports' stacks still name file and line, for less to compile than full debug information;
 # clang compiles this faster than g++ and is the second compiler the code must agree with).
 # The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: coverage instrumentation and
 # the portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
-# fuzzers' own sources. cluster_test and the interop tests are not built here.
+# fuzzers' own sources. cluster_test, the interop tests and the checks of the source tree
+# (layers, docs, format: the release build runs them) are not built here.
 $(BUILD_ASAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) \
-	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
 	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_FUZZ=ON -DENYGMA_WERROR=$(WERROR) \
 	  -DENYGMA_BUILD_BENCH=OFF -DENYGMA_BUILD_INTEGRATION_TESTS=OFF \
 	  "-DENYGMA_TEST_EXCLUDE=^(.*_soundness|transfer_pinned)_test$$"
