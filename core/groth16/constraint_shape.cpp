@@ -1,8 +1,8 @@
 #include "core/groth16/constraint_shape.hpp"
 
-#include <sodium.h>
-
 #include <unordered_map>
+
+#include "core/r1cs/r1cs_digest.hpp"
 
 namespace enygma {
 
@@ -81,31 +81,16 @@ std::string ConstraintShape::check() const {
   return {};
 }
 
-// The serialisation of R1cs::digest (core/r1cs/r1cs.cpp), term by term.
+// The same bytes as R1cs::digest of the circuit this shape was taken from.
 std::array<uint8_t, 32> ConstraintShape::digest() const {
   std::vector<std::array<uint8_t, 32>> be(coefficients.size());
   for (size_t i = 0; i < coefficients.size(); ++i) coefficients[i].to_be_bytes(be[i].data());
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, 32);
-  auto put_u32 = [&](uint32_t v) {
-    uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-    crypto_generichash_update(&st, b, 4);
-  };
-  const char tag[] = "enygma-r1cs-v1";
-  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(tag), sizeof tag - 1);
-  put_u32(num_wires);
-  put_u32(num_public);
-  put_u32(uint32_t(num_constraints()));
+  R1csDigestWriter d{num_wires, num_public, uint32_t(num_constraints())};
   for (const Matrix* m : {&a, &b, &c}) {
-    for (uint32_t s : m->row_start) put_u32(s);
-    for (size_t t = 0; t < m->wire.size(); ++t) {
-      put_u32(m->wire[t]);
-      crypto_generichash_update(&st, be[m->coeff[t]].data(), 32);
-    }
+    d.row_starts(m->row_start);
+    for (size_t t = 0; t < m->wire.size(); ++t) d.term(m->wire[t], be[m->coeff[t]].data());
   }
-  std::array<uint8_t, 32> out;
-  crypto_generichash_final(&st, out.data(), out.size());
-  return out;
+  return d.finish();
 }
 
 bool ConstraintShape::operator==(const ConstraintShape& o) const {

@@ -83,6 +83,35 @@ inline void stage_in_block_dif(Fr* x, size_t len, size_t h, const Fr* tw) {
   }
 }
 
+// Two stages in one pass over a[0, n): each quad (group of 4s, offset j < s) is
+// quad(x[j], x[j + s], x[j + 2s], x[j + 3s], j), the quads shared out over the pool.
+template <class Quad>
+void for_each_quad(Fr* a, size_t n, size_t s, ThreadPool& pool, const Quad& quad) {
+  pool.parallel_for(
+      n / 4,
+      [&](size_t q0, size_t q1) {
+        size_t q = q0;
+        while (q < q1) {
+          Fr* x = a + (q / s) * 4 * s;
+          const size_t j0 = q % s, j1 = std::min(s, j0 + (q1 - q));
+          for (size_t j = j0; j < j1; ++j) quad(x[j], x[j + s], x[j + 2 * s], x[j + 3 * s], j);
+          q += j1 - j0;
+        }
+      },
+      kParallelGrain);
+}
+
+// The one stage of a[0, 2h) whose pairs span it: pair(a[j], a[j + h], j) for j < h.
+template <class Pair>
+void for_each_pair(Fr* a, size_t h, ThreadPool& pool, const Pair& pair) {
+  pool.parallel_for(
+      h,
+      [&](size_t j0, size_t j1) {
+        for (size_t j = j0; j < j1; ++j) pair(a[j], a[j + h], j);
+      },
+      kParallelGrain);
+}
+
 // x[i] *= factor * step^i for i in [0, n), in parallel.
 void scale_by_powers(Fr* x, size_t n, const Fr& factor, const Fr& step, ThreadPool& pool) {
   pool.parallel_for(
@@ -189,50 +218,28 @@ void NttDomain::transform(Fr* a, ThreadPool& pool) const {
   for (; 2 * h < n_; h *= 4) {
     const Fr* tw1 = tw + (h - 1);
     const Fr* tw2 = tw + (2 * h - 1);
-    pool.parallel_for(
-        n_ / 4,
-        [&](size_t q0, size_t q1) {
-          size_t q = q0;
-          while (q < q1) {
-            const size_t k = (q / h) * 4 * h;
-            const size_t j0 = q % h, j1 = std::min(h, j0 + (q1 - q));
-            Fr* x = a + k;
-            for (size_t j = j0; j < j1; ++j) {
-              Fr& a0 = x[j];
-              Fr& a1 = x[j + h];
-              Fr& a2 = x[j + 2 * h];
-              Fr& a3 = x[j + 3 * h];
-              if (j == 0) {
-                butterfly_unit(a0, a1);
-                butterfly_unit(a2, a3);
-                butterfly_unit(a0, a2);
-              } else {
-                butterfly<kInverse>(a0, a1, tw1, h, j);
-                butterfly<kInverse>(a2, a3, tw1, h, j);
-                butterfly<kInverse>(a0, a2, tw2, 2 * h, j);
-              }
-              butterfly<kInverse>(a1, a3, tw2, 2 * h, j + h);
-            }
-            q += j1 - j0;
-          }
-        },
-        kParallelGrain);
+    for_each_quad(a, n_, h, pool, [&](Fr& a0, Fr& a1, Fr& a2, Fr& a3, size_t j) {
+      if (j == 0) {
+        butterfly_unit(a0, a1);
+        butterfly_unit(a2, a3);
+        butterfly_unit(a0, a2);
+      } else {
+        butterfly<kInverse>(a0, a1, tw1, h, j);
+        butterfly<kInverse>(a2, a3, tw1, h, j);
+        butterfly<kInverse>(a0, a2, tw2, 2 * h, j);
+      }
+      butterfly<kInverse>(a1, a3, tw2, 2 * h, j + h);
+    });
   }
   if (h < n_) {  // one stage left (odd count of large stages)
     const Fr* tw1 = tw + (h - 1);
-    pool.parallel_for(
-        n_ / 2,
-        [&](size_t t0, size_t t1) {
-          // n = 2h: a single group
-          for (size_t j = t0; j < t1; ++j) {
-            if (j == 0) {
-              butterfly_unit(a[0], a[h]);
-            } else {
-              butterfly<kInverse>(a[j], a[j + h], tw1, h, j);
-            }
-          }
-        },
-        kParallelGrain);
+    for_each_pair(a, h, pool, [&](Fr& x, Fr& y, size_t j) {
+      if (j == 0) {
+        butterfly_unit(x, y);
+      } else {
+        butterfly<kInverse>(x, y, tw1, h, j);
+      }
+    });
   }
 }
 
@@ -247,18 +254,13 @@ void NttDomain::inverse_dif(Fr* a, ThreadPool& pool) const {
   size_t h = n_ / 2;
   if (large & 1) {
     const Fr* tw1 = tw + (h - 1);
-    pool.parallel_for(
-        n_ / 2,
-        [&](size_t t0, size_t t1) {
-          for (size_t j = t0; j < t1; ++j) {
-            if (j == 0) {
-              butterfly_unit(a[0], a[h]);
-            } else {
-              butterfly_dif_inverse(a[j], a[j + h], tw1, h, j);
-            }
-          }
-        },
-        kParallelGrain);
+    for_each_pair(a, h, pool, [&](Fr& x, Fr& y, size_t j) {
+      if (j == 0) {
+        butterfly_unit(x, y);
+      } else {
+        butterfly_dif_inverse(x, y, tw1, h, j);
+      }
+    });
     h /= 2;
   }
   // Stages 2g and g in one pass (g = h / 2): quad q = (group of 4g, j < g).
@@ -266,35 +268,19 @@ void NttDomain::inverse_dif(Fr* a, ThreadPool& pool) const {
     const size_t g = h / 2;
     const Fr* tw1 = tw + (g - 1);
     const Fr* tw2 = tw + (h - 1);
-    pool.parallel_for(
-        n_ / 4,
-        [&](size_t q0, size_t q1) {
-          size_t q = q0;
-          while (q < q1) {
-            const size_t k = (q / g) * 4 * g;
-            const size_t j0 = q % g, j1 = std::min(g, j0 + (q1 - q));
-            Fr* x = a + k;
-            for (size_t j = j0; j < j1; ++j) {
-              Fr& a0 = x[j];
-              Fr& a1 = x[j + g];
-              Fr& a2 = x[j + 2 * g];
-              Fr& a3 = x[j + 3 * g];
-              if (j == 0) {
-                butterfly_unit(a0, a2);
-                butterfly_dif_inverse(a1, a3, tw2, h, g);
-                butterfly_unit(a0, a1);
-                butterfly_unit(a2, a3);
-              } else {
-                butterfly_dif_inverse(a0, a2, tw2, h, j);
-                butterfly_dif_inverse(a1, a3, tw2, h, j + g);
-                butterfly_dif_inverse(a0, a1, tw1, g, j);
-                butterfly_dif_inverse(a2, a3, tw1, g, j);
-              }
-            }
-            q += j1 - j0;
-          }
-        },
-        kParallelGrain);
+    for_each_quad(a, n_, g, pool, [&](Fr& a0, Fr& a1, Fr& a2, Fr& a3, size_t j) {
+      if (j == 0) {
+        butterfly_unit(a0, a2);
+        butterfly_dif_inverse(a1, a3, tw2, h, g);
+        butterfly_unit(a0, a1);
+        butterfly_unit(a2, a3);
+      } else {
+        butterfly_dif_inverse(a0, a2, tw2, h, j);
+        butterfly_dif_inverse(a1, a3, tw2, h, j + g);
+        butterfly_dif_inverse(a0, a1, tw1, g, j);
+        butterfly_dif_inverse(a2, a3, tw1, g, j);
+      }
+    });
   }
   pool.parallel_for(
       n_ / block,

@@ -1,6 +1,6 @@
 #include "core/r1cs/r1cs.hpp"
 
-#include <sodium.h>
+#include "core/r1cs/r1cs_digest.hpp"
 
 namespace enygma {
 
@@ -24,29 +24,16 @@ std::optional<size_t> R1cs::first_unsatisfied(std::span<const Fr> witness) const
 }
 
 std::array<uint8_t, 32> R1cs::digest() const {
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, 32);
-  auto put_u32 = [&](uint32_t v) {
-    uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
-    crypto_generichash_update(&st, b, 4);
-  };
-  const char tag[] = "enygma-r1cs-v1";
-  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(tag), sizeof tag - 1);
-  put_u32(num_wires);
-  put_u32(num_public);
-  put_u32(uint32_t(num_constraints()));
+  R1csDigestWriter d{uint32_t(num_wires), uint32_t(num_public), uint32_t(num_constraints())};
   for (const SparseMatrix* m : {&a, &b, &c}) {
-    for (uint32_t s : m->row_start) put_u32(s);
+    d.row_starts(m->row_start);
     for (const auto& t : m->terms) {
-      put_u32(t.wire);
       uint8_t be[32];
       t.coeff.to_be_bytes(be);
-      crypto_generichash_update(&st, be, 32);
+      d.term(t.wire, be);
     }
   }
-  std::array<uint8_t, 32> out;
-  crypto_generichash_final(&st, out.data(), out.size());
-  return out;
+  return d.finish();
 }
 
 }  // namespace enygma

@@ -14,9 +14,13 @@ namespace {
 Error io_error(const std::string& what, const std::string& path) {
   return make_error(what + " " + path + ": " + strerror(errno), "io", path);
 }
-}  // namespace
 
-Result<std::vector<uint8_t>> read_file(const std::string& path) {
+// A regular file opened for reading, and its size (the caller closes fd).
+struct OpenFile {
+  int fd;
+  size_t size;
+};
+Result<OpenFile> open_regular_file(const std::string& path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error("cannot open", path);
   struct stat st;
@@ -29,7 +33,15 @@ Result<std::vector<uint8_t>> read_file(const std::string& path) {
     close(fd);
     return make_error(path + " is not a regular file", "io", path);
   }
-  std::vector<uint8_t> out(size_t(st.st_size));
+  return OpenFile{fd, size_t(st.st_size)};
+}
+}  // namespace
+
+Result<std::vector<uint8_t>> read_file(const std::string& path) {
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  const int fd = file->fd;
+  std::vector<uint8_t> out(file->size);
   size_t done = 0;
   while (done < out.size()) {
     ssize_t n = read(fd, out.data() + done, out.size() - done);
@@ -70,28 +82,19 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
 }
 
 Result<MappedFile> map_file(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return io_error("cannot open", path);
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    Error e = io_error("cannot stat", path);
-    close(fd);
-    return e;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return make_error(path + " is not a regular file", "io", path);
-  }
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  const int fd = file->fd;
   MappedFile out;
-  if (st.st_size > 0) {
-    void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (file->size > 0) {
+    void* p = mmap(nullptr, file->size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED) {
       Error e = io_error("cannot map", path);
       close(fd);
       return e;
     }
     out.data_ = static_cast<const uint8_t*>(p);
-    out.size_ = size_t(st.st_size);
+    out.size_ = file->size;
     out.mapped_ = true;
   }
   close(fd);
