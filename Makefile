@@ -211,7 +211,11 @@ keys: build-native-run
 	@scripts/dev-keys.sh $(ENYGMA) $(BUILD)/circuit-digests.json $(DEV_KEYS)
 
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
-run: build-native-run build-wasm-page keys
+# As in `test`, the WebAssembly dependencies build beside the native program.
+run: $(SETUP_STAMP)
+	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; \
+	  $(MAKE) build-native-run; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	@$(MAKE) build-wasm-page keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 
 # ---- benchmarks -----------------------------------------------------------------------------
