@@ -33,6 +33,19 @@ const TempDir& keys() {
   return dir;
 }
 
+// `enygma prove` of the k=2 reference request with the test keys, seeded with `seed`.
+std::vector<std::string> seeded_prove_k2(const std::string& seed) {
+  return {"prove",
+          "--k",
+          "2",
+          "--keys",
+          keys().path().string(),
+          "--input",
+          vector_path("transfer-k2.json"),
+          "--test-seed",
+          seed};
+}
+
 void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -98,17 +111,8 @@ TEST(Cli, BenchReportsEveryTiming) {
 // prove --timings: one JSON object on stderr with the one-shot path's steps, and the same proof
 // on stdout as without it (under the same test seed).
 TEST(Cli, ProveTimingsReportEveryStep) {
-  const std::vector<std::string> prove = {"prove",
-                                          "--k",
-                                          "2",
-                                          "--keys",
-                                          keys().path().string(),
-                                          "--input",
-                                          vector_path("transfer-k2.json"),
-                                          "--test-seed",
-                                          "timings",
-                                          "--threads",
-                                          "2"};
+  std::vector<std::string> prove = seeded_prove_k2("timings");
+  prove.insert(prove.end(), {"--threads", "2"});
   auto plain = run_enygma(prove);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   auto with = prove;
@@ -206,15 +210,7 @@ TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("unknown kernel 'avx'"), std::string::npos) << bad.err;
 
-  const std::vector<std::string> prove = {"prove",
-                                          "--k",
-                                          "2",
-                                          "--keys",
-                                          keys().path().string(),
-                                          "--input",
-                                          vector_path("transfer-k2.json"),
-                                          "--test-seed",
-                                          "k"};
+  const std::vector<std::string> prove = seeded_prove_k2("k");
   const auto fast = run_with(prove, ""), portable = run_with(prove, "ENYGMA_DISABLE_KERNELS=all");
   ASSERT_EQ(fast.exit_code, 0) << fast.err;
   ASSERT_EQ(portable.exit_code, 0) << portable.err;
