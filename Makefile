@@ -50,7 +50,7 @@ ENYGMA := $(BUILD)/bin/enygma
 timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
-.PHONY: help setup build build-native build-native-run build-wasm build-wasm-page build-wasm-run \
+.PHONY: help setup build build-native build-native-run build-native-test build-wasm build-wasm-page build-wasm-run \
         wasm-deps test \
         test-native test-wasm \
         test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full run keys \
@@ -91,7 +91,12 @@ $(BUILD)/CMakeCache.txt: toolchains/native-release.cmake | $(SETUP_STAMP)
 build-native-run: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
 	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS) --target enygma)
 
+# Everything: the programs, tools, tests and the Google Benchmark programs.
 build-native: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
+	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS) --target all benchmarks)
+
+# What the tests need: all but the benchmark programs (bench/CMakeLists.txt).
+build-native-test: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
 	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS))
 
 # ---- WebAssembly build ----------------------------------------------------------------------
@@ -111,7 +116,7 @@ $(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-w
 	  -DENYGMA_WASM_DEPS=$(abspath $(WASM_DEPS)) -DENYGMA_WERROR=$(WERROR)
 
 build-wasm: wasm-deps $(BUILD_WASM)/CMakeCache.txt
-	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS))
+	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target all benchmarks)
 
 build: build-native build-wasm
 
@@ -131,12 +136,17 @@ build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 # native build, which keeps both cores busy meanwhile.
 test: $(SETUP_STAMP)
 	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; \
-	  $(MAKE) build-native; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	  $(MAKE) build-native-test; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 	@$(MAKE) build-wasm-run test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
 
-test-native: build-native
-	@$(call timed,test-native,ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS))
+# cluster_test mostly waits (health checks, load runs of fixed length: ~2 s of CPU in ~25 s), so
+# it runs beside the others instead of taking one of the JOBS slots; its output follows theirs.
+test-native: build-native-test
+	@$(call timed,test-native,{ ctest --test-dir $(BUILD) --output-on-failure -R '^cluster_test$$' \
+	  >$(BUILD)/cluster_test.log 2>&1 & cluster=$$!; status=0; \
+	  ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -E '^cluster_test$$' || status=$$?; \
+	  wait $$cluster || status=$$?; cat $(BUILD)/cluster_test.log; exit $$status; })
 
 # Each WebAssembly test program runs under Node (CMAKE_CROSSCOMPILING_EMULATOR).
 test-wasm: build-wasm-run
@@ -146,16 +156,20 @@ test-wasm: build-wasm-run
 # with clang 14 (-O1: optimized enough for the arithmetic-heavy tests; -gline-tables-only: the
 # reports' stacks still name file and line, for less to compile than full debug information;
 # clang compiles this faster than g++ and is the second compiler the code must agree with).
-# The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: coverage instrumentation and
-# the portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
-# fuzzers' own sources. cluster_test, the interop tests and the checks of the source tree
-# (layers, docs, format: the release build runs them) are not built here.
+# The shells (native/, the load generator) and the test files at -O0, the core at -O1 (see
+# native/CMakeLists.txt). The same folder holds the libFuzzer programs (ENYGMA_FUZZ=ON: the
+# portable field kernel, see tests/fuzz/CMakeLists.txt), so test-fuzz-short builds only the
+# fuzzers' own sources; they run a few seconds each to show that they build and run, with
+# coverage instrumentation in their own sources only (in the core it made these unit tests ~30%
+# slower; `make fuzz` builds its own folder with it everywhere). cluster_test, the interop tests
+# and the checks of the source tree (layers, docs, format: the release build runs them) are not
+# built here.
 $(BUILD_ASAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_FUZZ=ON -DENYGMA_WERROR=$(WERROR) \
-	  -DENYGMA_BUILD_BENCH=OFF -DENYGMA_BUILD_INTEGRATION_TESTS=OFF \
+	  -DENYGMA_SANITIZE=address,undefined -DENYGMA_FUZZ=ON -DENYGMA_FUZZ_CORE_COVERAGE=OFF \
+	  -DENYGMA_WERROR=$(WERROR) -DENYGMA_BUILD_BENCH=OFF -DENYGMA_BUILD_INTEGRATION_TESTS=OFF \
 	  "-DENYGMA_TEST_EXCLUDE=^(.*_soundness|transfer_pinned)_test$$"
 
 test-sanitize: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
@@ -191,13 +205,13 @@ test-fuzz-short: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 
 # Browser tests: Playwright drives Debian's chromium (never `playwright install`) against the
 # real server with the WebAssembly demo (e2e/run.sh, e2e/global-setup.ts makes their keys).
-test-e2e: build-native build-wasm-run
+test-e2e: build-native-test build-wasm-run
 	@$(call timed,test-e2e,ENYGMA_BIN=$(abspath $(ENYGMA)) ENYGMA_WEB=$(abspath $(BUILD_WASM))/web \
 	  e2e/run.sh)
 
 # The exhaustive soundness sweeps at every k = 2..16 (every rule broken alone, every witness wire
 # changed alone, every circuit family); `make test` runs them at a few sizes only.
-test-soundness-full: build-native
+test-soundness-full: build-native-test
 	@$(call timed,test-soundness-full,ENYGMA_SWEEP=full ctest --test-dir $(BUILD) \
 	  --output-on-failure -j $(JOBS) -R '(soundness|circuit|validate|merkle|gadgets)_test$$')
 
