@@ -78,7 +78,7 @@ test('the page is cross-origin isolated and its module runs a pool of several th
 });
 
 for (const k of [2, 6]) {
-  test(`the browser proves the k=${k} reference request; browser and server verify it`, async ({ page, request }) => {
+  test(`the browser proves the k=${k} reference request; browser and server verify it; the page stays responsive`, async ({ page, request }) => {
     await openDemo(page, k);
     await expect(page.locator('#request')).not.toHaveValue('');
     // the page keeps running while the worker proves: timers fire on time

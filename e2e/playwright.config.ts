@@ -3,7 +3,9 @@
 // Debian's chromium, never a downloaded browser (`playwright install` is never run). The
 // global setup starts the real native server (build/bin/enygma serve) with development keys
 // and the built demo (build-wasm/web); see e2e/global-setup.ts for the variables that move
-// them. One worker: every proof uses all the cores already.
+// them. Two workers, one per spec file: most of a test is page loads, key transfers and module
+// start-up, so two side by side keep the cores busy. The tests that time the page's timers
+// during a proof ("stays responsive") run afterwards, alone (project e2e after e2e-parallel).
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
@@ -12,7 +14,7 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 120_000,
   expect: { timeout: 60_000 },
@@ -37,7 +39,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'e2e', testMatch: /(demo|product)\.spec\.ts$/ },
+    { name: 'e2e-parallel', testMatch: /(demo|product)\.spec\.ts$/, grepInvert: /stays responsive/ },
+    { name: 'e2e', testMatch: /demo\.spec\.ts$/, grep: /stays responsive/, dependencies: ['e2e-parallel'] },
     // Timings for docs/performance.md, not assertions: `e2e/run.sh --bench`.
     { name: 'bench', testMatch: /bench\.spec\.ts$/, timeout: 600_000 },
     // snarkjs vs our WebAssembly prover in one page (issue #7): `e2e/run.sh --bench-snarkjs`.
