@@ -4,8 +4,8 @@ namespace enygma::circuit {
 
 namespace {
 
-const Fr kA = Fr::constant("168700");
-const Fr kD = Fr::constant("168696");
+using babyjubjub::kA;
+using babyjubjub::kD;
 const Fr kMontA = Fr::constant("168698");
 
 // 1/x and 1/y with one inversion (Montgomery's trick); zero stays zero.

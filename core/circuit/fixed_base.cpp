@@ -37,8 +37,8 @@ namespace enygma::circuit {
 namespace {
 
 constexpr unsigned kMaxChainWindows = 125;  // 250 bits: the bound of the proof above
-constexpr Fr kA = Fr::constant("168700");
-constexpr Fr kD = Fr::constant("168696");
+using babyjubjub::kA;
+using babyjubjub::kD;
 
 struct Entry {
   MontPoint mont;

@@ -45,7 +45,9 @@ using Scope = circuit::CircuitBuilder::Scope;
 
 namespace {
 
-constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs, D = dvp::kMerkleDepth;
+using joinsplit::M;
+using joinsplit::N;
+constexpr unsigned D = dvp::kMerkleDepth;
 
 struct InputSlot {
   Var sk, salt, amount;

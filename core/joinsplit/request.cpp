@@ -184,10 +184,6 @@ Fr sum_in(const JoinSplitRequest& q) {
   return s;
 }
 
-Fr note(const JoinSplitRequest& q, const Fr& pk, const Fr& salt, const Fr& amount) {
-  return joinsplit_note(q, pk, salt, amount);
-}
-
 }  // namespace
 
 Fr joinsplit_note(const JoinSplitRequest& q, const Fr& pk, const Fr& salt, const Fr& amount) {
@@ -206,20 +202,20 @@ void set_dummy_slot(JoinSplitRequest& q, unsigned i) {
   q.merkle_roots[i] = Fr::zero();
   q.nullifiers[i] = dvp::dummy_nullifier();
   q.input_keys[i] = dummy_key;
-  q.leaves[i] = note(q, dummy_key, Fr::zero(), Fr::zero());
+  q.leaves[i] = joinsplit_note(q, dummy_key, Fr::zero(), Fr::zero());
 }
 
 void JoinSplitRequest::derive_public_values() {
   for (unsigned i = 0; i < n && i < kJoinSplitInputs; ++i) {
     input_keys[i] = dvp::spend_public_key(secret_keys[i]);
-    leaves[i] = note(*this, input_keys[i], salts_in[i], values_in[i]);
+    leaves[i] = joinsplit_note(*this, input_keys[i], salts_in[i], values_in[i]);
     nullifiers[i] = dvp::nullifier(secret_keys[i], indices[i]);
   }
   for (unsigned o = 0; o < kJoinSplitOutputs; ++o) {
-    commitments_out[o] = note(*this, recipient_keys[o], salts_out[o], values_out[o]);
+    commitments_out[o] = joinsplit_note(*this, recipient_keys[o], salts_out[o], values_out[o]);
   }
   Fr total = sum_in(*this);
-  revert_commitment = note(*this, input_keys[0], revert_salt, total);
+  revert_commitment = joinsplit_note(*this, input_keys[0], revert_salt, total);
   sodium_memzero(&total, sizeof total);
 }
 

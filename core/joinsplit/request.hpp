@@ -23,6 +23,10 @@ namespace enygma {
 
 inline constexpr unsigned kJoinSplitInputs = 10;  // N, input slots (real ones first)
 inline constexpr unsigned kJoinSplitOutputs = 2;  // M
+namespace joinsplit {
+// The relation's names for them (joinsplit-relation.md).
+inline constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
+}  // namespace joinsplit
 inline constexpr unsigned kJoinSplitPublicInputs = 1 + 3 * kJoinSplitInputs + kJoinSplitOutputs + 1;
 
 // The two routes differ only in the note (and the token fields that go into it).

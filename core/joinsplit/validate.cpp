@@ -16,7 +16,8 @@ namespace enygma {
 namespace {
 
 using dvp::Check;
-constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
+using joinsplit::M;
+using joinsplit::N;
 
 std::string at(const char* name, unsigned i) {
   return dvp::indexed(name, i);
@@ -28,10 +29,6 @@ std::string field_of(const char* name, unsigned i, const char* member) {
 
 Check fail(int rule, const std::string& field, const std::string& what) {
   return dvp::rule_error('J', rule, field, what);
-}
-
-Fr note(const JoinSplitRequest& q, const Fr& pk, const Fr& salt, const Fr& amount) {
-  return joinsplit_note(q, pk, salt, amount);
 }
 
 // J1: 0 <= a_i < 10^36 and 0 <= b_o < 10^36, as integers.
@@ -79,7 +76,7 @@ Check j3(const JoinSplitRequest& q) {
 // J4: leaf_i = Note(pk_i, s_i, a_i).
 Check j4(const JoinSplitRequest& q) {
   for (unsigned i = 0; i < N; ++i) {
-    if (q.leaves[i] != note(q, q.input_keys[i], q.salts_in[i], q.values_in[i])) {
+    if (q.leaves[i] != joinsplit_note(q, q.input_keys[i], q.salts_in[i], q.values_in[i])) {
       return fail(
           4, at("leaves", i),
           "(the input note) is not Note(pk, " + at("saltsIn", i) + ", " + at("valuesIn", i) + ")");
@@ -103,7 +100,8 @@ Check j5(const JoinSplitRequest& q) {
 // J6: commitmentsOut[o] == Note(rpk_o, saltsOut[o], b_o).
 Check j6(const JoinSplitRequest& q) {
   for (unsigned o = 0; o < M; ++o) {
-    if (q.commitments_out[o] != note(q, q.recipient_keys[o], q.salts_out[o], q.values_out[o])) {
+    if (q.commitments_out[o] !=
+        joinsplit_note(q, q.recipient_keys[o], q.salts_out[o], q.values_out[o])) {
       return fail(6, at("commitmentsOut", o),
                   "is not Note(" + field_of("pubKeysOut", o, "publicKey") + ", " +
                       at("saltsOut", o) + ", " + at("valuesOut", o) + ")");
@@ -116,7 +114,8 @@ Check j6(const JoinSplitRequest& q) {
 Check j7(const JoinSplitRequest& q) {
   Fr total = Fr::zero();
   for (const Fr& a : q.values_in) total += a;
-  const bool holds = q.revert_commitment == note(q, q.input_keys[0], q.revert_salt, total);
+  const bool holds =
+      q.revert_commitment == joinsplit_note(q, q.input_keys[0], q.revert_salt, total);
   sodium_memzero(&total, sizeof total);  // the amount spent
   if (holds) return std::nullopt;
   return fail(7, "revertCommitment", "is not Note(pk_0, revertSalt, the sum of valuesIn)");

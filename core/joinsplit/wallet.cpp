@@ -13,7 +13,7 @@ namespace enygma {
 
 namespace {
 
-constexpr unsigned N = kJoinSplitInputs;
+using joinsplit::N;
 constexpr unsigned kLeaves = dvp::MerkleTree::kLeaves;
 
 enum class SlotKind : uint8_t { kNote, kZeroNote, kDummy };

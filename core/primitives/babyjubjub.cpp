@@ -9,8 +9,6 @@
 namespace enygma::babyjubjub {
 namespace {
 
-constexpr Fr kA = Fr::constant("168700");
-constexpr Fr kD = Fr::constant("168696");
 constexpr U256 kL = BjjScalarParams::kModulus;
 
 struct Ext {

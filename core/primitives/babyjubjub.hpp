@@ -28,6 +28,9 @@ struct BjjScalarParams {
 using BjjScalar = PrimeField<BjjScalarParams>;
 
 namespace babyjubjub {
+// The coefficients of a x^2 + y^2 = 1 + d x^2 y^2 (also a() and d()).
+inline constexpr Fr kA = Fr::constant("168700");
+inline constexpr Fr kD = Fr::constant("168696");
 Fr a();
 Fr d();
 BjjPoint identity();  // (0, 1)
