@@ -27,22 +27,34 @@ __attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uin
   constexpr const uint64_t* m = F::kModulus.w;
   uint64_t sa[4], sb[4];
   unsigned long long x;
-  unsigned char c = 0, d = 0;
+  unsigned char c = 0;
   for (int i = 0; i < 4; ++i) {
     c = _addcarry_u64(c, a0[i], a1[i], &x);
     sa[i] = x;
-    d = _addcarry_u64(d, b0[i], b1[i], &x);
+  }
+  c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, b0[i], b1[i], &x);
     sb[i] = x;
   }
   uint64_t t0[8], t1[8], t2[8];
   mul_wide(t0, a0, b0);
   mul_wide(t1, a1, b1);
   mul_wide(t2, sa, sb);
-  unsigned char br0 = 0, br1 = 0, br2 = 0;
+  // t2 - t0 - t1 and t0 - t1, one borrow chain at a time: interleaved, the chains need more
+  // carry flags than x86 has and compile to setb/add sequences.
+  unsigned char br = 0;
   for (int i = 0; i < 8; ++i) {
-    br1 = _subborrow_u64(br1, t2[i], t0[i], &x);
-    br2 = _subborrow_u64(br2, x, t1[i], &x);
+    br = _subborrow_u64(br, t2[i], t0[i], &x);
     t2[i] = x;
+  }
+  br = 0;
+  for (int i = 0; i < 8; ++i) {
+    br = _subborrow_u64(br, t2[i], t1[i], &x);
+    t2[i] = x;
+  }
+  unsigned char br0 = 0;
+  for (int i = 0; i < 8; ++i) {
     br0 = _subborrow_u64(br0, t0[i], t1[i], &x);
     t0[i] = x;
   }
