@@ -201,7 +201,7 @@ fuzz: $(SETUP_STAMP)
 
 test-fuzz-short: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,fuzz-short,FUZZ_BUILD=$(abspath $(BUILD_ASAN)) FUZZ_SECONDS=$(FUZZ_CI_SECONDS) \
-	  FUZZ_JOBS=$(JOBS) FUZZ_LEAKS=0 scripts/fuzz.sh)
+	  FUZZ_JOBS=$(JOBS) FUZZ_PARALLEL=$(JOBS) FUZZ_LEAKS=0 scripts/fuzz.sh)
 
 # Browser tests: Playwright drives Debian's chromium (never `playwright install`) against the
 # real server with the WebAssembly demo (e2e/run.sh, e2e/global-setup.ts makes their keys).
