@@ -272,15 +272,16 @@ TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
   ASSERT_EQ(kill(instance_pid(2), SIGTERM), 0);
   auto report = report_of(*load);
   EXPECT_EQ(report["failures"], 0) << report.dump();
-  // It drained (finished its admitted proofs) and stopped.
+  // It drained (finished its admitted proofs) and stopped. (Generous limits: CI once took over
+  // 10 s from the closed port to the last log line, with both cores busy with other tests.)
   EXPECT_TRUE(wait_for(
-      [&] { return !enygma::test::HttpConnection(instance_ports_[1], 1s).connected(); }, 10s));
+      [&] { return !enygma::test::HttpConnection(instance_ports_[1], 1s).connected(); }, 30s));
   EXPECT_TRUE(wait_for(
       [&] {
         return read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\"") !=
                std::string::npos;
       },
-      10s));
+      30s));
   EXPECT_NE(read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\""),
             std::string::npos);
 }
