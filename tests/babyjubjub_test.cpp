@@ -27,9 +27,9 @@ const U256& kL = bjj::subgroup_order();
 
 // The addition law exactly as the relation document writes it (affine, two divisions).
 BjjPoint add_reference(const BjjPoint& p, const BjjPoint& q) {
-  Fr k = bjj::d() * p.x * q.x * p.y * q.y;
+  Fr k = bjj::kD * p.x * q.x * p.y * q.y;
   Fr x3 = (p.x * q.y + p.y * q.x) * (Fr::one() + k).inverse();
-  Fr y3 = (p.y * q.y - bjj::a() * p.x * q.x) * (Fr::one() - k).inverse();
+  Fr y3 = (p.y * q.y - bjj::kA * p.x * q.x) * (Fr::one() - k).inverse();
   return {x3, y3};
 }
 
@@ -54,7 +54,7 @@ BjjPoint random_subgroup_point(TestRng& rng) {
 // A curve point from x, if (1 - a x^2) / (1 - d x^2) is a square.
 std::optional<BjjPoint> lift_x(const Fr& x) {
   Fr x2 = x.square();
-  auto y = ((Fr::one() - bjj::a() * x2) * (Fr::one() - bjj::d() * x2).inverse()).sqrt();
+  auto y = ((Fr::one() - bjj::kA * x2) * (Fr::one() - bjj::kD * x2).inverse()).sqrt();
   if (!y) return std::nullopt;
   return BjjPoint{x, *y};
 }

@@ -70,12 +70,6 @@ U256 reduce_mod_l(U256 x, unsigned steps) {
 
 }  // namespace
 
-Fr a() {
-  return kA;
-}
-Fr d() {
-  return kD;
-}
 BjjPoint identity() {
   return {Fr::zero(), Fr::one()};
 }

@@ -28,11 +28,9 @@ struct BjjScalarParams {
 using BjjScalar = PrimeField<BjjScalarParams>;
 
 namespace babyjubjub {
-// The coefficients of a x^2 + y^2 = 1 + d x^2 y^2 (also a() and d()).
+// The coefficients of a x^2 + y^2 = 1 + d x^2 y^2.
 inline constexpr Fr kA = Fr::constant("168700");
 inline constexpr Fr kD = Fr::constant("168696");
-Fr a();
-Fr d();
 BjjPoint identity();  // (0, 1)
 bool on_curve(const BjjPoint& p);
 BjjPoint add(const BjjPoint& p, const BjjPoint& q);  // complete formula for on-curve points

@@ -9,7 +9,8 @@
 //   accepts that proof and returns false for changed public inputs and proof elements;
 // - for the smallest of them, a snarkjs ceremony gives a .zkey that `enygma import-zkey` turns
 //   into key files whose proofs snarkjs verifies with the ceremony's key (snarkjs's setup is
-//   most of this test's time, and grows with the circuit).
+//   most of this test's time; it grows with the constraint system's coefficients, ~20-25 s for
+//   each of the small circuits here).
 // `--shard i/n` (optional) takes every n-th circuit in order of size, from the i-th (0-based),
 // so that CTest runs the shards side by side; the ceremony is in the shard of the smallest.
 import fs from "node:fs";
