@@ -83,7 +83,7 @@ Fp2 schoolbook(const Fp2& a, const Fp2& b) {
   return {a.c0 * b.c0 - a.c1 * b.c1, a.c0 * b.c1 + a.c1 * b.c0};
 }
 
-// Fp2 multiplication (the lazily reduced one where the ADX kernel runs) against the schoolbook
+// Fp2 multiplication and squaring (the ADX kernels where they run) against the schoolbook
 // product: random elements and coefficients at the edges of the bounds its proof uses (0, 1,
 // m - 1, m - 2, values near m/2 and 2^253, whose sums approach 2m), so that t0 - t1 is negative
 // and positive, both unreduced sums are largest and every redc input is near m 2^256.
@@ -117,6 +117,12 @@ TEST(Fp2, MultiplicationAgreesWithSchoolbook) {
       ASSERT_EQ(a * b, schoolbook(a, b)) << i << " adx " << adx_enabled();
       ASSERT_EQ(Fp2::mul_karatsuba(a, b), schoolbook(a, b)) << i;
       ASSERT_EQ(a * a, schoolbook(a, a)) << i;
+      // The kernels' squaring (ADX: two products of unreduced operands).
+      ASSERT_EQ(a.square(), schoolbook(a, a)) << i << " adx " << adx_enabled();
+    }
+    for (size_t i = 0; i < edge.size() * edge.size(); ++i) {
+      ASSERT_EQ(values[i].square(), schoolbook(values[i], values[i]))
+          << i << " adx " << adx_enabled();
     }
     // Every pair of edge elements.
     for (size_t i = 0; i < edge.size() * edge.size(); ++i) {

@@ -138,7 +138,7 @@ ENYGMA_KERNEL void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
 // kHaveFp2Square: a backend has a dedicated one (WebAssembly: lazy reduction), which Fp2 then
 // calls; elsewhere Fp2 squares with Fp operations, which GCC keeps in registers where this
 // word-pointer form stores and reloads the intermediate results.
-#if defined(ENYGMA_LIMB32)
+#if defined(ENYGMA_LIMB32) || defined(ENYGMA_HAVE_ADX_KERNEL)
 inline constexpr bool kHaveFp2Square = true;
 #else
 inline constexpr bool kHaveFp2Square = false;
@@ -149,6 +149,9 @@ ENYGMA_KERNEL void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[
 #if defined(ENYGMA_LIMB32)
   wasm::fp2_square<F>(r0, r1, a0, a1);
 #else
+#if defined(ENYGMA_HAVE_ADX_KERNEL)
+  if (__builtin_expect(g_use_adx, 1)) return adx::fp2_square<F>(r0, r1, a0, a1);
+#endif
   // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two multiplications.
   uint64_t p[4], s[4], d[4];
   mul<F>(p, a0, a1);

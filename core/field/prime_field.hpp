@@ -126,17 +126,21 @@ struct PrimeField {
   }
 
   // ---- arithmetic --------------------------------------------------------------------------
-  friend inline PrimeField operator+(const PrimeField& a, const PrimeField& b) {
+  friend inline __attribute__((always_inline)) PrimeField operator+(const PrimeField& a,
+                                                                    const PrimeField& b) {
     PrimeField r;
     kernels::add<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
-  friend inline PrimeField operator-(const PrimeField& a, const PrimeField& b) {
+  friend inline __attribute__((always_inline)) PrimeField operator-(const PrimeField& a,
+                                                                    const PrimeField& b) {
     PrimeField r;
     kernels::sub<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
-  friend inline PrimeField operator-(const PrimeField& a) { return zero() - a; }
+  friend inline __attribute__((always_inline)) PrimeField operator-(const PrimeField& a) {
+    return zero() - a;
+  }
   // r may alias a or b (every kernel allows it).
   static inline __attribute__((always_inline)) void mul_into(uint64_t r[4], const uint64_t a[4],
                                                              const uint64_t b[4]) {
@@ -164,11 +168,11 @@ struct PrimeField {
   __attribute__((always_inline)) void square_in_place() {
     kernels::square<PrimeField>(limbs, limbs);
   }
-  PrimeField dbl() const { return *this + *this; }
+  __attribute__((always_inline)) PrimeField dbl() const { return *this + *this; }
 
   // a * K for a small constant K (1..16), cheaper than doublings and additions.
   template <unsigned K>
-  PrimeField mul_small() const {
+  __attribute__((always_inline)) PrimeField mul_small() const {
     PrimeField r;
     kernels::mul_small<PrimeField, K>(r.limbs, limbs);
     return r;

@@ -68,4 +68,42 @@ __attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uin
   redc(r1, t2, m, F::kInv64);
 }
 
+// (r0 + r1 u) = (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, inputs below m: two Montgomery
+// products of unreduced operands, a0 + a1 and a0 + (m - a1) and 2 a1 each below 2m. mont_mul
+// takes them: for a, b < 2m the product is below 4m^2 < m 2^256 (4m < 2^256), so its result
+// (ab + qm) / 2^256 is below 2m before the final subtraction and below m after it.
+template <class F>
+__attribute__((noinline)) void fp2_square(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
+                                          const uint64_t a1[4]) {
+  constexpr const uint64_t* m = F::kModulus.w;
+  uint64_t s[4], d[4], t[4];
+  unsigned long long x;
+  unsigned char c = 0, br = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, a0[i], a1[i], &x);
+    s[i] = x;
+  }
+  for (int i = 0; i < 4; ++i) {
+    br = _subborrow_u64(br, m[i], a1[i], &x);
+    d[i] = x;
+  }
+  c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, d[i], a0[i], &x);
+    d[i] = x;
+  }
+  c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, a1[i], a1[i], &x);
+    t[i] = x;
+  }
+  uint64_t u0[4], u1[4];
+  mont_mul(u1, a0, t, m, F::kInv64);
+  mont_mul(u0, s, d, m, F::kInv64);
+  for (int i = 0; i < 4; ++i) {
+    r0[i] = u0[i];
+    r1[i] = u1[i];
+  }
+}
+
 }  // namespace enygma::adx
