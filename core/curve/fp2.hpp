@@ -19,13 +19,13 @@ struct Fp2 {
   bool operator==(const Fp2& o) const { return c0 == o.c0 && c1 == o.c1; }
   bool operator!=(const Fp2& o) const { return !(*this == o); }
 
-  friend __attribute__((always_inline)) Fp2 operator+(const Fp2& a, const Fp2& b) {
+  friend ENYGMA_FIELD_OP Fp2 operator+(const Fp2& a, const Fp2& b) {
     return {a.c0 + b.c0, a.c1 + b.c1};
   }
-  friend __attribute__((always_inline)) Fp2 operator-(const Fp2& a, const Fp2& b) {
+  friend ENYGMA_FIELD_OP Fp2 operator-(const Fp2& a, const Fp2& b) {
     return {a.c0 - b.c0, a.c1 - b.c1};
   }
-  friend __attribute__((always_inline)) Fp2 operator-(const Fp2& a) { return {-a.c0, -a.c1}; }
+  friend ENYGMA_FIELD_OP Fp2 operator-(const Fp2& a) { return {-a.c0, -a.c1}; }
   // The field kernels' Fp2 product (core/field/kernels.hpp): Karatsuba, with lazy reduction
   // where the backend has it.
   friend Fp2 operator*(const Fp2& a, const Fp2& b) {
@@ -45,7 +45,7 @@ struct Fp2 {
   Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
   // (a + bu)^2 = (a+b)(a-b) + 2ab u: 2 multiplications (the kernels' Fp2 squaring where a
   // backend has one, core/field/kernels.hpp).
-  __attribute__((always_inline)) Fp2 square() const {
+  ENYGMA_FIELD_OP Fp2 square() const {
     if constexpr (kernels::kHaveFp2Square) {
       Fp2 r;
       kernels::fp2_square<Fp>(r.c0.limbs, r.c1.limbs, c0.limbs, c1.limbs);
@@ -55,8 +55,8 @@ struct Fp2 {
       return {(c0 + c1) * (c0 - c1), ab + ab};
     }
   }
-  __attribute__((always_inline)) Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  __attribute__((always_inline)) Fp2 conjugate() const { return {c0, -c1}; }
+  ENYGMA_FIELD_OP Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  ENYGMA_FIELD_OP Fp2 conjugate() const { return {c0, -c1}; }
   Fp norm() const { return c0.square() + c1.square(); }
   Fp2 inverse() const {
     Fp inv = norm().inverse();
@@ -68,7 +68,7 @@ struct Fp2 {
     return {a.c0 * inv, -(a.c1 * inv)};
   }
   // Multiplication by xi = 9 + u (the non-residue of the sextic twist).
-  __attribute__((always_inline)) Fp2 mul_by_xi() const {
+  ENYGMA_FIELD_OP Fp2 mul_by_xi() const {
     // (a + bu)(9 + u) = 9a - b + (a + 9b)u
     return {c0.mul_small<9>() - c1, c1.mul_small<9>() + c0};
   }

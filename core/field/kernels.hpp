@@ -36,6 +36,16 @@
 #include "core/field/adx/mont_mul.hpp"
 #endif
 
+// The field types' additions, subtractions and small multiples (core/field/prime_field.hpp,
+// core/curve/fp2.hpp): always inlined on the 64-bit backends, where GCC otherwise calls them out
+// of line and the calls cost about as much as the additions; left to the compiler for
+// WebAssembly, where forcing them measured slower (docs/performance.md).
+#if defined(ENYGMA_LIMB32)
+#define ENYGMA_FIELD_OP
+#else
+#define ENYGMA_FIELD_OP __attribute__((always_inline))
+#endif
+
 namespace enygma::kernels {
 
 #define ENYGMA_KERNEL inline __attribute__((always_inline))

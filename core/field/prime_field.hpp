@@ -126,21 +126,17 @@ struct PrimeField {
   }
 
   // ---- arithmetic --------------------------------------------------------------------------
-  friend inline __attribute__((always_inline)) PrimeField operator+(const PrimeField& a,
-                                                                    const PrimeField& b) {
+  friend inline ENYGMA_FIELD_OP PrimeField operator+(const PrimeField& a, const PrimeField& b) {
     PrimeField r;
     kernels::add<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
-  friend inline __attribute__((always_inline)) PrimeField operator-(const PrimeField& a,
-                                                                    const PrimeField& b) {
+  friend inline ENYGMA_FIELD_OP PrimeField operator-(const PrimeField& a, const PrimeField& b) {
     PrimeField r;
     kernels::sub<PrimeField>(r.limbs, a.limbs, b.limbs);
     return r;
   }
-  friend inline __attribute__((always_inline)) PrimeField operator-(const PrimeField& a) {
-    return zero() - a;
-  }
+  friend inline ENYGMA_FIELD_OP PrimeField operator-(const PrimeField& a) { return zero() - a; }
   // r may alias a or b (every kernel allows it).
   static inline __attribute__((always_inline)) void mul_into(uint64_t r[4], const uint64_t a[4],
                                                              const uint64_t b[4]) {
@@ -168,11 +164,11 @@ struct PrimeField {
   __attribute__((always_inline)) void square_in_place() {
     kernels::square<PrimeField>(limbs, limbs);
   }
-  __attribute__((always_inline)) PrimeField dbl() const { return *this + *this; }
+  ENYGMA_FIELD_OP PrimeField dbl() const { return *this + *this; }
 
   // a * K for a small constant K (1..16), cheaper than doublings and additions.
   template <unsigned K>
-  __attribute__((always_inline)) PrimeField mul_small() const {
+  ENYGMA_FIELD_OP PrimeField mul_small() const {
     PrimeField r;
     kernels::mul_small<PrimeField, K>(r.limbs, limbs);
     return r;
