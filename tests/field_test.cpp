@@ -423,6 +423,35 @@ TEST(InverseBackends, ThirtyBitDivstepBatchIsExactAndBounded) {
     ASSERT_LE(abs64(t.q) + abs64(t.r), uint64_t(1) << 30) << i;
   }
 }
+#if defined(__x86_64__)
+// The x86-64 modular addition and subtraction (ADC/SBB intrinsics, the final subtraction in
+// assembly with CMOVs) against the plain C++ ones, on every pair of edge values (sums at m - 1,
+// m, m + 1 and 2m - 2) and random pairs.
+template <class F>
+void compare_add_sub(uint64_t seed) {
+  const std::vector<F> inputs = backend_inputs<F>(seed, 3000);
+  const size_t n = inputs.size();
+  const uint64_t* m = F::kModulus.w;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; j += (i < 32 && j < 32) ? 1 : 97) {
+      const uint64_t* a = inputs[i].limbs;
+      const uint64_t* b = inputs[j].limbs;
+      uint64_t e[4], r[4];
+      portable64::add(e, a, b, m);
+      portable64::add_x86(r, a, b, m);
+      ASSERT_EQ(0, memcmp(e, r, sizeof r)) << "add, case " << i << " " << j;
+      portable64::sub(e, a, b, m);
+      portable64::sub_x86(r, a, b, m);
+      ASSERT_EQ(0, memcmp(e, r, sizeof r)) << "sub, case " << i << " " << j;
+    }
+  }
+}
+TEST(LimbBackends, X86AdditionAgreesWithPortable) {
+  compare_add_sub<Fp>(41);
+  compare_add_sub<Fr>(42);
+}
+#endif
+
 #if defined(__SIZEOF_INT128__)
 TEST(LimbBackends, ThirtyTwoBitAgreesWithSixtyFourBit) {
   compare_backends<Fp>(11);

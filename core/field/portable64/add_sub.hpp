@@ -69,20 +69,59 @@ inline __attribute__((always_inline)) void sub(uint64_t r[4], const uint64_t a[4
 }
 
 #if defined(__x86_64__)
-inline __attribute__((always_inline)) void add_x86(uint64_t r[4], const uint64_t a[4],
-                                                   const uint64_t b[4], const uint64_t m[4]) {
-  unsigned long long t[4], s[4];
-  unsigned char c = 0;
-  c = _addcarry_u64(c, a[0], b[0], &t[0]);
-  c = _addcarry_u64(c, a[1], b[1], &t[1]);
-  c = _addcarry_u64(c, a[2], b[2], &t[2]);
-  c = _addcarry_u64(c, a[3], b[3], &t[3]);
+// r = t - m unless that borrows, else t: the final step of a modular addition. Branch-free: GCC
+// 12 compiles a C++ select on the borrow (`br ? t : s`) into a conditional jump, which field
+// values mispredict about half the time and which would make the time depend on secret values.
+// Assembly (SUB/SBB and CMOVs) except where the sanitizers must see every instruction
+// (ENYGMA_NO_ASM); there masks.
+inline __attribute__((always_inline)) void reduce_once_x86(uint64_t r[4],
+                                                           const unsigned long long t[4],
+                                                           const uint64_t m[4]) {
+#if !defined(ENYGMA_NO_ASM)
+  uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], s0, s1, s2, s3;
+  __asm__(
+      "movq %[t0], %[s0]\n\t"
+      "subq %[m0], %[s0]\n\t"
+      "movq %[t1], %[s1]\n\t"
+      "sbbq %[m1], %[s1]\n\t"
+      "movq %[t2], %[s2]\n\t"
+      "sbbq %[m2], %[s2]\n\t"
+      "movq %[t3], %[s3]\n\t"
+      "sbbq %[m3], %[s3]\n\t"
+      "cmovncq %[s0], %[t0]\n\t"
+      "cmovncq %[s1], %[t1]\n\t"
+      "cmovncq %[s2], %[t2]\n\t"
+      "cmovncq %[s3], %[t3]\n\t"
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0),
+        [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+      : [m0] "rm"(m[0]), [m1] "rm"(m[1]), [m2] "rm"(m[2]), [m3] "rm"(m[3])
+      : "cc");
+  r[0] = t0;
+  r[1] = t1;
+  r[2] = t2;
+  r[3] = t3;
+#else
+  unsigned long long s[4];
   unsigned char br = 0;
   br = _subborrow_u64(br, t[0], m[0], &s[0]);
   br = _subborrow_u64(br, t[1], m[1], &s[1]);
   br = _subborrow_u64(br, t[2], m[2], &s[2]);
   br = _subborrow_u64(br, t[3], m[3], &s[3]);
-  for (int i = 0; i < 4; ++i) r[i] = br ? t[i] : s[i];
+  const uint64_t keep = 0 - uint64_t(br);  // borrowed: t < m, keep it
+  for (int i = 0; i < 4; ++i) r[i] = (t[i] & keep) | (s[i] & ~keep);
+#endif
+}
+
+inline __attribute__((always_inline)) void add_x86(uint64_t r[4], const uint64_t a[4],
+                                                   const uint64_t b[4], const uint64_t m[4]) {
+  unsigned long long t[4];
+  unsigned char c = 0;
+  c = _addcarry_u64(c, a[0], b[0], &t[0]);
+  c = _addcarry_u64(c, a[1], b[1], &t[1]);
+  c = _addcarry_u64(c, a[2], b[2], &t[2]);
+  c = _addcarry_u64(c, a[3], b[3], &t[3]);
+  (void)c;
+  reduce_once_x86(r, t, m);
 }
 
 inline __attribute__((always_inline)) void sub_x86(uint64_t r[4], const uint64_t a[4],

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/field/portable64/add_sub.hpp"
 #include "core/field/u256.hpp"
 
 #if defined(__x86_64__) && defined(__SIZEOF_INT128__)
@@ -69,7 +70,7 @@ inline __attribute__((always_inline)) void mul_small_x86(uint64_t r[4], const ui
   static_assert(K >= 1 && K <= 16);
   using Tables = SmallMultipleTables<F>;
   constexpr const U256& M = F::kModulus;
-  unsigned long long t[5], s[4];
+  unsigned long long t[5];
   uint64_t hi = 0;
   for (int i = 0; i < 4; ++i) {
     const unsigned __int128 prod = (unsigned __int128)a[i] * K + hi;
@@ -85,12 +86,8 @@ inline __attribute__((always_inline)) void mul_small_x86(uint64_t r[4], const ui
   br = _subborrow_u64(br, t[2], qm.w[2], &t[2]);
   br = _subborrow_u64(br, t[3], qm.w[3], &t[3]);
   // t < 2m < 2^255 now, so the fifth word is spent: one conditional subtraction of m.
-  br = 0;
-  br = _subborrow_u64(br, t[0], M.w[0], &s[0]);
-  br = _subborrow_u64(br, t[1], M.w[1], &s[1]);
-  br = _subborrow_u64(br, t[2], M.w[2], &s[2]);
-  br = _subborrow_u64(br, t[3], M.w[3], &s[3]);
-  for (int i = 0; i < 4; ++i) r[i] = br ? t[i] : s[i];
+  (void)br;
+  reduce_once_x86(r, t, M.w);
 }
 #endif
 
