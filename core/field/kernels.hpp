@@ -4,10 +4,11 @@
 //
 // Backends, one folder each, hold arithmetic only and no choice:
 //   portable64/  four 64-bit limbs with 128-bit products; modular addition and subtraction on
-//                words for every target (with ADC/SBB intrinsics on x86-64); a K by table
+//                words for every target (with ADC/SBB intrinsics and CMOVs on x86-64); a K by
+//                table
 //   portable32/  nine 29-bit limbs in 64-bit words, no 128-bit products (WebAssembly)
 //   adx/         MULX/ADCX/ADOX assembly (x86-64, chosen at run time): Montgomery
-//                multiplication, and Fp2 multiplication with lazy reduction
+//                multiplication, Fp2 multiplication with lazy reduction and Fp2 squaring
 //   ifma/        eight field elements at once with AVX-512 IFMA (x86-64, chosen at run time),
 //                for batch-affine point additions (core/msm/batch_affine_ifma.cpp) and the
 //                quotient's transforms (core/poly/ntt_ifma.cpp)
@@ -39,7 +40,7 @@
 // The field types' additions, subtractions and small multiples (core/field/prime_field.hpp,
 // core/curve/fp2.hpp): always inlined on the 64-bit backends, where GCC otherwise calls them out
 // of line and the calls cost about as much as the additions; left to the compiler for
-// WebAssembly, where forcing them measured slower (docs/performance.md).
+// WebAssembly, where forcing them measured slower.
 #if defined(ENYGMA_LIMB32)
 #define ENYGMA_FIELD_OP
 #else
@@ -145,9 +146,10 @@ ENYGMA_KERNEL void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uint64_t a0[4],
 }
 
 // (r0 + r1 u) = (a0 + a1 u)^2 in Fp2, coefficients below m; r0, r1 may alias the inputs.
-// kHaveFp2Square: a backend has a dedicated one (WebAssembly: lazy reduction), which Fp2 then
-// calls; elsewhere Fp2 squares with Fp operations, which GCC keeps in registers where this
-// word-pointer form stores and reloads the intermediate results.
+// kHaveFp2Square: a backend has a dedicated one (WebAssembly: lazy reduction; ADX: two products
+// of unreduced operands), which Fp2 then calls; elsewhere Fp2 squares with Fp operations, which
+// GCC keeps in registers where this word-pointer form stores and reloads the intermediate
+// results.
 #if defined(ENYGMA_LIMB32) || defined(ENYGMA_HAVE_ADX_KERNEL)
 inline constexpr bool kHaveFp2Square = true;
 #else
