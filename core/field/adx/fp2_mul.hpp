@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/field/adx/mont_mul.hpp"
+#include "core/field/portable64/add_sub.hpp"
 
 namespace enygma::adx {
 
@@ -26,23 +27,15 @@ __attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uin
                                        const uint64_t b1[4]) {
   constexpr const uint64_t* m = F::kModulus.w;
   uint64_t sa[4], sb[4];
-  unsigned long long x;
-  unsigned char c = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, a0[i], a1[i], &x);
-    sa[i] = x;
-  }
-  c = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, b0[i], b1[i], &x);
-    sb[i] = x;
-  }
+  portable64::add_words_x86(sa, a0, a1);  // below 2m
+  portable64::add_words_x86(sb, b0, b1);
   uint64_t t0[8], t1[8], t2[8];
   mul_wide(t0, a0, b0);
   mul_wide(t1, a1, b1);
   mul_wide(t2, sa, sb);
   // t2 - t0 - t1 and t0 - t1, one borrow chain at a time: interleaved, the chains need more
   // carry flags than x86 has and compile to setb/add sequences.
+  unsigned long long x;
   unsigned char br = 0;
   for (int i = 0; i < 8; ++i) {
     br = _subborrow_u64(br, t2[i], t0[i], &x);
@@ -59,11 +52,8 @@ __attribute__((noinline)) void fp2_mul(uint64_t r0[4], uint64_t r1[4], const uin
     t0[i] = x;
   }
   const uint64_t mask = 0 - uint64_t(br0);
-  c = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, t0[4 + i], m[i] & mask, &x);
-    t0[4 + i] = x;
-  }
+  const uint64_t m_if_negative[4] = {m[0] & mask, m[1] & mask, m[2] & mask, m[3] & mask};
+  portable64::add_words_x86(t0 + 4, t0 + 4, m_if_negative);
   redc(r0, t0, m, F::kInv64);
   redc(r1, t2, m, F::kInv64);
 }
@@ -78,32 +68,18 @@ __attribute__((noinline)) void fp2_square(uint64_t r0[4], uint64_t r1[4], const 
   constexpr const uint64_t* m = F::kModulus.w;
   uint64_t s[4], d[4], t[4];
   unsigned long long x;
-  unsigned char c = 0, br = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, a0[i], a1[i], &x);
-    s[i] = x;
-  }
+  unsigned char br = 0;
   for (int i = 0; i < 4; ++i) {
     br = _subborrow_u64(br, m[i], a1[i], &x);
     d[i] = x;
   }
-  c = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, d[i], a0[i], &x);
-    d[i] = x;
-  }
-  c = 0;
-  for (int i = 0; i < 4; ++i) {
-    c = _addcarry_u64(c, a1[i], a1[i], &x);
-    t[i] = x;
-  }
-  uint64_t u0[4], u1[4];
-  mont_mul(u1, a0, t, m, F::kInv64);
-  mont_mul(u0, s, d, m, F::kInv64);
-  for (int i = 0; i < 4; ++i) {
-    r0[i] = u0[i];
-    r1[i] = u1[i];
-  }
+  portable64::add_words_x86(d, d, a0);  // a0 + (m - a1)
+  portable64::add_words_x86(s, a0, a1);
+  portable64::add_words_x86(t, a1, a1);
+  // Every input is read before r1 is written (s, d, t hold what r0 needs), so r0 and r1 may
+  // alias a0 and a1.
+  mont_mul(r1, a0, t, m, F::kInv64);
+  mont_mul(r0, s, d, m, F::kInv64);
 }
 
 }  // namespace enygma::adx

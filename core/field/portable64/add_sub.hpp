@@ -69,13 +69,23 @@ inline __attribute__((always_inline)) void sub(uint64_t r[4], const uint64_t a[4
 }
 
 #if defined(__x86_64__)
+// r = a + b on four words, unreduced (the caller's bounds keep it below 2^256). r may alias a or b.
+inline __attribute__((always_inline)) void add_words_x86(uint64_t r[4], const uint64_t a[4],
+                                                         const uint64_t b[4]) {
+  unsigned long long x;
+  unsigned char c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c = _addcarry_u64(c, a[i], b[i], &x);
+    r[i] = x;
+  }
+}
+
 // r = t - m unless that borrows, else t: the final step of a modular addition. Branch-free: GCC
 // 12 compiles a C++ select on the borrow (`br ? t : s`) into a conditional jump, which field
 // values mispredict about half the time and which would make the time depend on secret values.
 // Assembly (SUB/SBB and CMOVs) except where the sanitizers must see every instruction
 // (ENYGMA_NO_ASM); there masks.
-inline __attribute__((always_inline)) void reduce_once_x86(uint64_t r[4],
-                                                           const unsigned long long t[4],
+inline __attribute__((always_inline)) void reduce_once_x86(uint64_t r[4], const uint64_t t[4],
                                                            const uint64_t m[4]) {
 #if !defined(ENYGMA_NO_ASM)
   uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], s0, s1, s2, s3;
@@ -101,26 +111,14 @@ inline __attribute__((always_inline)) void reduce_once_x86(uint64_t r[4],
   r[2] = t2;
   r[3] = t3;
 #else
-  unsigned long long s[4];
-  unsigned char br = 0;
-  br = _subborrow_u64(br, t[0], m[0], &s[0]);
-  br = _subborrow_u64(br, t[1], m[1], &s[1]);
-  br = _subborrow_u64(br, t[2], m[2], &s[2]);
-  br = _subborrow_u64(br, t[3], m[3], &s[3]);
-  const uint64_t keep = 0 - uint64_t(br);  // borrowed: t < m, keep it
-  for (int i = 0; i < 4; ++i) r[i] = (t[i] & keep) | (s[i] & ~keep);
+  reduce_once(r, t, m);
 #endif
 }
 
 inline __attribute__((always_inline)) void add_x86(uint64_t r[4], const uint64_t a[4],
                                                    const uint64_t b[4], const uint64_t m[4]) {
-  unsigned long long t[4];
-  unsigned char c = 0;
-  c = _addcarry_u64(c, a[0], b[0], &t[0]);
-  c = _addcarry_u64(c, a[1], b[1], &t[1]);
-  c = _addcarry_u64(c, a[2], b[2], &t[2]);
-  c = _addcarry_u64(c, a[3], b[3], &t[3]);
-  (void)c;
+  uint64_t t[4];
+  add_words_x86(t, a, b);  // a + b < 2m < 2^255: no carry out
   reduce_once_x86(r, t, m);
 }
 

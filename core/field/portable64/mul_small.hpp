@@ -87,7 +87,8 @@ inline __attribute__((always_inline)) void mul_small_x86(uint64_t r[4], const ui
   br = _subborrow_u64(br, t[3], qm.w[3], &t[3]);
   // t < 2m < 2^255 now, so the fifth word is spent: one conditional subtraction of m.
   (void)br;
-  reduce_once_x86(r, t, M.w);
+  const uint64_t low[4] = {t[0], t[1], t[2], t[3]};
+  reduce_once_x86(r, low, M.w);
 }
 #endif
 
