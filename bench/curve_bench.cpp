@@ -47,6 +47,30 @@ void BM_Fp2Square(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 100);
 }
 
+// n independent Fp2 products (range(0)) as the pairing's Fp6/Fp12 steps make them, one group
+// after another, each group depending on the previous one: fp2_mul_many (eight lanes at a time
+// on the IFMA kernel where it runs) against the scalar products one by one (range(1) = 0).
+void BM_Fp2MulMany(benchmark::State& state) {
+  const size_t n = size_t(state.range(0));
+  const bool lanes = state.range(1) != 0;
+  std::vector<Fp2> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = Fp2{Fp::from_u64(3 + i), Fp::from_u64(5 * i)}.inverse();
+    b[i] = Fp2{Fp::from_u64(7), Fp::from_u64(11 + i)}.inverse();
+  }
+  for (auto _ : state) {
+    for (int r = 0; r < 10; ++r) {
+      if (lanes) {
+        fp2_mul_many(a.data(), a.data(), b.data(), n);
+      } else {
+        for (size_t i = 0; i < n; ++i) a[i] = a[i] * b[i];
+      }
+    }
+    benchmark::DoNotOptimize(a.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 10 * int64_t(n));
+}
+
 template <class J>
 void BM_Double(benchmark::State& state) {
   J p = J::generator().mul_vartime(scalar(1));
@@ -129,6 +153,10 @@ void BM_Fp2SqrtDecompression(benchmark::State& state) {
 BENCHMARK(BM_Fp2Mul)->Name("fp2_mul_x100");
 BENCHMARK(BM_Fp2MulKaratsuba)->Name("fp2_mul_karatsuba_x100");
 BENCHMARK(BM_Fp2Square)->Name("fp2_square_x100");
+BENCHMARK(BM_Fp2MulMany)
+    ->Name("fp2_mul_many_x10")
+    ->ArgNames({"n", "lanes"})
+    ->ArgsProduct({{2, 4, 8, 16}, {0, 1}});
 BENCHMARK(BM_Double<G1>)->Name("g1_double_x100");
 BENCHMARK(BM_Add<G1>)->Name("g1_add_jacobian_x100");
 BENCHMARK(BM_AddMixed<G1>)->Name("g1_add_mixed_x100");

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "core/curve/fp2.hpp"
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
 #include "core/field/cpu_features.hpp"
@@ -16,6 +17,7 @@
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 #include "core/field/ifma/fe8.hpp"
+#include "core/field/ifma/fp2_lanes.hpp"
 #endif
 
 namespace enygma {
@@ -201,6 +203,66 @@ TEST_F(FpIfma, G1BatchAdditionsMatchTheScalarGroupLaw) {
 
 TEST_F(FpIfma, G2BatchAdditionsMatchTheScalarGroupLaw) {
   batch_additions_match_the_group_law<G2>();
+}
+
+// Fp2 operands at the edges of the lane kernel's bounds: 0, 1, m - 1 and random values in each
+// coordinate (the lazy sums reach 2m and 32m there, the conditional subtraction both ways).
+std::vector<Fp2> edge_and_random_fp2(size_t random, uint64_t seed) {
+  test::TestRng rng(seed);
+  const Fp edges[3] = {Fp::zero(), Fp::one(), -Fp::one()};
+  std::vector<Fp2> v;
+  for (const Fp& x : edges)
+    for (const Fp& y : edges) v.push_back({x, y});
+  for (size_t i = 0; i < random; ++i) {
+    v.push_back({rng.field<Fp>(), rng.field<Fp>()});
+    v.push_back({rng.field<Fp>(), edges[i % 3]});
+  }
+  return v;
+}
+
+// The Fp2 lane kernel (fp2_mul_lanes, fp2_square_lanes) directly for every lane count, and
+// through fp2_mul_many / fp2_square_many for group sizes around multiples of eight, against the
+// scalar product; outputs overwriting inputs included.
+TEST_F(FpIfma, Fp2ProductsAndSquaresInLanesMatchScalar) {
+  const std::vector<Fp2> pool = edge_and_random_fp2(60, 7);
+  size_t checked = 0;
+  for (unsigned n = 1; n <= 8; ++n) {
+    for (size_t s = 0; s + n <= pool.size(); s += 5) {
+      Fp2 a[8], b[8], prod[8], sq[8];
+      for (unsigned l = 0; l < n; ++l) {
+        a[l] = pool[s + l];
+        b[l] = pool[(s * 7 + l * 13 + 3) % pool.size()];
+      }
+      ifma::fp2_mul_lanes(prod[0].c0.limbs, a[0].c0.limbs, b[0].c0.limbs, n);
+      ifma::fp2_square_lanes(sq[0].c0.limbs, a[0].c0.limbs, n);
+      for (unsigned l = 0; l < n; ++l) {
+        ASSERT_EQ(prod[l], a[l] * b[l]) << "n=" << n << " lane " << l;
+        ASSERT_EQ(sq[l], a[l].square()) << "n=" << n << " lane " << l;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 800u);
+
+  const bool was = ifma_enabled();
+  set_ifma_enabled(true);
+  for (size_t n : {1u, 2u, 7u, 8u, 9u, 13u, 16u, 18u, 25u}) {
+    std::vector<Fp2> a(pool.begin(), pool.begin() + long(n)), b(n), out(n), sq(n);
+    for (size_t i = 0; i < n; ++i) b[i] = pool[pool.size() - 1 - i];
+    fp2_mul_many(out.data(), a.data(), b.data(), n);
+    fp2_square_many(sq.data(), a.data(), n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out[i], a[i] * b[i]) << "n=" << n << " i=" << i;
+      ASSERT_EQ(sq[i], a[i].square()) << "n=" << n << " i=" << i;
+    }
+    std::vector<Fp2> in_place = a;
+    fp2_mul_many(in_place.data(), in_place.data(), b.data(), n);
+    EXPECT_EQ(in_place, out);
+    in_place = a;
+    fp2_square_many(in_place.data(), in_place.data(), n);
+    EXPECT_EQ(in_place, sq);
+  }
+  set_ifma_enabled(was);
 }
 
 TEST(FpIfmaDispatch, CanBeSwitchedOffAndOnWhereSupported) {

@@ -1,6 +1,46 @@
 #include "core/curve/fp2.hpp"
 
+#include <cstddef>
+
+#include "core/field/ifma/fp2_lanes.hpp"
+
 namespace enygma {
+
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+static_assert(sizeof(Fp2) == 64 && offsetof(Fp2, c1) == 32, "the lane kernel's Fp2 layout");
+#endif
+
+namespace {
+// Groups of one or two run on the scalar kernel: a lane call costs about three scalar products
+// (curve_bench fp2_mul_many_x10).
+constexpr size_t kMinLanes = 3;
+}  // namespace
+
+void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
+  for (size_t i = 0; i < n; i += 8) {
+    const size_t k = n - i < 8 ? n - i : 8;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+    if (k >= kMinLanes && kernels::fp2_lanes_enabled()) {
+      ifma::fp2_mul_lanes(out[i].c0.limbs, a[i].c0.limbs, b[i].c0.limbs, unsigned(k));
+      continue;
+    }
+#endif
+    for (size_t j = i; j < i + k; ++j) out[j] = a[j] * b[j];
+  }
+}
+
+void fp2_square_many(Fp2* out, const Fp2* a, size_t n) {
+  for (size_t i = 0; i < n; i += 8) {
+    const size_t k = n - i < 8 ? n - i : 8;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+    if (k >= kMinLanes && kernels::fp2_lanes_enabled()) {
+      ifma::fp2_square_lanes(out[i].c0.limbs, a[i].c0.limbs, unsigned(k));
+      continue;
+    }
+#endif
+    for (size_t j = i; j < i + k; ++j) out[j] = a[j].square();
+  }
+}
 
 std::optional<Fp2> Fp2::sqrt() const {
   if (is_zero()) return zero();

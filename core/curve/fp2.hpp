@@ -91,4 +91,10 @@ struct Fp2 {
   }
 };
 
+// out[i] = a[i] * b[i] and out[i] = a[i]^2 for i < n: independent products, eight at a time on
+// the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one. Results are
+// identical either way; out may alias a or b element for element.
+void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n);
+void fp2_square_many(Fp2* out, const Fp2* a, size_t n);
+
 }  // namespace enygma

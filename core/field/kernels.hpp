@@ -10,8 +10,9 @@
 //   adx/         MULX/ADCX/ADOX assembly (x86-64, chosen at run time): Montgomery
 //                multiplication, Fp2 multiplication with lazy reduction and Fp2 squaring
 //   ifma/        eight field elements at once with AVX-512 IFMA (x86-64, chosen at run time),
-//                for batch-affine point additions (core/msm/batch_affine_ifma.cpp) and the
-//                quotient's transforms (core/poly/ntt_ifma.cpp)
+//                for batch-affine point additions (core/msm/batch_affine_ifma.cpp), the
+//                quotient's transforms (core/poly/ntt_ifma.cpp) and groups of independent Fp2
+//                products in the pairing (core/field/ifma/fp2_lanes.hpp)
 //   wasm/        on portable32's limbs, for WebAssembly: Fp2 products with lazy reduction
 // Which backends a build has, and the run-time switches of the x86-64 ones, are in
 // core/field/cpu_features.hpp. Every backend computes the same function on the same in-memory
@@ -196,12 +197,18 @@ inline bool batch_lanes_enabled() {
 inline bool ntt_lanes_enabled() {
   return g_use_ifma;
 }
+inline bool fp2_lanes_enabled() {
+  return g_use_ifma;
+}
 #else
 inline constexpr bool kHaveBatchLanes = false;
 inline bool batch_lanes_enabled() {
   return false;
 }
 inline bool ntt_lanes_enabled() {
+  return false;
+}
+inline bool fp2_lanes_enabled() {
   return false;
 }
 #endif

@@ -4,17 +4,27 @@
 
 namespace enygma {
 
+// Karatsuba over Fp6, c0 c0' + c1 c1' v and (c0 + c1)(c0' + c1') - c0 c0' - c1 c1': its three Fp6
+// products' 18 Fp2 products at once.
 Fp12 Fp12::mul(const Fp12& b) const {
-  const Fp6 t0 = c0 * b.c0, t1 = c1 * b.c1;
-  return {t0 + t1.mul_by_v(), (c0 + c1) * (b.c0 + b.c1) - t0 - t1};
+  Fp2 x[18], y[18], p[18];
+  fp6_mul_operands(c0, b.c0, x, y);
+  fp6_mul_operands(c1, b.c1, x + 6, y + 6);
+  fp6_mul_operands(c0 + c1, b.c0 + b.c1, x + 12, y + 12);
+  fp2_mul_many(p, x, y, 18);
+  const Fp6 t0 = fp6_mul_result(p), t1 = fp6_mul_result(p + 6);
+  return {t0 + t1.mul_by_v(), fp6_mul_result(p + 12) - t0 - t1};
 }
 
 // (a0 + a1 w)^2 = a0^2 + a1^2 v + 2 a0 a1 w, with a0^2 + a1^2 v = (a0 + a1)(a0 + a1 v) - t - t v
-// for t = a0 a1.
+// for t = a0 a1: two Fp6 products, 12 Fp2 products at once.
 Fp12 Fp12::square() const {
-  const Fp6 t = c0 * c1;
-  const Fp6 s = (c0 + c1) * (c0 + c1.mul_by_v());
-  return {s - t - t.mul_by_v(), t.dbl()};
+  Fp2 x[12], y[12], p[12];
+  fp6_mul_operands(c0, c1, x, y);
+  fp6_mul_operands(c0 + c1, c0 + c1.mul_by_v(), x + 6, y + 6);
+  fp2_mul_many(p, x, y, 12);
+  const Fp6 t = fp6_mul_result(p);
+  return {fp6_mul_result(p + 6) - t - t.mul_by_v(), t.dbl()};
 }
 
 // (a0 + a1 w)^-1 = (a0 - a1 w) / (a0^2 - a1^2 v).
@@ -43,30 +53,22 @@ Fp12 Fp12::frobenius_map(int k) const {
   }
 }
 
-namespace {
-
-// (a + b s)^2 in Fp4 = Fp2[s] / (s^2 - xi): returns (a^2 + xi b^2, 2ab) with 3 squarings.
-inline void fp4_square(const Fp2& a, const Fp2& b, Fp2& re, Fp2& im) {
-  const Fp2 a2 = a.square(), b2 = b.square();
-  re = b2.mul_by_xi() + a2;
-  im = (a + b).square() - a2 - b2;
-}
-
-}  // namespace
-
 // View x as A + B w + C w^2 over Fp4 = Fp2[s], s = w^3, s^2 = xi:
 //   A = z0 + z3 s, B = z1 + z4 s, C = z2 + z5 s  (z_i the coefficient of w^i).
 // For x in the cyclotomic subgroup,
 //   x^2 = (3 A^2 - 2 conj(A)) + (3 s C^2 + 2 conj(B)) w + (3 B^2 - 2 conj(C)) w^2,
-// where conj(a + b s) = a - b s.
+// where conj(a + b s) = a - b s. (a + b s)^2 = (a^2 + xi b^2) + ((a + b)^2 - a^2 - b^2) s: the
+// three Fp4 squares are nine Fp2 squares, made at once.
 Fp12 Fp12::cyclotomic_square() const {
   const Fp2 &z0 = c0.c0, &z1 = c1.c0, &z2 = c0.c1, &z3 = c1.c1, &z4 = c0.c2, &z5 = c1.c2;
-  Fp2 a_re, a_im, b_re, b_im, c_re, c_im;
-  fp4_square(z0, z3, a_re, a_im);
-  fp4_square(z1, z4, b_re, b_im);
-  fp4_square(z2, z5, c_re, c_im);
+  const Fp2 in[9] = {z0, z3, z0 + z3, z1, z4, z1 + z4, z2, z5, z2 + z5};
+  Fp2 sq[9];
+  fp2_square_many(sq, in, 9);
+  const auto re = [&](int k) { return sq[3 * k + 1].mul_by_xi() + sq[3 * k]; };
+  const auto im = [&](int k) { return sq[3 * k + 2] - sq[3 * k] - sq[3 * k + 1]; };
+  const Fp2 a_re = re(0), a_im = im(0), b_re = re(1), b_im = im(1);
   // s * C^2 = xi c_im + c_re s
-  const Fp2 sc_re = c_im.mul_by_xi(), sc_im = c_re;
+  const Fp2 sc_re = im(2).mul_by_xi(), sc_im = re(2);
   Fp12 r;
   // 3t - 2z = 2(t - z) + t and 3t + 2z = 2(t + z) + t
   r.c0.c0 = (a_re - z0).dbl() + a_re;    // w^0
@@ -79,19 +81,24 @@ Fp12 Fp12::cyclotomic_square() const {
 }
 
 // x * (l0 + (l1 + l3 v) w): with x = x0 + x1 w and L = l1 + l3 v,
-//   c0 = x0 l0 + x1 L v,  c1 = (x0 + x1)(l0 + L) - x0 l0 - x1 L.
+//   c0 = x0 l0 + x1 L v,  c1 = (x0 + x1)(l0 + L) - x0 l0 - x1 L: 13 Fp2 products at once.
 Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
-  const Fp6 t0 = c0 * l0;
-  const Fp6 t1 = c1.mul_by_01(l1, l3);
-  const Fp6 s = (c0 + c1).mul_by_01(l0 + l1, l3);
-  return {t0 + t1.mul_by_v(), s - t0 - t1};
+  Fp2 x[13], y[13], p[13];
+  fp6_mul_by_0_operands(c0, l0, x, y);
+  fp6_mul_by_01_operands(c1, l1, l3, x + 3, y + 3);
+  fp6_mul_by_01_operands(c0 + c1, l0 + l1, l3, x + 8, y + 8);
+  fp2_mul_many(p, x, y, 13);
+  const Fp6 t0 = {p[0], p[1], p[2]}, t1 = fp6_mul_by_01_result(p + 3);
+  return {t0 + t1.mul_by_v(), fp6_mul_by_01_result(p + 8) - t0 - t1};
 }
 
-// x * (1 + L w) with L = l1 + l3 v: (x0 + x1 L v) + (x1 + x0 L) w.
+// x * (1 + L w) with L = l1 + l3 v: (x0 + x1 L v) + (x1 + x0 L) w, 10 Fp2 products at once.
 Fp12 Fp12::mul_by_monic_line(const Fp2& l1, const Fp2& l3) const {
-  const Fp6 t0 = c0.mul_by_01(l1, l3);
-  const Fp6 t1 = c1.mul_by_01(l1, l3);
-  return {c0 + t1.mul_by_v(), c1 + t0};
+  Fp2 x[10], y[10], p[10];
+  fp6_mul_by_01_operands(c0, l1, l3, x, y);
+  fp6_mul_by_01_operands(c1, l1, l3, x + 5, y + 5);
+  fp2_mul_many(p, x, y, 10);
+  return {c0 + fp6_mul_by_01_result(p + 5).mul_by_v(), c1 + fp6_mul_by_01_result(p)};
 }
 
 Fp12 Fp12::pow(const U256& e) const {

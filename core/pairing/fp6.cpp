@@ -4,15 +4,12 @@
 
 namespace enygma {
 
-// Devegili, O hEigeartaigh, Scott, Dahab, "Multiplication and squaring on pairing-friendly
-// fields" (2006), section 4: Karatsuba for cubic extensions.
+// Karatsuba for cubic extensions (fp6_mul_operands, core/pairing/fp6.hpp).
 Fp6 Fp6::mul(const Fp6& b) const {
-  const Fp2 t0 = c0 * b.c0, t1 = c1 * b.c1, t2 = c2 * b.c2;
-  Fp6 r;
-  r.c0 = ((c1 + c2) * (b.c1 + b.c2) - t1 - t2).mul_by_xi() + t0;
-  r.c1 = (c0 + c1) * (b.c0 + b.c1) - t0 - t1 + t2.mul_by_xi();
-  r.c2 = (c0 + c2) * (b.c0 + b.c2) - t0 - t2 + t1;
-  return r;
+  Fp2 x[6], y[6], p[6];
+  fp6_mul_operands(*this, b, x, y);
+  fp2_mul_many(p, x, y, 6);
+  return fp6_mul_result(p);
 }
 
 // Chung and Hasan, "Asymmetric squaring formulae" (2007), SQR2.
@@ -26,12 +23,10 @@ Fp6 Fp6::square() const {
 }
 
 Fp6 Fp6::mul_by_01(const Fp2& b0, const Fp2& b1) const {
-  const Fp2 t0 = c0 * b0, t1 = c1 * b1;
-  Fp6 r;
-  r.c0 = ((c1 + c2) * b1 - t1).mul_by_xi() + t0;
-  r.c1 = (c0 + c1) * (b0 + b1) - t0 - t1;
-  r.c2 = (c0 + c2) * b0 - t0 + t1;
-  return r;
+  Fp2 x[5], y[5], p[5];
+  fp6_mul_by_01_operands(*this, b0, b1, x, y);
+  fp2_mul_many(p, x, y, 5);
+  return fp6_mul_by_01_result(p);
 }
 
 // The inverse through the norm to Fp2 (the adjugate of the multiplication matrix): one Fp2

@@ -104,9 +104,13 @@ ENYGMA_IFMA_INLINE void normalize(Fe8& a) {
   }
 }
 
-// a * b * 2^-260 mod m, below a*b/2^260 + m. Limbs of a and b below 2^52.
-template <class F>
-ENYGMA_IFMA_INLINE Fe8 mul(const Fe8& a, const Fe8& b) {
+// sum_k a[k] * b[k] * 2^-260 mod m for K products reduced once (Montgomery, one 52-bit digit
+// per step), below sum_k a[k]*b[k] / 2^260 + m. Limbs of every a[k] and b[k] below 2^52. Each
+// accumulator column takes at most 2K + 2 terms below 2^52 per step and lives five steps, so it
+// stays far below 2^64 for K <= 4.
+template <class F, int K>
+ENYGMA_IFMA_INLINE Fe8 mul_sum(const Fe8* a, const Fe8* b) {
+  static_assert(K >= 1 && K <= 4);
   using M = Radix52Modulus<F>;
   const __m512i zero = _mm512_setzero_si512();
   const __m512i inv = splat(M::kInv52);
@@ -115,17 +119,21 @@ ENYGMA_IFMA_INLINE Fe8 mul(const Fe8& a, const Fe8& b) {
   __m512i t0 = zero, t1 = zero, t2 = zero, t3 = zero, t4 = zero, t5 = zero;
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
-    const __m512i bi = b.l[i];
-    t0 = _mm512_madd52lo_epu64(t0, a.l[0], bi);
-    t1 = _mm512_madd52lo_epu64(t1, a.l[1], bi);
-    t2 = _mm512_madd52lo_epu64(t2, a.l[2], bi);
-    t3 = _mm512_madd52lo_epu64(t3, a.l[3], bi);
-    t4 = _mm512_madd52lo_epu64(t4, a.l[4], bi);
-    t1 = _mm512_madd52hi_epu64(t1, a.l[0], bi);
-    t2 = _mm512_madd52hi_epu64(t2, a.l[1], bi);
-    t3 = _mm512_madd52hi_epu64(t3, a.l[2], bi);
-    t4 = _mm512_madd52hi_epu64(t4, a.l[3], bi);
-    t5 = _mm512_madd52hi_epu64(t5, a.l[4], bi);
+#pragma GCC unroll 4
+    for (int k = 0; k < K; ++k) {
+      const Fe8& x = a[k];
+      const __m512i bi = b[k].l[i];
+      t0 = _mm512_madd52lo_epu64(t0, x.l[0], bi);
+      t1 = _mm512_madd52lo_epu64(t1, x.l[1], bi);
+      t2 = _mm512_madd52lo_epu64(t2, x.l[2], bi);
+      t3 = _mm512_madd52lo_epu64(t3, x.l[3], bi);
+      t4 = _mm512_madd52lo_epu64(t4, x.l[4], bi);
+      t1 = _mm512_madd52hi_epu64(t1, x.l[0], bi);
+      t2 = _mm512_madd52hi_epu64(t2, x.l[1], bi);
+      t3 = _mm512_madd52hi_epu64(t3, x.l[2], bi);
+      t4 = _mm512_madd52hi_epu64(t4, x.l[3], bi);
+      t5 = _mm512_madd52hi_epu64(t5, x.l[4], bi);
+    }
     const __m512i q = _mm512_madd52lo_epu64(zero, t0, inv);  // t0 * (-1/m) mod 2^52
     t0 = _mm512_madd52lo_epu64(t0, q, p[0]);                 // now t0 = 0 mod 2^52
     t1 = _mm512_madd52lo_epu64(t1, q, p[1]);
@@ -148,6 +156,12 @@ ENYGMA_IFMA_INLINE Fe8 mul(const Fe8& a, const Fe8& b) {
   Fe8 r{{t0, t1, t2, t3, t4}};
   normalize(r);
   return r;
+}
+
+// a * b * 2^-260 mod m, below a*b/2^260 + m. Limbs of a and b below 2^52.
+template <class F>
+ENYGMA_IFMA_INLINE Fe8 mul(const Fe8& a, const Fe8& b) {
+  return mul_sum<F, 1>(&a, &b);
 }
 
 // a + b (limb-wise, normalized; no reduction).
