@@ -16,7 +16,7 @@ namespace {
 constexpr size_t kMinLanes = 3;
 }  // namespace
 
-void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
+void fp2_mul_many_lanes(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
   for (size_t i = 0; i < n; i += 8) {
     const size_t k = n - i < 8 ? n - i : 8;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
@@ -29,7 +29,7 @@ void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
   }
 }
 
-void fp2_square_many(Fp2* out, const Fp2* a, size_t n) {
+void fp2_square_many_lanes(Fp2* out, const Fp2* a, size_t n) {
   for (size_t i = 0; i < n; i += 8) {
     const size_t k = n - i < 8 ? n - i : 8;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)

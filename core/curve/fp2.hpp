@@ -92,9 +92,18 @@ struct Fp2 {
 };
 
 // out[i] = a[i] * b[i] and out[i] = a[i]^2 for i < n: independent products, eight at a time on
-// the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one. Results are
-// identical either way; out may alias a or b element for element.
-void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n);
-void fp2_square_many(Fp2* out, const Fp2* a, size_t n);
+// the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one, inline (so
+// that the operands' copies vanish where there is no lane kernel). Results are identical
+// either way; out may alias a or b element for element.
+void fp2_mul_many_lanes(Fp2* out, const Fp2* a, const Fp2* b, size_t n);
+void fp2_square_many_lanes(Fp2* out, const Fp2* a, size_t n);
+inline void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
+  if (kernels::fp2_lanes_enabled()) return fp2_mul_many_lanes(out, a, b, n);
+  for (size_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
+inline void fp2_square_many(Fp2* out, const Fp2* a, size_t n) {
+  if (kernels::fp2_lanes_enabled()) return fp2_square_many_lanes(out, a, n);
+  for (size_t i = 0; i < n; ++i) out[i] = a[i].square();
+}
 
 }  // namespace enygma
