@@ -6,9 +6,9 @@
 // x3 and y3 leave in the scalar form with no conversion multiplication.
 //
 // Bounds (m = p): inputs < m; x_a + x_b, dy, 1/d, prefix products < 2m; d*2^260 and
-// lambda*2^260 < 32m. Every multiplication has one operand < 32m and the other < 2m and returns
-// < 2m (ifma/fe8.hpp for Fp; Fp2Lanes::mul below keeps the same contract), so x3 before reduction
-// is in (0, 4m) and y3 in (0, 3m).
+// lambda*2^260 < 32m. Every multiplication takes a first operand < 2m and a second < 32m and
+// returns < 2m (ifma/fe8.hpp for Fp; Fp2Lanes::mul below keeps the same contract and needs that
+// order), so x3 before reduction is in (0, 4m) and y3 in (0, 3m).
 #include "core/msm/batch_affine_lanes.hpp"
 
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
@@ -52,15 +52,49 @@ void invert_scaled(S x[8], bool public_values) {
   for (int l = 0; l < 8; ++l) x[l] = x[l] * k256;
 }
 
+// A finite dummy addition for the unused lanes of the last group: a = (0, 0), b = (R, 0) with
+// R = Montgomery one (in every component), so d != 0. Its result is never stored.
+alignas(64) const uint64_t kPadA[16] = {};
+alignas(64) const uint64_t kPadB[16] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
+                                        Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
+
+// The eight jobs of group g (unused lanes of the last group: the dummy).
+struct GroupPointers {
+  const uint64_t* a[8];
+  const uint64_t* b_x[8];
+  const uint64_t* b_y[8];
+};
+ENYGMA_IFMA_INLINE GroupPointers group_pointers(const AffineAddJob* jobs, size_t k, size_t g) {
+  GroupPointers p;
+  for (size_t l = 0; l < 8; ++l) {
+    const size_t j = g * 8 + l;
+    const bool used = j < k;
+    p.a[l] = used ? jobs[j].a_xy : kPadA;
+    p.b_x[l] = used ? jobs[j].b_x : kPadB;
+    p.b_y[l] = used ? jobs[j].b_y : kPadA;
+  }
+  return p;
+}
+
 // The lane operations of G1's coordinate field.
 struct FpLanes {
   using T = Fe8;
-  static constexpr int kWords = 4;  // per coordinate
-  ENYGMA_IFMA_INLINE static T gather(__m512i addr, int offset) {
-    return ifma::gather(addr, offset);
+  // The eight lanes' a = (x, y) and b = (x, y); then x3, y3 to the first n outputs.
+  ENYGMA_IFMA_INLINE static void load(const GroupPointers& p, T& x_a, T& y_a, T& x_b, T& y_b) {
+    __m512i r[8];
+    ifma::load_rows(p.a, 0, p.a, 4, r);
+    x_a = ifma::from_words(r);
+    y_a = ifma::from_words(r + 4);
+    ifma::load_rows(p.b_x, 0, p.b_y, 0, r);
+    x_b = ifma::from_words(r);
+    y_b = ifma::from_words(r + 4);
   }
-  ENYGMA_IFMA_INLINE static void scatter(__m512i addr, int offset, const T& a, __mmask8 mask) {
-    ifma::scatter(addr, offset, a, mask);
+  ENYGMA_IFMA_INLINE static void store(uint64_t* const out[8], unsigned n, const T& x3,
+                                       const T& y3) {
+    __m512i r[8];
+    ifma::to_words(x3, r);
+    ifma::to_words(y3, r + 4);
+    ifma::store_rows(r, out, 0, n);
   }
   ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) { return ifma::add(a, b); }
   template <int K>
@@ -92,13 +126,26 @@ struct Fp2Lanes {
   struct T {
     Fe8 c0, c1;
   };
-  static constexpr int kWords = 8;
-  ENYGMA_IFMA_INLINE static T gather(__m512i addr, int offset) {
-    return {ifma::gather(addr, offset), ifma::gather(addr, offset + 32)};
+  ENYGMA_IFMA_INLINE static T coordinate(const uint64_t* const p[8], int off) {
+    __m512i r[8];
+    ifma::load_rows(p, off, p, off + 4, r);
+    return {ifma::from_words(r), ifma::from_words(r + 4)};
   }
-  ENYGMA_IFMA_INLINE static void scatter(__m512i addr, int offset, const T& a, __mmask8 mask) {
-    ifma::scatter(addr, offset, a.c0, mask);
-    ifma::scatter(addr, offset + 32, a.c1, mask);
+  ENYGMA_IFMA_INLINE static void load(const GroupPointers& p, T& x_a, T& y_a, T& x_b, T& y_b) {
+    x_a = coordinate(p.a, 0);
+    y_a = coordinate(p.a, 8);
+    x_b = coordinate(p.b_x, 0);
+    y_b = coordinate(p.b_y, 0);
+  }
+  ENYGMA_IFMA_INLINE static void store(uint64_t* const out[8], unsigned n, const T& x3,
+                                       const T& y3) {
+    __m512i r[8];
+    ifma::to_words(x3.c0, r);
+    ifma::to_words(x3.c1, r + 4);
+    ifma::store_rows(r, out, 0, n);
+    ifma::to_words(y3.c0, r);
+    ifma::to_words(y3.c1, r + 4);
+    ifma::store_rows(r, out, 8, n);
   }
   ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) {
     return {ifma::add(a.c0, b.c0), ifma::add(a.c1, b.c1)};
@@ -108,15 +155,18 @@ struct Fp2Lanes {
     return {ifma::sub<Fp, K>(a.c0, b.c0), ifma::sub<Fp, K>(a.c1, b.c1)};
   }
   ENYGMA_IFMA_INLINE static T shl4(const T& a) { return {ifma::shl4(a.c0), ifma::shl4(a.c1)}; }
-  // Schoolbook, so that the bound of the Fp multiplication carries over: with a < 32m and
-  // b < 2m each product is < 1.76m, c0 = a0 b0 - a1 b1 + 2m and c1 = a0 b1 + a1 b0 are < 4m,
-  // and one conditional subtraction of 2m brings both below 2m.
+  // Each coefficient a sum of two products reduced once (lazy reduction):
+  //   c0 = a0 b0 + (2m - a1) b1,  c1 = a0 b1 + a1 b0.
+  // With a < 2m and b < 32m (the order matters: 2m - a1 needs a1 <= 2m) each sum is below
+  // 2 * 64 m^2, so a result is below 128m^2/2^260 + m < 2.52m, and one conditional subtraction
+  // of 2m brings it below 2m: the Fp multiplication's contract.
   ENYGMA_IFMA_INLINE static T mul(const T& a, const T& b) {
     using M = ifma::Radix52Modulus<Fp>;
-    const Fe8 a0b0 = ifma::mul<Fp>(a.c0, b.c0), a1b1 = ifma::mul<Fp>(a.c1, b.c1);
-    const Fe8 a0b1 = ifma::mul<Fp>(a.c0, b.c1), a1b0 = ifma::mul<Fp>(a.c1, b.c0);
-    return {ifma::sub_if_not_below(ifma::sub<Fp, 2>(a0b0, a1b1), M::kP2.v),
-            ifma::sub_if_not_below(ifma::add(a0b1, a1b0), M::kP2.v)};
+    const Fe8 zero{};
+    const Fe8 f0[2] = {a.c0, ifma::sub<Fp, 2>(zero, a.c1)}, g0[2] = {b.c0, b.c1};
+    const Fe8 f1[2] = {a.c0, a.c1}, g1[2] = {b.c1, b.c0};
+    return {ifma::sub_if_not_below(ifma::mul_sum<Fp, 2>(f0, g0), M::kP2.v),
+            ifma::sub_if_not_below(ifma::mul_sum<Fp, 2>(f1, g1), M::kP2.v)};
   }
   ENYGMA_IFMA_INLINE static T reduce(const T& a) {
     return {ifma::reduce_below_4m<Fp>(a.c0), ifma::reduce_below_4m<Fp>(a.c1)};
@@ -141,41 +191,6 @@ struct Fp2Lanes {
   }
 };
 
-// A finite dummy addition for the unused lanes of the last group: a = (0, 0), b = (R, 0) with
-// R = Montgomery one (in every component), so d != 0. Its result is never stored.
-alignas(64) const uint64_t kPadA[16] = {};
-alignas(64) const uint64_t kPadB[16] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
-                                        Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
-
-template <class T>
-ENYGMA_IFMA_INLINE __m512i load_addresses(T* const p[8]) {
-  static_assert(sizeof(T*) == 8);
-  return _mm512_loadu_si512(static_cast<const void*>(p));
-}
-
-// The eight jobs of group g as address vectors (unused lanes of the last group: the dummy).
-struct GroupAddresses {
-  __m512i a, b_x, b_y;
-};
-ENYGMA_IFMA_INLINE GroupAddresses group_addresses(const AffineAddJob* jobs, size_t k, size_t g) {
-  const uint64_t* a[8];
-  const uint64_t* bx[8];
-  const uint64_t* by[8];
-  for (size_t l = 0; l < 8; ++l) {
-    const size_t j = g * 8 + l;
-    if (j < k) {
-      a[l] = jobs[j].a_xy;
-      bx[l] = jobs[j].b_x;
-      by[l] = jobs[j].b_y;
-    } else {
-      a[l] = kPadA;
-      bx[l] = kPadB;
-      by[l] = kPadA;
-    }
-  }
-  return {load_addresses(a), load_addresses(bx), load_addresses(by)};
-}
-
 template <class L>
 ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
                                   std::vector<uint64_t>& scratch, bool public_values) {
@@ -186,7 +201,6 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
     T x_a, y_a, x_sum, dy, d260, prefix;
   };
   if (k == 0) return;
-  constexpr int kY = 8 * L::kWords;  // byte offset of y
   const size_t groups = (k + 7) / 8;
   constexpr size_t kGroupWords = sizeof(Group) / sizeof(uint64_t);
   scratch.resize(groups * kGroupWords + 8);
@@ -197,13 +211,11 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
   // Forward: d per lane and the running product of each lane's d (2^260-scaled).
   T acc = L::splat_one260();
   for (size_t g = 0; g < groups; ++g) {
-    const GroupAddresses at = group_addresses(jobs, k, g);
     Group& s = store[g];
-    s.x_a = L::gather(at.a, 0);
-    s.y_a = L::gather(at.a, kY);
-    const T x_b = L::gather(at.b_x, 0);
+    T x_b, y_b;
+    L::load(group_pointers(jobs, k, g), s.x_a, s.y_a, x_b, y_b);
     s.x_sum = L::add(s.x_a, x_b);
-    s.dy = L::template sub<1>(L::gather(at.b_y, 0), s.y_a);
+    s.dy = L::template sub<1>(y_b, s.y_a);
     s.d260 = L::shl4(L::template sub<1>(x_b, s.x_a));
     s.prefix = acc;
     acc = L::mul(acc, s.d260);
@@ -218,16 +230,13 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
     inv = L::mul(inv, s.d260);
     const T lambda = L::mul(s.dy, inv_d);  // 2^256-scaled
     const T lambda260 = L::shl4(lambda);
-    const T x3 = L::reduce(L::template sub<2>(L::mul(lambda260, lambda), s.x_sum));
+    const T x3 = L::reduce(L::template sub<2>(L::mul(lambda, lambda260), s.x_sum));
     const T y3 =
-        L::reduce(L::template sub<1>(L::mul(lambda260, L::template sub<1>(s.x_a, x3)), s.y_a));
+        L::reduce(L::template sub<1>(L::mul(L::template sub<1>(s.x_a, x3), lambda260), s.y_a));
     uint64_t* out[8];
     const size_t lanes = k - g * 8 < 8 ? k - g * 8 : 8;
     for (size_t l = 0; l < 8; ++l) out[l] = l < lanes ? jobs[g * 8 + l].out : nullptr;
-    const __mmask8 mask = __mmask8((1u << lanes) - 1);
-    const __m512i vo = load_addresses(out);
-    L::scatter(vo, 0, x3, mask);
-    L::scatter(vo, kY, y3, mask);
+    L::store(out, unsigned(lanes), x3, y3);
   }
 }
 

@@ -237,24 +237,54 @@ ENYGMA_IFMA_INLINE void to_words(const Fe8& a, __m512i w[4]) {
   w[3] = _mm512_or_si512(shr(a.l[3], 36), shl(a.l[4], 16));
 }
 
-// Loads the 256-bit value at byte address addr[lane] + offset for every lane.
-ENYGMA_IFMA_INLINE Fe8 gather(__m512i addr, int offset) {
-  __m512i w[4];
-  for (int j = 0; j < 4; ++j) {
-    const __m512i at = _mm512_add_epi64(addr, splat(uint64_t(offset + 8 * j)));
-    w[j] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), __mmask8(0xFF), at, nullptr, 1);
+// In place: r[j] word k <-> r[k] word j, for eight registers of eight 64-bit words (unpacks,
+// then two-source permutes of 128-bit pairs, then 256-bit halves). The maskz forms: GCC 12's
+// unmasked unpacks and shuffles start from _mm512_undefined_epi32() and draw false
+// -Wuninitialized errors, as the shifts above would.
+ENYGMA_IFMA_INLINE void transpose8x8(__m512i r[8]) {
+  __m512i u[8], v[8];
+  for (int i = 0; i < 8; i += 2) {
+    u[i] = _mm512_maskz_unpacklo_epi64(0xFF, r[i], r[i + 1]);      // words 0,2,4,6 of rows i, i+1
+    u[i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, r[i], r[i + 1]);  // words 1,3,5,7
   }
-  return from_words(w);
+  // Rows 0-3 (then 4-7) of words {0,4}, {2,6}, {1,5}, {3,7}.
+  const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+  const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+  for (int g = 0; g < 8; g += 4) {
+    v[g + 0] = _mm512_permutex2var_epi64(u[g + 0], lo, u[g + 2]);  // words 0, 4
+    v[g + 1] = _mm512_permutex2var_epi64(u[g + 0], hi, u[g + 2]);  // words 2, 6
+    v[g + 2] = _mm512_permutex2var_epi64(u[g + 1], lo, u[g + 3]);  // words 1, 5
+    v[g + 3] = _mm512_permutex2var_epi64(u[g + 1], hi, u[g + 3]);  // words 3, 7
+  }
+  // 256-bit halves: rows 0-3 from v[0..3], rows 4-7 from v[4..7].
+  r[0] = _mm512_maskz_shuffle_i64x2(0xFF, v[0], v[4], 0x44);
+  r[4] = _mm512_maskz_shuffle_i64x2(0xFF, v[0], v[4], 0xEE);
+  r[2] = _mm512_maskz_shuffle_i64x2(0xFF, v[1], v[5], 0x44);
+  r[6] = _mm512_maskz_shuffle_i64x2(0xFF, v[1], v[5], 0xEE);
+  r[1] = _mm512_maskz_shuffle_i64x2(0xFF, v[2], v[6], 0x44);
+  r[5] = _mm512_maskz_shuffle_i64x2(0xFF, v[2], v[6], 0xEE);
+  r[3] = _mm512_maskz_shuffle_i64x2(0xFF, v[3], v[7], 0x44);
+  r[7] = _mm512_maskz_shuffle_i64x2(0xFF, v[3], v[7], 0xEE);
 }
 
-// Stores the value (below 2^256, normalized) at addr[lane] + offset for the lanes in mask.
-ENYGMA_IFMA_INLINE void scatter(__m512i addr, int offset, const Fe8& a, __mmask8 mask) {
-  __m512i w[4];
-  to_words(a, w);
-  for (int j = 0; j < 4; ++j) {
-    const __m512i at = _mm512_add_epi64(addr, splat(uint64_t(offset + 8 * j)));
-    _mm512_mask_i64scatter_epi64(nullptr, mask, at, w[j], 1);
+// Row l = the four words at lo[l] + lo_off, then the four at hi[l] + hi_off; on return r[j]
+// holds word j of every row. Eight pairs of 256-bit loads and a transpose, in place of gathers
+// (slow on the CPUs that have IFMA: measured).
+ENYGMA_IFMA_INLINE void load_rows(const uint64_t* const lo[8], int lo_off,
+                                  const uint64_t* const hi[8], int hi_off, __m512i r[8]) {
+  for (int l = 0; l < 8; ++l) {
+    const __m512i a = _mm512_maskz_loadu_epi64(0x0F, lo[l] + lo_off);
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hi[l] + hi_off));
+    r[l] = _mm512_maskz_inserti64x4(0xFF, a, b, 1);
   }
+  transpose8x8(r);
+}
+
+// The inverse: r[j] holds word j of every row; row l goes to the eight words at out[l] + off,
+// for the first n rows.
+ENYGMA_IFMA_INLINE void store_rows(__m512i r[8], uint64_t* const out[8], int off, unsigned n) {
+  transpose8x8(r);
+  for (unsigned l = 0; l < n; ++l) _mm512_storeu_si512(out[l] + off, r[l]);
 }
 
 }  // namespace enygma::ifma

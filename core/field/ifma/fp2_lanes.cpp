@@ -27,35 +27,6 @@ namespace {
 
 using M52 = Radix52Modulus<Fp>;
 
-// In place: r[j] word k <-> r[k] word j, for eight registers of eight 64-bit words.
-// (The maskz forms: GCC 12's unmasked ones start from _mm512_undefined_epi32() and draw false
-// -Wuninitialized errors, as noted in fe8.hpp.)
-ENYGMA_IFMA_INLINE void transpose8x8(__m512i r[8]) {
-  __m512i u[8], v[8];
-  for (int i = 0; i < 8; i += 2) {
-    u[i] = _mm512_maskz_unpacklo_epi64(0xFF, r[i], r[i + 1]);      // words 0,2,4,6 of rows i, i+1
-    u[i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, r[i], r[i + 1]);  // words 1,3,5,7
-  }
-  // Pairs of 128-bit blocks: rows 0-3 (then 4-7) of words {0,4}, {2,6}, {1,5}, {3,7}.
-  const __m512i lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-  const __m512i hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-  for (int g = 0; g < 8; g += 4) {
-    v[g + 0] = _mm512_permutex2var_epi64(u[g + 0], lo, u[g + 2]);  // words 0, 4
-    v[g + 1] = _mm512_permutex2var_epi64(u[g + 0], hi, u[g + 2]);  // words 2, 6
-    v[g + 2] = _mm512_permutex2var_epi64(u[g + 1], lo, u[g + 3]);  // words 1, 5
-    v[g + 3] = _mm512_permutex2var_epi64(u[g + 1], hi, u[g + 3]);  // words 3, 7
-  }
-  // 256-bit halves: rows 0-3 from v[0..3], rows 4-7 from v[4..7].
-  r[0] = _mm512_maskz_shuffle_i64x2(0xFF, v[0], v[4], 0x44);
-  r[4] = _mm512_maskz_shuffle_i64x2(0xFF, v[0], v[4], 0xEE);
-  r[2] = _mm512_maskz_shuffle_i64x2(0xFF, v[1], v[5], 0x44);
-  r[6] = _mm512_maskz_shuffle_i64x2(0xFF, v[1], v[5], 0xEE);
-  r[1] = _mm512_maskz_shuffle_i64x2(0xFF, v[2], v[6], 0x44);
-  r[5] = _mm512_maskz_shuffle_i64x2(0xFF, v[2], v[6], 0xEE);
-  r[3] = _mm512_maskz_shuffle_i64x2(0xFF, v[3], v[7], 0x44);
-  r[7] = _mm512_maskz_shuffle_i64x2(0xFF, v[3], v[7], 0xEE);
-}
-
 struct Fp2x8 {
   Fe8 c0, c1;
 };
