@@ -89,15 +89,7 @@ class FixedBaseMsm {
     std::vector<uint32_t>& len = ws.len;
     for (size_t b = 0; b < B; ++b) len[b] = start[b + 1] - start[b];
     for (;;) {
-      ws.ops.clear();
-      for (size_t b = 0; b < B; ++b) {
-        for (size_t i = 0; i < len[b] / 2; ++i) {
-          const size_t s = start[b];
-          ws.ops.push_back({points[s + 2 * i], points[s + 2 * i + 1], &points[s + i]});
-        }
-      }
-      if (ws.ops.empty()) break;
-      msm_detail::batch_add_pairs(ws.ops.data(), ws.ops.size(), ws.scratch);
+      if (!sum_pairs_round(points, start, len, ws)) break;
       for (size_t b = 0; b < B; ++b) {
         const uint32_t l = len[b];
         if (l < 2) continue;
@@ -125,8 +117,47 @@ class FixedBaseMsm {
     std::vector<uint32_t> start, next, len;
     std::vector<Affine> points, buckets;
     std::vector<msm_detail::PairAdd<Affine>> ops;
+    std::vector<msm_detail::AffineAddJob> jobs;
     msm_detail::BatchAddScratch<F> scratch;
   };
+
+  // One round: in every bucket b, points[start[b] + i] = points[start[b] + 2i] +
+  // points[start[b] + 2i + 1] for i < len[b] / 2. Returns false when there was nothing to add.
+  // On the lane kernel the ordinary pairs go to it straight from the points (every input is
+  // read before any output is written); the others (an operand at infinity, equal x) are
+  // copied first and done by batch_add_pairs after it. Without the lane kernel every pair goes
+  // to batch_add_pairs, which copies its operands.
+  static bool sum_pairs_round(std::vector<Affine>& points, const std::vector<uint32_t>& start,
+                              const std::vector<uint32_t>& len, Workspace& ws) {
+    const size_t B = len.size();
+    size_t pairs = 0;
+    for (size_t b = 0; b < B; ++b) pairs += len[b] / 2;
+    if (pairs == 0) return false;
+    ws.ops.clear();
+    ws.jobs.clear();
+    const bool lanes = msm_detail::use_batch_lanes<F>(pairs);
+    for (size_t b = 0; b < B; ++b) {
+      const size_t s = start[b];
+      for (size_t i = 0; i < len[b] / 2; ++i) {
+        const Affine &p = points[s + 2 * i], &q = points[s + 2 * i + 1];
+        Affine* out = &points[s + i];
+        if (lanes && !p.is_infinity() && !q.is_infinity() && p.x != q.x) {
+          ws.jobs.push_back({msm_detail::words_of(p.x), msm_detail::words_of(q.x),
+                             msm_detail::words_of(q.y), msm_detail::words_of(out->x)});
+        } else {
+          ws.ops.push_back({p, q, out});
+        }
+      }
+    }
+    if constexpr (msm_detail::kHasLaneBatchAdd<F>) {
+      if (!ws.jobs.empty()) {
+        msm_detail::batch_add_lanes<F>(ws.jobs.data(), ws.jobs.size(), ws.scratch.words,
+                                       ws.scratch.public_values);
+      }
+    }
+    if (!ws.ops.empty()) msm_detail::batch_add_pairs(ws.ops.data(), ws.ops.size(), ws.scratch);
+    return true;
+  }
   static constexpr size_t kSegments = 32;  // B is a power of two; so is min(32, B)
   msm_detail::WindowLayout layout_;
   size_t n_ = 0;
