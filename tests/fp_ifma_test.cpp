@@ -222,22 +222,26 @@ std::vector<Fp2> edge_and_random_fp2(size_t random, uint64_t seed) {
 
 // The Fp2 lane kernel (fp2_mul_lanes, fp2_square_lanes) directly for every lane count, and
 // through fp2_mul_many / fp2_square_many for group sizes around multiples of eight, against the
-// scalar product; outputs overwriting inputs included.
+// scalar product; outputs overwriting their operands included.
 TEST_F(FpIfma, Fp2ProductsAndSquaresInLanesMatchScalar) {
   const std::vector<Fp2> pool = edge_and_random_fp2(60, 7);
   size_t checked = 0;
   for (unsigned n = 1; n <= 8; ++n) {
     for (size_t s = 0; s + n <= pool.size(); s += 5) {
-      Fp2 a[8], b[8], prod[8], sq[8];
+      Fp2 prod[8], sq[8];
+      const Fp2 *a[8], *b[8];
+      const uint64_t *wa[8], *wb[8];
       for (unsigned l = 0; l < n; ++l) {
-        a[l] = pool[s + l];
-        b[l] = pool[(s * 7 + l * 13 + 3) % pool.size()];
+        a[l] = &pool[s + l];
+        b[l] = &pool[(s * 7 + l * 13 + 3) % pool.size()];
+        wa[l] = a[l]->c0.limbs;
+        wb[l] = b[l]->c0.limbs;
       }
-      ifma::fp2_mul_lanes(prod[0].c0.limbs, a[0].c0.limbs, b[0].c0.limbs, n);
-      ifma::fp2_square_lanes(sq[0].c0.limbs, a[0].c0.limbs, n);
+      ifma::fp2_mul_lanes(prod[0].c0.limbs, wa, wb, n);
+      ifma::fp2_square_lanes(sq[0].c0.limbs, wa, n);
       for (unsigned l = 0; l < n; ++l) {
-        ASSERT_EQ(prod[l], a[l] * b[l]) << "n=" << n << " lane " << l;
-        ASSERT_EQ(sq[l], a[l].square()) << "n=" << n << " lane " << l;
+        ASSERT_EQ(prod[l], *a[l] * *b[l]) << "n=" << n << " lane " << l;
+        ASSERT_EQ(sq[l], a[l]->square()) << "n=" << n << " lane " << l;
         ++checked;
       }
     }
@@ -248,18 +252,25 @@ TEST_F(FpIfma, Fp2ProductsAndSquaresInLanesMatchScalar) {
   set_ifma_enabled(true);
   for (size_t n : {1u, 2u, 7u, 8u, 9u, 13u, 16u, 18u, 25u}) {
     std::vector<Fp2> a(pool.begin(), pool.begin() + long(n)), b(n), out(n), sq(n);
-    for (size_t i = 0; i < n; ++i) b[i] = pool[pool.size() - 1 - i];
-    fp2_mul_many(out.data(), a.data(), b.data(), n);
-    fp2_square_many(sq.data(), a.data(), n);
+    std::vector<const Fp2*> pa(n), pb(n);
+    for (size_t i = 0; i < n; ++i) {
+      b[i] = pool[pool.size() - 1 - i];
+      pa[i] = &a[i];
+      pb[i] = &b[i];
+    }
+    fp2_mul_many(out.data(), pa.data(), pb.data(), n);
+    fp2_square_many(sq.data(), pa.data(), n);
     for (size_t i = 0; i < n; ++i) {
       ASSERT_EQ(out[i], a[i] * b[i]) << "n=" << n << " i=" << i;
       ASSERT_EQ(sq[i], a[i].square()) << "n=" << n << " i=" << i;
     }
+    // Outputs over their own operands.
     std::vector<Fp2> in_place = a;
-    fp2_mul_many(in_place.data(), in_place.data(), b.data(), n);
+    for (size_t i = 0; i < n; ++i) pa[i] = &in_place[i];
+    fp2_mul_many(in_place.data(), pa.data(), pb.data(), n);
     EXPECT_EQ(in_place, out);
     in_place = a;
-    fp2_square_many(in_place.data(), in_place.data(), n);
+    fp2_square_many(in_place.data(), pa.data(), n);
     EXPECT_EQ(in_place, sq);
   }
   set_ifma_enabled(was);

@@ -16,29 +16,33 @@ namespace {
 constexpr size_t kMinLanes = 3;
 }  // namespace
 
-void fp2_mul_many_lanes(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
+void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n) {
   for (size_t i = 0; i < n; i += 8) {
     const size_t k = n - i < 8 ? n - i : 8;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if (k >= kMinLanes && kernels::fp2_lanes_enabled()) {
-      ifma::fp2_mul_lanes(out[i].c0.limbs, a[i].c0.limbs, b[i].c0.limbs, unsigned(k));
+    if (k >= kMinLanes) {
+      const uint64_t *x[8], *y[8];
+      for (size_t l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs, y[l] = b[i + l]->c0.limbs;
+      ifma::fp2_mul_lanes(out[i].c0.limbs, x, y, unsigned(k));
       continue;
     }
 #endif
-    for (size_t j = i; j < i + k; ++j) out[j] = a[j] * b[j];
+    for (size_t j = i; j < i + k; ++j) out[j] = *a[j] * *b[j];
   }
 }
 
-void fp2_square_many_lanes(Fp2* out, const Fp2* a, size_t n) {
+void fp2_square_many_lanes(Fp2* out, const Fp2* const* a, size_t n) {
   for (size_t i = 0; i < n; i += 8) {
     const size_t k = n - i < 8 ? n - i : 8;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if (k >= kMinLanes && kernels::fp2_lanes_enabled()) {
-      ifma::fp2_square_lanes(out[i].c0.limbs, a[i].c0.limbs, unsigned(k));
+    if (k >= kMinLanes) {
+      const uint64_t* x[8];
+      for (size_t l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs;
+      ifma::fp2_square_lanes(out[i].c0.limbs, x, unsigned(k));
       continue;
     }
 #endif
-    for (size_t j = i; j < i + k; ++j) out[j] = a[j].square();
+    for (size_t j = i; j < i + k; ++j) out[j] = a[j]->square();
   }
 }
 

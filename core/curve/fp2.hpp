@@ -2,6 +2,7 @@
 // (Fp6 = Fp2[v] / (v^3 - xi) with xi = 9 + u, Fp12 = Fp6[w] / (w^2 - v): core/pairing/).
 #pragma once
 
+#include <cassert>
 #include <optional>
 
 #include "core/field/fp.hpp"
@@ -91,19 +92,47 @@ struct Fp2 {
   }
 };
 
-// out[i] = a[i] * b[i] and out[i] = a[i]^2 for i < n: independent products, eight at a time on
-// the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one, inline (so
-// that the operands' copies vanish where there is no lane kernel). Results are identical
-// either way; out may alias a or b element for element.
-void fp2_mul_many_lanes(Fp2* out, const Fp2* a, const Fp2* b, size_t n);
-void fp2_square_many_lanes(Fp2* out, const Fp2* a, size_t n);
-inline void fp2_mul_many(Fp2* out, const Fp2* a, const Fp2* b, size_t n) {
+// out[i] = *a[i] * *b[i] and out[i] = *a[i]^2 for i < n: independent products, eight at a time
+// on the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one, inline.
+// The operands are passed by address, so that none is copied where there is no lane kernel
+// (WebAssembly, other CPUs). Results are identical either way; out may be an operand's
+// storage.
+void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n);
+void fp2_square_many_lanes(Fp2* out, const Fp2* const* a, size_t n);
+inline void fp2_mul_many(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n) {
   if (kernels::fp2_lanes_enabled()) return fp2_mul_many_lanes(out, a, b, n);
-  for (size_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+  for (size_t i = 0; i < n; ++i) out[i] = *a[i] * *b[i];
 }
-inline void fp2_square_many(Fp2* out, const Fp2* a, size_t n) {
+inline void fp2_square_many(Fp2* out, const Fp2* const* a, size_t n) {
   if (kernels::fp2_lanes_enabled()) return fp2_square_many_lanes(out, a, n);
-  for (size_t i = 0; i < n; ++i) out[i] = a[i].square();
+  for (size_t i = 0; i < n; ++i) out[i] = a[i]->square();
 }
+
+// A list of exactly N independent Fp2 products a * b, by address, with room for S intermediate
+// sums that the operands need (keep); run() makes them all at once (N is a constant, so the
+// scalar path's loop has no branch on a count).
+template <size_t N, size_t S>
+class Fp2Products {
+ public:
+  void add(const Fp2& x, const Fp2& y) {
+    a_[n_] = &x;
+    b_[n_] = &y;
+    ++n_;
+  }
+  const Fp2& keep(const Fp2& v) {
+    sums_[s_] = v;
+    return sums_[s_++];
+  }
+  void run(Fp2* out) const {
+    assert(n_ == N);
+    fp2_mul_many(out, a_, b_, N);
+  }
+
+ private:
+  const Fp2* a_[N];
+  const Fp2* b_[N];
+  Fp2 sums_[S];
+  size_t n_ = 0, s_ = 0;
+};
 
 }  // namespace enygma

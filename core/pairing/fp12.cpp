@@ -7,11 +7,13 @@ namespace enygma {
 // Karatsuba over Fp6, c0 c0' + c1 c1' v and (c0 + c1)(c0' + c1') - c0 c0' - c1 c1': its three Fp6
 // products' 18 Fp2 products at once.
 Fp12 Fp12::mul(const Fp12& b) const {
-  Fp2 x[18], y[18], p[18];
-  fp6_mul_operands(c0, b.c0, x, y);
-  fp6_mul_operands(c1, b.c1, x + 6, y + 6);
-  fp6_mul_operands(c0 + c1, b.c0 + b.c1, x + 12, y + 12);
-  fp2_mul_many(p, x, y, 18);
+  const Fp6 sx = c0 + c1, sy = b.c0 + b.c1;
+  Fp2Products<18, 18> list;
+  fp6_mul_operands(list, c0, b.c0);
+  fp6_mul_operands(list, c1, b.c1);
+  fp6_mul_operands(list, sx, sy);
+  Fp2 p[18];
+  list.run(p);
   const Fp6 t0 = fp6_mul_result(p), t1 = fp6_mul_result(p + 6);
   return {t0 + t1.mul_by_v(), fp6_mul_result(p + 12) - t0 - t1};
 }
@@ -19,10 +21,12 @@ Fp12 Fp12::mul(const Fp12& b) const {
 // (a0 + a1 w)^2 = a0^2 + a1^2 v + 2 a0 a1 w, with a0^2 + a1^2 v = (a0 + a1)(a0 + a1 v) - t - t v
 // for t = a0 a1: two Fp6 products, 12 Fp2 products at once.
 Fp12 Fp12::square() const {
-  Fp2 x[12], y[12], p[12];
-  fp6_mul_operands(c0, c1, x, y);
-  fp6_mul_operands(c0 + c1, c0 + c1.mul_by_v(), x + 6, y + 6);
-  fp2_mul_many(p, x, y, 12);
+  const Fp6 sx = c0 + c1, sy = c0 + c1.mul_by_v();
+  Fp2Products<12, 12> list;
+  fp6_mul_operands(list, c0, c1);
+  fp6_mul_operands(list, sx, sy);
+  Fp2 p[12];
+  list.run(p);
   const Fp6 t = fp6_mul_result(p);
   return {fp6_mul_result(p + 6) - t - t.mul_by_v(), t.dbl()};
 }
@@ -61,7 +65,8 @@ Fp12 Fp12::frobenius_map(int k) const {
 // three Fp4 squares are nine Fp2 squares, made at once.
 Fp12 Fp12::cyclotomic_square() const {
   const Fp2 &z0 = c0.c0, &z1 = c1.c0, &z2 = c0.c1, &z3 = c1.c1, &z4 = c0.c2, &z5 = c1.c2;
-  const Fp2 in[9] = {z0, z3, z0 + z3, z1, z4, z1 + z4, z2, z5, z2 + z5};
+  const Fp2 s0 = z0 + z3, s1 = z1 + z4, s2 = z2 + z5;
+  const Fp2* in[9] = {&z0, &z3, &s0, &z1, &z4, &s1, &z2, &z5, &s2};
   Fp2 sq[9];
   fp2_square_many(sq, in, 9);
   const auto re = [&](int k) { return sq[3 * k + 1].mul_by_xi() + sq[3 * k]; };
@@ -83,21 +88,25 @@ Fp12 Fp12::cyclotomic_square() const {
 // x * (l0 + (l1 + l3 v) w): with x = x0 + x1 w and L = l1 + l3 v,
 //   c0 = x0 l0 + x1 L v,  c1 = (x0 + x1)(l0 + L) - x0 l0 - x1 L: 13 Fp2 products at once.
 Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
-  Fp2 x[13], y[13], p[13];
-  fp6_mul_by_0_operands(c0, l0, x, y);
-  fp6_mul_by_01_operands(c1, l1, l3, x + 3, y + 3);
-  fp6_mul_by_01_operands(c0 + c1, l0 + l1, l3, x + 8, y + 8);
-  fp2_mul_many(p, x, y, 13);
+  const Fp6 sx = c0 + c1;
+  const Fp2 sl = l0 + l1;
+  Fp2Products<13, 8> list;
+  fp6_mul_by_0_operands(list, c0, l0);
+  fp6_mul_by_01_operands(list, c1, l1, l3);
+  fp6_mul_by_01_operands(list, sx, sl, l3);
+  Fp2 p[13];
+  list.run(p);
   const Fp6 t0 = {p[0], p[1], p[2]}, t1 = fp6_mul_by_01_result(p + 3);
   return {t0 + t1.mul_by_v(), fp6_mul_by_01_result(p + 8) - t0 - t1};
 }
 
 // x * (1 + L w) with L = l1 + l3 v: (x0 + x1 L v) + (x1 + x0 L) w, 10 Fp2 products at once.
 Fp12 Fp12::mul_by_monic_line(const Fp2& l1, const Fp2& l3) const {
-  Fp2 x[10], y[10], p[10];
-  fp6_mul_by_01_operands(c0, l1, l3, x, y);
-  fp6_mul_by_01_operands(c1, l1, l3, x + 5, y + 5);
-  fp2_mul_many(p, x, y, 10);
+  Fp2Products<10, 8> list;
+  fp6_mul_by_01_operands(list, c0, l1, l3);
+  fp6_mul_by_01_operands(list, c1, l1, l3);
+  Fp2 p[10];
+  list.run(p);
   return {c0 + fp6_mul_by_01_result(p + 5).mul_by_v(), c1 + fp6_mul_by_01_result(p)};
 }
 

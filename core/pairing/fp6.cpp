@@ -6,9 +6,10 @@ namespace enygma {
 
 // Karatsuba for cubic extensions (fp6_mul_operands, core/pairing/fp6.hpp).
 Fp6 Fp6::mul(const Fp6& b) const {
-  Fp2 x[6], y[6], p[6];
-  fp6_mul_operands(*this, b, x, y);
-  fp2_mul_many(p, x, y, 6);
+  Fp2Products<6, 6> list;
+  fp6_mul_operands(list, *this, b);
+  Fp2 p[6];
+  list.run(p);
   return fp6_mul_result(p);
 }
 
@@ -23,9 +24,10 @@ Fp6 Fp6::square() const {
 }
 
 Fp6 Fp6::mul_by_01(const Fp2& b0, const Fp2& b1) const {
-  Fp2 x[5], y[5], p[5];
-  fp6_mul_by_01_operands(*this, b0, b1, x, y);
-  fp2_mul_many(p, x, y, 5);
+  Fp2Products<5, 4> list;
+  fp6_mul_by_01_operands(list, *this, b0, b1);
+  Fp2 p[5];
+  list.run(p);
   return fp6_mul_by_01_result(p);
 }
 

@@ -44,39 +44,44 @@ struct Fp6 {
   Fp6 frobenius_map(int k) const;
 };
 
-// The products above as independent Fp2 products: the operands (a[i] * b[i]) and the
-// interpolation of their results p[i], so that Fp12 arithmetic can hand all its Fp2 products to
-// fp2_mul_many at once (core/curve/fp2.hpp).
+// The products above as independent Fp2 products: their operands added to a list of products
+// (Fp2Products, core/curve/fp2.hpp), and the interpolation of the results p[i], so that Fp12
+// arithmetic can make all its Fp2 products at once. The list holds the operands' addresses:
+// x and y must outlive its run().
 //
 // x * y, Karatsuba (Devegili, O hEigeartaigh, Scott, Dahab, "Multiplication and squaring on
-// pairing-friendly fields", 2006, section 4): six products.
-inline void fp6_mul_operands(const Fp6& x, const Fp6& y, Fp2 a[6], Fp2 b[6]) {
-  a[0] = x.c0, b[0] = y.c0;
-  a[1] = x.c1, b[1] = y.c1;
-  a[2] = x.c2, b[2] = y.c2;
-  a[3] = x.c1 + x.c2, b[3] = y.c1 + y.c2;
-  a[4] = x.c0 + x.c1, b[4] = y.c0 + y.c1;
-  a[5] = x.c0 + x.c2, b[5] = y.c0 + y.c2;
+// pairing-friendly fields", 2006, section 4): six products, six sums.
+template <class List>
+void fp6_mul_operands(List& list, const Fp6& x, const Fp6& y) {
+  list.add(x.c0, y.c0);
+  list.add(x.c1, y.c1);
+  list.add(x.c2, y.c2);
+  list.add(list.keep(x.c1 + x.c2), list.keep(y.c1 + y.c2));
+  list.add(list.keep(x.c0 + x.c1), list.keep(y.c0 + y.c1));
+  list.add(list.keep(x.c0 + x.c2), list.keep(y.c0 + y.c2));
 }
 inline Fp6 fp6_mul_result(const Fp2 p[6]) {
   return {(p[3] - p[1] - p[2]).mul_by_xi() + p[0], p[4] - p[0] - p[1] + p[2].mul_by_xi(),
           p[5] - p[0] - p[2] + p[1]};
 }
-// x * (y0 + y1 v): five products.
-inline void fp6_mul_by_01_operands(const Fp6& x, const Fp2& y0, const Fp2& y1, Fp2 a[5], Fp2 b[5]) {
-  a[0] = x.c0, b[0] = y0;
-  a[1] = x.c1, b[1] = y1;
-  a[2] = x.c1 + x.c2, b[2] = y1;
-  a[3] = x.c0 + x.c1, b[3] = y0 + y1;
-  a[4] = x.c0 + x.c2, b[4] = y0;
+// x * (y0 + y1 v): five products, four sums.
+template <class List>
+void fp6_mul_by_01_operands(List& list, const Fp6& x, const Fp2& y0, const Fp2& y1) {
+  list.add(x.c0, y0);
+  list.add(x.c1, y1);
+  list.add(list.keep(x.c1 + x.c2), y1);
+  list.add(list.keep(x.c0 + x.c1), list.keep(y0 + y1));
+  list.add(list.keep(x.c0 + x.c2), y0);
 }
 inline Fp6 fp6_mul_by_01_result(const Fp2 p[5]) {
   return {(p[2] - p[1]).mul_by_xi() + p[0], p[3] - p[0] - p[1], p[4] - p[0] + p[1]};
 }
 // x * y0 for y0 in Fp2: three products.
-inline void fp6_mul_by_0_operands(const Fp6& x, const Fp2& y0, Fp2 a[3], Fp2 b[3]) {
-  a[0] = x.c0, a[1] = x.c1, a[2] = x.c2;
-  b[0] = b[1] = b[2] = y0;
+template <class List>
+void fp6_mul_by_0_operands(List& list, const Fp6& x, const Fp2& y0) {
+  list.add(x.c0, y0);
+  list.add(x.c1, y0);
+  list.add(x.c2, y0);
 }
 
 }  // namespace enygma

@@ -32,10 +32,10 @@ struct Fp2x8 {
 };
 
 // The n operands (lanes n..7 zero) as 52-bit limbs.
-ENYGMA_IFMA_INLINE Fp2x8 load_fp2x8(const uint64_t* p, unsigned n) {
+ENYGMA_IFMA_INLINE Fp2x8 load_fp2x8(const uint64_t* const p[], unsigned n) {
   __m512i r[8];
   for (unsigned l = 0; l < 8; ++l) {
-    r[l] = l < n ? _mm512_loadu_si512(p + 8 * l) : _mm512_setzero_si512();
+    r[l] = l < n ? _mm512_loadu_si512(p[l]) : _mm512_setzero_si512();
   }
   transpose8x8(r);
   return {from_words(r), from_words(r + 4)};
@@ -52,8 +52,8 @@ ENYGMA_IFMA_INLINE void store_fp2x8(uint64_t* p, unsigned n, const Fp2x8& x) {
 
 }  // namespace
 
-ENYGMA_IFMA_TARGET void fp2_mul_lanes(uint64_t* out, const uint64_t* a, const uint64_t* b,
-                                      unsigned n) {
+ENYGMA_IFMA_TARGET void fp2_mul_lanes(uint64_t* out, const uint64_t* const a[],
+                                      const uint64_t* const b[], unsigned n) {
   const Fp2x8 x = load_fp2x8(a, n), y = load_fp2x8(b, n);
   const Fe8 zero{};
   const Fe8 y0 = shl4(y.c0), y1 = shl4(y.c1);
@@ -64,7 +64,7 @@ ENYGMA_IFMA_TARGET void fp2_mul_lanes(uint64_t* out, const uint64_t* a, const ui
   store_fp2x8(out, n, r);
 }
 
-ENYGMA_IFMA_TARGET void fp2_square_lanes(uint64_t* out, const uint64_t* a, unsigned n) {
+ENYGMA_IFMA_TARGET void fp2_square_lanes(uint64_t* out, const uint64_t* const a[], unsigned n) {
   const Fp2x8 x = load_fp2x8(a, n);
   const Fe8 s = shl4(add(x.c0, x.c1)), d = sub<Fp, 1>(x.c0, x.c1);
   const Fe8 t = shl4(add(x.c1, x.c1));

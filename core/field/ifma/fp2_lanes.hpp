@@ -16,11 +16,12 @@
 
 namespace enygma::ifma {
 
-// out[i] = a[i] * b[i] for i < n, 1 <= n <= 8, on arrays of Fp2 (eight words each, element i at
-// word 8i). Every input is read before any output is written, so out may be a or b.
-void fp2_mul_lanes(uint64_t* out, const uint64_t* a, const uint64_t* b, unsigned n);
-// out[i] = a[i]^2 for i < n, 1 <= n <= 8; aliasing as above.
-void fp2_square_lanes(uint64_t* out, const uint64_t* a, unsigned n);
+// out[i] = a[i] * b[i] for i < n, 1 <= n <= 8: a[i] and b[i] each address one Fp2 (eight
+// words), out an array of them (element i at word 8i). Every input is read before any output
+// is written, so an output may overwrite an input.
+void fp2_mul_lanes(uint64_t* out, const uint64_t* const a[], const uint64_t* const b[], unsigned n);
+// out[i] = a[i]^2 for i < n, 1 <= n <= 8; as above.
+void fp2_square_lanes(uint64_t* out, const uint64_t* const a[], unsigned n);
 
 }  // namespace enygma::ifma
 
