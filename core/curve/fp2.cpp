@@ -13,37 +13,51 @@ static_assert(sizeof(Fp2) == 64 && offsetof(Fp2, c1) == 32, "the lane kernel's F
 namespace {
 // Groups of one or two run on the scalar kernel: a lane call costs about three scalar products
 // (curve_bench fp2_mul_many_x10).
-constexpr size_t kMinLanes = 3;
+[[maybe_unused]] constexpr size_t kMinLanes = 3;
+}  // namespace
+
+namespace {
+// Groups of up to eight: lanes(i, k) for groups of at least kMinLanes, one(j) per element
+// otherwise.
+template <class Lanes, class One>
+void in_groups(size_t n, [[maybe_unused]] Lanes lanes, One one) {
+  for (size_t i = 0; i < n; i += 8) {
+    const size_t k = n - i < 8 ? n - i : 8;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+    if (k >= kMinLanes) {
+      lanes(i, unsigned(k));
+      continue;
+    }
+#endif
+    for (size_t j = i; j < i + k; ++j) one(j);
+  }
+}
 }  // namespace
 
 void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n) {
-  for (size_t i = 0; i < n; i += 8) {
-    const size_t k = n - i < 8 ? n - i : 8;
+  in_groups(
+      n,
+      [&]([[maybe_unused]] size_t i, [[maybe_unused]] unsigned k) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if (k >= kMinLanes) {
-      const uint64_t *x[8], *y[8];
-      for (size_t l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs, y[l] = b[i + l]->c0.limbs;
-      ifma::fp2_mul_lanes(out[i].c0.limbs, x, y, unsigned(k));
-      continue;
-    }
+        const uint64_t *x[8], *y[8];
+        for (unsigned l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs, y[l] = b[i + l]->c0.limbs;
+        ifma::fp2_mul_lanes(out[i].c0.limbs, x, y, k);
 #endif
-    for (size_t j = i; j < i + k; ++j) out[j] = *a[j] * *b[j];
-  }
+      },
+      [&](size_t j) { out[j] = *a[j] * *b[j]; });
 }
 
 void fp2_square_many_lanes(Fp2* out, const Fp2* const* a, size_t n) {
-  for (size_t i = 0; i < n; i += 8) {
-    const size_t k = n - i < 8 ? n - i : 8;
+  in_groups(
+      n,
+      [&]([[maybe_unused]] size_t i, [[maybe_unused]] unsigned k) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-    if (k >= kMinLanes) {
-      const uint64_t* x[8];
-      for (size_t l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs;
-      ifma::fp2_square_lanes(out[i].c0.limbs, x, unsigned(k));
-      continue;
-    }
+        const uint64_t* x[8];
+        for (unsigned l = 0; l < k; ++l) x[l] = a[i + l]->c0.limbs;
+        ifma::fp2_square_lanes(out[i].c0.limbs, x, k);
 #endif
-    for (size_t j = i; j < i + k; ++j) out[j] = a[j]->square();
-  }
+      },
+      [&](size_t j) { out[j] = a[j]->square(); });
 }
 
 std::optional<Fp2> Fp2::sqrt() const {

@@ -115,11 +115,13 @@ template <size_t N, size_t S>
 class Fp2Products {
  public:
   void add(const Fp2& x, const Fp2& y) {
+    assert(n_ < N);
     a_[n_] = &x;
     b_[n_] = &y;
     ++n_;
   }
   const Fp2& keep(const Fp2& v) {
+    assert(s_ < S);
     sums_[s_] = v;
     return sums_[s_++];
   }

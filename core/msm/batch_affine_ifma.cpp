@@ -81,20 +81,13 @@ struct FpLanes {
   using T = Fe8;
   // The eight lanes' a = (x, y) and b = (x, y); then x3, y3 to the first n outputs.
   ENYGMA_IFMA_INLINE static void load(const GroupPointers& p, T& x_a, T& y_a, T& x_b, T& y_b) {
-    __m512i r[8];
-    ifma::load_rows(p.a, 0, p.a, 4, r);
-    x_a = ifma::from_words(r);
-    y_a = ifma::from_words(r + 4);
-    ifma::load_rows(p.b_x, 0, p.b_y, 0, r);
-    x_b = ifma::from_words(r);
-    y_b = ifma::from_words(r + 4);
+    const ifma::Fe8Pair a = ifma::load_pair(p.a, 0, p.a, 4),
+                        b = ifma::load_pair(p.b_x, 0, p.b_y, 0);
+    x_a = a.first, y_a = a.second, x_b = b.first, y_b = b.second;
   }
   ENYGMA_IFMA_INLINE static void store(uint64_t* const out[8], unsigned n, const T& x3,
                                        const T& y3) {
-    __m512i r[8];
-    ifma::to_words(x3, r);
-    ifma::to_words(y3, r + 4);
-    ifma::store_rows(r, out, 0, n);
+    ifma::store_pair(x3, y3, out, 0, n);
   }
   ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) { return ifma::add(a, b); }
   template <int K>
@@ -127,9 +120,8 @@ struct Fp2Lanes {
     Fe8 c0, c1;
   };
   ENYGMA_IFMA_INLINE static T coordinate(const uint64_t* const p[8], int off) {
-    __m512i r[8];
-    ifma::load_rows(p, off, p, off + 4, r);
-    return {ifma::from_words(r), ifma::from_words(r + 4)};
+    const ifma::Fe8Pair c = ifma::load_pair(p, off, p, off + 4);
+    return {c.first, c.second};
   }
   ENYGMA_IFMA_INLINE static void load(const GroupPointers& p, T& x_a, T& y_a, T& x_b, T& y_b) {
     x_a = coordinate(p.a, 0);
@@ -139,13 +131,8 @@ struct Fp2Lanes {
   }
   ENYGMA_IFMA_INLINE static void store(uint64_t* const out[8], unsigned n, const T& x3,
                                        const T& y3) {
-    __m512i r[8];
-    ifma::to_words(x3.c0, r);
-    ifma::to_words(x3.c1, r + 4);
-    ifma::store_rows(r, out, 0, n);
-    ifma::to_words(y3.c0, r);
-    ifma::to_words(y3.c1, r + 4);
-    ifma::store_rows(r, out, 8, n);
+    ifma::store_pair(x3.c0, x3.c1, out, 0, n);
+    ifma::store_pair(y3.c0, y3.c1, out, 8, n);
   }
   ENYGMA_IFMA_INLINE static T add(const T& a, const T& b) {
     return {ifma::add(a.c0, b.c0), ifma::add(a.c1, b.c1)};
@@ -162,11 +149,9 @@ struct Fp2Lanes {
   // of 2m brings it below 2m: the Fp multiplication's contract.
   ENYGMA_IFMA_INLINE static T mul(const T& a, const T& b) {
     using M = ifma::Radix52Modulus<Fp>;
-    const Fe8 zero{};
-    const Fe8 f0[2] = {a.c0, ifma::sub<Fp, 2>(zero, a.c1)}, g0[2] = {b.c0, b.c1};
-    const Fe8 f1[2] = {a.c0, a.c1}, g1[2] = {b.c1, b.c0};
-    return {ifma::sub_if_not_below(ifma::mul_sum<Fp, 2>(f0, g0), M::kP2.v),
-            ifma::sub_if_not_below(ifma::mul_sum<Fp, 2>(f1, g1), M::kP2.v)};
+    T r;
+    ifma::fp2_mul_sums<Fp, 2>(a.c0, a.c1, b.c0, b.c1, r.c0, r.c1);
+    return {ifma::sub_if_not_below(r.c0, M::kP2.v), ifma::sub_if_not_below(r.c1, M::kP2.v)};
   }
   ENYGMA_IFMA_INLINE static T reduce(const T& a) {
     return {ifma::reduce_below_4m<Fp>(a.c0), ifma::reduce_below_4m<Fp>(a.c1)};

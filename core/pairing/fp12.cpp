@@ -92,8 +92,8 @@ Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
   const Fp2 sl = l0 + l1;
   Fp2Products<13, 8> list;
   fp6_mul_by_0_operands(list, c0, l0);
-  fp6_mul_by_01_operands(list, c1, l1, l3);
-  fp6_mul_by_01_operands(list, sx, sl, l3);
+  fp6_mul_by_01_operands(list, c1, l1, l3, list.keep(l1 + l3));
+  fp6_mul_by_01_operands(list, sx, sl, l3, list.keep(sl + l3));
   Fp2 p[13];
   list.run(p);
   const Fp6 t0 = {p[0], p[1], p[2]}, t1 = fp6_mul_by_01_result(p + 3);
@@ -102,9 +102,10 @@ Fp12 Fp12::mul_by_034(const Fp2& l0, const Fp2& l1, const Fp2& l3) const {
 
 // x * (1 + L w) with L = l1 + l3 v: (x0 + x1 L v) + (x1 + x0 L) w, 10 Fp2 products at once.
 Fp12 Fp12::mul_by_monic_line(const Fp2& l1, const Fp2& l3) const {
-  Fp2Products<10, 8> list;
-  fp6_mul_by_01_operands(list, c0, l1, l3);
-  fp6_mul_by_01_operands(list, c1, l1, l3);
+  Fp2Products<10, 7> list;
+  const Fp2& l13 = list.keep(l1 + l3);
+  fp6_mul_by_01_operands(list, c0, l1, l3, l13);
+  fp6_mul_by_01_operands(list, c1, l1, l3, l13);
   Fp2 p[10];
   list.run(p);
   return {c0 + fp6_mul_by_01_result(p + 5).mul_by_v(), c1 + fp6_mul_by_01_result(p)};

@@ -25,7 +25,7 @@ Fp6 Fp6::square() const {
 
 Fp6 Fp6::mul_by_01(const Fp2& b0, const Fp2& b1) const {
   Fp2Products<5, 4> list;
-  fp6_mul_by_01_operands(list, *this, b0, b1);
+  fp6_mul_by_01_operands(list, *this, b0, b1, list.keep(b0 + b1));
   Fp2 p[5];
   list.run(p);
   return fp6_mul_by_01_result(p);

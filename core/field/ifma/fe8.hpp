@@ -237,6 +237,20 @@ ENYGMA_IFMA_INLINE void to_words(const Fe8& a, __m512i w[4]) {
   w[3] = _mm512_or_si512(shr(a.l[3], 36), shl(a.l[4], 16));
 }
 
+// The two coefficients of an Fp2 = Fp[u]/(u^2 + 1) product (a0 + a1 u)(b0 + b1 u), each a sum
+// of two products reduced once: c0 = a0 b0 + (K m - a1) b1 and c1 = a0 b1 + a1 b0, unreduced
+// (below the sum of the products / 2^260 + m, as mul_sum). Needs a1 <= K m; the callers bound
+// the rest (core/field/ifma/fp2_lanes.cpp, core/msm/batch_affine_ifma.cpp).
+template <class F, int K>
+ENYGMA_IFMA_INLINE void fp2_mul_sums(const Fe8& a0, const Fe8& a1, const Fe8& b0, const Fe8& b1,
+                                     Fe8& c0, Fe8& c1) {
+  const Fe8 zero{};
+  const Fe8 f0[2] = {a0, sub<F, K>(zero, a1)}, g0[2] = {b0, b1};
+  const Fe8 f1[2] = {a0, a1}, g1[2] = {b1, b0};
+  c0 = mul_sum<F, 2>(f0, g0);
+  c1 = mul_sum<F, 2>(f1, g1);
+}
+
 // In place: r[j] word k <-> r[k] word j, for eight registers of eight 64-bit words (unpacks,
 // then two-source permutes of 128-bit pairs, then 256-bit halves). The maskz forms: GCC 12's
 // unmasked unpacks and shuffles start from _mm512_undefined_epi32() and draw false
@@ -285,6 +299,25 @@ ENYGMA_IFMA_INLINE void load_rows(const uint64_t* const lo[8], int lo_off,
 ENYGMA_IFMA_INLINE void store_rows(__m512i r[8], uint64_t* const out[8], int off, unsigned n) {
   transpose8x8(r);
   for (unsigned l = 0; l < n; ++l) _mm512_storeu_si512(out[l] + off, r[l]);
+}
+
+// Two values per lane, as 52-bit limbs: the first from the four words at lo[l] + lo_off, the
+// second from those at hi[l] + hi_off (load_rows); and back, as eight words at out[l] + off.
+struct Fe8Pair {
+  Fe8 first, second;
+};
+ENYGMA_IFMA_INLINE Fe8Pair load_pair(const uint64_t* const lo[8], int lo_off,
+                                     const uint64_t* const hi[8], int hi_off) {
+  __m512i r[8];
+  load_rows(lo, lo_off, hi, hi_off, r);
+  return {from_words(r), from_words(r + 4)};
+}
+ENYGMA_IFMA_INLINE void store_pair(const Fe8& first, const Fe8& second, uint64_t* const out[8],
+                                   int off, unsigned n) {
+  __m512i r[8];
+  to_words(first, r);
+  to_words(second, r + 4);
+  store_rows(r, out, off, n);
 }
 
 }  // namespace enygma::ifma

@@ -27,50 +27,38 @@ namespace {
 
 using M52 = Radix52Modulus<Fp>;
 
-struct Fp2x8 {
-  Fe8 c0, c1;
-};
+// Lanes n..7 read this zero element; their results are not stored.
+alignas(64) const uint64_t kZeroFp2[8] = {};
 
-// The n operands (lanes n..7 zero) as 52-bit limbs.
-ENYGMA_IFMA_INLINE Fp2x8 load_fp2x8(const uint64_t* const p[], unsigned n) {
-  __m512i r[8];
-  for (unsigned l = 0; l < 8; ++l) {
-    r[l] = l < n ? _mm512_loadu_si512(p[l]) : _mm512_setzero_si512();
-  }
-  transpose8x8(r);
-  return {from_words(r), from_words(r + 4)};
+// The n elements at p[0..n) (lanes n..7 zero) as 52-bit limbs.
+ENYGMA_IFMA_INLINE Fe8Pair load_fp2(const uint64_t* const p[], unsigned n) {
+  const uint64_t* rows[8];
+  for (unsigned l = 0; l < 8; ++l) rows[l] = l < n ? p[l] : kZeroFp2;
+  return load_pair(rows, 0, rows, 4);
 }
 
-// Canonical results (below m) to the first n outputs.
-ENYGMA_IFMA_INLINE void store_fp2x8(uint64_t* p, unsigned n, const Fp2x8& x) {
-  __m512i r[8];
-  to_words(x.c0, r);
-  to_words(x.c1, r + 4);
-  transpose8x8(r);
-  for (unsigned l = 0; l < n; ++l) _mm512_storeu_si512(p + 8 * l, r[l]);
+// Canonical results (below m) to out's first n elements.
+ENYGMA_IFMA_INLINE void store_fp2(uint64_t* out, unsigned n, const Fe8& c0, const Fe8& c1) {
+  uint64_t* rows[8];
+  for (unsigned l = 0; l < 8; ++l) rows[l] = out + 8 * l;
+  store_pair(sub_if_not_below(c0, M52::kP1.v), sub_if_not_below(c1, M52::kP1.v), rows, 0, n);
 }
 
 }  // namespace
 
 ENYGMA_IFMA_TARGET void fp2_mul_lanes(uint64_t* out, const uint64_t* const a[],
                                       const uint64_t* const b[], unsigned n) {
-  const Fp2x8 x = load_fp2x8(a, n), y = load_fp2x8(b, n);
-  const Fe8 zero{};
-  const Fe8 y0 = shl4(y.c0), y1 = shl4(y.c1);
-  const Fe8 f0[2] = {x.c0, sub<Fp, 1>(zero, x.c1)}, g0[2] = {y0, y1};
-  const Fe8 f1[2] = {x.c0, x.c1}, g1[2] = {y1, y0};
-  const Fp2x8 r = {sub_if_not_below(mul_sum<Fp, 2>(f0, g0), M52::kP1.v),
-                   sub_if_not_below(mul_sum<Fp, 2>(f1, g1), M52::kP1.v)};
-  store_fp2x8(out, n, r);
+  const Fe8Pair x = load_fp2(a, n), y = load_fp2(b, n);
+  Fe8 c0, c1;
+  fp2_mul_sums<Fp, 1>(x.first, x.second, shl4(y.first), shl4(y.second), c0, c1);
+  store_fp2(out, n, c0, c1);
 }
 
 ENYGMA_IFMA_TARGET void fp2_square_lanes(uint64_t* out, const uint64_t* const a[], unsigned n) {
-  const Fp2x8 x = load_fp2x8(a, n);
-  const Fe8 s = shl4(add(x.c0, x.c1)), d = sub<Fp, 1>(x.c0, x.c1);
-  const Fe8 t = shl4(add(x.c1, x.c1));
-  const Fp2x8 r = {sub_if_not_below(mul<Fp>(s, d), M52::kP1.v),
-                   sub_if_not_below(mul<Fp>(x.c0, t), M52::kP1.v)};
-  store_fp2x8(out, n, r);
+  const Fe8Pair x = load_fp2(a, n);
+  const Fe8 s = shl4(add(x.first, x.second)), d = sub<Fp, 1>(x.first, x.second);
+  const Fe8 t = shl4(add(x.second, x.second));
+  store_fp2(out, n, mul<Fp>(s, d), mul<Fp>(x.first, t));
 }
 
 }  // namespace enygma::ifma
