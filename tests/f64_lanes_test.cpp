@@ -8,7 +8,9 @@
 namespace enygma {
 namespace {
 
-TEST(F64Lanes, FusedMultiplyAddIsExact) { EXPECT_TRUE(f64_lanes::fused_fma_works()); }
+TEST(F64Lanes, FusedMultiplyAddIsExact) {
+  EXPECT_TRUE(f64_lanes::fused_fma_works());
+}
 
 TEST(F64Lanes, ProductsMatchTheScalarField) {
   const test::F64LanesReport r = test::check_f64_lanes(20000);

@@ -64,8 +64,8 @@ inline void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1,
     ++report.checked;
     if (!f64_lanes_result_ok(got[l], f64_lanes_expected(a[l], b[l]))) {
       if (report.wrong++ == 0)
-        report.first_wrong = "lane " + std::to_string(l) + " of pair " +
-                             std::to_string(report.checked / 2);
+        report.first_wrong =
+            "lane " + std::to_string(l) + " of pair " + std::to_string(report.checked / 2);
     }
   }
 }

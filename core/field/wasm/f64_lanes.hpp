@@ -38,18 +38,42 @@ namespace enygma::f64_lanes {
 using V = v128_t;
 // LLVM 14 spells relaxed_madd with the prototype's opcode; scripts/wasm_relaxed_simd.py renames
 // it to the standard one (a * b + c) after the link.
-inline V fma(V a, V b, V c) { return __builtin_wasm_fma_f64x2(a, b, c); }
-inline V fsplat(double x) { return wasm_f64x2_splat(x); }
-inline V isplat(uint64_t x) { return wasm_i64x2_splat(int64_t(x)); }
-inline V fsub(V a, V b) { return wasm_f64x2_sub(a, b); }
-inline V fadd(V a, V b) { return wasm_f64x2_add(a, b); }
-inline V flt(V a, V b) { return wasm_f64x2_lt(a, b); }
-inline V iadd(V a, V b) { return wasm_i64x2_add(a, b); }
-inline V vand(V a, V b) { return wasm_v128_and(a, b); }
-inline V vor(V a, V b) { return wasm_v128_or(a, b); }
-inline V ishr51(V a) { return wasm_i64x2_shr(a, 51); }
-inline V ishl51(V a) { return wasm_i64x2_shl(a, 51); }
-inline V make_u64(uint64_t x0, uint64_t x1) { return wasm_i64x2_make(int64_t(x0), int64_t(x1)); }
+inline V fma(V a, V b, V c) {
+  return __builtin_wasm_fma_f64x2(a, b, c);
+}
+inline V fsplat(double x) {
+  return wasm_f64x2_splat(x);
+}
+inline V isplat(uint64_t x) {
+  return wasm_i64x2_splat(int64_t(x));
+}
+inline V fsub(V a, V b) {
+  return wasm_f64x2_sub(a, b);
+}
+inline V fadd(V a, V b) {
+  return wasm_f64x2_add(a, b);
+}
+inline V flt(V a, V b) {
+  return wasm_f64x2_lt(a, b);
+}
+inline V iadd(V a, V b) {
+  return wasm_i64x2_add(a, b);
+}
+inline V vand(V a, V b) {
+  return wasm_v128_and(a, b);
+}
+inline V vor(V a, V b) {
+  return wasm_v128_or(a, b);
+}
+inline V ishr51(V a) {
+  return wasm_i64x2_shr(a, 51);
+}
+inline V ishl51(V a) {
+  return wasm_i64x2_shl(a, 51);
+}
+inline V make_u64(uint64_t x0, uint64_t x1) {
+  return wasm_i64x2_make(int64_t(x0), int64_t(x1));
+}
 inline uint64_t lane_u64(V a, int l) {
   return uint64_t(l ? wasm_i64x2_extract_lane(a, 1) : wasm_i64x2_extract_lane(a, 0));
 }
@@ -76,16 +100,22 @@ inline V map(V x, V y, Op op) {
 }  // namespace model
 inline V fma(V a, V x, V c) {
   using namespace model;
-  return V{{b(std::fma(f(a.w[0]), f(x.w[0]), f(c.w[0]))),
-            b(std::fma(f(a.w[1]), f(x.w[1]), f(c.w[1])))}};
+  return V{
+      {b(std::fma(f(a.w[0]), f(x.w[0]), f(c.w[0]))), b(std::fma(f(a.w[1]), f(x.w[1]), f(c.w[1])))}};
 }
-inline V fsplat(double x) { return V{{model::b(x), model::b(x)}}; }
-inline V isplat(uint64_t x) { return V{{x, x}}; }
+inline V fsplat(double x) {
+  return V{{model::b(x), model::b(x)}};
+}
+inline V isplat(uint64_t x) {
+  return V{{x, x}};
+}
 inline V fsub(V a, V c) {
-  return model::map(a, c, [](uint64_t x, uint64_t y) { return model::b(model::f(x) - model::f(y)); });
+  return model::map(a, c,
+                    [](uint64_t x, uint64_t y) { return model::b(model::f(x) - model::f(y)); });
 }
 inline V fadd(V a, V c) {
-  return model::map(a, c, [](uint64_t x, uint64_t y) { return model::b(model::f(x) + model::f(y)); });
+  return model::map(a, c,
+                    [](uint64_t x, uint64_t y) { return model::b(model::f(x) + model::f(y)); });
 }
 inline V flt(V a, V c) {
   return model::map(a, c, [](uint64_t x, uint64_t y) {
@@ -101,16 +131,24 @@ inline V vand(V a, V c) {
 inline V vor(V a, V c) {
   return model::map(a, c, [](uint64_t x, uint64_t y) { return x | y; });
 }
-inline V ishr51(V a) { return V{{uint64_t(int64_t(a.w[0]) >> 51), uint64_t(int64_t(a.w[1]) >> 51)}}; }
-inline V ishl51(V a) { return V{{a.w[0] << 51, a.w[1] << 51}}; }
-inline V make_u64(uint64_t x0, uint64_t x1) { return V{{x0, x1}}; }
-inline uint64_t lane_u64(V a, int l) { return a.w[l]; }
+inline V ishr51(V a) {
+  return V{{uint64_t(int64_t(a.w[0]) >> 51), uint64_t(int64_t(a.w[1]) >> 51)}};
+}
+inline V ishl51(V a) {
+  return V{{a.w[0] << 51, a.w[1] << 51}};
+}
+inline V make_u64(uint64_t x0, uint64_t x1) {
+  return V{{x0, x1}};
+}
+inline uint64_t lane_u64(V a, int l) {
+  return a.w[l];
+}
 #endif
 
 inline constexpr uint64_t kMask51 = (uint64_t(1) << 51) - 1;
-inline constexpr double kSplit = 0x1.8p103;                 // C = 1.5 2^103
-inline constexpr double kSplitLo = 0x1.8p103 + 0x1.8p52;   // C + 3 2^51
-inline constexpr double kLoBias = 0x1.8p52;                 // 1.5 2^52
+inline constexpr double kSplit = 0x1.8p103;               // C = 1.5 2^103
+inline constexpr double kSplitLo = 0x1.8p103 + 0x1.8p52;  // C + 3 2^51
+inline constexpr double kLoBias = 0x1.8p52;               // 1.5 2^52
 inline constexpr double kTwo52 = 0x1p52;
 inline constexpr double kTwo51 = 0x1p51;
 inline constexpr uint64_t kSplitBits = 0x4668000000000000;   // bits(C)
@@ -131,7 +169,9 @@ constexpr uint64_t limb51(const uint64_t w[4], int i) {
 }
 
 // An integer below 2^52 in each lane as the double of the same value.
-inline V int_to_double(V x) { return fsub(vor(x, isplat(kTwo52Bits)), fsplat(kTwo52)); }
+inline V int_to_double(V x) {
+  return fsub(vor(x, isplat(kTwo52Bits)), fsplat(kTwo52));
+}
 // The inverse, for exact doubles in [0, 2^52).
 inline V double_to_int(V x) {
   const V b = fadd(x, fsplat(kTwo52));
@@ -172,8 +212,7 @@ constexpr uint64_t column_start(int k) {
 }
 
 // t[k] += the low half of x y, t[k + 1] += its high half (bit patterns).
-inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V split,
-                                                   V split_lo) {
+inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V split, V split_lo) {
   const V h = fma(x, y, split);
   const V l = fma(x, y, fsub(split_lo, h));
   t[k] = iadd(t[k], l);
