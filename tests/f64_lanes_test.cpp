@@ -1,8 +1,10 @@
-// The f64 lane multiplication (core/field/wasm/f64_lanes.hpp) against the scalar field: natively
+// The f64 lane multiplication (core/field/wasm/f64_lanes.hpp) against the scalar field, and the
+// batch-affine additions on it against the group law: natively
 // on its C++ model (std::fma), and in V8 on WebAssembly relaxed SIMD by
 // wasm/tests/f64_lanes_check.cpp, which runs the same checks (f64_lanes_checks.hpp).
 #include <gtest/gtest.h>
 
+#include "support/batch_add_checks.hpp"
 #include "support/f64_lanes_checks.hpp"
 
 namespace enygma {
@@ -18,17 +20,13 @@ TEST(F64Lanes, ProductsMatchTheScalarField) {
   EXPECT_EQ(r.wrong, 0u) << r.first_wrong;
 }
 
-TEST(F64Lanes, ChecksCatchAWrongProduct) {
-  // The checker itself: a result off by m (still < 2m but another representative is fine), off
-  // by one, or not below 2m must be told apart.
-  EXPECT_TRUE(test::f64_lanes_result_ok(U256{{5, 0, 0, 0}}, U256{{5, 0, 0, 0}}));
-  U256 off_by_m;
-  add_carry(off_by_m, U256{{5, 0, 0, 0}}, Fp::kModulus);
-  EXPECT_TRUE(test::f64_lanes_result_ok(off_by_m, U256{{5, 0, 0, 0}}));
-  EXPECT_FALSE(test::f64_lanes_result_ok(U256{{6, 0, 0, 0}}, U256{{5, 0, 0, 0}}));
-  U256 two_m;
-  add_carry(two_m, Fp::kModulus, Fp::kModulus);
-  EXPECT_FALSE(test::f64_lanes_result_ok(two_m, U256{{0, 0, 0, 0}}));
+// The batch-affine additions on the lanes (core/msm/batch_affine_f64.cpp), here on the model.
+TEST(F64Lanes, G1BatchAdditionsMatchTheScalarGroupLaw) {
+  EXPECT_EQ(test::batch_additions_match_the_group_law<G1>(
+                [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+                  msm_detail::g1_batch_add_f64(jobs, k, s);
+                }),
+            "");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/field/cpu_features.hpp"
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/setup.hpp"
@@ -113,6 +114,10 @@ unsigned eny_pool_size(void) {
 
 const char* eny_version(void) {
   return kVersion;
+}
+
+const char* eny_lane_kernel(void) {
+  return batch_lanes_enabled() ? "f64x2 relaxed SIMD" : "none";
 }
 
 int eny_circuits(eny_buffer* out) {

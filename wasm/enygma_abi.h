@@ -53,6 +53,10 @@ int eny_init(unsigned threads);
 unsigned eny_pool_size(void);
 /* "enygma-wasm <version>" as a NUL-terminated static string. */
 const char* eny_version(void);
+/* The lane kernel of the MSM's batch-affine additions in use, as a NUL-terminated static string:
+ * "f64x2 relaxed SIMD" (the module built with it, on an engine that fuses relaxed_madd) or
+ * "none". */
+const char* eny_lane_kernel(void);
 
 /* Circuits are named by their id: "transfer-k6", "deposit-k2", "withdraw-k4",
  * "joinsplit-enygma", "joinsplit-1155", "ownership-721" (a registered family with -k<K> where

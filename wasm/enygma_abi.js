@@ -21,6 +21,13 @@
     function heap() {
       return new Uint8Array(memory.buffer);
     }
+    // A NUL-terminated string in the module's memory.
+    function cString(ptr) {
+      var end = ptr;
+      var h = heap();
+      while (h[end]) ++end;
+      return decoder.decode(h.slice(ptr, end));
+    }
     var outBuffer = M._malloc(8); // eny_buffer {uint8_t* data; size_t len;} on wasm32
     var stageHandler = null;
     var stageFn = M.addFunction(function (user, stage) {
@@ -92,11 +99,10 @@
         return M._eny_pool_size();
       },
       version: function () {
-        var ptr = M._eny_version();
-        var end = ptr;
-        var h = heap();
-        while (h[end]) ++end;
-        return decoder.decode(h.slice(ptr, end));
+        return cString(M._eny_version());
+      },
+      laneKernel: function () {
+        return cString(M._eny_lane_kernel());
       },
       memoryStats: function () {
         clearOut();

@@ -49,9 +49,25 @@ bool ifma_enabled() {
 void set_ifma_enabled(bool) {}
 #endif
 
+#if defined(ENYGMA_HAVE_F64_LANES)
+bool g_use_f64_lanes = false;
+namespace {
+bool g_f64_lanes_available = false;
+}
+void set_f64_lanes_available(bool available) {
+  g_f64_lanes_available = available;
+  g_use_f64_lanes = available;
+}
+bool f64_lanes_available() {
+  return g_f64_lanes_available;
+}
+#endif
+
 bool batch_lanes_enabled() {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   return g_use_ifma;
+#elif defined(ENYGMA_HAVE_F64_LANES)
+  return g_use_f64_lanes;
 #else
   return false;
 #endif
@@ -60,6 +76,8 @@ bool batch_lanes_enabled() {
 void set_batch_lanes_enabled([[maybe_unused]] bool on) {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   set_ifma_enabled(on);
+#elif defined(ENYGMA_HAVE_F64_LANES)
+  g_use_f64_lanes = on && g_f64_lanes_available;
 #endif
 }
 

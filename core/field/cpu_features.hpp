@@ -30,6 +30,17 @@ extern bool g_use_adx;
 extern bool g_use_ifma;
 #endif
 
+// WebAssembly: batch-affine additions two at a time on f64x2 relaxed SIMD
+// (core/msm/batch_affine_f64.cpp), in the module linked with that kernel (wasm/CMakeLists.txt:
+// enygma_module_relaxed), which sets g_f64_lanes_available at start when the engine's
+// relaxed_madd is fused. Other WebAssembly builds link the kernel's C++ model and leave it off.
+#if defined(ENYGMA_LIMB32) && defined(__wasm__)
+#define ENYGMA_HAVE_F64_LANES 1
+extern bool g_use_f64_lanes;
+void set_f64_lanes_available(bool available);
+bool f64_lanes_available();
+#endif
+
 // Whether this CPU could run the ADX kernel (BMI2 + ADX), and whether it is in use.
 bool cpu_supports_adx();
 bool adx_enabled();
@@ -43,8 +54,9 @@ bool cpu_supports_ifma();
 bool ifma_enabled();
 void set_ifma_enabled(bool on);
 
-// Whichever lane kernel for batch-affine additions this build has (AVX-512 IFMA on x86-64; none
-// in WebAssembly): whether it is in use, and a switch for tests and benchmarks.
+// Whichever lane kernel for batch-affine additions this build has (AVX-512 IFMA on x86-64; f64
+// lanes in WebAssembly where available): whether it is in use, and a switch for tests and
+// benchmarks.
 bool batch_lanes_enabled();
 void set_batch_lanes_enabled(bool on);
 

@@ -184,13 +184,17 @@ inline constexpr int kSafegcdLimbBits = 62;
 #endif
 
 // Batch-affine point additions on a lane kernel (core/msm/batch_affine_lanes.hpp): whether
-// this build has one, and whether it runs now. WebAssembly has none: its SIMD (two 64-bit or
-// four 32-bit lanes, 32x32->64 products through shuffles in V8) and a one-lane kernel keeping
-// 29-bit limbs between operations both measured no faster than the scalar code.
+// this build has one, and whether it runs now. WebAssembly's is f64x2 relaxed SIMD
+// (core/msm/batch_affine_f64.cpp), on in the module linked with it where the engine fuses
+// relaxed_madd; its integer SIMD (two 64-bit or four 32-bit lanes, 32x32->64 products through
+// shuffles in V8) and a one-lane kernel keeping 29-bit limbs between operations both measured
+// no faster than the scalar code.
 // The quotient's transforms over Fr have a lane kernel too (core/poly/ntt_ifma.cpp), on the
 // same backend.
+// kHaveG2BatchLanes: whether the kernel does G2's additions too (IFMA) or G1's only (f64 lanes).
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 inline constexpr bool kHaveBatchLanes = true;
+inline constexpr bool kHaveG2BatchLanes = true;
 inline bool batch_lanes_enabled() {
   return g_use_ifma;
 }
@@ -200,8 +204,21 @@ inline bool ntt_lanes_enabled() {
 inline bool fp2_lanes_enabled() {
   return g_use_ifma;
 }
+#elif defined(ENYGMA_HAVE_F64_LANES)
+inline constexpr bool kHaveBatchLanes = true;
+inline constexpr bool kHaveG2BatchLanes = false;
+inline bool batch_lanes_enabled() {
+  return g_use_f64_lanes;
+}
+inline bool ntt_lanes_enabled() {
+  return false;
+}
+inline bool fp2_lanes_enabled() {
+  return false;
+}
 #else
 inline constexpr bool kHaveBatchLanes = false;
+inline constexpr bool kHaveG2BatchLanes = false;
 inline bool batch_lanes_enabled() {
   return false;
 }

@@ -1,13 +1,17 @@
-// core/field/wasm/f64_lanes.hpp on WebAssembly relaxed SIMD in V8: the checks of
-// tests/f64_lanes_test.cpp (tests/support/f64_lanes_checks.hpp), then the time of a lane product
-// against the build's scalar Fp multiplication. Built with -mrelaxed-simd and renamed by
-// scripts/wasm_relaxed_simd.py; run by CTest with Node's --experimental-wasm-relaxed-simd.
-// Exit status 0 when every product is right (the times are printed, not judged).
+// core/field/wasm/f64_lanes.hpp and core/msm/batch_affine_f64.cpp on WebAssembly relaxed SIMD in
+// V8: the checks of tests/f64_lanes_test.cpp (tests/support/f64_lanes_checks.hpp,
+// batch_add_checks.hpp), that the start-up check switched the lane kernel on, then the time of a
+// lane product against the build's scalar Fp multiplication. Built with -mrelaxed-simd and renamed
+// by scripts/wasm_relaxed_simd.py; run by CTest with Node's --experimental-wasm-relaxed-simd. Exit
+// status 0 when every product is right (the times are printed, not judged).
 #include <chrono>
 #include <cstdio>
 
+#include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
+#include "core/msm/batch_affine.hpp"
+#include "support/batch_add_checks.hpp"
 #include "support/f64_lanes_checks.hpp"
 
 using namespace enygma;
@@ -54,6 +58,38 @@ void time_products() {
               (unsigned long long)(s0 + s1 + s2 + s3).limbs[0]);
 }
 
+// A batch of 512 additions: the lane kernel against the scalar batch (one inversion each).
+template <class J>
+void time_batch_additions(const char* group) {
+  using Affine = typename J::Affine;
+  using F = decltype(Affine{}.x);
+  constexpr size_t kAdds = 512;
+  const auto a = test::random_points<J>(kAdds, 1), b = test::random_points<J>(kAdds, 2);
+  std::vector<Affine> out(kAdds);
+  std::vector<msm_detail::AffineAddJob> jobs(kAdds);
+  std::vector<msm_detail::PairAdd<Affine>> ops(kAdds);
+  for (size_t j = 0; j < kAdds; ++j) {
+    jobs[j] = {msm_detail::words_of(a[j].x), msm_detail::words_of(b[j].x),
+               msm_detail::words_of(b[j].y), msm_detail::words_of(out[j].x)};
+    ops[j] = {a[j], b[j], &out[j]};
+  }
+  std::vector<uint64_t> scratch;
+  msm_detail::BatchAddScratch<F> batch_scratch;
+  constexpr int kRounds = 40;
+  for (int rep = 0; rep < 3; ++rep) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < kRounds; ++r) msm_detail::batch_add_lanes<F>(jobs.data(), kAdds, scratch);
+    const double lanes = seconds_since(t0) / (kRounds * kAdds) * 1e9;
+    set_batch_lanes_enabled(false);
+    t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < kRounds; ++r) msm_detail::batch_add_pairs(ops.data(), kAdds, batch_scratch);
+    const double scalar = seconds_since(t0) / (kRounds * kAdds) * 1e9;
+    set_batch_lanes_enabled(true);
+    std::printf("%s addition in a batch of %zu: f64 lanes %.0f ns, scalar %.0f ns\n", group, kAdds,
+                lanes, scalar);
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -65,6 +101,16 @@ int main() {
   std::printf("f64 lane products: %zu checked, %zu wrong%s%s\n", r.checked, r.wrong,
               r.wrong ? ", first: " : "", r.first_wrong.c_str());
   if (r.wrong || r.checked == 0) return 1;
+  const std::string g1 = test::batch_additions_match_the_group_law<G1>(
+      [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+        msm_detail::g1_batch_add_f64(jobs, k, s);
+      });
+  std::printf("batch-affine G1 additions: %s\n", g1.empty() ? "right" : g1.c_str());
+  if (!g1.empty()) return 1;
+  // The module's switch: on at start here (this program links the kernel).
+  std::printf("lane kernel in use: %s\n", batch_lanes_enabled() ? "yes" : "no");
+  if (!batch_lanes_enabled()) return 1;
   time_products();
+  time_batch_additions<G1>("G1");
   return 0;
 }

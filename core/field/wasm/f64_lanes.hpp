@@ -1,9 +1,9 @@
 // Montgomery multiplication of two independent Fp elements at once in f64x2 lanes, for
-// WebAssembly with relaxed SIMD: five 51-bit limbs held as exact doubles, every 102-bit limb
-// product split exactly into two 51-bit halves by two fused multiply-adds (f64x2.relaxed_madd).
-// A product then costs three floating-point operations and two integer additions per lane pair,
-// against one 64-bit integer multiplication per 29-bit limb pair in core/field/wasm/limbs29.hpp
-// (25 limb products instead of 81).
+// WebAssembly with relaxed SIMD: five 51-bit limbs (64-bit integers between operations, exact
+// doubles inside a product), every 102-bit limb product split exactly into two 51-bit halves by
+// two fused multiply-adds (f64x2.relaxed_madd). A product then costs three floating-point
+// operations and two integer additions per lane pair, against one 64-bit integer multiplication
+// per 29-bit limb pair in core/field/wasm/limbs29.hpp (25 limb products instead of 81).
 //
 // The split (C = 1.5 * 2^103, |p| < 2^102 for the exact product p = x y):
 //   h = fma(x, y, C)               = C + H 2^51, H = round(p / 2^51) (h stays in [2^103, 2^104),
@@ -65,14 +65,35 @@ inline V vand(V a, V b) {
 inline V vor(V a, V b) {
   return wasm_v128_or(a, b);
 }
-inline V ishr51(V a) {
-  return wasm_i64x2_shr(a, 51);
+inline V isub(V a, V b) {
+  return wasm_i64x2_sub(a, b);
 }
-inline V ishl51(V a) {
-  return wasm_i64x2_shl(a, 51);
+inline V select(V mask, V if_set, V if_clear) {
+  return wasm_v128_bitselect(if_set, if_clear, mask);
+}
+inline V ushr(V a, int n) {
+  return wasm_u64x2_shr(a, n);
+}
+inline V shl(V a, int n) {
+  return wasm_i64x2_shl(a, n);
 }
 inline V make_u64(uint64_t x0, uint64_t x1) {
   return wasm_i64x2_make(int64_t(x0), int64_t(x1));
+}
+// w[j] = (a0[j], a1[j]) for j < 4, and back.
+inline void load_words(V w[4], const uint64_t* a0, const uint64_t* a1) {
+  const V p0 = wasm_v128_load(a0), p1 = wasm_v128_load(a0 + 2);
+  const V q0 = wasm_v128_load(a1), q1 = wasm_v128_load(a1 + 2);
+  w[0] = wasm_i64x2_shuffle(p0, q0, 0, 2);
+  w[1] = wasm_i64x2_shuffle(p0, q0, 1, 3);
+  w[2] = wasm_i64x2_shuffle(p1, q1, 0, 2);
+  w[3] = wasm_i64x2_shuffle(p1, q1, 1, 3);
+}
+inline void store_words(uint64_t* a0, uint64_t* a1, const V w[4]) {
+  wasm_v128_store(a0, wasm_i64x2_shuffle(w[0], w[1], 0, 2));
+  wasm_v128_store(a0 + 2, wasm_i64x2_shuffle(w[2], w[3], 0, 2));
+  wasm_v128_store(a1, wasm_i64x2_shuffle(w[0], w[1], 1, 3));
+  wasm_v128_store(a1 + 2, wasm_i64x2_shuffle(w[2], w[3], 1, 3));
 }
 inline uint64_t lane_u64(V a, int l) {
   return uint64_t(l ? wasm_i64x2_extract_lane(a, 1) : wasm_i64x2_extract_lane(a, 0));
@@ -131,14 +152,30 @@ inline V vand(V a, V c) {
 inline V vor(V a, V c) {
   return model::map(a, c, [](uint64_t x, uint64_t y) { return x | y; });
 }
-inline V ishr51(V a) {
-  return V{{uint64_t(int64_t(a.w[0]) >> 51), uint64_t(int64_t(a.w[1]) >> 51)}};
+inline V isub(V a, V c) {
+  return model::map(a, c, [](uint64_t x, uint64_t y) { return x - y; });
 }
-inline V ishl51(V a) {
-  return V{{a.w[0] << 51, a.w[1] << 51}};
+inline V select(V mask, V if_set, V if_clear) {
+  return V{{(if_set.w[0] & mask.w[0]) | (if_clear.w[0] & ~mask.w[0]),
+            (if_set.w[1] & mask.w[1]) | (if_clear.w[1] & ~mask.w[1])}};
+}
+inline V ushr(V a, int n) {
+  return V{{a.w[0] >> n, a.w[1] >> n}};
+}
+inline V shl(V a, int n) {
+  return V{{a.w[0] << n, a.w[1] << n}};
 }
 inline V make_u64(uint64_t x0, uint64_t x1) {
   return V{{x0, x1}};
+}
+inline void load_words(V w[4], const uint64_t* a0, const uint64_t* a1) {
+  for (int j = 0; j < 4; ++j) w[j] = V{{a0[j], a1[j]}};
+}
+inline void store_words(uint64_t* a0, uint64_t* a1, const V w[4]) {
+  for (int j = 0; j < 4; ++j) {
+    a0[j] = w[j].w[0];
+    a1[j] = w[j].w[1];
+  }
 }
 inline uint64_t lane_u64(V a, int l) {
   return a.w[l];
@@ -155,7 +192,8 @@ inline constexpr uint64_t kSplitBits = 0x4668000000000000;   // bits(C)
 inline constexpr uint64_t kLoBiasBits = 0x4338000000000000;  // bits(1.5 2^52)
 inline constexpr uint64_t kTwo52Bits = 0x4330000000000000;   // bits(2^52)
 
-// Two field elements, limb i of both in l[i]: exact non-negative integers below 2^51 as doubles.
+// Two field elements, limb i of both in l[i]: 64-bit integers, normalized below 2^51 (the top
+// limb too: values below 2^255) wherever a function takes or returns an Fe2.
 struct Fe2 {
   V l[5];
 };
@@ -172,28 +210,100 @@ constexpr uint64_t limb51(const uint64_t w[4], int i) {
 inline V int_to_double(V x) {
   return fsub(vor(x, isplat(kTwo52Bits)), fsplat(kTwo52));
 }
-// The inverse, for exact doubles in [0, 2^52).
-inline V double_to_int(V x) {
-  const V b = fadd(x, fsplat(kTwo52));
-  return V(vand(b, isplat((uint64_t(1) << 52) - 1)));
+
+inline V splat_limb(const U256& v, int i) {
+  return isplat(limb51(v.w, i));
 }
 
 // Two values below 2^255, as four words each.
 inline Fe2 load(const uint64_t a0[4], const uint64_t a1[4]) {
+  V w[4];
+  load_words(w, a0, a1);
+  const V mask = isplat(kMask51);
   Fe2 r;
-  for (int i = 0; i < 5; ++i) r.l[i] = int_to_double(make_u64(limb51(a0, i), limb51(a1, i)));
+  r.l[0] = vand(w[0], mask);
+  r.l[1] = vand(vor(ushr(w[0], 51), shl(w[1], 13)), mask);
+  r.l[2] = vand(vor(ushr(w[1], 38), shl(w[2], 26)), mask);
+  r.l[3] = vand(vor(ushr(w[2], 25), shl(w[3], 39)), mask);
+  r.l[4] = ushr(w[3], 12);
   return r;
 }
 inline void store(uint64_t a0[4], uint64_t a1[4], const Fe2& x) {
-  for (int l = 0; l < 2; ++l) {
-    uint64_t L[5];
-    for (int i = 0; i < 5; ++i) L[i] = lane_u64(double_to_int(x.l[i]), l);
-    uint64_t* o = l ? a1 : a0;
-    o[0] = L[0] | (L[1] << 51);
-    o[1] = (L[1] >> 13) | (L[2] << 38);
-    o[2] = (L[2] >> 26) | (L[3] << 25);
-    o[3] = (L[3] >> 39) | (L[4] << 12);
+  V w[4];
+  w[0] = vor(x.l[0], shl(x.l[1], 51));
+  w[1] = vor(ushr(x.l[1], 13), shl(x.l[2], 38));
+  w[2] = vor(ushr(x.l[2], 26), shl(x.l[3], 25));
+  w[3] = vor(ushr(x.l[3], 39), shl(x.l[4], 12));
+  store_words(a0, a1, w);
+}
+
+// Non-negative limbs below 2^63 carried into 51-bit limbs (logical shifts: WebAssembly's
+// arithmetic 64-bit lane shift is several instructions on x86-64); the top limb keeps the rest.
+inline __attribute__((always_inline)) void carry(V t[5]) {
+  const V mask = isplat(kMask51);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
+    t[i] = vand(t[i], mask);
   }
+}
+
+namespace detail {
+
+// 2^255 - m, whose addition carries out of 2^255 exactly when the value is at least m.
+constexpr U256 kComplement = [] {
+  U256 two255{{0, 0, 0, uint64_t(1) << 63}}, r;
+  sub_borrow(r, two255, Fp::kModulus);
+  return r;
+}();
+
+// Limbs K_i with sum K_i 2^(51 i) = m, each K_i (i < 4) raised by 2^51 and the next one lowered
+// by 1, so that a_i - b_i + K_i is never negative for limbs of a, b below 2^51 (every limb of m
+// is nonzero).
+constexpr uint64_t sub_offset(int i) {
+  const uint64_t mi = limb51(Fp::kModulus.w, i);
+  return mi + (i < 4 ? (uint64_t(1) << 51) : 0) - (i > 0 ? 1 : 0);
+}
+static_assert(limb51(Fp::kModulus.w, 1) != 0 && limb51(Fp::kModulus.w, 2) != 0 &&
+              limb51(Fp::kModulus.w, 3) != 0 && limb51(Fp::kModulus.w, 4) != 0);
+
+}  // namespace detail
+
+// a - m where that is not negative, else a: below m for a below 2m (any a below 2^255).
+inline __attribute__((always_inline)) Fe2 reduce(const Fe2& a) {
+  Fe2 t;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], splat_limb(detail::kComplement, i));
+  carry(t.l);
+  const V at_least_m = isub(isplat(0), ushr(t.l[4], 51));  // all ones when a >= m
+  t.l[4] = vand(t.l[4], isplat(kMask51));
+  Fe2 r;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) r.l[i] = select(at_least_m, t.l[i], a.l[i]);
+  return r;
+}
+
+// a + b (below 2^255: a + b < 2m for a, b < m) and a - b + m (in (0, 2m) for a, b < m), not
+// reduced; add() and sub() reduce them below m.
+inline __attribute__((always_inline)) Fe2 add_lazy(const Fe2& a, const Fe2& b) {
+  Fe2 r;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) r.l[i] = iadd(a.l[i], b.l[i]);
+  carry(r.l);
+  return r;
+}
+inline __attribute__((always_inline)) Fe2 sub_lazy(const Fe2& a, const Fe2& b) {
+  Fe2 r;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(i)));
+  carry(r.l);
+  return r;
+}
+inline __attribute__((always_inline)) Fe2 add(const Fe2& a, const Fe2& b) {
+  return reduce(add_lazy(a, b));
+}
+inline __attribute__((always_inline)) Fe2 sub(const Fe2& a, const Fe2& b) {
+  return reduce(sub_lazy(a, b));
 }
 
 namespace detail {
@@ -208,7 +318,11 @@ constexpr uint64_t column_start(int k) {
       if (i + j == k) lows += 2;
       if (i + j + 1 == k) highs += 2;
     }
-  return 0 - (lows * kLoBiasBits + highs * kSplitBits);
+  // Plus 2^55 (columns 0..8) less the 2^4 that column k - 1's 2^55 adds to this one when it
+  // carries: the columns never go negative (their low halves sum to more than -10 2^50), so
+  // they carry with logical shifts, and the offsets cancel in the result.
+  const uint64_t offset = (k < 9 ? uint64_t(1) << 55 : 0) - (k > 0 ? 16 : 0);
+  return offset - (lows * kLoBiasBits + highs * kSplitBits);
 }
 
 // t[k] += the low half of x y, t[k + 1] += its high half (bit patterns).
@@ -221,41 +335,47 @@ inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V s
 
 }  // namespace detail
 
-// r = a b 2^-255 mod m in both lanes, r < a b / 2^255 + m: below 2m when a < 2m and b < m (or
-// the other way round). Limbs of a and b below 2^51 (any value below 2^255). r may alias a or b.
+// r = a b 2^-255 mod m in both lanes, below m when a b < 2 m^2 (a < 2m and b < m, or the other
+// way round): before its final conditional subtraction the result is below a b / 2^255 + m <
+// 1.76m. r may alias a or b.
 inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
   using detail::mul_add;
   const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo), mask = isplat(kMask51);
+  V x[5], y[5];
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) {
+    x[i] = int_to_double(a.l[i]);
+    y[i] = int_to_double(b.l[i]);
+  }
   V t[10];
 #pragma GCC unroll 10
   for (int k = 0; k < 10; ++k) t[k] = isplat(detail::column_start(k));
-#pragma GCC unroll 10
+#pragma GCC unroll 5
   for (int i = 0; i < 5; ++i)
-#pragma GCC unroll 10
-    for (int j = 0; j < 5; ++j) mul_add(t, i + j, a.l[j], b.l[i], split, split_lo);
+#pragma GCC unroll 5
+    for (int j = 0; j < 5; ++j) mul_add(t, i + j, x[j], y[i], split, split_lo);
   // Montgomery reduction, 51 bits at a time: q = (t[i] mod 2^51) (-m^-1) mod 2^51, the low half
   // of a product (in [-2^50, 2^50], made non-negative so that the result stays non-negative),
   // then t += q m 2^(51 i) makes t[i] divisible by 2^51 and its carry moves up.
   const V mu = fsplat(double(Fp::kInv64 & kMask51));
   const V zero = fsplat(0.0), two51 = fsplat(kTwo51);
-#pragma GCC unroll 10
+#pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
-    const V x = int_to_double(vand(t[i], mask));
-    const V h = fma(x, mu, split);
-    V q = fsub(fma(x, mu, fsub(split_lo, h)), fsplat(kLoBias));
+    const V low = int_to_double(vand(t[i], mask));
+    const V h = fma(low, mu, split);
+    V q = fsub(fma(low, mu, fsub(split_lo, h)), fsplat(kLoBias));
     q = fadd(q, vand(flt(q, zero), two51));
-#pragma GCC unroll 10
+#pragma GCC unroll 5
     for (int j = 0; j < 5; ++j)
       mul_add(t, i + j, q, fsplat(double(limb51(Fp::kModulus.w, j))), split, split_lo);
-    t[i + 1] = iadd(t[i + 1], ishr51(t[i]));
+    t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
   }
-  // (a b + q m) / 2^255 = sum t[5 + k] 2^(51 k), below 2^255: normalize into five limbs.
-#pragma GCC unroll 10
-  for (int k = 5; k < 9; ++k) {
-    t[k + 1] = iadd(t[k + 1], ishr51(t[k]));
-    r.l[k - 5] = int_to_double(vand(t[k], mask));
-  }
-  r.l[4] = int_to_double(t[9]);
+  // (a b + q m) / 2^255 = sum t[5 + k] 2^(51 k): carry, then subtract m if not below it.
+  Fe2 u;
+#pragma GCC unroll 5
+  for (int k = 0; k < 5; ++k) u.l[k] = t[5 + k];
+  carry(u.l);
+  r = reduce(u);
 }
 
 // Whether fma() above is fused here (a separate multiply and add rounds x y first: the split

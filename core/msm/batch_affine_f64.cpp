@@ -1,0 +1,153 @@
+// The lane kernel of core/msm/batch_affine_lanes.hpp on f64 lanes (core/field/wasm/f64_lanes.hpp),
+// two G1 additions at once. In the WebAssembly module built with relaxed SIMD
+// (wasm/CMakeLists.txt, enygma_module_relaxed) it is the build's lane kernel; everywhere else it
+// compiles to the C++ model of the lanes, which the tests compare with the scalar additions.
+// G2's additions stay scalar: with four lane products (each reduced) per Fp2 product they
+// measured slower than WebAssembly's scalar Fp2 product with lazy reduction.
+//
+// Scalings (the lanes' products are Montgomery products with R = 2^255; the points arrive and
+// leave in the scalar Montgomery form, R = 2^256): write S(x) = s when the stored integer is
+// x 2^s mod m, so that a product has S = S(a) + S(b) - 255. Coordinates, d = x_b - x_a and
+// dy = y_b - y_a have S = 256; the running product of a lane starts at one with S = 255 and
+// gains 1 per factor, so after G groups S(acc) = 255 + G. The scalar inversion reads acc as
+// a 2^(G - 1) (R = 2^256) and returns a^-1 2^(257 - G); a quarter of it has S = 255 - G, which
+// makes every 1/d come out with S = 254 (independent of its group), lambda = dy (1/d) with
+// S = 255, and 2 lambda with S = 256: x3 = (2 lambda) lambda - x_a - x_b and
+// y3 = (x_a - x3) lambda - y_a are in the scalar form with no conversion product.
+//
+// Bounds: every value is below m except d, dy and x_a - x3, which are below 2m and are the
+// first operand of a product whose second one is below m (f64_lanes::mul's contract).
+#include <cstdint>
+#include <vector>
+
+#include "core/field/batch_inverse.hpp"
+#include "core/field/fp.hpp"
+#include "core/field/wasm/f64_lanes.hpp"
+#include "core/msm/batch_affine_lanes.hpp"
+
+namespace enygma::msm_detail {
+
+namespace {
+
+using f64_lanes::Fe2;
+
+constexpr U256 kOne255 = field_detail::shl_mod_slow(U256::from_u64(1), 255, Fp::kModulus);
+
+Fe2 splat(const U256& v) {
+  Fe2 r;
+  for (int i = 0; i < 5; ++i) r.l[i] = f64_lanes::splat_limb(v, i);
+  return r;
+}
+Fe2 mul(const Fe2& a, const Fe2& b) {
+  Fe2 r;
+  f64_lanes::mul(r, a, b);
+  return r;
+}
+
+// The lane operations of G1's coordinate field.
+struct FpOps {
+  using T = Fe2;
+  static constexpr int kWords = 4;
+  static T load(const uint64_t* p0, const uint64_t* p1) { return f64_lanes::load(p0, p1); }
+  // o1 null: the second lane is padding, its result dropped.
+  static void store(uint64_t* o0, uint64_t* o1, const T& x) {
+    uint64_t unused[4];
+    f64_lanes::store(o0, o1 ? o1 : unused, x);
+  }
+  static T one255() { return splat(kOne255); }
+  static T mul(const T& a, const T& b) { return msm_detail::mul(a, b); }
+  static T add(const T& a, const T& b) { return f64_lanes::add(a, b); }
+  static T sub(const T& a, const T& b) { return f64_lanes::sub(a, b); }
+  static T sub_lazy(const T& a, const T& b) { return f64_lanes::sub_lazy(a, b); }
+  // The two lanes' values as scalar elements, inverted, times 1/4, and back.
+  static T invert(const T& a, bool public_values) {
+    U256 w[2];
+    f64_lanes::store(w[0].w, w[1].w, a);
+    Fp x[2] = {Fp::from_montgomery(w[0]), Fp::from_montgomery(w[1])}, scratch[2];
+    batch_inverse(x, 2, scratch, public_values);
+    static const Fp kQuarter = Fp::from_u64(4).inverse();
+    for (Fp& v : x) v = v * kQuarter;
+    return f64_lanes::load(x[0].limbs, x[1].limbs);
+  }
+};
+
+// A finite dummy addition for the unused lane of an odd count: a = (0, 0), b = (R, 0) with
+// R = Montgomery one, so d != 0. Its result is not stored.
+alignas(16) const uint64_t kPadA[8] = {};
+alignas(16) const uint64_t kPadB[4] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
+
+template <class L>
+void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+               bool public_values) {
+  using T = typename L::T;
+  // What the backward pass needs of one group of two additions.
+  struct Group {
+    T x_a, y_a, x_b, dy, d, prefix;
+  };
+  if (k == 0) return;
+  const size_t groups = (k + 1) / 2;
+  constexpr size_t kGroupWords = sizeof(Group) / sizeof(uint64_t);
+  static_assert(sizeof(Group) % 16 == 0);
+  scratch.resize(groups * kGroupWords + 2);
+  uint64_t* base = scratch.data();
+  base += (reinterpret_cast<uintptr_t>(base) / 8) % 2;  // 16-byte aligned
+  Group* store = reinterpret_cast<Group*>(base);
+
+  // Forward: d per lane and the running product of each lane's d.
+  T acc = L::one255();
+  for (size_t g = 0; g < groups; ++g) {
+    Group& s = store[g];
+    const AffineAddJob& j0 = jobs[2 * g];
+    const bool pad = 2 * g + 1 >= k;
+    const AffineAddJob j1 = pad ? AffineAddJob{kPadA, kPadB, kPadA, nullptr} : jobs[2 * g + 1];
+    s.x_a = L::load(j0.a_xy, j1.a_xy);
+    s.y_a = L::load(j0.a_xy + L::kWords, j1.a_xy + L::kWords);
+    s.x_b = L::load(j0.b_x, j1.b_x);
+    s.dy = L::sub_lazy(L::load(j0.b_y, j1.b_y), s.y_a);
+    s.d = L::sub_lazy(s.x_b, s.x_a);
+    s.prefix = acc;
+    acc = L::mul(s.d, acc);
+  }
+
+  T inv = L::invert(acc, public_values);
+
+  // Backward: 1/d per addition, lambda, x3, y3.
+  for (size_t g = groups; g-- > 0;) {
+    const Group& s = store[g];
+    const T inv_d = L::mul(inv, s.prefix);
+    inv = L::mul(s.d, inv);
+    const T lambda = L::mul(s.dy, inv_d);
+    const T x3 = L::sub(L::sub(L::mul(L::add(lambda, lambda), lambda), s.x_a), s.x_b);
+    const T y3 = L::sub(L::mul(L::sub_lazy(s.x_a, x3), lambda), s.y_a);
+    uint64_t* o1 = 2 * g + 1 < k ? jobs[2 * g + 1].out : nullptr;
+    uint64_t* o0 = jobs[2 * g].out;
+    L::store(o0, o1, x3);
+    L::store(o0 + L::kWords, o1 ? o1 + L::kWords : nullptr, y3);
+  }
+}
+
+}  // namespace
+
+void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                      bool public_values) {
+  batch_add<FpOps>(jobs, k, scratch, public_values);
+}
+
+#if defined(ENYGMA_HAVE_F64_LANES)
+void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                        bool public_values) {
+  g1_batch_add_f64(jobs, k, scratch, public_values);
+}
+#if defined(__wasm_relaxed_simd__)
+// This object is the module's lane kernel: switch it on at start where the engine fuses
+// relaxed_madd (f64_lanes::fused_fma_works).
+namespace {
+[[maybe_unused]] const bool g_f64_lanes_started = [] {
+  set_f64_lanes_available(f64_lanes::fused_fma_works());
+  return true;
+}();
+}  // namespace
+#endif
+#endif
+
+}  // namespace enygma::msm_detail
