@@ -9,7 +9,9 @@
 //   ready_network_ms    the same on a first visit (download + decompression)
 //   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
 //                       needed and never shrinks: the peak of the page so far)
-// ENYGMA_BENCH_RUNS (default 5) proofs per k.
+//   module, lane_kernel the module that ran and the lane kernel of its MSM additions
+// ENYGMA_BENCH_RUNS (default 5) proofs per k. ENYGMA_BENCH_QUERY: more of the page's query
+// (e.g. relaxed-simd=0: the module without the f64-lane kernel, for comparing).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,6 +21,7 @@ import { median } from './median';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const runs = Number(process.env.ENYGMA_BENCH_RUNS || 5);
+const page6 = () => `${base()}/?k=6${process.env.ENYGMA_BENCH_QUERY ? '&' + process.env.ENYGMA_BENCH_QUERY : ''}`;
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
 
 async function ready(page: Page, url: string): Promise<number> {
@@ -41,12 +44,14 @@ function nativeProveMs(k: number): { ms: number; how: string } {
 test('browser benchmarks', async ({ page, request }) => {
   const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
     memory_mib: {} };
-  result.ready_network_ms = await ready(page, `${base()}/?k=6`);
+  result.ready_network_ms = await ready(page, page6());
   result.pool_size = await page.evaluate(() => (window as any).demo.poolSize);
+  result.module = await page.evaluate(() => (window as any).demo.enygma.module);
+  result.lane_kernel = await page.evaluate(() => (window as any).demo.enygma.laneKernel);
   result.ready_cached_ms = median([
-    await ready(page, `${base()}/?k=6`),
-    await ready(page, `${base()}/?k=6`),
-    await ready(page, `${base()}/?k=6`),
+    await ready(page, page6()),
+    await ready(page, page6()),
+    await ready(page, page6()),
   ]);
   result.key_load_cached_ms = await page.evaluate(() => (window as any).demo.keys['transfer-k6'].ms);
 

@@ -63,6 +63,7 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect(await page.evaluate(() => window.demo.threaded)).toBe(false);
   expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
   await expect(page.locator('#isolation')).toContainText('without threads');
+  await expect(page.locator('#kernel')).toHaveText('enygma_module_st, lane kernel: none');
   const seed = 'e2e-no-isolation';
   await page.fill('#test-seed', seed);
   expect(await proveInPage(page)).toBe('ok');
@@ -121,10 +122,13 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     }
     const memory = await e.memory();
     e.terminate();
-    return { threaded: e.threaded, families, source: keys.source, valid: valid.valid, stages, verified: verified.valid,
+    return { threaded: e.threaded, module: e.module, laneKernel: e.laneKernel, families, source: keys.source, valid: valid.valid, stages, verified: verified.valid,
       refused, digestRefused, memory };
   });
   expect(result.threaded).toBe(true);
+  // Chromium has relaxed SIMD: the module with the f64-lane kernel runs, and switched it on.
+  expect(result.module).toBe('enygma_module_relaxed');
+  expect(result.laneKernel).toBe('f64x2 relaxed SIMD');
   expect(result.families).toEqual(expect.arrayContaining(['transfer', 'deposit', 'withdraw', 'joinsplit-enygma', 'ownership-721']));
   expect(result.source).toBe('network');
   expect(result.valid).toBe(true);

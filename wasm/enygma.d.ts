@@ -85,12 +85,19 @@ export type ValidateResult = { valid: true } | { valid: false; error: ErrorJson 
 
 export declare class Enygma {
   /** Starts the worker and the module: with threads (`threads`, default all cores) when the page
-   * is cross-origin isolated, without otherwise. */
-  static create(options?: { threads?: number; workerUrl?: string | URL }): Promise<Enygma>;
+   * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
+   * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
+   * other one. */
+  static create(options?: { threads?: number; workerUrl?: string | URL; relaxedSimd?: boolean }): Promise<Enygma>;
 
   readonly version: string;
   readonly poolSize: number;
   readonly threaded: boolean;
+  /** The module that runs: with threads (on engines with relaxed SIMD, its variant with the
+   * f64-lane kernel), or without threads. */
+  readonly module: 'enygma_module' | 'enygma_module_relaxed' | 'enygma_module_st';
+  /** The lane kernel of the MSM's G1 additions: 'f64x2 relaxed SIMD' or 'none'. */
+  readonly laneKernel: string;
   readonly crossOriginIsolated: boolean;
   readonly initMs: number;
 

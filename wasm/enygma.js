@@ -35,9 +35,11 @@ export class EnygmaError extends Error {
 
 export class Enygma {
   // threads: the pool size (default navigator.hardwareConcurrency). workerUrl: where
-  // enygma_worker.js is (default: beside this file).
-  static async create({ threads, workerUrl } = {}) {
-    const url = workerUrl || new URL('./enygma_worker.js', import.meta.url);
+  // enygma_worker.js is (default: beside this file). relaxedSimd: false keeps the module without
+  // the f64-lane kernel even where the engine has relaxed SIMD (the same proofs; for comparing).
+  static async create({ threads, workerUrl, relaxedSimd = true } = {}) {
+    const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
+    if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1);
     await enygma.#start();
     return enygma;
@@ -92,6 +94,14 @@ export class Enygma {
   // True for the module with threads (a cross-origin isolated page), false for the one without.
   get threaded() {
     return this.#info.threaded;
+  }
+  // Which module runs ('enygma_module', 'enygma_module_relaxed' or 'enygma_module_st'), and the
+  // lane kernel of its MSM additions ('f64x2 relaxed SIMD' or 'none').
+  get module() {
+    return this.#info.module;
+  }
+  get laneKernel() {
+    return this.#info.laneKernel;
   }
   get initMs() {
     return this.#info.initMs;

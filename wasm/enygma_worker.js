@@ -18,7 +18,26 @@
 // isolated (COOP + COEP); otherwise the module linked without threads runs (the same code and
 // proofs, one thread).
 var THREADED = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-importScripts('enygma_abi.js', THREADED ? 'enygma_module.js' : 'enygma_module_st.js');
+// Where the engine has relaxed SIMD (it validates f64x2.relaxed_madd), the module with threads
+// comes in its variant with the f64-lane kernel (core/msm/batch_affine_f64.cpp): the same
+// proofs, faster G1 MSMs. The module itself checks at start that the operation is fused and
+// otherwise keeps the scalar code. `?relaxed-simd=0` on this script's URL (Enygma.create's
+// relaxedSimd: false) keeps the module without it.
+var RELAXED_SIMD = new URLSearchParams(self.location.search).get('relaxed-simd') !== '0' && (function () {
+  // (func (param f64 f64 f64) (result f64) splat x3, f64x2.relaxed_madd, extract_lane 0)
+  var body = [0x00, 0x20, 0x00, 0xfd, 0x14, 0x20, 0x01, 0xfd, 0x14, 0x20, 0x02, 0xfd, 0x14,
+              0xfd, 0x87, 0x02, 0xfd, 0x21, 0x00, 0x0b];
+  var bytes = [0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 8, 1, 0x60, 3, 0x7c, 0x7c, 0x7c, 1, 0x7c,
+               3, 2, 1, 0, 10, body.length + 2, 1, body.length].concat(body);
+  try {
+    return WebAssembly.validate(new Uint8Array(bytes));
+  } catch (e) {
+    return false;
+  }
+})();
+var MODULE_SCRIPT = !THREADED ? 'enygma_module_st.js'
+  : RELAXED_SIMD ? 'enygma_module_relaxed.js' : 'enygma_module.js';
+importScripts('enygma_abi.js', MODULE_SCRIPT);
 
 var abi = null;
 var queue = Promise.resolve();
@@ -167,7 +186,7 @@ var ops = {
       // caller's thread is one of the pool's `threads`.
       options.enygmaWorkers = Math.max(1, threads - 1);
       // The pthread workers load the module script itself (not this worker's script).
-      options.mainScriptUrlOrBlob = new URL('enygma_module.js', self.location.href).href;
+      options.mainScriptUrlOrBlob = new URL(MODULE_SCRIPT, self.location.href).href;
     }
     var create = THREADED ? createEnygmaModule : createEnygmaModuleSingle;
     return create(options).then(function (M) {
@@ -179,6 +198,8 @@ var ops = {
         version: abi.version(),
         poolSize: abi.poolSize(),
         threaded: THREADED,
+        module: MODULE_SCRIPT.replace(/\.js$/, ''),
+        laneKernel: abi.laneKernel(),
         crossOriginIsolated: self.crossOriginIsolated === true,
         hardwareConcurrency: navigator.hardwareConcurrency || 0,
         // Shared with the page only when it is shared memory (the cancel flag lives there);

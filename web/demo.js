@@ -437,7 +437,8 @@ async function start() {
 
   try {
     const threads = Number(params.get('threads')) || undefined;
-    demo.enygma = await Enygma.create({ threads });
+    // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing).
+    demo.enygma = await Enygma.create({ threads, relaxedSimd: params.get('relaxed-simd') !== '0' });
   } catch (e) {
     $('threads').textContent = 'unavailable';
     showError(e);
@@ -462,6 +463,7 @@ async function start() {
   demo.threaded = demo.enygma.threaded;
   $('isolation').textContent = demo.threaded ? 'cross-origin isolated: the module with threads'
     : 'not cross-origin isolated: the module without threads';
+  $('kernel').textContent = `${demo.enygma.module}, lane kernel: ${demo.enygma.laneKernel}`;
   $('threads').textContent = `${demo.poolSize} (${navigator.hardwareConcurrency} cores)`;
   $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();

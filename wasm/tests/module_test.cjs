@@ -1,8 +1,10 @@
 // The browser module's C ABI under Node (CTest: wasm_module_test), through the same JS calls
 // as the browser worker (wasm/enygma_abi.js):
 //   node --no-experimental-fetch module_test.cjs <build-wasm/web/enygma> <shared>
-// The module without threads (enygma_module_st.js) is checked against it: the same keys from the
-// same seed, and the same proof bytes under a test seed.
+// The module without threads (enygma_module_st.js) and the one with the f64-lane kernel on relaxed
+// SIMD (enygma_module_relaxed.js; Node needs --experimental-wasm-relaxed-simd, which CTest
+// passes) are checked against it: the same keys from the same seed, and the same proof bytes
+// under a test seed.
 // Keys come from the module's own insecure dev setup (k = 2, the same derivation as
 // `enygma setup --insecure-seed`); the browser tests (e2e/) use the server's keys.
 'use strict';
@@ -41,6 +43,7 @@ test('the pool has the requested threads; a second init with another size fails'
   assert.equal(abi.init(THREADS), STATUS.OK);
   assert.equal(abi.init(THREADS + 1), STATUS.ERROR);
   assert.match(abi.version(), /^enygma-wasm /);
+  assert.equal(abi.laneKernel(), 'none');
 });
 
 test('circuit info names the circuit and its sizes', () => {
@@ -241,6 +244,26 @@ test('the module without threads: the same keys and the same proof bytes', async
   single.resetCancel();
   const c = single.prove(K, request, null, (st) => { if (st === 2) single.cancel(); });
   assert.equal(c.status, STATUS.CANCELLED);
+});
+
+test('the module with the f64-lane kernel: the kernel runs, the same keys and proof bytes', async () => {
+  const createRelaxed = require(path.join(webDir, 'enygma_module_relaxed.js'));
+  const relaxed = bindAbi(await createRelaxed({ enygmaWorkers: THREADS - 1 }));
+  assert.equal(relaxed.init(THREADS), STATUS.OK);
+  assert.equal(relaxed.laneKernel(), 'f64x2 relaxed SIMD');
+  // The key generation's fixed-base MSMs and the proof's MSMs run their G1 additions on it.
+  const setup = relaxed.insecureDevSetup(K, 'enygma-wasm-module-test');
+  assert.equal(setup.status, STATUS.OK);
+  assert.deepEqual(setup.pk, keys.pk);
+  assert.deepEqual(setup.vk, keys.vk);
+  assert.equal(relaxed.loadKeys(K, setup.pk, setup.vk).status, STATUS.OK);
+  const request = vector('transfer-k2.json');
+  const seed = abi.testSeedFromText('relaxed-vs-plain');
+  const proof = relaxed.prove(K, request, seed, null);
+  assert.equal(proof.status, STATUS.OK, proof.text);
+  assert.equal(proof.text, abi.prove(K, request, seed, null).text);
+  assert.equal(relaxed.verify(K, proof.text).status, STATUS.OK);
+  assert.equal(abi.verify(K, proof.text).status, STATUS.OK);
 });
 
 test('BLAKE2b-256 known answer (empty input)', () => {
