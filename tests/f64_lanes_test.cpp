@@ -29,5 +29,13 @@ TEST(F64Lanes, G1BatchAdditionsMatchTheScalarGroupLaw) {
             "");
 }
 
+TEST(F64Lanes, G2BatchAdditionsMatchTheScalarGroupLaw) {
+  EXPECT_EQ(test::batch_additions_match_the_group_law<G2>(
+                [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+                  msm_detail::g2_batch_add_f64(jobs, k, s);
+                }),
+            "");
+}
+
 }  // namespace
 }  // namespace enygma

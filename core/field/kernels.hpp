@@ -191,10 +191,8 @@ inline constexpr int kSafegcdLimbBits = 62;
 // no faster than the scalar code.
 // The quotient's transforms over Fr have a lane kernel too (core/poly/ntt_ifma.cpp), on the
 // same backend.
-// kHaveG2BatchLanes: whether the kernel does G2's additions too (IFMA) or G1's only (f64 lanes).
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
 inline constexpr bool kHaveBatchLanes = true;
-inline constexpr bool kHaveG2BatchLanes = true;
 inline bool batch_lanes_enabled() {
   return g_use_ifma;
 }
@@ -206,7 +204,6 @@ inline bool fp2_lanes_enabled() {
 }
 #elif defined(ENYGMA_HAVE_F64_LANES)
 inline constexpr bool kHaveBatchLanes = true;
-inline constexpr bool kHaveG2BatchLanes = false;
 inline bool batch_lanes_enabled() {
   return g_use_f64_lanes;
 }
@@ -218,7 +215,6 @@ inline bool fp2_lanes_enabled() {
 }
 #else
 inline constexpr bool kHaveBatchLanes = false;
-inline constexpr bool kHaveG2BatchLanes = false;
 inline bool batch_lanes_enabled() {
   return false;
 }

@@ -1,9 +1,7 @@
 // The lane kernel of core/msm/batch_affine_lanes.hpp on f64 lanes (core/field/wasm/f64_lanes.hpp),
-// two G1 additions at once. In the WebAssembly module built with relaxed SIMD
+// two G1 or G2 additions at once. In the WebAssembly module built with relaxed SIMD
 // (wasm/CMakeLists.txt, enygma_module_relaxed) it is the build's lane kernel; everywhere else it
 // compiles to the C++ model of the lanes, which the tests compare with the scalar additions.
-// G2's additions stay scalar: with four lane products (each reduced) per Fp2 product they
-// measured slower than WebAssembly's scalar Fp2 product with lazy reduction.
 //
 // Scalings (the lanes' products are Montgomery products with R = 2^255; the points arrive and
 // leave in the scalar Montgomery form, R = 2^256): write S(x) = s when the stored integer is
@@ -20,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/curve/fp2.hpp"
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
@@ -71,10 +70,56 @@ struct FpOps {
   }
 };
 
+// The lane operations of G2's coordinate field Fp2 = Fp[u]/(u^2 + 1): componentwise, and the
+// product with one reduction per coefficient (f64_lanes::fp2_mul; components of a below 2m, of b
+// below m, as for Fp).
+struct Fp2Ops {
+  struct T {
+    Fe2 c0, c1;
+  };
+  static constexpr int kWords = 8;
+  static T load(const uint64_t* p0, const uint64_t* p1) {
+    return {f64_lanes::load(p0, p1), f64_lanes::load(p0 + 4, p1 + 4)};
+  }
+  static void store(uint64_t* o0, uint64_t* o1, const T& x) {
+    FpOps::store(o0, o1, x.c0);
+    FpOps::store(o0 + 4, o1 ? o1 + 4 : nullptr, x.c1);
+  }
+  static T one255() { return {splat(kOne255), splat(U256{})}; }
+  static T mul(const T& a, const T& b) {
+    T r;
+    f64_lanes::fp2_mul(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
+    return r;
+  }
+  static T add(const T& a, const T& b) {
+    return {f64_lanes::add(a.c0, b.c0), f64_lanes::add(a.c1, b.c1)};
+  }
+  static T sub(const T& a, const T& b) {
+    return {f64_lanes::sub(a.c0, b.c0), f64_lanes::sub(a.c1, b.c1)};
+  }
+  static T sub_lazy(const T& a, const T& b) {
+    return {f64_lanes::sub_lazy(a.c0, b.c0), f64_lanes::sub_lazy(a.c1, b.c1)};
+  }
+  // As FpOps::invert, over Fp2.
+  static T invert(const T& a, bool public_values) {
+    U256 w0[2], w1[2];
+    f64_lanes::store(w0[0].w, w0[1].w, a.c0);
+    f64_lanes::store(w1[0].w, w1[1].w, a.c1);
+    Fp2 x[2], scratch[2];
+    for (int l = 0; l < 2; ++l) x[l] = {Fp::from_montgomery(w0[l]), Fp::from_montgomery(w1[l])};
+    batch_inverse(x, 2, scratch, public_values);
+    static const Fp kQuarter = Fp::from_u64(4).inverse();
+    for (Fp2& v : x) v = v * kQuarter;
+    return {f64_lanes::load(x[0].c0.limbs, x[1].c0.limbs),
+            f64_lanes::load(x[0].c1.limbs, x[1].c1.limbs)};
+  }
+};
+
 // A finite dummy addition for the unused lane of an odd count: a = (0, 0), b = (R, 0) with
-// R = Montgomery one, so d != 0. Its result is not stored.
-alignas(16) const uint64_t kPadA[8] = {};
-alignas(16) const uint64_t kPadB[4] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
+// R = Montgomery one (in every component), so d != 0. Its result is not stored.
+alignas(16) const uint64_t kPadA[16] = {};
+alignas(16) const uint64_t kPadB[8] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
+                                       Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
 
 template <class L>
 void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
@@ -133,7 +178,16 @@ void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>&
   batch_add<FpOps>(jobs, k, scratch, public_values);
 }
 
+void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                      bool public_values) {
+  batch_add<Fp2Ops>(jobs, k, scratch, public_values);
+}
+
 #if defined(ENYGMA_HAVE_F64_LANES)
+void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                        bool public_values) {
+  g2_batch_add_f64(jobs, k, scratch, public_values);
+}
 void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                         bool public_values) {
   g1_batch_add_f64(jobs, k, scratch, public_values);

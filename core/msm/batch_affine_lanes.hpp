@@ -38,10 +38,12 @@ void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t
 void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                         bool public_values = false);
 
-// The f64-lane kernel (core/msm/batch_affine_f64.cpp, two G1 additions at once) by name: the
-// lane kernel of the WebAssembly module built with relaxed SIMD, and elsewhere a C++ model of
-// it, which the tests compare with the scalar additions. Same contract as above.
+// The f64-lane kernel (core/msm/batch_affine_f64.cpp, two additions at once) by name: the lane
+// kernel of the WebAssembly module built with relaxed SIMD, and elsewhere a C++ model of it,
+// which the tests compare with the scalar additions. Same contract as above.
 void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+                      bool public_values = false);
+void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                       bool public_values = false);
 
 // Below this many additions the callers keep the scalar code (the lanes would be mostly
@@ -51,8 +53,7 @@ inline constexpr size_t kLaneMinOps = 16;
 // Whether coordinates of type F have a lane kernel (G1: Fp, G2: Fp2), and the words of one.
 template <class F>
 inline constexpr bool kHasLaneBatchAdd = kernels::kHaveBatchLanes &&
-                                         (std::is_same_v<F, Fp> ||
-                                          (std::is_same_v<F, Fp2> && kernels::kHaveG2BatchLanes));
+                                         (std::is_same_v<F, Fp> || std::is_same_v<F, Fp2>);
 template <class F>
 inline const uint64_t* words_of(const F& x) {
   static_assert(sizeof(F) % 32 == 0 && std::is_standard_layout_v<F>);

@@ -105,12 +105,18 @@ int main() {
       [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
         msm_detail::g1_batch_add_f64(jobs, k, s);
       });
-  std::printf("batch-affine G1 additions: %s\n", g1.empty() ? "right" : g1.c_str());
-  if (!g1.empty()) return 1;
+  const std::string g2 = test::batch_additions_match_the_group_law<G2>(
+      [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+        msm_detail::g2_batch_add_f64(jobs, k, s);
+      });
+  std::printf("batch-affine additions: G1 %s, G2 %s\n", g1.empty() ? "right" : g1.c_str(),
+              g2.empty() ? "right" : g2.c_str());
+  if (!g1.empty() || !g2.empty()) return 1;
   // The module's switch: on at start here (this program links the kernel).
   std::printf("lane kernel in use: %s\n", batch_lanes_enabled() ? "yes" : "no");
   if (!batch_lanes_enabled()) return 1;
   time_products();
   time_batch_additions<G1>("G1");
+  time_batch_additions<G2>("G2");
   return 0;
 }

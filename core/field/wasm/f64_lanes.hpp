@@ -257,15 +257,21 @@ constexpr U256 kComplement = [] {
   return r;
 }();
 
-// Limbs K_i with sum K_i 2^(51 i) = m, each K_i (i < 4) raised by 2^51 and the next one lowered
-// by 1, so that a_i - b_i + K_i is never negative for limbs of a, b below 2^51 (every limb of m
-// is nonzero).
-constexpr uint64_t sub_offset(int i) {
-  const uint64_t mi = limb51(Fp::kModulus.w, i);
-  return mi + (i < 4 ? (uint64_t(1) << 51) : 0) - (i > 0 ? 1 : 0);
+// Limbs K_i with sum K_i 2^(51 i) = v (v = m or 2m), each K_i (i < 4) raised by 2^51 and the
+// next one lowered by 1, so that K_i - b_i is never negative for limbs b_i below 2^51 (the limbs
+// 1..4 of m and 2m are nonzero).
+constexpr uint64_t sub_offset(const U256& v, int i) {
+  return limb51(v.w, i) + (i < 4 ? (uint64_t(1) << 51) : 0) - (i > 0 ? 1 : 0);
 }
+constexpr U256 kTwiceModulus = [] {
+  U256 r;
+  add_carry(r, Fp::kModulus, Fp::kModulus);
+  return r;
+}();
 static_assert(limb51(Fp::kModulus.w, 1) != 0 && limb51(Fp::kModulus.w, 2) != 0 &&
-              limb51(Fp::kModulus.w, 3) != 0 && limb51(Fp::kModulus.w, 4) != 0);
+              limb51(Fp::kModulus.w, 3) != 0 && limb51(Fp::kModulus.w, 4) != 0 &&
+              limb51(kTwiceModulus.w, 1) != 0 && limb51(kTwiceModulus.w, 2) != 0 &&
+              limb51(kTwiceModulus.w, 3) != 0 && limb51(kTwiceModulus.w, 4) != 0);
 
 }  // namespace detail
 
@@ -295,7 +301,17 @@ inline __attribute__((always_inline)) Fe2 add_lazy(const Fe2& a, const Fe2& b) {
 inline __attribute__((always_inline)) Fe2 sub_lazy(const Fe2& a, const Fe2& b) {
   Fe2 r;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(i)));
+  for (int i = 0; i < 5; ++i)
+    r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(Fp::kModulus, i)));
+  carry(r.l);
+  return r;
+}
+// 2m - a, for a up to 2m.
+inline __attribute__((always_inline)) Fe2 neg_lazy(const Fe2& a) {
+  Fe2 r;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i)
+    r.l[i] = isub(isplat(detail::sub_offset(detail::kTwiceModulus, i)), a.l[i]);
   carry(r.l);
   return r;
 }
@@ -311,16 +327,20 @@ namespace detail {
 // The constants each column starts with: minus the bit-pattern offsets of the terms it will
 // receive (two low halves for every limb pair i + j = k, of the product and of the reduction,
 // and two high halves for every i + j + 1 = k).
+// The constants the columns of a sum of P products start with: minus the bit-pattern offsets
+// of the terms they will receive (P + 1 low halves for every limb pair i + j = k, of the
+// products and of the reduction, and P + 1 high halves for every i + j + 1 = k), plus 2^55
+// (columns 0..8) less the 2^4 that column k - 1's 2^55 adds to this one when it carries: the
+// columns never go negative (their low halves sum to more than -15 2^50), so they carry with
+// logical shifts, and the offsets cancel in the result.
+template <int P>
 constexpr uint64_t column_start(int k) {
   uint64_t lows = 0, highs = 0;
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j) {
-      if (i + j == k) lows += 2;
-      if (i + j + 1 == k) highs += 2;
+      if (i + j == k) lows += P + 1;
+      if (i + j + 1 == k) highs += P + 1;
     }
-  // Plus 2^55 (columns 0..8) less the 2^4 that column k - 1's 2^55 adds to this one when it
-  // carries: the columns never go negative (their low halves sum to more than -10 2^50), so
-  // they carry with logical shifts, and the offsets cancel in the result.
   const uint64_t offset = (k < 9 ? uint64_t(1) << 55 : 0) - (k > 0 ? 16 : 0);
   return offset - (lows * kLoBiasBits + highs * kSplitBits);
 }
@@ -333,30 +353,32 @@ inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V s
   t[k + 1] = iadd(t[k + 1], h);
 }
 
-}  // namespace detail
-
-// r = a b 2^-255 mod m in both lanes, below m when a b < 2 m^2 (a < 2m and b < m, or the other
-// way round): before its final conditional subtraction the result is below a b / 2^255 + m <
-// 1.76m. r may alias a or b.
-inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
-  using detail::mul_add;
-  const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo), mask = isplat(kMask51);
+// Columns of a sum of P products, then reduced: start<P>, P times add_product, then redc.
+template <int P>
+inline __attribute__((always_inline)) void start(V t[10]) {
+#pragma GCC unroll 10
+  for (int k = 0; k < 10; ++k) t[k] = isplat(column_start<P>(k));
+}
+inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, const Fe2& b) {
+  const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo);
   V x[5], y[5];
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
     x[i] = int_to_double(a.l[i]);
     y[i] = int_to_double(b.l[i]);
   }
-  V t[10];
-#pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) t[k] = isplat(detail::column_start(k));
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i)
 #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j) mul_add(t, i + j, x[j], y[i], split, split_lo);
-  // Montgomery reduction, 51 bits at a time: q = (t[i] mod 2^51) (-m^-1) mod 2^51, the low half
-  // of a product (in [-2^50, 2^50], made non-negative so that the result stays non-negative),
-  // then t += q m 2^(51 i) makes t[i] divisible by 2^51 and its carry moves up.
+}
+// (T + q m) / 2^255 for the columns' total T, carried into limbs (below T / 2^255 + m, which
+// must stay below 2^255): Montgomery reduction, 51 bits at a time: q = (t[i] mod 2^51)
+// (-m^-1) mod 2^51, the low half of a product (in [-2^50, 2^50], made non-negative so that the
+// result stays non-negative), then t += q m 2^(51 i) makes t[i] divisible by 2^51 and its
+// carry moves up.
+inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
+  const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo), mask = isplat(kMask51);
   const V mu = fsplat(double(Fp::kInv64 & kMask51));
   const V zero = fsplat(0.0), two51 = fsplat(kTwo51);
 #pragma GCC unroll 5
@@ -370,12 +392,40 @@ inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& 
       mul_add(t, i + j, q, fsplat(double(limb51(Fp::kModulus.w, j))), split, split_lo);
     t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
   }
-  // (a b + q m) / 2^255 = sum t[5 + k] 2^(51 k): carry, then subtract m if not below it.
   Fe2 u;
 #pragma GCC unroll 5
   for (int k = 0; k < 5; ++k) u.l[k] = t[5 + k];
   carry(u.l);
-  r = reduce(u);
+  return u;
+}
+
+}  // namespace detail
+
+// r = a b 2^-255 mod m in both lanes, below m when a b < 2 m^2 (a < 2m and b < m, or the other
+// way round): before its final conditional subtraction the result is below a b / 2^255 + m <
+// 1.76m. r may alias a or b.
+inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
+  V t[10];
+  detail::start<1>(t);
+  detail::add_product(t, a, b);
+  r = reduce(detail::redc(t));
+}
+
+// (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 in Fp2 = Fp[u]/(u^2 + 1), both lanes, with one
+// reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1, r1 = a0 b1 + a1 b0.
+// Components of a below 2m, of b below m: each sum is below 4m^2, its reduction below
+// 4m^2 / 2^255 + m < 2.52m (< 2^255), and two conditional subtractions bring it below m.
+inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& a0, const Fe2& a1,
+                                                   const Fe2& b0, const Fe2& b1) {
+  V t[10], u[10];
+  detail::start<2>(t);
+  detail::add_product(t, a0, b0);
+  detail::add_product(t, neg_lazy(a1), b1);
+  detail::start<2>(u);
+  detail::add_product(u, a0, b1);
+  detail::add_product(u, a1, b0);
+  r0 = reduce(reduce(detail::redc(t)));
+  r1 = reduce(reduce(detail::redc(u)));
 }
 
 // Whether fma() above is fused here (a separate multiply and add rounds x y first: the split
