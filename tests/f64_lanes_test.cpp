@@ -37,5 +37,10 @@ TEST(F64Lanes, G2BatchAdditionsMatchTheScalarGroupLaw) {
             "");
 }
 
+// The pairing's independent Fp2 products and squares on the lanes (core/curve/fp2_f64.cpp).
+TEST(F64Lanes, Fp2ProductsAndSquaresMatchScalar) {
+  EXPECT_EQ(test::check_fp2_many_f64(), "");
+}
+
 }  // namespace
 }  // namespace enygma

@@ -35,6 +35,9 @@ void in_groups(size_t n, [[maybe_unused]] Lanes lanes, One one) {
 }  // namespace
 
 void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n) {
+#if defined(ENYGMA_HAVE_F64_LANES)
+  return fp2_mul_many_f64(out, a, b, n);
+#endif
   in_groups(
       n,
       [&]([[maybe_unused]] size_t i, [[maybe_unused]] unsigned k) {
@@ -48,6 +51,9 @@ void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size
 }
 
 void fp2_square_many_lanes(Fp2* out, const Fp2* const* a, size_t n) {
+#if defined(ENYGMA_HAVE_F64_LANES)
+  return fp2_square_many_f64(out, a, n);
+#endif
   in_groups(
       n,
       [&]([[maybe_unused]] size_t i, [[maybe_unused]] unsigned k) {

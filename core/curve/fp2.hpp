@@ -93,12 +93,17 @@ struct Fp2 {
 };
 
 // out[i] = *a[i] * *b[i] and out[i] = *a[i]^2 for i < n: independent products, eight at a time
-// on the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), else one by one, inline.
+// on the IFMA kernel where it runs (core/field/ifma/fp2_lanes.hpp), two at a time on the f64
+// lanes where they run (WebAssembly with relaxed SIMD), else one by one, inline.
 // The operands are passed by address, so that none is copied where there is no lane kernel
 // (WebAssembly, other CPUs). Results are identical either way; out may be an operand's
 // storage.
 void fp2_mul_many_lanes(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n);
 void fp2_square_many_lanes(Fp2* out, const Fp2* const* a, size_t n);
+// The same two at a time on the f64 lanes (core/curve/fp2_f64.cpp): WebAssembly's lane kernel
+// in the module built with relaxed SIMD, a C++ model of it elsewhere (tests).
+void fp2_mul_many_f64(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n);
+void fp2_square_many_f64(Fp2* out, const Fp2* const* a, size_t n);
 inline void fp2_mul_many(Fp2* out, const Fp2* const* a, const Fp2* const* b, size_t n) {
   if (kernels::fp2_lanes_enabled()) return fp2_mul_many_lanes(out, a, b, n);
   for (size_t i = 0; i < n; ++i) out[i] = *a[i] * *b[i];

@@ -211,7 +211,7 @@ inline bool ntt_lanes_enabled() {
   return false;
 }
 inline bool fp2_lanes_enabled() {
-  return false;
+  return g_use_f64_lanes;
 }
 #else
 inline constexpr bool kHaveBatchLanes = false;

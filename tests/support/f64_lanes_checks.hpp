@@ -7,7 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "core/curve/fp2.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/u256.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
@@ -84,6 +86,43 @@ inline F64LanesReport check_f64_lanes(size_t random_pairs) {
                            report);
     }
   return report;
+}
+
+// fp2_mul_many_f64 and fp2_square_many_f64 (core/curve/fp2_f64.cpp) against the scalar product
+// and square for every count 1..9 over edge values (0, 1, m - 1 in each component) and random
+// ones, outputs overwriting their operands included; "" when all agree, else the first
+// difference.
+inline std::string check_fp2_many_f64() {
+  TestRng rng(0xf2f2);
+  const Fp edges[3] = {Fp::zero(), Fp::one(), -Fp::one()};
+  std::vector<Fp2> pool;
+  for (const Fp& x : edges)
+    for (const Fp& y : edges) pool.push_back({x, y});
+  for (int i = 0; i < 40; ++i) pool.push_back({rng.field<Fp>(), rng.field<Fp>()});
+  for (size_t n = 1; n <= 9; ++n) {
+    for (size_t s = 0; s + n <= pool.size(); s += 3) {
+      const Fp2 *a[9], *b[9];
+      Fp2 prod[9], sq[9], in_place[9];
+      for (size_t l = 0; l < n; ++l) {
+        a[l] = &pool[s + l];
+        b[l] = &pool[(s * 7 + l * 13 + 5) % pool.size()];
+        in_place[l] = *a[l];
+      }
+      fp2_mul_many_f64(prod, a, b, n);
+      fp2_square_many_f64(sq, a, n);
+      const Fp2* own[9];
+      for (size_t l = 0; l < n; ++l) own[l] = &in_place[l];
+      fp2_square_many_f64(in_place, own, n);
+      for (size_t l = 0; l < n; ++l) {
+        const std::string where =
+            "n=" + std::to_string(n) + " s=" + std::to_string(s) + " lane " + std::to_string(l);
+        if (prod[l] != *a[l] * *b[l]) return "product " + where;
+        if (sq[l] != a[l]->square()) return "square " + where;
+        if (in_place[l] != sq[l]) return "square in place " + where;
+      }
+    }
+  }
+  return "";
 }
 
 }  // namespace enygma::test

@@ -112,6 +112,9 @@ int main() {
   std::printf("batch-affine additions: G1 %s, G2 %s\n", g1.empty() ? "right" : g1.c_str(),
               g2.empty() ? "right" : g2.c_str());
   if (!g1.empty() || !g2.empty()) return 1;
+  const std::string fp2 = test::check_fp2_many_f64();
+  std::printf("Fp2 products and squares: %s\n", fp2.empty() ? "right" : fp2.c_str());
+  if (!fp2.empty()) return 1;
   // The module's switch: on at start here (this program links the kernel).
   std::printf("lane kernel in use: %s\n", batch_lanes_enabled() ? "yes" : "no");
   if (!batch_lanes_enabled()) return 1;

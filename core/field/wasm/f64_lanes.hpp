@@ -411,10 +411,42 @@ inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& 
   r = reduce(detail::redc(t));
 }
 
-// (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 in Fp2 = Fp[u]/(u^2 + 1), both lanes, with one
-// reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1, r1 = a0 b1 + a1 b0.
-// Components of a below 2m, of b below m: each sum is below 4m^2, its reduction below
-// 4m^2 / 2^255 + m < 2.52m (< 2^255), and two conditional subtractions bring it below m.
+namespace detail {
+
+// (a + (a odd ? m : 0)) / 2 = a 2^-1 mod m, for a below 2^255 (any multiple of m up to 2.52m):
+// below 1.76m for a below 2.52m.
+inline __attribute__((always_inline)) Fe2 halve(const Fe2& a) {
+  const V odd = isub(isplat(0), vand(a.l[0], isplat(1)));
+  Fe2 t;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], vand(splat_limb(Fp::kModulus, i), odd));
+  carry(t.l);
+  Fe2 r;
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) r.l[i] = vor(ushr(t.l[i], 1), shl(vand(t.l[i + 1], isplat(1)), 50));
+  r.l[4] = ushr(t.l[4], 1);
+  return r;
+}
+
+// A coefficient's columns (a total below 4m^2) reduced below m: by 2^255 (R = 2^255: below
+// 2.52m, then two conditional subtractions), or by 2^256 (kR256: the scalar Montgomery form;
+// halved below 1.76m, then one).
+template <bool kR256>
+inline __attribute__((always_inline)) Fe2 reduce_coefficient(V t[10]) {
+  if constexpr (kR256) {
+    return reduce(halve(redc(t)));
+  } else {
+    return reduce(reduce(redc(t)));
+  }
+}
+
+}  // namespace detail
+
+// (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 (2^-256 with kR256) in Fp2 = Fp[u]/(u^2 + 1), both
+// lanes, with one reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1,
+// r1 = a0 b1 + a1 b0. Components of a below 2m, of b below m: each sum is below 4m^2, and
+// results are below m. r0, r1 may alias the operands.
+template <bool kR256 = false>
 inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& a0, const Fe2& a1,
                                                    const Fe2& b0, const Fe2& b1) {
   V t[10], u[10];
@@ -424,8 +456,21 @@ inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& 
   detail::start<2>(u);
   detail::add_product(u, a0, b1);
   detail::add_product(u, a1, b0);
-  r0 = reduce(reduce(detail::redc(t)));
-  r1 = reduce(reduce(detail::redc(u)));
+  r0 = detail::reduce_coefficient<kR256>(t);
+  r1 = detail::reduce_coefficient<kR256>(u);
+}
+
+// (r0 + r1 u) = (a0 + a1 u)^2 2^-256, components of a below m: r0 = (a0 + a1)(a0 - a1 + m) and
+// r1 = a0 (2 a1), each one product below 4m^2. r0, r1 may alias a0, a1.
+inline __attribute__((always_inline)) void fp2_square_r256(Fe2& r0, Fe2& r1, const Fe2& a0,
+                                                           const Fe2& a1) {
+  V t[10], u[10];
+  detail::start<1>(t);
+  detail::add_product(t, add_lazy(a0, a1), sub_lazy(a0, a1));
+  detail::start<1>(u);
+  detail::add_product(u, a0, add_lazy(a1, a1));
+  r0 = detail::reduce_coefficient<true>(t);
+  r1 = detail::reduce_coefficient<true>(u);
 }
 
 // Whether fma() above is fused here (a separate multiply and add rounds x y first: the split
