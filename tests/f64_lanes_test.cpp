@@ -15,9 +15,12 @@ TEST(F64Lanes, FusedMultiplyAddIsExact) {
 }
 
 TEST(F64Lanes, ProductsMatchTheScalarField) {
-  const test::F64LanesReport r = test::check_f64_lanes(20000);
+  const test::F64LanesReport r = test::check_f64_lanes<Fp>(20000);
   EXPECT_EQ(r.checked, 2 * (20000 + test::kF64LanesEdgeCases * test::kF64LanesEdgeCases));
   EXPECT_EQ(r.wrong, 0u) << r.first_wrong;
+  const test::F64LanesReport s = test::check_f64_lanes<Fr>(20000);
+  EXPECT_EQ(s.checked, r.checked);
+  EXPECT_EQ(s.wrong, 0u) << "Fr: " << s.first_wrong;
 }
 
 // The batch-affine additions on the lanes (core/msm/batch_affine_f64.cpp), here on the model.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/field/cpu_features.hpp"
+#include "core/poly/ntt_f64.hpp"
 #include "support/test_rng.hpp"
 #include "support/threads.hpp"
 
@@ -195,6 +196,15 @@ TEST(Ntt, OddCosetPipelineMatchesThePlainTransforms) {
       }
     }
     set_ifma_enabled(had_ifma);
+    // The f64 lanes' transforms (core/poly/ntt_f64.cpp; here on their C++ model, which is
+    // slow: the smaller domains).
+    if (k >= 2 && k <= 10) {
+      for (ThreadPool* p : {&pool, &sequential_pool()}) {
+        std::vector<Fr> x = a, y = b, z = c;
+        ntt_detail::f64_odd_coset_product(d.f64_tables(), x.data(), y.data(), z.data(), *p);
+        ASSERT_EQ(x, ea) << "f64 lanes: k=" << k << " threads=" << p->size();
+      }
+    }
   }
 }
 

@@ -208,7 +208,7 @@ inline bool batch_lanes_enabled() {
   return g_use_f64_lanes;
 }
 inline bool ntt_lanes_enabled() {
-  return false;
+  return g_use_f64_lanes;
 }
 inline bool fp2_lanes_enabled() {
   return g_use_f64_lanes;

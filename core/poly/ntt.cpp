@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/field/kernels.hpp"
+#include "core/poly/ntt_f64.hpp"
 #include "core/poly/ntt_ifma.hpp"
 
 namespace enygma {
@@ -141,6 +142,8 @@ struct NttDomain::CosetTables {
   std::once_flag scalar_once;
   // factor[p] = omega_2n^rev(p) / n: the inverse DIF leaves coefficient rev(p) at position p.
   std::vector<Fr> factor;
+  std::once_flag f64_once;
+  ntt_detail::F64Tables f64;
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   std::once_flag ifma_once;
   std::unique_ptr<ntt_detail::IfmaTables, void (*)(ntt_detail::IfmaTables*)> ifma{
@@ -294,7 +297,7 @@ void NttDomain::inverse_dif(Fr* a, ThreadPool& pool) const {
       1);
 }
 
-void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
+const std::vector<Fr>& NttDomain::coset_factors() const {
   CosetTables& t = coset_tables();
   std::call_once(t.scalar_once, [&] {
     std::vector<Fr>& factor = t.factor;
@@ -307,8 +310,19 @@ void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
     factor.resize(n_);
     for (size_t i = 0; i < n_; ++i) factor[i] = powers[reverse_bits(uint32_t(i), log_n_)];
   });
+  return t.factor;
+}
+
+const ntt_detail::F64Tables& NttDomain::f64_tables() const {
+  CosetTables& t = coset_tables();
+  std::call_once(t.f64_once,
+                 [&] { t.f64 = ntt_detail::make_f64_tables(twiddles_, coset_factors()); });
+  return t.f64;
+}
+
+void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
+  const Fr* factor = coset_factors().data();
   inverse_dif(a, pool);
-  const Fr* factor = t.factor.data();
   pool.parallel_for(
       n_,
       [&](size_t begin, size_t end) {
@@ -324,6 +338,11 @@ void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
     CosetTables& t = coset_tables();
     std::call_once(t.ifma_once, [&] { t.ifma.reset(ntt_detail::make_ifma_tables(*this)); });
     ntt_detail::ifma_odd_coset_product(*t.ifma, a, b, c, pool);
+    return;
+  }
+#elif defined(ENYGMA_HAVE_F64_LANES)
+  if (kernels::ntt_lanes_enabled() && n_ >= 4) {
+    ntt_detail::f64_odd_coset_product(f64_tables(), a, b, c, pool);
     return;
   }
 #endif

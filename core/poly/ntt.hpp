@@ -21,6 +21,10 @@
 
 namespace enygma {
 
+namespace ntt_detail {
+struct F64Tables;
+}
+
 class NttDomain {
  public:
   static constexpr unsigned kMaxLogSize = Fr::kTwoAdicity - 1;  // 27
@@ -60,6 +64,9 @@ class NttDomain {
 
   // The tables of odd_coset_product and to_odd_coset, built on first use.
   struct CosetTables;
+  // The f64 lanes' tables (core/poly/ntt_f64.hpp), built on first use: odd_coset_product's in
+  // WebAssembly with relaxed SIMD, and the tests' elsewhere. Needs n >= 2.
+  const ntt_detail::F64Tables& f64_tables() const;
 
   // A primitive 2^28-th root of unity: 5^((r - 1) / 2^28), 5 generating Fr^*.
   static Fr root_of_unity_max();
@@ -72,6 +79,8 @@ class NttDomain {
   void inverse_dif(Fr* a, ThreadPool& pool) const;
   void bit_reverse(Fr* a, ThreadPool& pool) const;
   CosetTables& coset_tables() const;
+  // factor[p] = omega_2n^rev(p) / n, built on first use.
+  const std::vector<Fr>& coset_factors() const;
 
   size_t n_;
   unsigned log_n_;

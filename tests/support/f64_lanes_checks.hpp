@@ -11,6 +11,7 @@
 
 #include "core/curve/fp2.hpp"
 #include "core/field/fp.hpp"
+#include "core/field/fr.hpp"
 #include "core/field/u256.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
 #include "support/test_rng.hpp"
@@ -20,12 +21,13 @@ namespace enygma::test {
 // The edge values of the inputs: 0, 1, m - 1, and for the first operand (allowed below 2m) m,
 // 2m - 1; both lanes get different ones.
 inline constexpr int kF64LanesEdgeCases = 5;
-inline U256 f64_lanes_edge(int i) {
+template <class F>
+U256 f64_lanes_edge(int i) {
   U256 m_minus_1, two_m_minus_1;
-  sub_borrow(m_minus_1, Fp::kModulus, U256{{1, 0, 0, 0}});
-  add_carry(two_m_minus_1, Fp::kModulus, m_minus_1);
+  sub_borrow(m_minus_1, F::kModulus, U256{{1, 0, 0, 0}});
+  add_carry(two_m_minus_1, F::kModulus, m_minus_1);
   const U256 v[kF64LanesEdgeCases] = {U256{{0, 0, 0, 0}}, U256{{1, 0, 0, 0}}, m_minus_1,
-                                      Fp::kModulus, two_m_minus_1};
+                                      F::kModulus, two_m_minus_1};
   return v[i];
 }
 
@@ -35,25 +37,27 @@ struct F64LanesReport {
 };
 
 // a b 2^-255 mod m from the scalar field (Montgomery form: a b 2^-256, doubled).
-inline U256 f64_lanes_expected(U256 a, const U256& b) {
-  if (cmp(a, Fp::kModulus) >= 0) sub_borrow(a, a, Fp::kModulus);
-  const Fp p = Fp::from_montgomery(a) * Fp::from_montgomery(b);
-  const Fp twice = p + p;
+template <class F>
+U256 f64_lanes_expected(U256 a, const U256& b) {
+  if (cmp(a, F::kModulus) >= 0) sub_borrow(a, a, F::kModulus);
+  const F p = F::from_montgomery(a) * F::from_montgomery(b);
+  const F twice = p + p;
   return U256{{twice.limbs[0], twice.limbs[1], twice.limbs[2], twice.limbs[3]}};
 }
 
 // One pair of products (a0 b0, a1 b1) in the lanes, each checked: the canonical value.
-inline void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const U256& b1,
-                                 F64LanesReport& report) {
+template <class F>
+void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const U256& b1,
+                          F64LanesReport& report) {
   f64_lanes::Fe2 x = f64_lanes::load(a0.w, a1.w), y = f64_lanes::load(b0.w, b1.w);
   f64_lanes::Fe2 r;
-  f64_lanes::mul(r, x, y);
+  f64_lanes::mul<F>(r, x, y);
   U256 got[2];
   f64_lanes::store(got[0].w, got[1].w, r);
   const U256 a[2] = {a0, a1}, b[2] = {b0, b1};
   for (int l = 0; l < 2; ++l) {
     ++report.checked;
-    if (got[l] != f64_lanes_expected(a[l], b[l])) {
+    if (got[l] != f64_lanes_expected<F>(a[l], b[l])) {
       if (report.wrong++ == 0)
         report.first_wrong =
             "lane " + std::to_string(l) + " of pair " + std::to_string(report.checked / 2);
@@ -64,26 +68,27 @@ inline void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1,
 // random_pairs pairs of random products (first operands below 2m, second below m), then every
 // pair of edge values (first operand from the edges, second from 0, 1, m - 1 and the edges
 // reduced below m).
-inline F64LanesReport check_f64_lanes(size_t random_pairs) {
+template <class F = Fp>
+F64LanesReport check_f64_lanes(size_t random_pairs) {
   F64LanesReport report;
   TestRng rng(0xf64f64);
   auto below_m = [&]() {
-    const Fp x = rng.field<Fp>();
+    const F x = rng.field<F>();
     return U256{{x.limbs[0], x.limbs[1], x.limbs[2], x.limbs[3]}};
   };
   for (size_t i = 0; i < random_pairs; ++i) {
     U256 a0 = below_m(), a1 = below_m();
-    if (i % 2) add_carry(a0, a0, Fp::kModulus);  // first operands in [m, 2m) too
-    if (i % 3 == 0) add_carry(a1, a1, Fp::kModulus);
-    f64_lanes_check_pair(a0, below_m(), a1, below_m(), report);
+    if (i % 2) add_carry(a0, a0, F::kModulus);  // first operands in [m, 2m) too
+    if (i % 3 == 0) add_carry(a1, a1, F::kModulus);
+    f64_lanes_check_pair<F>(a0, below_m(), a1, below_m(), report);
   }
   for (int i = 0; i < kF64LanesEdgeCases; ++i)
     for (int j = 0; j < kF64LanesEdgeCases; ++j) {
-      U256 b0 = f64_lanes_edge(j), b1 = f64_lanes_edge(kF64LanesEdgeCases - 1 - j);
-      if (cmp(b0, Fp::kModulus) >= 0) sub_borrow(b0, b0, Fp::kModulus);
-      if (cmp(b1, Fp::kModulus) >= 0) sub_borrow(b1, b1, Fp::kModulus);
-      f64_lanes_check_pair(f64_lanes_edge(i), b0, f64_lanes_edge(kF64LanesEdgeCases - 1 - i), b1,
-                           report);
+      U256 b0 = f64_lanes_edge<F>(j), b1 = f64_lanes_edge<F>(kF64LanesEdgeCases - 1 - j);
+      if (cmp(b0, F::kModulus) >= 0) sub_borrow(b0, b0, F::kModulus);
+      if (cmp(b1, F::kModulus) >= 0) sub_borrow(b1, b1, F::kModulus);
+      f64_lanes_check_pair<F>(f64_lanes_edge<F>(i), b0,
+                              f64_lanes_edge<F>(kF64LanesEdgeCases - 1 - i), b1, report);
     }
   return report;
 }

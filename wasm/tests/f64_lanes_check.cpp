@@ -9,6 +9,7 @@
 
 #include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
+#include "core/field/fr.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
 #include "core/msm/batch_affine.hpp"
 #include "support/batch_add_checks.hpp"
@@ -97,10 +98,12 @@ int main() {
     std::printf("f64x2.relaxed_madd is not fused on this engine and CPU\n");
     return 1;
   }
-  const test::F64LanesReport r = test::check_f64_lanes(100000);
-  std::printf("f64 lane products: %zu checked, %zu wrong%s%s\n", r.checked, r.wrong,
-              r.wrong ? ", first: " : "", r.first_wrong.c_str());
-  if (r.wrong || r.checked == 0) return 1;
+  for (const auto& [field, r] : {std::pair{"Fp", test::check_f64_lanes<Fp>(100000)},
+                                 std::pair{"Fr", test::check_f64_lanes<Fr>(100000)}}) {
+    std::printf("f64 lane products in %s: %zu checked, %zu wrong%s%s\n", field, r.checked, r.wrong,
+                r.wrong ? ", first: " : "", r.first_wrong.c_str());
+    if (r.wrong || r.checked == 0) return 1;
+  }
   const std::string g1 = test::batch_additions_match_the_group_law<G1>(
       [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
         msm_detail::g1_batch_add_f64(jobs, k, s);

@@ -251,9 +251,10 @@ inline __attribute__((always_inline)) void carry(V t[5]) {
 namespace detail {
 
 // 2^255 - m, whose addition carries out of 2^255 exactly when the value is at least m.
+template <class F>
 constexpr U256 kComplement = [] {
   U256 two255{{0, 0, 0, uint64_t(1) << 63}}, r;
-  sub_borrow(r, two255, Fp::kModulus);
+  sub_borrow(r, two255, F::kModulus);
   return r;
 }();
 
@@ -263,23 +264,34 @@ constexpr U256 kComplement = [] {
 constexpr uint64_t sub_offset(const U256& v, int i) {
   return limb51(v.w, i) + (i < 4 ? (uint64_t(1) << 51) : 0) - (i > 0 ? 1 : 0);
 }
+template <class F>
 constexpr U256 kTwiceModulus = [] {
   U256 r;
-  add_carry(r, Fp::kModulus, Fp::kModulus);
+  add_carry(r, F::kModulus, F::kModulus);
   return r;
 }();
-static_assert(limb51(Fp::kModulus.w, 1) != 0 && limb51(Fp::kModulus.w, 2) != 0 &&
-              limb51(Fp::kModulus.w, 3) != 0 && limb51(Fp::kModulus.w, 4) != 0 &&
-              limb51(kTwiceModulus.w, 1) != 0 && limb51(kTwiceModulus.w, 2) != 0 &&
-              limb51(kTwiceModulus.w, 3) != 0 && limb51(kTwiceModulus.w, 4) != 0);
+// The fields these lanes serve (Fp, Fr): below 2^254, limbs 1..4 of m and 2m nonzero.
+template <class F>
+constexpr bool kSupported = F::kModulus.w[3] < (uint64_t(1) << 62) &&
+                            limb51(F::kModulus.w, 1) != 0 && limb51(F::kModulus.w, 2) != 0 &&
+                            limb51(F::kModulus.w, 3) != 0 && limb51(F::kModulus.w, 4) != 0 &&
+                            limb51(kTwiceModulus<F>.w, 1) != 0 &&
+                            limb51(kTwiceModulus<F>.w, 2) != 0 &&
+                            limb51(kTwiceModulus<F>.w, 3) != 0 &&
+                            limb51(kTwiceModulus<F>.w, 4) != 0;
+static_assert(kSupported<Fp>);
 
 }  // namespace detail
 
+// Elements of the field F (Fp by default, or Fr) in the lanes; m is F's modulus.
+
 // a - m where that is not negative, else a: below m for a below 2m (any a below 2^255).
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 reduce(const Fe2& a) {
+  static_assert(detail::kSupported<F>);
   Fe2 t;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], splat_limb(detail::kComplement, i));
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], splat_limb(detail::kComplement<F>, i));
   carry(t.l);
   const V at_least_m = isub(isplat(0), ushr(t.l[4], 51));  // all ones when a >= m
   t.l[4] = vand(t.l[4], isplat(kMask51));
@@ -298,35 +310,36 @@ inline __attribute__((always_inline)) Fe2 add_lazy(const Fe2& a, const Fe2& b) {
   carry(r.l);
   return r;
 }
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 sub_lazy(const Fe2& a, const Fe2& b) {
   Fe2 r;
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i)
-    r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(Fp::kModulus, i)));
+    r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(F::kModulus, i)));
   carry(r.l);
   return r;
 }
 // 2m - a, for a up to 2m.
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 neg_lazy(const Fe2& a) {
   Fe2 r;
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i)
-    r.l[i] = isub(isplat(detail::sub_offset(detail::kTwiceModulus, i)), a.l[i]);
+    r.l[i] = isub(isplat(detail::sub_offset(detail::kTwiceModulus<F>, i)), a.l[i]);
   carry(r.l);
   return r;
 }
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 add(const Fe2& a, const Fe2& b) {
-  return reduce(add_lazy(a, b));
+  return reduce<F>(add_lazy(a, b));
 }
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 sub(const Fe2& a, const Fe2& b) {
-  return reduce(sub_lazy(a, b));
+  return reduce<F>(sub_lazy<F>(a, b));
 }
 
 namespace detail {
 
-// The constants each column starts with: minus the bit-pattern offsets of the terms it will
-// receive (two low halves for every limb pair i + j = k, of the product and of the reduction,
-// and two high halves for every i + j + 1 = k).
 // The constants the columns of a sum of P products start with: minus the bit-pattern offsets
 // of the terms they will receive (P + 1 low halves for every limb pair i + j = k, of the
 // products and of the reduction, and P + 1 high halves for every i + j + 1 = k), plus 2^55
@@ -377,9 +390,10 @@ inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, co
 // (-m^-1) mod 2^51, the low half of a product (in [-2^50, 2^50], made non-negative so that the
 // result stays non-negative), then t += q m 2^(51 i) makes t[i] divisible by 2^51 and its
 // carry moves up.
+template <class F>
 inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
   const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo), mask = isplat(kMask51);
-  const V mu = fsplat(double(Fp::kInv64 & kMask51));
+  const V mu = fsplat(double(F::kInv64 & kMask51));
   const V zero = fsplat(0.0), two51 = fsplat(kTwo51);
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
@@ -389,7 +403,7 @@ inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
     q = fadd(q, vand(flt(q, zero), two51));
 #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j)
-      mul_add(t, i + j, q, fsplat(double(limb51(Fp::kModulus.w, j))), split, split_lo);
+      mul_add(t, i + j, q, fsplat(double(limb51(F::kModulus.w, j))), split, split_lo);
     t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
   }
   Fe2 u;
@@ -404,11 +418,12 @@ inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
 // r = a b 2^-255 mod m in both lanes, below m when a b < 2 m^2 (a < 2m and b < m, or the other
 // way round): before its final conditional subtraction the result is below a b / 2^255 + m <
 // 1.76m. r may alias a or b.
+template <class F = Fp>
 inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
   V t[10];
   detail::start<1>(t);
   detail::add_product(t, a, b);
-  r = reduce(detail::redc(t));
+  r = reduce<F>(detail::redc<F>(t));
 }
 
 namespace detail {
@@ -434,9 +449,9 @@ inline __attribute__((always_inline)) Fe2 halve(const Fe2& a) {
 template <bool kR256>
 inline __attribute__((always_inline)) Fe2 reduce_coefficient(V t[10]) {
   if constexpr (kR256) {
-    return reduce(halve(redc(t)));
+    return reduce(halve(redc<Fp>(t)));
   } else {
-    return reduce(reduce(redc(t)));
+    return reduce(reduce(redc<Fp>(t)));
   }
 }
 
@@ -452,7 +467,7 @@ inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& 
   V t[10], u[10];
   detail::start<2>(t);
   detail::add_product(t, a0, b0);
-  detail::add_product(t, neg_lazy(a1), b1);
+  detail::add_product(t, neg_lazy<Fp>(a1), b1);
   detail::start<2>(u);
   detail::add_product(u, a0, b1);
   detail::add_product(u, a1, b0);

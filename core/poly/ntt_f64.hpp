@@ -1,0 +1,37 @@
+// The quotient's transforms on the f64 lanes (core/field/wasm/f64_lanes.hpp), two butterflies at
+// a time: NttDomain::odd_coset_product in the WebAssembly module built with relaxed SIMD
+// (kernels::ntt_lanes_enabled()); elsewhere core/poly/ntt_f64.cpp compiles to the C++ model of
+// the lanes, which the tests compare with the scalar transforms.
+//
+// The same transforms as the scalar code (core/poly/ntt.cpp): the inverse by decimation in
+// frequency, the coset factors, the forward transform by decimation in time, stage by stage
+// over the whole polynomial (a 2^15-element polynomial stays in L2), each stage's butterflies
+// shared out over the pool. Twiddles are stored halved: the lanes' products are Montgomery
+// products with R = 2^255, so a value of the scalar form times a halved twiddle stays in the
+// scalar form.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "core/field/fr.hpp"
+#include "core/parallel/thread_pool.hpp"
+
+namespace enygma::ntt_detail {
+
+struct F64Tables {
+  size_t n = 0;
+  // Stage with half-size h: [h - 1 + j] = omega_2h^j / 2 (forward) and omega_2h^-j / 2.
+  std::vector<Fr> forward, inverse;
+  // The coset factor of position p after the inverse transform (omega_2n^rev(p) / n).
+  std::vector<Fr> factor;
+};
+
+// From the domain's twiddles (twiddles[h - 1 + j] = omega_2h^j) and coset factors.
+F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>& factor);
+
+// NttDomain::odd_coset_product for n = tables.n >= 4: a[i] = A(x_i) B(x_i) - C(x_i) on the odd
+// coset from evaluations on the n-th roots; b and c are scratch.
+void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
+
+}  // namespace enygma::ntt_detail
