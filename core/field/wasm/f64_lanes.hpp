@@ -1,9 +1,11 @@
-// Montgomery multiplication of two independent Fp elements at once in f64x2 lanes, for
-// WebAssembly with relaxed SIMD: five 51-bit limbs (64-bit integers between operations, exact
-// doubles inside a product), every 102-bit limb product split exactly into two 51-bit halves by
-// two fused multiply-adds (f64x2.relaxed_madd). A product then costs three floating-point
-// operations and two integer additions per lane pair, against one 64-bit integer multiplication
-// per 29-bit limb pair in core/field/wasm/limbs29.hpp (25 limb products instead of 81).
+// Montgomery multiplication (R = 2^255) of two independent elements of Fp or Fr at once in f64x2
+// lanes, for WebAssembly with relaxed SIMD: five 51-bit limbs (64-bit integers between
+// operations, exact doubles inside a product), every 102-bit limb product split exactly into two
+// 51-bit halves by two fused multiply-adds (f64x2.relaxed_madd). A product then costs three
+// floating-point operations and two integer additions per lane pair, against one 64-bit integer
+// multiplication per 29-bit limb pair in core/field/wasm/limbs29.hpp (25 limb products instead
+// of 81). Also the additions, subtractions and reductions around them, and Fp2 products with
+// one reduction per coefficient.
 //
 // The split (C = 1.5 * 2^103, |p| < 2^102 for the exact product p = x y):
 //   h = fma(x, y, C)               = C + H 2^51, H = round(p / 2^51) (h stays in [2^103, 2^104),
@@ -12,11 +14,11 @@
 //                                    [-2^50, 2^50], so l is in [2^52, 2^53) (multiples of 1)
 // and the bit patterns of h and l, read as integers, are H and p - H 2^51 plus constants
 // (bits(C), bits(1.5 2^52)). Columns accumulate those bit patterns as 64-bit integers and start
-// at minus the sum of the constants they will receive, so they hold exact signed sums.
+// at minus the sum of the constants they will receive, so they hold exact sums.
 //
-// relaxed_madd is fused on every CPU with FMA (all x86-64 since 2013, every ARMv8); where the
-// engine falls back to a separate multiply and add the split is wrong. Callers check that once
-// (fused_fma_works()) before they use these lanes.
+// relaxed_madd is fused wherever the CPU has a fused multiply-add (x86-64 with FMA3, ARMv8);
+// where the engine falls back to a separate multiply and add the split is wrong. Callers check
+// that once (fused_fma_works()) before they use these lanes.
 //
 // Written once over a two-lane vector type: WebAssembly SIMD under -mrelaxed-simd, and a plain
 // C++ model with std::fma elsewhere, on which the native tests check the arithmetic.
