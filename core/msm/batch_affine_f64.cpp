@@ -131,12 +131,7 @@ void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratc
   };
   if (k == 0) return;
   const size_t groups = (k + 1) / 2;
-  constexpr size_t kGroupWords = sizeof(Group) / sizeof(uint64_t);
-  static_assert(sizeof(Group) % 16 == 0);
-  scratch.resize(groups * kGroupWords + 2);
-  uint64_t* base = scratch.data();
-  base += (reinterpret_cast<uintptr_t>(base) / 8) % 2;  // 16-byte aligned
-  Group* store = reinterpret_cast<Group*>(base);
+  Group* store = group_storage<Group, 16>(scratch, groups);
 
   // Forward: d per lane and the running product of each lane's d.
   T acc = L::one255();

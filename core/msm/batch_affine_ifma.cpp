@@ -187,11 +187,7 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
   };
   if (k == 0) return;
   const size_t groups = (k + 7) / 8;
-  constexpr size_t kGroupWords = sizeof(Group) / sizeof(uint64_t);
-  scratch.resize(groups * kGroupWords + 8);
-  uint64_t* base = scratch.data();
-  base += (8 - (reinterpret_cast<uintptr_t>(base) / 8) % 8) % 8;  // 64-byte aligned
-  Group* store = reinterpret_cast<Group*>(base);
+  Group* store = group_storage<Group, 64>(scratch, groups);
 
   // Forward: d per lane and the running product of each lane's d (2^260-scaled).
   T acc = L::splat_one260();

@@ -46,6 +46,19 @@ void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>&
 void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                       bool public_values = false);
 
+// Room in scratch for `groups` values of a lane kernel's per-group type G, aligned to kAlign
+// bytes (given: GCC caps alignof of a 512-bit vector type at 16 where AVX-512 is not enabled for
+// the whole file, as for the IFMA kernel's).
+template <class G, size_t kAlign>
+G* group_storage(std::vector<uint64_t>& scratch, size_t groups) {
+  static_assert(sizeof(G) % kAlign == 0 && kAlign % 8 == 0);
+  constexpr size_t kAlignWords = kAlign / 8;
+  scratch.resize(groups * sizeof(G) / 8 + kAlignWords);
+  uint64_t* base = scratch.data();
+  base += (kAlignWords - (reinterpret_cast<uintptr_t>(base) / 8) % kAlignWords) % kAlignWords;
+  return reinterpret_cast<G*>(base);
+}
+
 // Below this many additions the callers keep the scalar code (the lanes would be mostly
 // padding).
 inline constexpr size_t kLaneMinOps = 16;
