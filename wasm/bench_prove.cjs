@@ -5,6 +5,8 @@
 //
 // WEB_DIR: build-wasm/web; KEYS_DIR: keys from `enygma setup` (transfer-k<K>.pk/.vk). One
 // warm-up proof, then RUNS (default 5) timed ones; THREADS defaults to the number of cores.
+// ENYGMA_MODULE names the module (default enygma_module; enygma_module_relaxed needs
+// node --experimental-wasm-relaxed-simd).
 'use strict';
 
 const fs = require('node:fs');
@@ -21,7 +23,8 @@ async function main() {
   const runs = Number(runsText || 5);
   const threads = Number(threadsText || os.cpus().length);
   const { bindAbi, STATUS, STAGES } = require(path.resolve(webDir, 'enygma_abi.js'));
-  const createEnygmaModule = require(path.resolve(webDir, 'enygma_module.js'));
+  const moduleName = process.env.ENYGMA_MODULE || 'enygma_module';
+  const createEnygmaModule = require(path.resolve(webDir, `${moduleName}.js`));
   const M = await createEnygmaModule({ enygmaWorkers: Math.max(1, threads - 1) });
   const abi = bindAbi(M);
   if (abi.init(threads) !== STATUS.OK) throw new Error('eny_init failed');
@@ -59,7 +62,7 @@ async function main() {
     verifyTimes.push(performance.now() - t0);
   }
   console.log(JSON.stringify({
-    k, threads: abi.poolSize(), runs, key_load_ms: keyLoadMs, prove_ms: times.map((t) => t.ms),
+    k, module: moduleName, lane_kernel: abi.laneKernel(), threads: abi.poolSize(), runs, key_load_ms: keyLoadMs, prove_ms: times.map((t) => t.ms),
     median_prove_ms: median(times.map((t) => t.ms)), median_stages_ms: stages,
     median_verify_ms: median(verifyTimes),
   }));

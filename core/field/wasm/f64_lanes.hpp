@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -99,6 +100,9 @@ inline void store_words(uint64_t* a0, uint64_t* a1, const V w[4]) {
 }
 inline uint64_t lane_u64(V a, int l) {
   return uint64_t(l ? wasm_i64x2_extract_lane(a, 1) : wasm_i64x2_extract_lane(a, 0));
+}
+inline V load_pair(const uint64_t p[2]) {
+  return wasm_v128_load(p);
 }
 #else
 // The model: two 64-bit words per vector, doubles by their bit patterns.
@@ -182,6 +186,9 @@ inline void store_words(uint64_t* a0, uint64_t* a1, const V w[4]) {
 inline uint64_t lane_u64(V a, int l) {
   return a.w[l];
 }
+inline V load_pair(const uint64_t p[2]) {
+  return V{{p[0], p[1]}};
+}
 #endif
 
 inline constexpr uint64_t kMask51 = (uint64_t(1) << 51) - 1;
@@ -208,9 +215,57 @@ constexpr uint64_t limb51(const uint64_t w[4], int i) {
   return v & kMask51;
 }
 
+// The constants of the arithmetic below, each in both lanes, are read from memory: V8 (x86-64)
+// builds a v128.const that is not all zeros or ones from a 64-bit immediate in three
+// instructions (mov, movq, punpcklqdq) at each use, where a load is one (measured in a lane
+// product: 27 such constants, ~80 of its ~790 instructions). The tables are not const, so that
+// the compiler keeps the loads instead of folding them back into v128.const; nothing writes them.
+namespace detail {
+
+// (std::bit_cast is missing from Emscripten 3.1.6's library.)
+constexpr uint64_t bits_of(double d) {
+  return __builtin_bit_cast(uint64_t, d);
+}
+
+template <size_t N>
+struct Splats {
+  alignas(16) uint64_t v[N][2];
+};
+template <size_t N, class Gen>
+constexpr Splats<N> splats(Gen gen) {
+  Splats<N> s{};
+  for (size_t i = 0; i < N; ++i) s.v[i][0] = s.v[i][1] = gen(i);
+  return s;
+}
+template <size_t N>
+inline V get(const Splats<N>& table, size_t i) {
+  return load_pair(table.v[i]);
+}
+
+enum Scalar : size_t {
+  kTwo52BitsI,
+  kTwo52I,
+  kSplitI,
+  kSplitLoI,
+  kMask51I,
+  kLoBiasI,
+  kTwo51I,
+  kOneI
+};
+inline Splats<8> kScalars = splats<8>([](size_t i) {
+  constexpr uint64_t v[8] = {kTwo52Bits, bits_of(kTwo52), kSplitBits,      bits_of(kSplitLo),
+                             kMask51,    kLoBiasBits,     bits_of(kTwo51), 1};
+  return v[i];
+});
+inline V scalar(Scalar i) {
+  return get(kScalars, i);
+}
+
+}  // namespace detail
+
 // An integer below 2^52 in each lane as the double of the same value.
 inline V int_to_double(V x) {
-  return fsub(vor(x, isplat(kTwo52Bits)), fsplat(kTwo52));
+  return fsub(vor(x, detail::scalar(detail::kTwo52BitsI)), detail::scalar(detail::kTwo52I));
 }
 
 inline V splat_limb(const U256& v, int i) {
@@ -221,7 +276,7 @@ inline V splat_limb(const U256& v, int i) {
 inline Fe2 load(const uint64_t a0[4], const uint64_t a1[4]) {
   V w[4];
   load_words(w, a0, a1);
-  const V mask = isplat(kMask51);
+  const V mask = detail::scalar(detail::kMask51I);
   Fe2 r;
   r.l[0] = vand(w[0], mask);
   r.l[1] = vand(vor(ushr(w[0], 51), shl(w[1], 13)), mask);
@@ -242,7 +297,7 @@ inline void store(uint64_t a0[4], uint64_t a1[4], const Fe2& x) {
 // Non-negative limbs below 2^63 carried into 51-bit limbs (logical shifts: WebAssembly's
 // arithmetic 64-bit lane shift is several instructions on x86-64); the top limb keeps the rest.
 inline __attribute__((always_inline)) void carry(V t[5]) {
-  const V mask = isplat(kMask51);
+  const V mask = detail::scalar(detail::kMask51I);
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
@@ -283,6 +338,25 @@ constexpr bool kSupported = F::kModulus.w[3] < (uint64_t(1) << 62) &&
                             limb51(kTwiceModulus<F>.w, 4) != 0;
 static_assert(kSupported<Fp>);
 
+// F's constants in memory (see Splats).
+template <class F>
+inline Splats<5> kComplementLimbs = splats<5>([](size_t i) {
+  return limb51(kComplement<F>.w, int(i));
+});
+template <class F>
+inline Splats<5> kSubOffsets = splats<5>([](size_t i) { return sub_offset(F::kModulus, int(i)); });
+template <class F>
+inline Splats<5> kTwiceSubOffsets = splats<5>([](size_t i) {
+  return sub_offset(kTwiceModulus<F>, int(i));
+});
+template <class F>
+inline Splats<5> kModulusLimbs = splats<5>([](size_t i) { return limb51(F::kModulus.w, int(i)); });
+// The limbs of m and the Montgomery factor -m^-1 mod 2^51 as doubles (bit patterns).
+template <class F>
+inline Splats<6> kModulusDoubles = splats<6>([](size_t i) {
+  return bits_of(double(i < 5 ? limb51(F::kModulus.w, int(i)) : F::kInv64 & kMask51));
+});
+
 }  // namespace detail
 
 // Elements of the field F (Fp by default, or Fr) in the lanes; m is F's modulus.
@@ -293,10 +367,10 @@ inline __attribute__((always_inline)) Fe2 reduce(const Fe2& a) {
   static_assert(detail::kSupported<F>);
   Fe2 t;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], splat_limb(detail::kComplement<F>, i));
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], detail::get(detail::kComplementLimbs<F>, i));
   carry(t.l);
   const V at_least_m = isub(isplat(0), ushr(t.l[4], 51));  // all ones when a >= m
-  t.l[4] = vand(t.l[4], isplat(kMask51));
+  t.l[4] = vand(t.l[4], detail::scalar(detail::kMask51I));
   Fe2 r;
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) r.l[i] = select(at_least_m, t.l[i], a.l[i]);
@@ -317,7 +391,7 @@ inline __attribute__((always_inline)) Fe2 sub_lazy(const Fe2& a, const Fe2& b) {
   Fe2 r;
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i)
-    r.l[i] = iadd(isub(a.l[i], b.l[i]), isplat(detail::sub_offset(F::kModulus, i)));
+    r.l[i] = iadd(isub(a.l[i], b.l[i]), detail::get(detail::kSubOffsets<F>, i));
   carry(r.l);
   return r;
 }
@@ -326,8 +400,7 @@ template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 neg_lazy(const Fe2& a) {
   Fe2 r;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i)
-    r.l[i] = isub(isplat(detail::sub_offset(detail::kTwiceModulus<F>, i)), a.l[i]);
+  for (int i = 0; i < 5; ++i) r.l[i] = isub(detail::get(detail::kTwiceSubOffsets<F>, i), a.l[i]);
   carry(r.l);
   return r;
 }
@@ -359,6 +432,8 @@ constexpr uint64_t column_start(int k) {
   const uint64_t offset = (k < 9 ? uint64_t(1) << 55 : 0) - (k > 0 ? 16 : 0);
   return offset - (lows * kLoBiasBits + highs * kSplitBits);
 }
+template <int P>
+inline Splats<10> kColumnStarts = splats<10>([](size_t k) { return column_start<P>(int(k)); });
 
 // t[k] += the low half of x y, t[k + 1] += its high half (bit patterns).
 inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V split, V split_lo) {
@@ -372,10 +447,10 @@ inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V s
 template <int P>
 inline __attribute__((always_inline)) void start(V t[10]) {
 #pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) t[k] = isplat(column_start<P>(k));
+  for (int k = 0; k < 10; ++k) t[k] = get(kColumnStarts<P>, k);
 }
 inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, const Fe2& b) {
-  const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo);
+  const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI);
   V x[5], y[5];
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
@@ -394,18 +469,17 @@ inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, co
 // carry moves up.
 template <class F>
 inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
-  const V split = fsplat(kSplit), split_lo = fsplat(kSplitLo), mask = isplat(kMask51);
-  const V mu = fsplat(double(F::kInv64 & kMask51));
-  const V zero = fsplat(0.0), two51 = fsplat(kTwo51);
+  const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI), mask = scalar(kMask51I);
+  const V mu = get(kModulusDoubles<F>, 5);
+  const V zero = fsplat(0.0), two51 = scalar(kTwo51I);
 #pragma GCC unroll 5
   for (int i = 0; i < 5; ++i) {
     const V low = int_to_double(vand(t[i], mask));
     const V h = fma(low, mu, split);
-    V q = fsub(fma(low, mu, fsub(split_lo, h)), fsplat(kLoBias));
+    V q = fsub(fma(low, mu, fsub(split_lo, h)), scalar(kLoBiasI));
     q = fadd(q, vand(flt(q, zero), two51));
 #pragma GCC unroll 5
-    for (int j = 0; j < 5; ++j)
-      mul_add(t, i + j, q, fsplat(double(limb51(F::kModulus.w, j))), split, split_lo);
+    for (int j = 0; j < 5; ++j) mul_add(t, i + j, q, get(kModulusDoubles<F>, j), split, split_lo);
     t[i + 1] = iadd(t[i + 1], ushr(t[i], 51));
   }
   Fe2 u;
@@ -433,14 +507,15 @@ namespace detail {
 // (a + (a odd ? m : 0)) / 2 = a 2^-1 mod m, for a below 2^255 (any multiple of m up to 2.52m):
 // below 1.76m for a below 2.52m.
 inline __attribute__((always_inline)) Fe2 halve(const Fe2& a) {
-  const V odd = isub(isplat(0), vand(a.l[0], isplat(1)));
+  const V odd = isub(isplat(0), vand(a.l[0], scalar(kOneI)));
   Fe2 t;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], vand(splat_limb(Fp::kModulus, i), odd));
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], vand(get(kModulusLimbs<Fp>, i), odd));
   carry(t.l);
   Fe2 r;
 #pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) r.l[i] = vor(ushr(t.l[i], 1), shl(vand(t.l[i + 1], isplat(1)), 50));
+  for (int i = 0; i < 4; ++i)
+    r.l[i] = vor(ushr(t.l[i], 1), shl(vand(t.l[i + 1], scalar(kOneI)), 50));
   r.l[4] = ushr(t.l[4], 1);
   return r;
 }
