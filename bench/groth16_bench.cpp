@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/groth16/key_format.hpp"
+#include "core/groth16/proof_format.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
 #include "core/groth16/verifier.hpp"
@@ -68,6 +69,19 @@ void BM_Verify(benchmark::State& state) {
   }
 }
 
+// The other half of a verify request: a proof response (the reference's JSON: three points and
+// the 50 public inputs as decimal strings) parsed into the proof and field elements.
+void BM_ParseProofResponse(benchmark::State& state) {
+  const Instance& in = instance();
+  const std::string text = proof_to_reference_json(in.proofs[0], in.pub);
+  for (auto _ : state) {
+    auto parsed = proof_from_reference_json(text);
+    if (!parsed) state.SkipWithError(parsed.error().message.c_str());
+    benchmark::DoNotOptimize(parsed);
+  }
+  state.counters["bytes"] = double(text.size());
+}
+
 // Digest check and decoding of the proving key's file image (no disk), by point format and
 // threads (raw on two: the digest beside the parse); counters: the file's size and decoded
 // points per second.
@@ -86,6 +100,7 @@ void BM_LoadProvingKey(benchmark::State& state) {
 
 BENCHMARK(BM_Prove2e15)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Verify)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_ParseProofResponse)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LoadProvingKey)
     ->ArgNames({"compressed", "threads"})
     ->Args({0, 1})

@@ -22,9 +22,25 @@ void store(Fr& o0, Fr& o1, const Fe2& v) {
 // One stage (half-size h = 2^log_h) over a[0, n), butterflies b = 2p and 2p + 1 together:
 // butterfly b joins lo = 2h (b / h) + b % h and lo + h with twiddle tw[h - 1 + b % h] (halved).
 // Decimation in frequency: (u, v) -> (u + v, (u - v) w); in time: (u + v w, u - v w).
+// With h = 1 every twiddle is omega^0 = 1: (u + v, u - v) without products.
 template <bool kDif>
 void stage(Fr* a, size_t n, unsigned log_h, const Fr* tw, ThreadPool& pool) {
   const size_t h = size_t(1) << log_h;
+  if (h == 1) {
+    pool.parallel_for(
+        n / 4,
+        [&](size_t p0, size_t p1) {
+          for (size_t p = p0; p < p1; ++p) {
+            Fr* x = a + 4 * p;  // butterflies (x[0], x[1]) and (x[2], x[3])
+            const Fe2 u = load(x[0], x[2]), v = load(x[1], x[3]);
+            const Fe2 s = f64_lanes::add<Fr>(u, v), d = f64_lanes::sub<Fr>(u, v);
+            store(x[0], x[2], s);
+            store(x[1], x[3], d);
+          }
+        },
+        kPairGrain);
+    return;
+  }
   const Fr* w = tw + (h - 1);
   pool.parallel_for(
       n / 4,
@@ -82,20 +98,28 @@ void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadP
       stage<true>(x, n, log_h, tables.inverse.data(), pool);
     const Fr* factor = tables.factor.data();
     pool.parallel_for(
-        n,
-        [&](size_t begin, size_t end) {
-          for (size_t i = begin; i < end; ++i) x[i] *= factor[i];
+        n / 2,
+        [&](size_t p0, size_t p1) {
+          for (size_t i = 2 * p0; i < 2 * p1; i += 2) {
+            Fe2 y;
+            f64_lanes::mul_r256<Fr>(y, load(x[i], x[i + 1]), load(factor[i], factor[i + 1]));
+            store(x[i], x[i + 1], y);
+          }
         },
-        2048);
+        kPairGrain);
     for (unsigned log_h = 0; log_h < log_n; ++log_h)
       stage<false>(x, n, log_h, tables.forward.data(), pool);
   }
   pool.parallel_for(
-      n,
-      [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) a[i] = a[i] * b[i] - c[i];
+      n / 2,
+      [&](size_t p0, size_t p1) {
+        for (size_t i = 2 * p0; i < 2 * p1; i += 2) {
+          Fe2 ab;
+          f64_lanes::mul_r256<Fr>(ab, load(a[i], a[i + 1]), load(b[i], b[i + 1]));
+          store(a[i], a[i + 1], f64_lanes::sub<Fr>(ab, load(c[i], c[i + 1])));
+        }
       },
-      2048);
+      kPairGrain);
 }
 
 }  // namespace enygma::ntt_detail

@@ -36,31 +36,36 @@ struct F64LanesReport {
   std::string first_wrong;
 };
 
-// a b 2^-255 mod m from the scalar field (Montgomery form: a b 2^-256, doubled).
+// a b 2^-255 mod m (doubled: false, a b 2^-256) from the scalar field, whose Montgomery form
+// has R = 2^256.
 template <class F>
-U256 f64_lanes_expected(U256 a, const U256& b) {
+U256 f64_lanes_expected(U256 a, const U256& b, bool doubled = true) {
   if (cmp(a, F::kModulus) >= 0) sub_borrow(a, a, F::kModulus);
   const F p = F::from_montgomery(a) * F::from_montgomery(b);
-  const F twice = p + p;
-  return U256{{twice.limbs[0], twice.limbs[1], twice.limbs[2], twice.limbs[3]}};
+  const F want = doubled ? p + p : p;
+  return U256{{want.limbs[0], want.limbs[1], want.limbs[2], want.limbs[3]}};
 }
 
-// One pair of products (a0 b0, a1 b1) in the lanes, each checked: the canonical value.
+// One pair of products (a0 b0, a1 b1) in the lanes, each checked: the canonical value, by mul
+// (R = 2^255) and by mul_r256.
 template <class F>
 void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const U256& b1,
                           F64LanesReport& report) {
   f64_lanes::Fe2 x = f64_lanes::load(a0.w, a1.w), y = f64_lanes::load(b0.w, b1.w);
-  f64_lanes::Fe2 r;
-  f64_lanes::mul<F>(r, x, y);
-  U256 got[2];
-  f64_lanes::store(got[0].w, got[1].w, r);
+  f64_lanes::Fe2 r[2];
+  f64_lanes::mul<F>(r[0], x, y);
+  f64_lanes::mul_r256<F>(r[1], x, y);
   const U256 a[2] = {a0, a1}, b[2] = {b0, b1};
-  for (int l = 0; l < 2; ++l) {
-    ++report.checked;
-    if (got[l] != f64_lanes_expected<F>(a[l], b[l])) {
-      if (report.wrong++ == 0)
-        report.first_wrong =
-            "lane " + std::to_string(l) + " of pair " + std::to_string(report.checked / 2);
+  for (int kind = 0; kind < 2; ++kind) {
+    U256 got[2];
+    f64_lanes::store(got[0].w, got[1].w, r[kind]);
+    for (int l = 0; l < 2; ++l) {
+      ++report.checked;
+      if (got[l] != f64_lanes_expected<F>(a[l], b[l], kind == 0)) {
+        if (report.wrong++ == 0)
+          report.first_wrong = std::string(kind ? "mul_r256" : "mul") + ", lane " +
+                               std::to_string(l) + " of pair " + std::to_string(report.checked / 4);
+      }
     }
   }
 }

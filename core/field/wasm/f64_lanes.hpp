@@ -506,11 +506,12 @@ namespace detail {
 
 // (a + (a odd ? m : 0)) / 2 = a 2^-1 mod m, for a below 2^255 (any multiple of m up to 2.52m):
 // below 1.76m for a below 2.52m.
+template <class F = Fp>
 inline __attribute__((always_inline)) Fe2 halve(const Fe2& a) {
   const V odd = isub(isplat(0), vand(a.l[0], scalar(kOneI)));
   Fe2 t;
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], vand(get(kModulusLimbs<Fp>, i), odd));
+  for (int i = 0; i < 5; ++i) t.l[i] = iadd(a.l[i], vand(get(kModulusLimbs<F>, i), odd));
   carry(t.l);
   Fe2 r;
 #pragma GCC unroll 4
@@ -533,6 +534,16 @@ inline __attribute__((always_inline)) Fe2 reduce_coefficient(V t[10]) {
 }
 
 }  // namespace detail
+
+// r = a b 2^-256 mod m: the product of the scalar Montgomery form (R = 2^256), with the same
+// bounds as mul() (before the halving below 1.76m, after it below 1.38m, then reduced).
+template <class F = Fp>
+inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
+  V t[10];
+  detail::start<1>(t);
+  detail::add_product(t, a, b);
+  r = reduce<F>(detail::halve<F>(detail::redc<F>(t)));
+}
 
 // (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 (2^-256 with kR256) in Fp2 = Fp[u]/(u^2 + 1), both
 // lanes, with one reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1,
