@@ -7,7 +7,7 @@
 // and each bucket is summed by rounds of pairwise batch-affine additions (one inversion per
 // round for all buckets), then the buckets are reduced by segmented batch-affine running sums
 // (core/msm/bucket_reduction.hpp). For 50 public inputs and c = 8 that is ~1,600 batch-affine
-// additions in ~5 rounds, ~250 more in 5 steps and ~100 Jacobian steps, against ~64 windows of
+// additions in ~5 rounds, ~270 more in 9 steps and ~50 Jacobian steps, against ~64 windows of
 // mixed additions and 254 doublings for a plain MSM of 50 terms. The table costs
 // W = ceil(255 / c) affine points per base (c = 8: 32 points, 2 KiB per G1 base).
 #pragma once
@@ -98,9 +98,10 @@ class FixedBaseMsm {
       }
     }
     // 3. sum_b (b + 1) S_b by the segmented batch-affine reduction (all segments' running
-    //    sums in lockstep, one inversion per step): B = 128 buckets in 32 segments of 4 are
-    //    5 batches of <= 64 additions and ~100 Jacobian steps, against the 256 of one running
-    //    sum (16 segments: 9 inversions, slower; measured).
+    //    sums in lockstep, one inversion per step): B = 128 buckets in 16 segments of 8 are
+    //    9 batches of <= 32 additions and ~50 Jacobian steps, against the 256 of one running
+    //    sum. 32 segments (5 batches, ~100 Jacobian steps) measured the same natively and ~5%
+    //    slower in the f64-lane module, whose Jacobian steps are scalar and its batches not.
     ws.buckets.assign(B, Affine::infinity());
     for (size_t b = 0; b < B; ++b) {
       if (len[b] == 1) ws.buckets[b] = points[start[b]];
@@ -158,7 +159,7 @@ class FixedBaseMsm {
     if (!ws.ops.empty()) msm_detail::batch_add_pairs(ws.ops.data(), ws.ops.size(), ws.scratch);
     return true;
   }
-  static constexpr size_t kSegments = 32;  // B is a power of two; so is min(32, B)
+  static constexpr size_t kSegments = 16;  // B is a power of two; so is min(16, B)
   msm_detail::WindowLayout layout_;
   size_t n_ = 0;
   std::vector<Affine> table_;  // table_[j * W + w] = 2^(offset_w) * bases[j]
