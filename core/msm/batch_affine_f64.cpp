@@ -43,6 +43,15 @@ Fe2 mul(const Fe2& a, const Fe2& b) {
   return r;
 }
 
+// x[l]^-1 / 4 for the scalar elements (Fp or Fp2) of the two lanes.
+template <class E>
+void invert_quarter(E x[2], bool public_values) {
+  E scratch[2];
+  batch_inverse(x, 2, scratch, public_values);
+  static const Fp kQuarter = Fp::from_u64(4).inverse();
+  for (int l = 0; l < 2; ++l) x[l] = x[l] * kQuarter;
+}
+
 // The lane operations of G1's coordinate field.
 struct FpOps {
   using T = Fe2;
@@ -62,10 +71,8 @@ struct FpOps {
   static T invert(const T& a, bool public_values) {
     U256 w[2];
     f64_lanes::store(w[0].w, w[1].w, a);
-    Fp x[2] = {Fp::from_montgomery(w[0]), Fp::from_montgomery(w[1])}, scratch[2];
-    batch_inverse(x, 2, scratch, public_values);
-    static const Fp kQuarter = Fp::from_u64(4).inverse();
-    for (Fp& v : x) v = v * kQuarter;
+    Fp x[2] = {Fp::from_montgomery(w[0]), Fp::from_montgomery(w[1])};
+    invert_quarter(x, public_values);
     return f64_lanes::load(x[0].limbs, x[1].limbs);
   }
 };
@@ -105,11 +112,9 @@ struct Fp2Ops {
     U256 w0[2], w1[2];
     f64_lanes::store(w0[0].w, w0[1].w, a.c0);
     f64_lanes::store(w1[0].w, w1[1].w, a.c1);
-    Fp2 x[2], scratch[2];
+    Fp2 x[2];
     for (int l = 0; l < 2; ++l) x[l] = {Fp::from_montgomery(w0[l]), Fp::from_montgomery(w1[l])};
-    batch_inverse(x, 2, scratch, public_values);
-    static const Fp kQuarter = Fp::from_u64(4).inverse();
-    for (Fp2& v : x) v = v * kQuarter;
+    invert_quarter(x, public_values);
     return {f64_lanes::load(x[0].c0.limbs, x[1].c0.limbs),
             f64_lanes::load(x[0].c1.limbs, x[1].c1.limbs)};
   }
