@@ -178,8 +178,12 @@ test('a fresh transfer split among three recipients proves and verifies (R15)', 
 
 test('an invalid request shows the rule-naming error and leaves the page usable', async ({ page, request }) => {
   await openDemo(page, 2);
-  await page.click('#load-bad-example');
+  // Examples load asynchronously: validate once the broken one has replaced the reference
+  // example that the page loads at start.
   await expect(page.locator('#request')).not.toHaveValue('');
+  const before = await page.locator('#request').inputValue();
+  await page.click('#load-bad-example');
+  await expect(page.locator('#request')).not.toHaveValue(before);
   await page.click('#validate');
   await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'error');
   const shown = JSON.parse(await page.locator('#error').innerText());

@@ -195,8 +195,11 @@ for (const circuit of ['deposit-k2', 'withdraw-k2', 'ownership-721', 'joinsplit-
     expect(await proveInPage(page)).toBe('ok');
     await expectResult(page, 'verify-server');
     await expectResult(page, 'server-prove');
-    // The broken example is refused in the page with the rule the server names.
+    // The broken example is refused in the page with the rule the server names. The example
+    // loads asynchronously: validate once it is in the request box, not the request before it.
+    const before = await page.locator('#request').inputValue();
     await page.click('#load-bad-example');
+    await expect(page.locator('#request')).not.toHaveValue(before);
     await page.click('#validate');
     await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'error');
     const rule = JSON.parse(await page.locator('#error').innerText()).rule;
