@@ -491,17 +491,6 @@ inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
 
 }  // namespace detail
 
-// r = a b 2^-255 mod m in both lanes, below m when a b < 2 m^2 (a < 2m and b < m, or the other
-// way round): before its final conditional subtraction the result is below a b / 2^255 + m <
-// 1.76m. r may alias a or b.
-template <class F = Fp>
-inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
-  V t[10];
-  detail::start<1>(t);
-  detail::add_product(t, a, b);
-  r = reduce<F>(detail::redc<F>(t));
-}
-
 namespace detail {
 
 // (a + (a odd ? m : 0)) / 2 = a 2^-1 mod m, for a below 2^255 (any multiple of m up to 2.52m):
@@ -535,14 +524,21 @@ inline __attribute__((always_inline)) Fe2 reduce_coefficient(V t[10]) {
 
 }  // namespace detail
 
-// r = a b 2^-256 mod m: the product of the scalar Montgomery form (R = 2^256), with the same
-// bounds as mul() (before the halving below 1.76m, after it below 1.38m, then reduced).
-template <class F = Fp>
-inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
+// r = a b 2^-255 mod m in both lanes (kR256: a b 2^-256, the product of the scalar Montgomery
+// form), below m when a b < 2 m^2 (a < 2m and b < m, or the other way round): before its final
+// conditional subtraction the result is below a b / 2^255 + m < 1.76m (halved: below 1.38m).
+// r may alias a or b.
+template <class F = Fp, bool kR256 = false>
+inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
   V t[10];
   detail::start<1>(t);
   detail::add_product(t, a, b);
-  r = reduce<F>(detail::halve<F>(detail::redc<F>(t)));
+  const Fe2 u = detail::redc<F>(t);
+  r = reduce<F>(kR256 ? detail::halve<F>(u) : u);
+}
+template <class F = Fp>
+inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
+  mul<F, true>(r, a, b);
 }
 
 // (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 (2^-256 with kR256) in Fp2 = Fp[u]/(u^2 + 1), both
