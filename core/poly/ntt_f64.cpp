@@ -3,70 +3,132 @@
 #include <cstdint>
 
 #include "core/field/wasm/f64_lanes.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::ntt_detail {
 
 namespace {
 
 using f64_lanes::Fe2;
+using f64_lanes::kFe2Words;
 
 constexpr size_t kPairGrain = 512;  // butterfly pairs per parallel chunk
 
-Fe2 load(const Fr& x0, const Fr& x1) {
-  return f64_lanes::load(x0.limbs, x1.limbs);
+// Pair i of a polynomial or table in the lanes' form.
+Fe2 get(const uint64_t* v, size_t i) {
+  return f64_lanes::load_fe2(v + kFe2Words * i);
 }
-void store(Fr& o0, Fr& o1, const Fe2& v) {
-  f64_lanes::store(o0.limbs, o1.limbs, v);
+void put(uint64_t* v, size_t i, const Fe2& x) {
+  f64_lanes::store_fe2(v + kFe2Words * i, x);
+}
+// (x[0], y[0]) and (x[1], y[1]) of every limb.
+Fe2 lanes0(const Fe2& x, const Fe2& y) {
+  Fe2 r;
+  for (int i = 0; i < 5; ++i) r.l[i] = f64_lanes::lanes0(x.l[i], y.l[i]);
+  return r;
+}
+Fe2 lanes1(const Fe2& x, const Fe2& y) {
+  Fe2 r;
+  for (int i = 0; i < 5; ++i) r.l[i] = f64_lanes::lanes1(x.l[i], y.l[i]);
+  return r;
 }
 
-// One stage (half-size h = 2^log_h) over a[0, n), butterflies b = 2p and 2p + 1 together:
-// butterfly b joins lo = 2h (b / h) + b % h and lo + h with twiddle tw[h - 1 + b % h] (halved).
+// One stage (half-size h = 2^log_h) over the n / 2 pairs of v, butterflies b = 2p and 2p + 1
+// together: butterfly b joins lo = 2h (b / h) + b % h and lo + h with twiddle w_(b % h) (halved).
 // Decimation in frequency: (u, v) -> (u + v, (u - v) w); in time: (u + v w, u - v w).
-// With h = 1 every twiddle is omega^0 = 1: (u + v, u - v) without products.
+// For h >= 2 the two butterflies' elements are the lanes of pairs lo / 2 and (lo + h) / 2, and
+// their twiddles pair (b % h) / 2 of the stage's; for h = 1 (every twiddle omega^0 = 1, no
+// products) butterflies (x0, x1) and (x2, x3) are the lanes of pairs (x0, x1) and (x2, x3),
+// exchanged into (x0, x2) and (x1, x3) and back.
 template <bool kDif>
-void stage(Fr* a, size_t n, unsigned log_h, const Fr* tw, ThreadPool& pool) {
+void stage(uint64_t* v, size_t n, unsigned log_h, const uint64_t* tw, ThreadPool& pool) {
   const size_t h = size_t(1) << log_h;
   if (h == 1) {
     pool.parallel_for(
         n / 4,
         [&](size_t p0, size_t p1) {
           for (size_t p = p0; p < p1; ++p) {
-            Fr* x = a + 4 * p;  // butterflies (x[0], x[1]) and (x[2], x[3])
-            const Fe2 u = load(x[0], x[2]), v = load(x[1], x[3]);
-            const Fe2 s = f64_lanes::add<Fr>(u, v), d = f64_lanes::sub<Fr>(u, v);
-            store(x[0], x[2], s);
-            store(x[1], x[3], d);
+            const Fe2 x01 = get(v, 2 * p), x23 = get(v, 2 * p + 1);
+            const Fe2 u = lanes0(x01, x23), w = lanes1(x01, x23);
+            const Fe2 s = f64_lanes::add<Fr>(u, w), d = f64_lanes::sub<Fr>(u, w);
+            put(v, 2 * p, lanes0(s, d));
+            put(v, 2 * p + 1, lanes1(s, d));
           }
         },
         kPairGrain);
     return;
   }
-  const Fr* w = tw + (h - 1);
+  const uint64_t* w = tw + kFe2Words * (h / 2 - 1);
   pool.parallel_for(
       n / 4,
       [&](size_t p0, size_t p1) {
         for (size_t p = p0; p < p1; ++p) {
-          const size_t b0 = 2 * p, b1 = b0 + 1;
-          const size_t j0 = b0 & (h - 1), j1 = b1 & (h - 1);
-          const size_t lo0 = ((b0 >> log_h) << (log_h + 1)) + j0;
-          const size_t lo1 = ((b1 >> log_h) << (log_h + 1)) + j1;
-          const Fe2 u = load(a[lo0], a[lo1]), v = load(a[lo0 + h], a[lo1 + h]);
-          const Fe2 t = load(w[j0], w[j1]);
-          Fe2 x, y;
+          const size_t b = 2 * p, j = b & (h - 1);
+          const size_t lo = ((b >> log_h) << (log_h + 1)) + j;
+          const Fe2 u = get(v, lo / 2), x = get(v, (lo + h) / 2), t = get(w, j / 2);
+          Fe2 y0, y1;
           if constexpr (kDif) {
-            x = f64_lanes::add<Fr>(u, v);
-            f64_lanes::mul<Fr>(y, f64_lanes::sub_lazy<Fr>(u, v), t);
+            y0 = f64_lanes::add<Fr>(u, x);
+            f64_lanes::mul<Fr>(y1, f64_lanes::sub_lazy<Fr>(u, x), t);
           } else {
-            Fe2 vt;
-            f64_lanes::mul<Fr>(vt, v, t);
-            x = f64_lanes::add<Fr>(u, vt);
-            y = f64_lanes::sub<Fr>(u, vt);
+            Fe2 xt;
+            f64_lanes::mul<Fr>(xt, x, t);
+            y0 = f64_lanes::add<Fr>(u, xt);
+            y1 = f64_lanes::sub<Fr>(u, xt);
           }
-          store(a[lo0], a[lo1], x);
-          store(a[lo0 + h], a[lo1 + h], y);
+          put(v, lo / 2, y0);
+          put(v, (lo + h) / 2, y1);
         }
       },
       kPairGrain);
+}
+
+// A polynomial of n elements into the lanes' form v, its inverse transform, the coset factors,
+// its forward transform.
+void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned log_n,
+                  ThreadPool& pool) {
+  const size_t n = tables.n;
+  pool.parallel_for(
+      n / 2,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p) {
+          put(v, p, f64_lanes::load(x[2 * p].limbs, x[2 * p + 1].limbs));
+        }
+      },
+      kPairGrain);
+  for (unsigned log_h = log_n; log_h-- > 0;) stage<true>(v, n, log_h, tables.inverse.data(), pool);
+  const uint64_t* factor = tables.factor.data();
+  pool.parallel_for(
+      n / 2,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p) {
+          Fe2 y;
+          f64_lanes::mul_r256<Fr>(y, get(v, p), get(factor, p));
+          put(v, p, y);
+        }
+      },
+      kPairGrain);
+  for (unsigned log_h = 0; log_h < log_n; ++log_h) {
+    stage<false>(v, n, log_h, tables.forward.data(), pool);
+  }
+}
+
+void to_elements(const uint64_t* v, Fr* x, size_t n, ThreadPool& pool) {
+  pool.parallel_for(
+      n / 2,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p)
+          f64_lanes::store(x[2 * p].limbs, x[2 * p + 1].limbs, get(v, p));
+      },
+      kPairGrain);
+}
+
+// Pairs (x[2i], x[2i + 1]) of the scalar values, in the lanes' form.
+std::vector<uint64_t> lane_pairs(const Fr* x, size_t pairs) {
+  std::vector<uint64_t> v(kFe2Words * pairs);
+  for (size_t p = 0; p < pairs; ++p)
+    put(v.data(), p, f64_lanes::load(x[2 * p].limbs, x[2 * p + 1].limbs));
+  return v;
 }
 
 }  // namespace
@@ -75,17 +137,19 @@ F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>
   F64Tables t;
   t.n = factor.size();
   const Fr half = Fr::from_u64(2).inverse();
-  t.forward.resize(twiddles.size());
-  t.inverse.resize(twiddles.size());
-  for (size_t h = 1; h < t.n; h *= 2) {
+  // Stage h's twiddles at [h - 1, 2h - 1) (h >= 2), pairs at [h / 2 - 1, h - 1).
+  std::vector<Fr> forward(t.n), inverse(t.n);
+  for (size_t h = 2; h < t.n; h *= 2) {
     const Fr* tw = &twiddles[h - 1];
     for (size_t j = 0; j < h; ++j) {
-      t.forward[h - 1 + j] = tw[j] * half;
+      forward[h - 2 + j] = tw[j] * half;
       // omega_2h^-j = -omega_2h^(h - j) for j >= 1
-      t.inverse[h - 1 + j] = j == 0 ? half : -(tw[h - j] * half);
+      inverse[h - 2 + j] = j == 0 ? half : -(tw[h - j] * half);
     }
   }
-  t.factor = factor;
+  t.forward = lane_pairs(forward.data(), t.n / 2 - 1);
+  t.inverse = lane_pairs(inverse.data(), t.n / 2 - 1);
+  t.factor = lane_pairs(factor.data(), t.n / 2);
   return t;
 }
 
@@ -93,30 +157,23 @@ void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadP
   const size_t n = tables.n;
   unsigned log_n = 0;
   while ((size_t(1) << log_n) < n) ++log_n;
-  for (Fr* x : {a, b, c}) {
-    for (unsigned log_h = log_n; log_h-- > 0;)
-      stage<true>(x, n, log_h, tables.inverse.data(), pool);
-    const Fr* factor = tables.factor.data();
-    pool.parallel_for(
-        n / 2,
-        [&](size_t p0, size_t p1) {
-          for (size_t i = 2 * p0; i < 2 * p1; i += 2) {
-            Fe2 y;
-            f64_lanes::mul_r256<Fr>(y, load(x[i], x[i + 1]), load(factor[i], factor[i + 1]));
-            store(x[i], x[i + 1], y);
-          }
-        },
-        kPairGrain);
-    for (unsigned log_h = 0; log_h < log_n; ++log_h)
-      stage<false>(x, n, log_h, tables.forward.data(), pool);
+  // One polynomial at a time in the lanes' form (witness-derived: wiped when released).
+  SecureVector<uint64_t> v(kFe2Words * (n / 2));
+  for (Fr* x : {b, c}) {
+    to_odd_coset(tables, x, v.data(), log_n, pool);
+    to_elements(v.data(), x, n, pool);
   }
+  to_odd_coset(tables, a, v.data(), log_n, pool);
   pool.parallel_for(
       n / 2,
       [&](size_t p0, size_t p1) {
-        for (size_t i = 2 * p0; i < 2 * p1; i += 2) {
+        for (size_t p = p0; p < p1; ++p) {
           Fe2 ab;
-          f64_lanes::mul_r256<Fr>(ab, load(a[i], a[i + 1]), load(b[i], b[i + 1]));
-          store(a[i], a[i + 1], f64_lanes::sub<Fr>(ab, load(c[i], c[i + 1])));
+          f64_lanes::mul_r256<Fr>(ab, get(v.data(), p),
+                                  f64_lanes::load(b[2 * p].limbs, b[2 * p + 1].limbs));
+          f64_lanes::store(
+              a[2 * p].limbs, a[2 * p + 1].limbs,
+              f64_lanes::sub<Fr>(ab, f64_lanes::load(c[2 * p].limbs, c[2 * p + 1].limbs)));
         }
       },
       kPairGrain);

@@ -6,12 +6,15 @@
 // The same transforms as the scalar code (core/poly/ntt.cpp): the inverse by decimation in
 // frequency, the coset factors, the forward transform by decimation in time, stage by stage
 // over the whole polynomial (a 2^15-element polynomial stays in L2), each stage's butterflies
-// shared out over the pool. Twiddles are stored halved: the lanes' products are Montgomery
-// products with R = 2^255, so a value of the scalar form times a halved twiddle stays in the
-// scalar form.
+// shared out over the pool. Each polynomial is put into the lanes' form once (elements 2i and
+// 2i + 1 in the lanes of pair i: core/field/wasm/f64_lanes.hpp kFe2Words) and back after its
+// transforms, and the tables are kept in that form: no stage converts. Twiddles are stored
+// halved: the lanes' products are Montgomery products with R = 2^255, so a value of the scalar
+// form times a halved twiddle stays in the scalar form.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/field/fr.hpp"
@@ -21,10 +24,13 @@ namespace enygma::ntt_detail {
 
 struct F64Tables {
   size_t n = 0;
-  // Stage with half-size h: [h - 1 + j] = omega_2h^j / 2 (forward) and omega_2h^-j / 2.
-  std::vector<Fr> forward, inverse;
-  // The coset factor of position p after the inverse transform (omega_2n^rev(p) / n).
-  std::vector<Fr> factor;
+  // In the lanes' form, 10 words per pair of elements. Stage with half-size h >= 2, pair
+  // [h / 2 - 1 + j / 2] (j even): omega_2h^j / 2 and omega_2h^(j + 1) / 2 (forward), and
+  // omega_2h^-j / 2, omega_2h^-(j + 1) / 2 (inverse). (Stage h = 1's twiddle is 1: no product.)
+  std::vector<uint64_t> forward, inverse;
+  // The coset factors of positions 2i and 2i + 1 after the inverse transform (omega_2n^rev(p) / n)
+  // in pair i.
+  std::vector<uint64_t> factor;
 };
 
 // From the domain's twiddles (twiddles[h - 1 + j] = omega_2h^j) and coset factors.

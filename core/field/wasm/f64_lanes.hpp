@@ -104,6 +104,16 @@ inline uint64_t lane_u64(V a, int l) {
 inline V load_pair(const uint64_t p[2]) {
   return wasm_v128_load(p);
 }
+inline void store_pair(uint64_t p[2], V a) {
+  wasm_v128_store(p, a);
+}
+// (a[0], b[0]) and (a[1], b[1]).
+inline V lanes0(V a, V b) {
+  return wasm_i64x2_shuffle(a, b, 0, 2);
+}
+inline V lanes1(V a, V b) {
+  return wasm_i64x2_shuffle(a, b, 1, 3);
+}
 #else
 // The model: two 64-bit words per vector, doubles by their bit patterns.
 struct V {
@@ -188,6 +198,16 @@ inline uint64_t lane_u64(V a, int l) {
 }
 inline V load_pair(const uint64_t p[2]) {
   return V{{p[0], p[1]}};
+}
+inline void store_pair(uint64_t p[2], V a) {
+  p[0] = a.w[0];
+  p[1] = a.w[1];
+}
+inline V lanes0(V a, V b) {
+  return V{{a.w[0], b.w[0]}};
+}
+inline V lanes1(V a, V b) {
+  return V{{a.w[1], b.w[1]}};
 }
 #endif
 
@@ -285,6 +305,20 @@ inline Fe2 load(const uint64_t a0[4], const uint64_t a1[4]) {
   r.l[4] = ushr(w[3], 12);
   return r;
 }
+// An Fe2 as it is in registers, in kFe2Words words of memory (limb i of lane l at word 2i + l):
+// for values kept in the lanes' form between passes.
+inline constexpr size_t kFe2Words = 10;
+inline Fe2 load_fe2(const uint64_t* p) {
+  Fe2 r;
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) r.l[i] = load_pair(p + 2 * i);
+  return r;
+}
+inline void store_fe2(uint64_t* p, const Fe2& x) {
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i) store_pair(p + 2 * i, x.l[i]);
+}
+
 inline void store(uint64_t a0[4], uint64_t a1[4], const Fe2& x) {
   V w[4];
   w[0] = vor(x.l[0], shl(x.l[1], 51));
