@@ -97,13 +97,14 @@ void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned lo
       },
       kPairGrain);
   for (unsigned log_h = log_n; log_h-- > 0;) stage<true>(v, n, log_h, tables.inverse.data(), pool);
-  const uint64_t* factor = tables.factor.data();
+  const Fr* factor = tables.factor;
   pool.parallel_for(
       n / 2,
       [&](size_t p0, size_t p1) {
         for (size_t p = p0; p < p1; ++p) {
           Fe2 y;
-          f64_lanes::mul_r256<Fr>(y, get(v, p), get(factor, p));
+          f64_lanes::mul_r256<Fr>(y, get(v, p),
+                                  f64_lanes::load(factor[2 * p].limbs, factor[2 * p + 1].limbs));
           put(v, p, y);
         }
       },
@@ -149,7 +150,7 @@ F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>
   }
   t.forward = lane_pairs(forward.data(), t.n / 2 - 1);
   t.inverse = lane_pairs(inverse.data(), t.n / 2 - 1);
-  t.factor = lane_pairs(factor.data(), t.n / 2);
+  t.factor = factor.data();
   return t;
 }
 

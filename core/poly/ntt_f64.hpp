@@ -8,7 +8,7 @@
 // over the whole polynomial (a 2^15-element polynomial stays in L2), each stage's butterflies
 // shared out over the pool. Each polynomial is put into the lanes' form once (elements 2i and
 // 2i + 1 in the lanes of pair i: core/field/wasm/f64_lanes.hpp kFe2Words) and back after its
-// transforms, and the tables are kept in that form: no stage converts. Twiddles are stored
+// transforms, and the twiddles are kept in that form: no stage converts. Twiddles are stored
 // halved: the lanes' products are Montgomery products with R = 2^255, so a value of the scalar
 // form times a halved twiddle stays in the scalar form.
 #pragma once
@@ -28,12 +28,13 @@ struct F64Tables {
   // [h / 2 - 1 + j / 2] (j even): omega_2h^j / 2 and omega_2h^(j + 1) / 2 (forward), and
   // omega_2h^-j / 2, omega_2h^-(j + 1) / 2 (inverse). (Stage h = 1's twiddle is 1: no product.)
   std::vector<uint64_t> forward, inverse;
-  // The coset factors of positions 2i and 2i + 1 after the inverse transform (omega_2n^rev(p) / n)
-  // in pair i.
-  std::vector<uint64_t> factor;
+  // The coset factor of position p after the inverse transform (omega_2n^rev(p) / n): the
+  // domain's (NttDomain::coset_factors(), which lives as long as the domain's tables).
+  const Fr* factor = nullptr;
 };
 
-// From the domain's twiddles (twiddles[h - 1 + j] = omega_2h^j) and coset factors.
+// From the domain's twiddles (twiddles[h - 1 + j] = omega_2h^j) and coset factors (kept by
+// address).
 F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>& factor);
 
 // NttDomain::odd_coset_product for n = tables.n >= 4: a[i] = A(x_i) B(x_i) - C(x_i) on the odd
