@@ -64,6 +64,10 @@ struct FpOps {
   }
   static T one255() { return splat(kOne255); }
   static T mul(const T& a, const T& b) { return msm_detail::mul(a, b); }
+  // r0 = a0 b0 and r1 = a1 b1, interleaved (f64_lanes::mul2).
+  static void mul2(T& r0, const T& a0, const T& b0, T& r1, const T& a1, const T& b1) {
+    f64_lanes::mul2(r0, a0, b0, r1, a1, b1);
+  }
   static T add(const T& a, const T& b) { return f64_lanes::add(a, b); }
   static T sub(const T& a, const T& b) { return f64_lanes::sub(a, b); }
   static T sub_lazy(const T& a, const T& b) { return f64_lanes::sub_lazy(a, b); }
@@ -98,6 +102,12 @@ struct Fp2Ops {
     f64_lanes::fp2_mul(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
     return r;
   }
+  // One after the other: each Fp2 product already interleaves its two coefficients.
+  static void mul2(T& r0, const T& a0, const T& b0, T& r1, const T& a1, const T& b1) {
+    const T p0 = mul(a0, b0), p1 = mul(a1, b1);
+    r0 = p0;
+    r1 = p1;
+  }
   static T add(const T& a, const T& b) {
     return {f64_lanes::add(a.c0, b.c0), f64_lanes::add(a.c1, b.c1)};
   }
@@ -126,6 +136,12 @@ alignas(16) const uint64_t kPadA[16] = {};
 alignas(16) const uint64_t kPadB[8] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3],
                                        Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp::kR.w[3]};
 
+// Two chains of Montgomery's trick side by side, groups 2c + e in chain e (a padding group
+// when the count of groups is odd), so that every product has an independent partner to be
+// interleaved with (L::mul2): acc_e is the running product of chain e's d (S = 255 + G_e after
+// G_e groups), one inversion of acc_0 acc_1 (S = 255 + G_0 + G_1) gives inv = (acc_0 acc_1)^-1
+// with S = 255 - G_0 - G_1, and inv acc_1, inv acc_0 are chain 0's and chain 1's inverses with
+// S = 255 - G_0 and 255 - G_1: each chain then runs as a single one would.
 template <class L>
 void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                bool public_values) {
@@ -135,39 +151,55 @@ void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratc
     T x_a, y_a, x_b, dy, d, prefix;
   };
   if (k == 0) return;
-  const size_t groups = (k + 1) / 2;
-  Group* store = group_storage<Group, 16>(scratch, groups);
+  const size_t groups = (k + 1) / 2, steps = (groups + 1) / 2;
+  Group* store = group_storage<Group, 16>(scratch, 2 * steps);
 
-  // Forward: d per lane and the running product of each lane's d.
-  T acc = L::one255();
-  for (size_t g = 0; g < groups; ++g) {
-    Group& s = store[g];
-    const AffineAddJob& j0 = jobs[2 * g];
-    const bool pad = 2 * g + 1 >= k;
-    const AffineAddJob j1 = pad ? AffineAddJob{kPadA, kPadB, kPadA, nullptr} : jobs[2 * g + 1];
-    s.x_a = L::load(j0.a_xy, j1.a_xy);
-    s.y_a = L::load(j0.a_xy + L::kWords, j1.a_xy + L::kWords);
-    s.x_b = L::load(j0.b_x, j1.b_x);
-    s.dy = L::sub_lazy(L::load(j0.b_y, j1.b_y), s.y_a);
-    s.d = L::sub_lazy(s.x_b, s.x_a);
-    s.prefix = acc;
-    acc = L::mul(s.d, acc);
+  // Forward: d per lane and the running product of each chain's d.
+  T acc[2] = {L::one255(), L::one255()};
+  for (size_t c = 0; c < steps; ++c) {
+    for (size_t e = 0; e < 2; ++e) {
+      const size_t g = 2 * c + e;
+      Group& s = store[g];
+      const AffineAddJob pad{kPadA, kPadB, kPadA, nullptr};
+      const AffineAddJob& j0 = g < groups ? jobs[2 * g] : pad;
+      const AffineAddJob& j1 = 2 * g + 1 < k ? jobs[2 * g + 1] : pad;
+      s.x_a = L::load(j0.a_xy, j1.a_xy);
+      s.y_a = L::load(j0.a_xy + L::kWords, j1.a_xy + L::kWords);
+      s.x_b = L::load(j0.b_x, j1.b_x);
+      s.dy = L::sub_lazy(L::load(j0.b_y, j1.b_y), s.y_a);
+      s.d = L::sub_lazy(s.x_b, s.x_a);
+      s.prefix = acc[e];
+    }
+    L::mul2(acc[0], store[2 * c].d, acc[0], acc[1], store[2 * c + 1].d, acc[1]);
   }
 
-  T inv = L::invert(acc, public_values);
+  T inv[2];
+  {
+    const T all = L::invert(L::mul(acc[0], acc[1]), public_values);
+    L::mul2(inv[0], all, acc[1], inv[1], all, acc[0]);
+  }
 
-  // Backward: 1/d per addition, lambda, x3, y3.
-  for (size_t g = groups; g-- > 0;) {
-    const Group& s = store[g];
-    const T inv_d = L::mul(inv, s.prefix);
-    inv = L::mul(s.d, inv);
-    const T lambda = L::mul(s.dy, inv_d);
-    const T x3 = L::sub(L::sub(L::mul(L::add(lambda, lambda), lambda), s.x_a), s.x_b);
-    const T y3 = L::sub(L::mul(L::sub_lazy(s.x_a, x3), lambda), s.y_a);
-    uint64_t* o1 = 2 * g + 1 < k ? jobs[2 * g + 1].out : nullptr;
-    uint64_t* o0 = jobs[2 * g].out;
-    L::store(o0, o1, x3);
-    L::store(o0 + L::kWords, o1 ? o1 + L::kWords : nullptr, y3);
+  // Backward: 1/d per addition, lambda, x3, y3, both chains at once.
+  for (size_t c = steps; c-- > 0;) {
+    const Group* s[2] = {&store[2 * c], &store[2 * c + 1]};
+    T inv_d[2], lambda[2], sq[2], x3[2], y3[2];
+    L::mul2(inv_d[0], inv[0], s[0]->prefix, inv_d[1], inv[1], s[1]->prefix);
+    L::mul2(inv[0], s[0]->d, inv[0], inv[1], s[1]->d, inv[1]);
+    L::mul2(lambda[0], s[0]->dy, inv_d[0], lambda[1], s[1]->dy, inv_d[1]);
+    L::mul2(sq[0], L::add(lambda[0], lambda[0]), lambda[0], sq[1], L::add(lambda[1], lambda[1]),
+            lambda[1]);
+    for (size_t e = 0; e < 2; ++e) x3[e] = L::sub(L::sub(sq[e], s[e]->x_a), s[e]->x_b);
+    L::mul2(y3[0], L::sub_lazy(s[0]->x_a, x3[0]), lambda[0], y3[1], L::sub_lazy(s[1]->x_a, x3[1]),
+            lambda[1]);
+    for (size_t e = 0; e < 2; ++e) {
+      const size_t g = 2 * c + e;
+      if (g >= groups) continue;
+      y3[e] = L::sub(y3[e], s[e]->y_a);
+      uint64_t* o1 = 2 * g + 1 < k ? jobs[2 * g + 1].out : nullptr;
+      uint64_t* o0 = jobs[2 * g].out;
+      L::store(o0, o1, x3[e]);
+      L::store(o0 + L::kWords, o1 ? o1 + L::kWords : nullptr, y3[e]);
+    }
   }
 }
 

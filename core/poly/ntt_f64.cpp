@@ -33,6 +33,15 @@ Fe2 lanes1(const Fe2& x, const Fe2& y) {
   return r;
 }
 
+// f.operator()<kCount>(p) for the items p, p + 1 of [begin, end) (kCount = 2) and a last one
+// alone (kCount = 1).
+template <class Fn>
+void in_twos(size_t begin, size_t end, Fn f) {
+  size_t p = begin;
+  for (; p + 2 <= end; p += 2) f.template operator()<2>(p);
+  if (p < end) f.template operator()<1>(p);
+}
+
 // One stage (half-size h = 2^log_h) over the n / 2 pairs of v, butterflies b = 2p and 2p + 1
 // together: butterfly b joins lo = 2h (b / h) + b % h and lo + h with twiddle w_(b % h) (halved).
 // Decimation in frequency: (u, v) -> (u + v, (u - v) w); in time: (u + v w, u - v w).
@@ -59,28 +68,45 @@ void stage(uint64_t* v, size_t n, unsigned log_h, const uint64_t* tw, ThreadPool
     return;
   }
   const uint64_t* w = tw + kFe2Words * (h / 2 - 1);
+  // Butterfly pairs p (and p + 1, their products interleaved: f64_lanes::mul2).
+  auto run = [&]<size_t kCount>(size_t p) {
+    Fe2 u[2], x[2], t[2], y0[2], y1[2];
+    size_t lo[2];
+    for (size_t c = 0; c < kCount; ++c) {
+      const size_t b = 2 * (p + c), j = b & (h - 1);
+      lo[c] = ((b >> log_h) << (log_h + 1)) + j;
+      u[c] = get(v, lo[c] / 2);
+      x[c] = get(v, (lo[c] + h) / 2);
+      t[c] = get(w, j / 2);
+    }
+    if constexpr (kDif) {
+      for (size_t c = 0; c < kCount; ++c) {
+        y0[c] = f64_lanes::add<Fr>(u[c], x[c]);
+        x[c] = f64_lanes::sub_lazy<Fr>(u[c], x[c]);
+      }
+      if constexpr (kCount == 2) {
+        f64_lanes::mul2<Fr>(y1[0], x[0], t[0], y1[1], x[1], t[1]);
+      } else {
+        f64_lanes::mul<Fr>(y1[0], x[0], t[0]);
+      }
+    } else {
+      if constexpr (kCount == 2) {
+        f64_lanes::mul2<Fr>(x[0], x[0], t[0], x[1], x[1], t[1]);
+      } else {
+        f64_lanes::mul<Fr>(x[0], x[0], t[0]);
+      }
+      for (size_t c = 0; c < kCount; ++c) {
+        y0[c] = f64_lanes::add<Fr>(u[c], x[c]);
+        y1[c] = f64_lanes::sub<Fr>(u[c], x[c]);
+      }
+    }
+    for (size_t c = 0; c < kCount; ++c) {
+      put(v, lo[c] / 2, y0[c]);
+      put(v, (lo[c] + h) / 2, y1[c]);
+    }
+  };
   pool.parallel_for(
-      n / 4,
-      [&](size_t p0, size_t p1) {
-        for (size_t p = p0; p < p1; ++p) {
-          const size_t b = 2 * p, j = b & (h - 1);
-          const size_t lo = ((b >> log_h) << (log_h + 1)) + j;
-          const Fe2 u = get(v, lo / 2), x = get(v, (lo + h) / 2), t = get(w, j / 2);
-          Fe2 y0, y1;
-          if constexpr (kDif) {
-            y0 = f64_lanes::add<Fr>(u, x);
-            f64_lanes::mul<Fr>(y1, f64_lanes::sub_lazy<Fr>(u, x), t);
-          } else {
-            Fe2 xt;
-            f64_lanes::mul<Fr>(xt, x, t);
-            y0 = f64_lanes::add<Fr>(u, xt);
-            y1 = f64_lanes::sub<Fr>(u, xt);
-          }
-          put(v, lo / 2, y0);
-          put(v, (lo + h) / 2, y1);
-        }
-      },
-      kPairGrain);
+      n / 4, [&](size_t p0, size_t p1) { in_twos(p0, p1, run); }, kPairGrain);
 }
 
 // A polynomial of n elements into the lanes' form v, its inverse transform, the coset factors,
@@ -98,17 +124,21 @@ void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned lo
       kPairGrain);
   for (unsigned log_h = log_n; log_h-- > 0;) stage<true>(v, n, log_h, tables.inverse.data(), pool);
   const Fr* factor = tables.factor;
+  auto scale = [&]<size_t kCount>(size_t p) {
+    Fe2 y[2], f[2];
+    for (size_t c = 0; c < kCount; ++c) {
+      y[c] = get(v, p + c);
+      f[c] = f64_lanes::load(factor[2 * (p + c)].limbs, factor[2 * (p + c) + 1].limbs);
+    }
+    if constexpr (kCount == 2) {
+      f64_lanes::mul2<Fr, true>(y[0], y[0], f[0], y[1], y[1], f[1]);
+    } else {
+      f64_lanes::mul_r256<Fr>(y[0], y[0], f[0]);
+    }
+    for (size_t c = 0; c < kCount; ++c) put(v, p + c, y[c]);
+  };
   pool.parallel_for(
-      n / 2,
-      [&](size_t p0, size_t p1) {
-        for (size_t p = p0; p < p1; ++p) {
-          Fe2 y;
-          f64_lanes::mul_r256<Fr>(y, get(v, p),
-                                  f64_lanes::load(factor[2 * p].limbs, factor[2 * p + 1].limbs));
-          put(v, p, y);
-        }
-      },
-      kPairGrain);
+      n / 2, [&](size_t p0, size_t p1) { in_twos(p0, p1, scale); }, kPairGrain);
   for (unsigned log_h = 0; log_h < log_n; ++log_h) {
     stage<false>(v, n, log_h, tables.forward.data(), pool);
   }
@@ -165,19 +195,25 @@ void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadP
     to_elements(v.data(), x, n, pool);
   }
   to_odd_coset(tables, a, v.data(), log_n, pool);
+  auto product = [&]<size_t kCount>(size_t p) {
+    Fe2 ab[2], y[2];
+    for (size_t k = 0; k < kCount; ++k) {
+      ab[k] = get(v.data(), p + k);
+      y[k] = f64_lanes::load(b[2 * (p + k)].limbs, b[2 * (p + k) + 1].limbs);
+    }
+    if constexpr (kCount == 2) {
+      f64_lanes::mul2<Fr, true>(ab[0], ab[0], y[0], ab[1], ab[1], y[1]);
+    } else {
+      f64_lanes::mul_r256<Fr>(ab[0], ab[0], y[0]);
+    }
+    for (size_t k = 0; k < kCount; ++k) {
+      const size_t i = 2 * (p + k);
+      f64_lanes::store(a[i].limbs, a[i + 1].limbs,
+                       f64_lanes::sub<Fr>(ab[k], f64_lanes::load(c[i].limbs, c[i + 1].limbs)));
+    }
+  };
   pool.parallel_for(
-      n / 2,
-      [&](size_t p0, size_t p1) {
-        for (size_t p = p0; p < p1; ++p) {
-          Fe2 ab;
-          f64_lanes::mul_r256<Fr>(ab, get(v.data(), p),
-                                  f64_lanes::load(b[2 * p].limbs, b[2 * p + 1].limbs));
-          f64_lanes::store(
-              a[2 * p].limbs, a[2 * p + 1].limbs,
-              f64_lanes::sub<Fr>(ab, f64_lanes::load(c[2 * p].limbs, c[2 * p + 1].limbs)));
-        }
-      },
-      kPairGrain);
+      n / 2, [&](size_t p0, size_t p1) { in_twos(p0, p1, product); }, kPairGrain);
 }
 
 }  // namespace enygma::ntt_detail

@@ -47,7 +47,7 @@ U256 f64_lanes_expected(U256 a, const U256& b, bool doubled = true) {
 }
 
 // One pair of products (a0 b0, a1 b1) in the lanes, each checked: the canonical value, by mul
-// (R = 2^255) and by mul_r256.
+// (R = 2^255) and by mul_r256; and mul2 against mul.
 template <class F>
 void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const U256& b1,
                           F64LanesReport& report) {
@@ -55,6 +55,26 @@ void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const 
   f64_lanes::Fe2 r[2];
   f64_lanes::mul<F>(r[0], x, y);
   f64_lanes::mul_r256<F>(r[1], x, y);
+  // The interleaved pair (mul2, kR256 both ways) against the single products: (x y, y y).
+  f64_lanes::Fe2 yy[2], both[2][2];
+  f64_lanes::mul<F>(yy[0], y, y);
+  f64_lanes::mul_r256<F>(yy[1], y, y);
+  f64_lanes::mul2<F>(both[0][0], x, y, both[0][1], y, y);
+  f64_lanes::mul2<F, true>(both[1][0], x, y, both[1][1], y, y);
+  for (int kind = 0; kind < 2; ++kind) {
+    const f64_lanes::Fe2* want[2] = {&r[kind], &yy[kind]};
+    for (int n = 0; n < 2; ++n) {
+      U256 got[2], expect[2];
+      f64_lanes::store(got[0].w, got[1].w, both[kind][n]);
+      f64_lanes::store(expect[0].w, expect[1].w, *want[n]);
+      ++report.checked;
+      if (got[0] != expect[0] || got[1] != expect[1]) {
+        if (report.wrong++ == 0)
+          report.first_wrong = std::string(kind ? "mul2 (R = 2^256)" : "mul2") + ", product " +
+                               std::to_string(n) + " of pair " + std::to_string(report.checked / 6);
+      }
+    }
+  }
   const U256 a[2] = {a0, a1}, b[2] = {b0, b1};
   for (int kind = 0; kind < 2; ++kind) {
     U256 got[2];
