@@ -72,11 +72,18 @@ test('without cross-origin isolation the page runs the module without threads: s
   await expectResult(page, 'verify-browser');
   await expectResult(page, 'verify-server');
   // Cancel: the busy worker is replaced; the proof rejects as cancelled and the next one runs.
+  // A proof that ends before the click lands (a loaded machine can delay the click past the
+  // proof's last ~1.5 s) is no failure of cancel: tried again, three times at most.
   await page.fill('#test-seed', '');
-  await page.click('#prove');
-  await page.locator('#stages tr[data-state="running"]').first().waitFor({ timeout: 60_000 });
-  await page.click('#cancel');
-  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
+  let status = '';
+  for (let attempt = 0; attempt < 3 && status !== 'cancelled'; ++attempt) {
+    await page.click('#prove');
+    await page.locator('#stages tr[data-state="running"]').first().waitFor({ timeout: 60_000 });
+    await page.click('#cancel');
+    await expect(page.locator('#prove-status')).toHaveAttribute('data-status', /^(cancelled|ok)$/, { timeout: 30_000 });
+    status = (await page.locator('#prove-status').getAttribute('data-status'))!;
+  }
+  expect(status).toBe('cancelled');
   expect(await proveInPage(page)).toBe('ok');
   await expectResult(page, 'verify-browser');
 });
