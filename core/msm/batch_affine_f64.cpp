@@ -102,7 +102,7 @@ struct Fp2Ops {
     f64_lanes::fp2_mul(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
     return r;
   }
-  // One after the other: each Fp2 product already interleaves its two coefficients.
+  // One after the other: interleaved, two Fp2 products (four columns) spill and run slower.
   static void mul2(T& r0, const T& a0, const T& b0, T& r1, const T& a1, const T& b1) {
     const T p0 = mul(a0, b0), p1 = mul(a1, b1);
     r0 = p0;

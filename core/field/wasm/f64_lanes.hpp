@@ -481,8 +481,8 @@ inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V s
 // N independent sets of columns go through each step together, their operations interleaved:
 // one product's Montgomery reduction is a chain of dependent steps (five rounds of ~40 cycles
 // of latency each) longer than the processor's reorder window can look past, so a second,
-// independent chain beside it runs in its gaps (two products interleaved took 58-64 ns per
-// product in V8 against 82-83 ns one after the other, measured).
+// independent chain beside it runs in its gaps (docs/performance.md, "The f64-lane kernels").
+// More than two spill too much (measured slower).
 template <int P>
 inline __attribute__((always_inline)) void start(V t[10]) {
 #pragma GCC unroll 10
@@ -620,8 +620,8 @@ template <class F = Fp>
 inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
   mul<F, true>(r, a, b);
 }
-// r0 = a0 b0 and r1 = a1 b1 as mul, two independent products made together (interleaved: a
-// third faster than one after the other, see detail::add_products). Outputs may alias inputs.
+// r0 = a0 b0 and r1 = a1 b1 as mul, two independent products made together (interleaved, see
+// detail::add_products). Outputs may alias inputs.
 template <class F = Fp, bool kR256 = false>
 inline __attribute__((always_inline)) void mul2(Fe2& r0, const Fe2& a0, const Fe2& b0, Fe2& r1,
                                                 const Fe2& a1, const Fe2& b1) {
@@ -636,8 +636,8 @@ inline __attribute__((always_inline)) void mul2(Fe2& r0, const Fe2& a0, const Fe
 // lanes, with one reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1,
 // r1 = a0 b1 + a1 b0. Components of a below 2m, of b below m: each sum is below 4m^2, and
 // results are below m. r0, r1 may alias the operands. (The two coefficients one after the
-// other: interleaved, as mul2 does for two products, they measured a third slower in V8, their
-// 20 columns and 20 operand limbs spilling.)
+// other: interleaved, as mul2 does for two products, they measured slower in V8, their 20
+// columns and 20 operand limbs spilling.)
 template <bool kR256 = false>
 inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& a0, const Fe2& a1,
                                                    const Fe2& b0, const Fe2& b1) {
