@@ -68,7 +68,7 @@ void stage(uint64_t* v, size_t n, unsigned log_h, const uint64_t* tw, ThreadPool
     return;
   }
   const uint64_t* w = tw + kFe2Words * (h / 2 - 1);
-  // Butterfly pairs p (and p + 1, their products interleaved: f64_lanes::mul2).
+  // Butterfly pairs p (and p + 1, their products interleaved: f64_lanes::mul_many).
   auto run = [&]<size_t kCount>(size_t p) {
     Fe2 u[2], x[2], t[2], y0[2], y1[2];
     size_t lo[2];
@@ -84,17 +84,9 @@ void stage(uint64_t* v, size_t n, unsigned log_h, const uint64_t* tw, ThreadPool
         y0[c] = f64_lanes::add<Fr>(u[c], x[c]);
         x[c] = f64_lanes::sub_lazy<Fr>(u[c], x[c]);
       }
-      if constexpr (kCount == 2) {
-        f64_lanes::mul2<Fr>(y1[0], x[0], t[0], y1[1], x[1], t[1]);
-      } else {
-        f64_lanes::mul<Fr>(y1[0], x[0], t[0]);
-      }
+      f64_lanes::mul_many<Fr, false, kCount>(y1, x, t);
     } else {
-      if constexpr (kCount == 2) {
-        f64_lanes::mul2<Fr>(x[0], x[0], t[0], x[1], x[1], t[1]);
-      } else {
-        f64_lanes::mul<Fr>(x[0], x[0], t[0]);
-      }
+      f64_lanes::mul_many<Fr, false, kCount>(x, x, t);
       for (size_t c = 0; c < kCount; ++c) {
         y0[c] = f64_lanes::add<Fr>(u[c], x[c]);
         y1[c] = f64_lanes::sub<Fr>(u[c], x[c]);
@@ -130,11 +122,7 @@ void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned lo
       y[c] = get(v, p + c);
       f[c] = f64_lanes::load(factor[2 * (p + c)].limbs, factor[2 * (p + c) + 1].limbs);
     }
-    if constexpr (kCount == 2) {
-      f64_lanes::mul2<Fr, true>(y[0], y[0], f[0], y[1], y[1], f[1]);
-    } else {
-      f64_lanes::mul_r256<Fr>(y[0], y[0], f[0]);
-    }
+    f64_lanes::mul_many<Fr, true, kCount>(y, y, f);
     for (size_t c = 0; c < kCount; ++c) put(v, p + c, y[c]);
   };
   pool.parallel_for(
@@ -201,11 +189,7 @@ void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadP
       ab[k] = get(v.data(), p + k);
       y[k] = f64_lanes::load(b[2 * (p + k)].limbs, b[2 * (p + k) + 1].limbs);
     }
-    if constexpr (kCount == 2) {
-      f64_lanes::mul2<Fr, true>(ab[0], ab[0], y[0], ab[1], ab[1], y[1]);
-    } else {
-      f64_lanes::mul_r256<Fr>(ab[0], ab[0], y[0]);
-    }
+    f64_lanes::mul_many<Fr, true, kCount>(ab, ab, y);
     for (size_t k = 0; k < kCount; ++k) {
       const size_t i = 2 * (p + k);
       f64_lanes::store(a[i].limbs, a[i + 1].limbs,

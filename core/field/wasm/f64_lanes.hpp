@@ -620,14 +620,20 @@ template <class F = Fp>
 inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
   mul<F, true>(r, a, b);
 }
-// r0 = a0 b0 and r1 = a1 b1 as mul, two independent products made together (interleaved, see
-// detail::add_products). Outputs may alias inputs.
+// r[n] = a[n] b[n] as mul for n < N (1 or 2), independent products made together (interleaved,
+// see detail::add_products). Outputs may alias inputs.
+template <class F, bool kR256, int N>
+inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const Fe2* b) {
+  static_assert(N == 1 || N == 2);
+  detail::mul_n<F, kR256, N>(r, a, b);
+}
+// r0 = a0 b0 and r1 = a1 b1: mul_many of two.
 template <class F = Fp, bool kR256 = false>
 inline __attribute__((always_inline)) void mul2(Fe2& r0, const Fe2& a0, const Fe2& b0, Fe2& r1,
                                                 const Fe2& a1, const Fe2& b1) {
   const Fe2 a[2] = {a0, a1}, b[2] = {b0, b1};
   Fe2 r[2];
-  detail::mul_n<F, kR256, 2>(r, a, b);
+  mul_many<F, kR256, 2>(r, a, b);
   r0 = r[0];
   r1 = r[1];
 }
