@@ -479,8 +479,8 @@ inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V s
 
 // Columns of a sum of P products, then reduced: start<P>, P times add_products, then redc.
 // N independent sets of columns go through each step together, their operations interleaved:
-// one product's Montgomery reduction is a chain of dependent steps (five rounds of ~40 cycles
-// of latency each) longer than the processor's reorder window can look past, so a second,
+// one product's Montgomery reduction is a chain of dependent steps (five rounds) longer than
+// the processor's reorder window can look past, so a second,
 // independent chain beside it runs in its gaps (docs/performance.md, "The f64-lane kernels").
 // More than two spill too much (measured slower).
 template <int P>
@@ -593,39 +593,33 @@ inline __attribute__((always_inline)) Fe2 finish_coefficient(const Fe2& u) {
   }
 }
 
-// r[n] = a[n] b[n] 2^-255 mod m (kR256: 2^-256) for n < N, interleaved (see add_products).
-template <class F, bool kR256, int N>
-inline __attribute__((always_inline)) void mul_n(Fe2* r, const Fe2* a, const Fe2* b) {
-  V t[N][10];
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) start<1>(t[n]);
-  add_products<N>(t, a, b);
-  Fe2 u[N];
-  redc_n<F, N>(t, u);
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? halve<F>(u[n]) : u[n]);
-}
-
 }  // namespace detail
 
+// r[n] = a[n] b[n] as mul below for n < N (1 or 2), independent products made together
+// (interleaved, see detail::add_products). Outputs may alias inputs.
+template <class F, bool kR256, int N>
+inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const Fe2* b) {
+  static_assert(N == 1 || N == 2);
+  V t[N][10];
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
+  detail::add_products<N>(t, a, b);
+  Fe2 u[N];
+  detail::redc_n<F, N>(t, u);
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? detail::halve<F>(u[n]) : u[n]);
+}
 // r = a b 2^-255 mod m in both lanes (kR256: a b 2^-256, the product of the scalar Montgomery
 // form), below m when a b < 2 m^2 (a < 2m and b < m, or the other way round): before its final
 // conditional subtraction the result is below a b / 2^255 + m < 1.76m (halved: below 1.38m).
 // r may alias a or b.
 template <class F = Fp, bool kR256 = false>
 inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& b) {
-  detail::mul_n<F, kR256, 1>(&r, &a, &b);
+  mul_many<F, kR256, 1>(&r, &a, &b);
 }
 template <class F = Fp>
 inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
   mul<F, true>(r, a, b);
-}
-// r[n] = a[n] b[n] as mul for n < N (1 or 2), independent products made together (interleaved,
-// see detail::add_products). Outputs may alias inputs.
-template <class F, bool kR256, int N>
-inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const Fe2* b) {
-  static_assert(N == 1 || N == 2);
-  detail::mul_n<F, kR256, N>(r, a, b);
 }
 // r0 = a0 b0 and r1 = a1 b1: mul_many of two.
 template <class F = Fp, bool kR256 = false>
