@@ -184,6 +184,45 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
 // needs no R1CS. The proof is the same; a stale key pair (another version of the circuit:
 // another digest and other constraints) is then named by the first proof, and a key whose shape
 // does not match its own digest as well.
+// A compressed key carries no constraint shape; its raw export (the browser's key cache) gets
+// the one derived from the circuit: the same file as the setup's raw key, which then loads
+// unchecked without building the circuit and proves the same.
+TEST(HardeningKeys, RawExportOfACompressedKeyCarriesTheShape) {
+  const CircuitId id = transfer_k(2);
+  const std::string seed = "raw export";
+  const Groth16Keys keys = groth16_setup_insecure_from_seed(
+      circuit_r1cs(id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()},
+      sequential_pool());
+  const auto raw = serialize_proving_key(keys.pk, id.key_name());
+  const auto vk = serialize_verifying_key(keys.vk, id.key_name());
+  auto compressed = CircuitProver::load(
+      id, serialize_proving_key(keys.pk, id.key_name(), PointFormat::kCompressed), vk,
+      sequential_pool());
+  ASSERT_TRUE(compressed.ok()) << compressed.error().message;
+  ASSERT_FALSE((*compressed)->proving_key().shape);
+  const auto exported = (*compressed)->raw_proving_key_file();
+  EXPECT_EQ(exported, raw);
+
+  CircuitLoadOptions unchecked;
+  unchecked.check_circuit_digest = false;
+  std::vector<std::string> steps;
+  unchecked.on_step = [&](const char* step) { steps.emplace_back(step); };
+  auto reloaded = CircuitProver::load(id, exported, vk, sequential_pool(), unchecked);
+  ASSERT_TRUE(reloaded.ok()) << reloaded.error().message;
+  EXPECT_EQ(steps, (std::vector<std::string>{"verifying_key", "proving_key", "verifier"}));
+  ASSERT_TRUE((*reloaded)->proving_key().shape);
+  EXPECT_EQ((*reloaded)->raw_proving_key_file(), raw);
+
+  ProveOptions options;
+  const uint8_t test_seed[] = {5};
+  options.insecure_test_seed = test_seed;
+  const std::string request = test::read_vector("transfer-k2.json");
+  auto a = (*compressed)->prove_request(request, sequential_pool(), options);
+  auto b = (*reloaded)->prove_request(request, sequential_pool(), options);
+  ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.error().message : a.error().message);
+  EXPECT_EQ(a->response_json, b->response_json);
+}
+
 TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) {
   const CircuitId id = transfer_k(2);
   const std::string seed = "unchecked";

@@ -131,7 +131,7 @@ bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error) {
 }  // namespace
 
 std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,
-                                           PointFormat format) {
+                                           PointFormat format, const ConstraintShape* shape) {
   const PointCodec codec(format);
   ByteWriter w;
   w.u32(pk.num_wires);
@@ -148,10 +148,11 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   put_query(w, pk.c, codec);
   w.u32(uint32_t(pk.h.size()));
   codec.write(w, pk.h);
-  const bool shape = pk.shape && format == PointFormat::kRaw;
-  if (shape) put_shape(w, *pk.shape);
+  if (!shape) shape = pk.shape.get();
+  const bool with_shape = shape && format == PointFormat::kRaw;
+  if (with_shape) put_shape(w, *shape);
   return wrap(KeyKind::kProving, pk.insecure_dev, format, circuit_name, pk.circuit_digest, w.data(),
-              shape);
+              with_shape);
 }
 
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,

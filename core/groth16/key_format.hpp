@@ -59,8 +59,11 @@ struct KeyFileHeader {
 inline constexpr uint32_t kKeyFormatVersion = 2;
 inline constexpr size_t kKeyHeaderSize = 136;
 
+// A raw key carries pk.shape, or `shape` where given (a key loaded without one, its shape
+// derived from the circuit); a compressed key never does.
 std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::string& circuit_name,
-                                           PointFormat format = PointFormat::kRaw);
+                                           PointFormat format = PointFormat::kRaw,
+                                           const ConstraintShape* shape = nullptr);
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
                                              const std::string& circuit_name,
                                              PointFormat format = PointFormat::kRaw);

@@ -74,6 +74,12 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
   return std::shared_ptr<const CircuitProver>(std::move(prover));
 }
 
+std::vector<uint8_t> CircuitProver::raw_proving_key_file() const {
+  if (pk_.shape || !r1cs_) return serialize_proving_key(pk_, circuit_.key_name());
+  const ConstraintShape shape = ConstraintShape::from_r1cs(*r1cs_);
+  return serialize_proving_key(pk_, circuit_.key_name(), PointFormat::kRaw, &shape);
+}
+
 Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json, ThreadPool& pool,
                                                   const ProveOptions& options) const {
   if (!has_pk_) return make_error("this instance has no proving key", "key");

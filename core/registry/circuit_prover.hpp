@@ -60,6 +60,9 @@ class CircuitProver {
   bool insecure_dev_keys() const { return pk_.insecure_dev; }
   const VerifyingKey& verifying_key() const { return vk_; }
   const ProvingKey& proving_key() const { return pk_; }
+  // The proving key as a raw key file with its constraint shape (derived from the circuit when
+  // the key came without one, as compressed keys do), so that loading it builds no circuit.
+  std::vector<uint8_t> raw_proving_key_file() const;
 
   // Parse + validate (errors name the rule and field) + witness + prove.
   Result<CircuitProof> prove_request(std::string_view request_json, ThreadPool& pool,
