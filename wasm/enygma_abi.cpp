@@ -2,6 +2,7 @@
 // registry, CircuitProver, wallet and validation code as the native CLI and server.
 #include "wasm/enygma_abi.h"
 
+#include <emscripten/emscripten.h>
 #include <malloc.h>
 #include <sodium.h>
 
@@ -158,7 +159,7 @@ int eny_circuit_info(const char* circuit, eny_buffer* out) {
 }
 
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
-                  size_t vk_len, eny_buffer* out) {
+                  size_t vk_len, unsigned flags, eny_buffer* out) {
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
@@ -166,13 +167,32 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
       pk ? std::span<const uint8_t>(pk, pk_len) : std::span<const uint8_t>();
   std::span<const uint8_t> vk_span =
       vk ? std::span<const uint8_t>(vk, vk_len) : std::span<const uint8_t>();
-  auto prover = CircuitProver::load(*id, pk_span, vk_span, *g_pool);
+  if (flags & ~unsigned(ENY_KEYS_CHECKED_BY_THIS_MODULE)) {
+    return fail(out, ENY_REJECTED, make_error("unknown flags", "input", "flags"));
+  }
+  CircuitLoadOptions options;
+  options.check_circuit_digest = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
+  // The steps' times, each until the next step starts or load() returns.
+  nlohmann::ordered_json steps = nlohmann::ordered_json::object();
+  const char* step = nullptr;
+  double step_start = 0;
+  auto end_step = [&] {
+    if (step) steps[step] = emscripten_get_now() - step_start;
+  };
+  options.on_step = [&](const char* name) {
+    end_step();
+    step = name;
+    step_start = emscripten_get_now();
+  };
+  auto prover = CircuitProver::load(*id, pk_span, vk_span, *g_pool, options);
+  end_step();
   if (!prover) return fail(out, ENY_ERROR, prover.error());
   g_provers[id->str()] = *prover;
   nlohmann::ordered_json j;
   j["circuit"] = id->str();
   j["insecure_dev_keys"] = (*prover)->can_prove() ? (*prover)->insecure_dev_keys() : false;
   j["can_prove"] = (*prover)->can_prove();
+  j["steps_ms"] = steps;
   fill(out, j.dump());
   return ENY_OK;
 }
@@ -189,7 +209,7 @@ int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const CircuitProver* prover = prover_for(*id);
   if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
-  fill_bytes(out, serialize_proving_key(prover->proving_key(), id->key_name(), PointFormat::kRaw));
+  fill_bytes(out, prover->raw_proving_key_file());
   return ENY_OK;
 }
 

@@ -29,6 +29,14 @@ enum {
   ENY_ERROR = 4      /* anything else: keys, state, usage (buffer: error JSON) */
 };
 
+/* Flags of eny_load_keys. */
+enum {
+  /* The caller has loaded these very key bytes into this very module before, which compared
+   * them with its circuit (a cache entry recording the module's digest): the circuit's R1CS is
+   * not built again to compare its digest; the two keys are still compared with each other. */
+  ENY_KEYS_CHECKED_BY_THIS_MODULE = 1
+};
+
 /* Proof export formats (eny_export_proof). */
 enum {
   ENY_PROOF_REFERENCE = 0, /* the reference response JSON, re-serialized canonically */
@@ -70,10 +78,11 @@ int eny_circuit_info(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see
  * core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
- * Replaces the keys loaded before for that circuit. out: {"circuit","insecure_dev_keys",
- * "can_prove"} or error. */
+ * flags: 0 or ENY_KEYS_CHECKED_BY_THIS_MODULE. Replaces the keys loaded before for that
+ * circuit. out: {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms: the
+ * milliseconds of each step of the load ("verifying_key", "r1cs", "proving_key", "verifier"). */
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
-                  size_t vk_len, eny_buffer* out);
+                  size_t vk_len, unsigned flags, eny_buffer* out);
 /* Forgets a circuit's keys (their memory is freed). */
 int eny_unload_keys(const char* circuit);
 /* The loaded proving key of a circuit re-encoded as a raw key file (fast to load: no point

@@ -11,6 +11,7 @@
   var STATUS_NAMES = ['ok', 'invalid', 'rejected', 'cancelled', 'error'];
   var STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
   var PROOF_FORMATS = { reference: 0, snarkjs: 1, public_snarkjs: 2, binary_hex: 3 };
+  var LOAD_FLAGS = { KEYS_CHECKED_BY_THIS_MODULE: 1 };
 
   function bindAbi(M) {
     var memory = M.enygmaMemory();
@@ -128,12 +129,13 @@
           return outcome(M._eny_circuit_info(c, outBuffer));
         });
       },
-      loadKeys: function (circuit, pkBytes, vkBytes) {
+      // flags: 0 (default) or LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE (wasm/enygma_abi.h).
+      loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(pkBytes, function (pk, pkLen) {
             return withBytes(vkBytes, function (vk, vkLen) {
               clearOut();
-              return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, outBuffer));
+              return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, flags >>> 0, outBuffer));
             });
           });
         });
@@ -255,7 +257,8 @@
     STATUS: STATUS,
     STATUS_NAMES: STATUS_NAMES,
     STAGES: STAGES,
-    PROOF_FORMATS: PROOF_FORMATS
+    PROOF_FORMATS: PROOF_FORMATS,
+    LOAD_FLAGS: LOAD_FLAGS
   };
   if (typeof module === 'object' && module.exports) {
     module.exports = api;

@@ -16,7 +16,7 @@ const { test, before, after } = require('node:test');
 
 const webDir = path.resolve(process.argv[2] || path.join(__dirname, '../../build-wasm/web/enygma'));
 const sharedDir = path.resolve(process.argv[3] || path.join(__dirname, '../../../shared'));
-const { bindAbi, STATUS, STAGES } = require(path.join(webDir, 'enygma_abi.js'));
+const { bindAbi, STATUS, STAGES, LOAD_FLAGS } = require(path.join(webDir, 'enygma_abi.js'));
 const createEnygmaModule = require(path.join(webDir, 'enygma_module.js'));
 
 const K = 2;
@@ -184,6 +184,27 @@ test('keys: raw export reloads; compressed bytes are refused when corrupt', () =
   const refusedProof = abi.prove(K, vector('transfer-k2.json'), null, null);
   assert.equal(refusedProof.status, STATUS.ERROR);
   assert.equal(refusedProof.json.rule, 'key');
+  assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
+});
+
+test('keys: KEYS_CHECKED_BY_THIS_MODULE loads without building the circuit; the same proofs; unknown flags refused', () => {
+  const seed = abi.testSeedFromText('checked-by-this-module');
+  const request = vector('transfer-k2.json');
+  const before = abi.prove(K, request, seed, null);
+  assert.equal(before.status, STATUS.OK);
+  const vk = abi.exportVerifyingKey(K).bytes;
+  const skipped = abi.loadKeys(K, keys.pk, vk, LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE);
+  assert.equal(skipped.status, STATUS.OK, skipped.text);
+  assert.equal(abi.prove(K, request, seed, null).text, before.text);
+  // the two keys are still compared with each other: a verifying key of another circuit
+  const other = abi.insecureDevSetup(3, 'enygma-wasm-module-test');
+  assert.equal(other.status, STATUS.OK);
+  const mixed = abi.loadKeys(K, keys.pk, other.vk, LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE);
+  assert.equal(mixed.status, STATUS.ERROR);
+  assert.equal(mixed.json.rule, 'key');
+  const unknown = abi.loadKeys(K, keys.pk, vk, 2);
+  assert.equal(unknown.status, STATUS.REJECTED);
+  assert.equal(unknown.json.field, 'flags');
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
 });
 
