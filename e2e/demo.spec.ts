@@ -239,13 +239,74 @@ test('cancel stops a running proof; the next proof runs', async ({ page }) => {
   expect(early).toBe('cancelled');
 });
 
-test('keys are cached: the second page load takes them from IndexedDB', async ({ page }) => {
+// The OPFS files of the key cache (wasm/enygma_worker.js).
+function keyFiles(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('enygma-keys', { create: true });
+    const names: string[] = [];
+    for await (const name of (dir as any).keys()) names.push(name);
+    return names.sort();
+  });
+}
+
+test('keys are cached: the second page load takes them from the cache (an OPFS file, or a Blob in IndexedDB)', async ({ page }) => {
+  const source = () => page.evaluate(() => window.demo.keys['transfer-k2'].source);
+  const checked = () => page.evaluate(() => window.demo.keys['transfer-k2'].circuitChecked);
   await openDemo(page, 2);
-  expect(await page.evaluate(() => window.demo.keys['transfer-k2'].source)).toBe('network');
+  expect(await source()).toBe('network');
+  expect(await checked()).toBe(true);
+  const files = await keyFiles(page);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/^transfer-k2-[0-9a-f]{64}\.rawpk$/);
   await page.reload();
   await waitReady(page);
-  const keys = await page.evaluate(() => window.demo.keys['transfer-k2']);
-  expect(keys.source).toBe('cache');
+  expect(await source()).toBe('cache');
+  expect(await checked()).toBe(false); // this module compared them with its circuit before
+  expect(await proveInPage(page)).toBe('ok');
+
+  // An entry cached by another module (another SHA-256): compared with the circuit again, once.
+  await page.evaluate(() => new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open('enygma-keys');
+    open.onsuccess = () => {
+      const tx = open.result.transaction('keys', 'readwrite');
+      const store = tx.objectStore('keys');
+      const get = store.get('transfer-k2');
+      get.onsuccess = () => store.put({ ...get.result, checkedBy: 'another module' });
+      tx.oncomplete = () => {
+        open.result.close();
+        resolve();
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+    open.onerror = () => reject(open.error);
+  }));
+  for (const expected of [true, false]) {
+    await page.reload();
+    await waitReady(page);
+    expect(await source()).toBe('cache');
+    expect(await checked()).toBe(expected);
+  }
+
+  // A cache entry whose file is gone: downloaded again, and filed again.
+  await page.evaluate(async () => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('enygma-keys');
+    for await (const name of (dir as any).keys()) await dir.removeEntry(name);
+  });
+  await page.reload();
+  await waitReady(page);
+  expect(await source()).toBe('network');
+  expect(await keyFiles(page)).toEqual(files);
+
+  // The Blob store (?key-store=blob): no file; cleared, downloaded, then from the cache.
+  await page.evaluate(() => window.demo.enygma.clearKeyCache());
+  expect(await keyFiles(page)).toEqual([]);
+  await page.goto(`${base()}/?k=2&key-store=blob`);
+  await waitReady(page);
+  expect(await source()).toBe('network');
+  await page.reload();
+  await waitReady(page);
+  expect(await source()).toBe('cache');
+  expect(await keyFiles(page)).toEqual([]);
   expect(await proveInPage(page)).toBe('ok');
 });
 

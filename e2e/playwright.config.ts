@@ -6,6 +6,8 @@
 // them. Two workers, one per spec file: most of a test is page loads, key transfers and module
 // start-up, so two side by side keep the cores busy. The tests that time the page's timers
 // during a proof ("stays responsive") run afterwards, alone (project e2e after e2e-parallel).
+// ENYGMA_CHROMIUM_ARGS adds arguments to Chromium's (space-separated; e.g.
+// --js-flags=--no-liftoff, for experiments).
 import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
@@ -33,6 +35,7 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        ...(process.env.ENYGMA_CHROMIUM_ARGS ? process.env.ENYGMA_CHROMIUM_ARGS.split(' ') : []),
       ],
     },
     trace: 'off',

@@ -53,8 +53,16 @@ export interface KeysLoaded {
   k?: number;
   source: 'cache' | 'network';
   insecureDevKeys: boolean;
+  /** Whether the keys' circuit digest was compared with the module's circuit now (which builds
+   * the circuit): false for keys from the cache that this very module (the same WebAssembly, by
+   * its SHA-256) compared when it cached them. */
+  circuitChecked: boolean;
   bytes?: number;
+  /** manifest, cacheRead or download, decode (the module's part), total. */
   ms: Record<string, number>;
+  /** The decode's steps in the module: verifying_key, r1cs (when circuitChecked), proving_key,
+   * verifier. */
+  decodeSteps: Record<string, number>;
 }
 
 export interface MemoryStats {
@@ -87,8 +95,14 @@ export declare class Enygma {
   /** Starts the worker and the module: with threads (`threads`, default all cores) when the page
    * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
    * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
-   * other one. */
-  static create(options?: { threads?: number; workerUrl?: string | URL; relaxedSimd?: boolean }): Promise<Enygma>;
+   * other one. Cached proving keys are files in the origin private file system where there is
+   * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. */
+  static create(options?: {
+    threads?: number;
+    workerUrl?: string | URL;
+    relaxedSimd?: boolean;
+    keyStore?: 'auto' | 'blob';
+  }): Promise<Enygma>;
 
   readonly version: string;
   readonly poolSize: number;
@@ -104,7 +118,8 @@ export declare class Enygma {
   circuits(): Promise<CircuitFamily[]>;
   circuitInfo(circuit: CircuitId): Promise<CircuitInfo>;
   /** A circuit's keys from a manifest (default 'keys/manifest.json' beside the worker), checked
-   * against its sizes and BLAKE2b-256 digests, decoded, cached decoded in IndexedDB. */
+   * against its sizes and BLAKE2b-256 digests, decoded, cached decoded (the raw proving key as a
+   * file in the origin private file system, or a Blob in IndexedDB). */
   loadKeys(circuit: CircuitId, options?: {
     manifestUrl?: string | URL;
     noCache?: boolean;
@@ -115,7 +130,7 @@ export declare class Enygma {
   loadKeyBytes(circuit: CircuitId, pk: ArrayBuffer | ArrayBufferView | null,
                vk: ArrayBuffer | ArrayBufferView,
                expect?: { pkBlake2b?: string; vkBlake2b?: string }):
-      Promise<{ circuit: string; insecure_dev_keys: boolean; can_prove: boolean }>;
+      Promise<{ circuit: string; insecure_dev_keys: boolean; can_prove: boolean; steps_ms: Record<string, number> }>;
   unloadKeys(circuit: CircuitId): Promise<boolean>;
   clearKeyCache(): Promise<boolean>;
 

@@ -37,9 +37,13 @@ export class Enygma {
   // threads: the pool size (default navigator.hardwareConcurrency). workerUrl: where
   // enygma_worker.js is (default: beside this file). relaxedSimd: false keeps the module without
   // the f64-lane kernel even where the engine has relaxed SIMD (the same proofs; for comparing).
-  static async create({ threads, workerUrl, relaxedSimd = true } = {}) {
+  // keyStore: 'blob' keeps the cached proving keys as Blobs in IndexedDB even where the origin
+  // private file system is available (default 'auto': files there).
+  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto' } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
+    if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
+    else if (keyStore !== 'auto') throw new EnygmaError('rejected', { error: "keyStore must be 'auto' or 'blob'", rule: 'input', field: 'keyStore' });
     const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1);
     await enygma.#start();
     return enygma;
@@ -116,7 +120,8 @@ export class Enygma {
   }
   // A circuit's keys from the server (manifestUrl: default 'keys/manifest.json' relative to
   // the page), checked against the manifest's sizes and BLAKE2b digests, decoded, and cached
-  // decoded in IndexedDB. -> {circuit, k, source: 'cache'|'network', insecureDevKeys, ms}
+  // decoded (an OPFS file or an IndexedDB Blob). -> {circuit, k, source: 'cache'|'network',
+  // insecureDevKeys, circuitChecked, ms}
   loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
     manifestUrl = new URL(manifestUrl || 'keys/manifest.json', location.href).href;
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {

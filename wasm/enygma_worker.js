@@ -42,8 +42,11 @@ importScripts('enygma_abi.js', MODULE_SCRIPT);
 var abi = null;
 var queue = Promise.resolve();
 var KEY_DB = 'enygma-keys';
-var KEY_DB_VERSION = 2; // 2: entries by circuit id (1: by transfer k)
+var KEY_DB_VERSION = 3; // 3: the raw proving key in a file or a Blob (2: an ArrayBuffer)
 var KEY_STORE = 'keys';
+// `?key-store=blob` on this script's URL (Enygma.create's keyStore: 'blob'): the raw proving
+// keys as Blobs in IndexedDB even where the origin private file system is available.
+var FORCE_BLOB_KEY_STORE = new URLSearchParams(self.location.search).get('key-store') === 'blob';
 
 function now() {
   return performance.now();
@@ -80,8 +83,14 @@ function hex(bytes) {
   return s;
 }
 
-// ---- key cache (IndexedDB): per circuit, the raw proving key and the verifying key, filed
-// under the digests of the files they were decoded from ------------------------------------
+// ---- key cache: per circuit, the raw proving key and the verifying key, filed under the
+// digests of the files they were decoded from. An IndexedDB entry per circuit holds the
+// digests, the verifying key and where the raw proving key is: a file in the origin private
+// file system (OPFS, read back as one file), or, where that is unavailable, a Blob in the
+// entry. Both are read several times faster than an ArrayBuffer in IndexedDB, which the
+// browser copies through its structured clone. The entry is written after its file is
+// complete (a writable's close commits the file at once), and an entry whose file is missing
+// or of another size is dropped and the keys downloaded again. ---------------------------
 function openKeyDb() {
   return new Promise(function (resolve) {
     if (typeof indexedDB === 'undefined') return resolve(null);
@@ -121,6 +130,78 @@ var keyDbPromise = null;
 function keyDb() {
   if (!keyDbPromise) keyDbPromise = openKeyDb();
   return keyDbPromise;
+}
+
+var KEY_DIR = 'enygma-keys';
+// The OPFS folder of the raw proving keys, or null where there is none (older browsers,
+// some private modes).
+async function keyDir() {
+  try {
+    if (!navigator.storage || !navigator.storage.getDirectory) return null;
+    var root = await navigator.storage.getDirectory();
+    return await root.getDirectoryHandle(KEY_DIR, { create: true });
+  } catch (e) {
+    return null;
+  }
+}
+
+// The entry's raw proving key as an ArrayBuffer, or null (missing, another size, unreadable).
+async function readRawPk(entry) {
+  try {
+    var blob = entry.rawPk;
+    if (entry.rawPkFile) {
+      var dir = await keyDir();
+      if (!dir) return null;
+      blob = await (await dir.getFileHandle(entry.rawPkFile)).getFile();
+    }
+    if (!(blob instanceof Blob) || blob.size !== entry.rawPkBytes) return null;
+    return await blob.arrayBuffer();
+  } catch (e) {
+    return null;
+  }
+}
+
+// Files the entry's raw proving key (bytes: a Uint8Array), then the entry.
+async function writeKeyEntry(db, entry, bytes) {
+  entry.rawPkBytes = bytes.length;
+  var dir = FORCE_BLOB_KEY_STORE ? null : await keyDir();
+  if (dir) {
+    try {
+      var name = entry.circuit + '-' + entry.pkDigest + '.rawpk';
+      var writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
+      await writable.write(bytes);
+      await writable.close();
+      entry.rawPkFile = name;
+    } catch (e) {
+      dir = null; // quota or no access: the Blob below
+    }
+  }
+  if (!dir) entry.rawPk = new Blob([bytes]);
+  await dbRequest(db, 'readwrite', function (store) {
+    return store.put(entry);
+  });
+  await removeStaleKeyFiles(db);
+}
+
+// Deletes the OPFS files that no entry names (an older key of a circuit, a cleared cache).
+async function removeStaleKeyFiles(db) {
+  var dir = await keyDir();
+  if (!dir) return;
+  var entries = (await dbRequest(db, 'readonly', function (store) {
+    return store.getAll();
+  })) || [];
+  var named = new Set(entries.map(function (e) {
+    return e.rawPkFile;
+  }));
+  try {
+    var stale = [];
+    for await (var name of dir.keys()) {
+      if (!named.has(name)) stale.push(name);
+    }
+    for (var i = 0; i < stale.length; ++i) await dir.removeEntry(stale[i]);
+  } catch (e) {
+    // a file in use by another tab stays until the next clean-up
+  }
 }
 
 // Downloads url, reporting progress; checks the size and BLAKE2b-256 digest of the manifest.
@@ -166,6 +247,32 @@ async function download(id, url, expect) {
   return bytes;
 }
 
+// ---- the module's WebAssembly: compiled as it streams in, and hashed (SHA-256) on the way, so
+// that a key cache entry can record which module compared its keys with the circuit ----------
+var moduleDigest = null; // hex, or null where there is no crypto.subtle (insecure contexts)
+
+function instantiateModule(imports) {
+  var url = new URL(MODULE_SCRIPT.replace(/\.js$/, '.wasm'), self.location.href).href;
+  return fetch(url, { credentials: 'same-origin' }).then(function (response) {
+    if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
+    var bytes = response.clone().arrayBuffer();
+    // A server without the application/wasm type: compiled from the bytes instead.
+    var instantiated = WebAssembly.instantiateStreaming(response, imports).catch(function () {
+      return bytes.then(function (b) {
+        return WebAssembly.instantiate(b, imports);
+      });
+    });
+    var digest = bytes.then(function (b) {
+      return self.crypto && crypto.subtle ? crypto.subtle.digest('SHA-256', b).then(function (d) {
+        return hex(new Uint8Array(d));
+      }) : null;
+    }).catch(function () {
+      return null;
+    });
+    return Promise.all([instantiated, digest]);
+  });
+}
+
 var ops = {
   init: function (id, args) {
     var threads = THREADED ? Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1) : 1;
@@ -188,8 +295,21 @@ var ops = {
       // The pthread workers load the module script itself (not this worker's script).
       options.mainScriptUrlOrBlob = new URL(MODULE_SCRIPT, self.location.href).href;
     }
+    var failed;
+    var instantiateFailed = new Promise(function (resolve, reject) {
+      failed = reject;
+    });
+    options.instantiateWasm = function (imports, receiveInstance) {
+      instantiateModule(imports).then(function (r) {
+        moduleDigest = r[1];
+        receiveInstance(r[0].instance, r[0].module);
+      }, function (e) {
+        failed(new Failure('error', { error: 'the WebAssembly module did not load: ' + e.message, rule: 'internal', field: '' }));
+      });
+      return {}; // exports come later, through receiveInstance
+    };
     var create = THREADED ? createEnygmaModule : createEnygmaModuleSingle;
-    return create(options).then(function (M) {
+    return Promise.race([create(options), instantiateFailed]).then(function (M) {
       abi = EnygmaAbi.bindAbi(M);
       if (abi.init(threads) !== 0) {
         throw new Failure('error', { error: 'eny_init(' + threads + ') failed', rule: 'internal', field: '' });
@@ -248,16 +368,31 @@ var ops = {
     var cached = args.noCache ? null : await dbRequest(db, 'readonly', function (store) {
       return store.get(circuit);
     });
-    if (cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest) {
+    var rawPk = cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest ? await readRawPk(cached) : null;
+    if (rawPk) {
       var tRead = now();
-      var loaded = abi.loadKeys(circuit, new Uint8Array(cached.rawPk), new Uint8Array(cached.vk));
+      // This module compared these keys with its circuit when it cached them: not again.
+      var checkedBefore = moduleDigest !== null && cached.checkedBy === moduleDigest;
+      var loaded = abi.loadKeys(circuit, new Uint8Array(rawPk), new Uint8Array(cached.vk),
+        checkedBefore ? EnygmaAbi.LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE : 0);
       if (loaded.status === EnygmaAbi.STATUS.OK) {
+        var tDecode = now();
+        if (!checkedBefore && moduleDigest !== null) { // checked now: the next load need not
+          cached.checkedBy = moduleDigest;
+          await dbRequest(db, 'readwrite', function (store) {
+            return store.put(cached);
+          });
+        }
         return {
           circuit: circuit, k: entry.k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
-          ms: { manifest: tManifest - t0, cacheRead: tRead - tManifest, decode: now() - tRead, total: now() - t0 }
+          circuitChecked: !checkedBefore,
+          ms: { manifest: tManifest - t0, cacheRead: tRead - tManifest, decode: tDecode - tRead, total: now() - t0 },
+          decodeSteps: loaded.json.steps_ms
         };
       }
-      await dbRequest(db, 'readwrite', function (store) { // unusable entry: drop it
+    }
+    if (cached) { // stale or unusable entry: drop it
+      await dbRequest(db, 'readwrite', function (store) {
         return store.delete(circuit);
       });
     }
@@ -269,13 +404,15 @@ var ops = {
     var tDecode = now();
     var raw = abi.exportProvingKeyRaw(circuit);
     if (raw.status === EnygmaAbi.STATUS.OK && db && !args.noCache) {
-      await dbRequest(db, 'readwrite', function (store) {
-        return store.put({ circuit: circuit, pkDigest: pkDigest, vkDigest: vkDigest, rawPk: raw.bytes.buffer, vk: vk.slice().buffer });
-      });
+      await writeKeyEntry(db, {
+        circuit: circuit, pkDigest: pkDigest, vkDigest: vkDigest, vk: vk.slice().buffer, checkedBy: moduleDigest
+      }, raw.bytes);
     }
     return {
-      circuit: circuit, k: entry.k, source: 'network', insecureDevKeys: info.insecure_dev_keys, bytes: pk.length + vk.length,
-      ms: { manifest: tManifest - t0, download: tDownload - tManifest, decode: tDecode - tDownload, total: now() - t0 }
+      circuit: circuit, k: entry.k, source: 'network', insecureDevKeys: info.insecure_dev_keys, circuitChecked: true,
+      bytes: pk.length + vk.length,
+      ms: { manifest: tManifest - t0, download: tDownload - tManifest, decode: tDecode - tDownload, total: now() - t0 },
+      decodeSteps: info.steps_ms
     };
   },
 
@@ -304,6 +441,7 @@ var ops = {
     await dbRequest(db, 'readwrite', function (store) {
       return store.clear();
     });
+    await removeStaleKeyFiles(db);
     return true;
   },
 

@@ -437,8 +437,13 @@ async function start() {
 
   try {
     const threads = Number(params.get('threads')) || undefined;
-    // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing).
-    demo.enygma = await Enygma.create({ threads, relaxedSimd: params.get('relaxed-simd') !== '0' });
+    // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
+    // the cached proving keys as Blobs in IndexedDB, not files.
+    demo.enygma = await Enygma.create({
+      threads,
+      relaxedSimd: params.get('relaxed-simd') !== '0',
+      keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto'
+    });
   } catch (e) {
     $('threads').textContent = 'unavailable';
     showError(e);
