@@ -262,6 +262,8 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
   await waitReady(page);
   expect(await source()).toBe('cache');
   expect(await checked()).toBe(false); // this module compared them with its circuit before
+  // the demo asks the worker to read them while the module starts (Enygma.create's prefetchKeys)
+  expect(await page.evaluate(() => window.demo.keys['transfer-k2'].prefetched)).toBe(true);
   expect(await proveInPage(page)).toBe('ok');
 
   // An entry cached by another module (another SHA-256): compared with the circuit again, once.

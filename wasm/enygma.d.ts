@@ -63,6 +63,8 @@ export interface KeysLoaded {
   /** The decode's steps in the module: verifying_key, r1cs (when circuitChecked), proving_key,
    * verifier. */
   decodeSteps: Record<string, number>;
+  /** Whether the manifest and the cache were read while the module started (prefetchKeys). */
+  prefetched: boolean;
 }
 
 export interface MemoryStats {
@@ -96,12 +98,15 @@ export declare class Enygma {
    * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
    * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
    * other one. Cached proving keys are files in the origin private file system where there is
-   * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. */
+   * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. `prefetchKeys`: circuits
+   * whose manifest entry and cached keys are read while the module starts (the first
+   * `loadKeys` of each with the default manifest takes them). */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
     relaxedSimd?: boolean;
     keyStore?: 'auto' | 'blob';
+    prefetchKeys?: CircuitId[];
   }): Promise<Enygma>;
 
   readonly version: string;

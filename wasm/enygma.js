@@ -33,19 +33,29 @@ export class EnygmaError extends Error {
   }
 }
 
+// A manifest's URL, default 'keys/manifest.json' relative to the page.
+function manifestUrlOf(url) {
+  return new URL(url || 'keys/manifest.json', location.href).href;
+}
+
 export class Enygma {
   // threads: the pool size (default navigator.hardwareConcurrency). workerUrl: where
   // enygma_worker.js is (default: beside this file). relaxedSimd: false keeps the module without
   // the f64-lane kernel even where the engine has relaxed SIMD (the same proofs; for comparing).
   // keyStore: 'blob' keeps the cached proving keys as Blobs in IndexedDB even where the origin
-  // private file system is available (default 'auto': files there).
-  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto' } = {}) {
+  // private file system is available (default 'auto': files there). prefetchKeys: circuits whose
+  // manifest entry (default manifest) and cached keys are read while the module starts; the
+  // first loadKeys of each with the default manifest takes them.
+  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', prefetchKeys = [] } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
     else if (keyStore !== 'auto') throw new EnygmaError('rejected', { error: "keyStore must be 'auto' or 'blob'", rule: 'input', field: 'keyStore' });
+    if (!Array.isArray(prefetchKeys)) {
+      throw new EnygmaError('rejected', { error: 'prefetchKeys must be an array of circuit ids', rule: 'input', field: 'prefetchKeys' });
+    }
     const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1);
-    await enygma.#start();
+    await enygma.#start(prefetchKeys);
     return enygma;
   }
 
@@ -68,7 +78,7 @@ export class Enygma {
 
   // A new worker and module; the keys loaded before are loaded again (from the IndexedDB cache
   // or the bytes kept).
-  async #start() {
+  async #start(prefetchKeys = []) {
     const worker = new Worker(this.#workerUrl, { name: 'enygma' });
     this.#worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);
@@ -77,7 +87,9 @@ export class Enygma {
       for (const pending of this.#pending.values()) pending.reject(error);
       this.#pending.clear();
     };
-    const info = await this.#send('init', { threads: this.#threads });
+    const info = await this.#send('init', {
+      threads: this.#threads, prefetchKeys, prefetchManifestUrl: manifestUrlOf(undefined)
+    });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
     for (const [circuit, how] of this.#keys) {
@@ -123,7 +135,7 @@ export class Enygma {
   // decoded (an OPFS file or an IndexedDB Blob). -> {circuit, k, source: 'cache'|'network',
   // insecureDevKeys, circuitChecked, ms}
   loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
-    manifestUrl = new URL(manifestUrl || 'keys/manifest.json', location.href).href;
+    manifestUrl = manifestUrlOf(manifestUrl);
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });

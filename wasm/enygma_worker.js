@@ -273,10 +273,56 @@ function instantiateModule(imports) {
   });
 }
 
+// ---- what loadKeys needs before the module: the manifest's entry of a circuit, and unless
+// noCache its cache entry with the raw proving key (rawPk null when absent or stale). init
+// starts it for the circuits in args.prefetchKeys (with args.prefetchManifestUrl), beside the
+// module's start; the first loadKeys of such a circuit with the same manifest takes the
+// result. -----------------------------------------------------------------------------------
+async function keysFromCache(circuit, manifestUrlText, noCache) {
+  var t0 = now();
+  var manifestUrl = new URL(manifestUrlText || 'keys/manifest.json', self.location.href);
+  var manifestResponse = await fetch(manifestUrl.href, { cache: 'no-cache' });
+  if (!manifestResponse.ok) {
+    throw new Failure('error', {
+      error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
+    });
+  }
+  var manifest = await manifestResponse.json();
+  var entry = (manifest.circuits || []).find(function (c) {
+    return c.id === circuit;
+  });
+  if (!entry) {
+    throw new Failure('error', { error: 'the server has no keys for ' + circuit, rule: 'key', field: 'circuit' });
+  }
+  var pkDigest = entry.proving_key.blake2b;
+  var vkDigest = entry.verifying_key.blake2b;
+  var tManifest = now();
+  var db = await keyDb();
+  var cached = noCache ? null : await dbRequest(db, 'readonly', function (store) {
+    return store.get(circuit);
+  });
+  var rawPk = cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest ? await readRawPk(cached) : null;
+  return {
+    manifestUrl: manifestUrl, entry: entry, pkDigest: pkDigest, vkDigest: vkDigest, db: db, cached: cached, rawPk: rawPk,
+    ms: { manifest: tManifest - t0, cacheRead: now() - tManifest }
+  };
+}
+var prefetchedKeys = {}; // circuit -> {manifestUrl, pending: the promise of keysFromCache}
+var PREFETCH_KEEP_MS = 60000;
+
 var ops = {
   init: function (id, args) {
     var threads = THREADED ? Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1) : 1;
     var t0 = now();
+    (args.prefetchKeys || []).forEach(function (c) {
+      var circuit = circuitOf({ circuit: c });
+      var prefetch = { manifestUrl: args.prefetchManifestUrl, pending: keysFromCache(circuit, args.prefetchManifestUrl, false) };
+      prefetch.pending.catch(function () {}); // reported by the loadKeys that takes it
+      prefetchedKeys[circuit] = prefetch;
+      setTimeout(function () { // not taken in time: its raw key is not held longer
+        if (prefetchedKeys[circuit] === prefetch) delete prefetchedKeys[circuit];
+      }, PREFETCH_KEEP_MS);
+    });
     var options = {
       locateFile: function (path) {
         return new URL(path, self.location.href).href;
@@ -343,34 +389,19 @@ var ops = {
     return check(abi.circuitInfo(circuitOf(args))).json;
   },
 
-  // A circuit's keys from the server's manifest, through the IndexedDB cache of decoded keys.
+  // A circuit's keys from the server's manifest, through the cache of decoded keys.
   loadKeys: async function (id, args) {
     var circuit = circuitOf(args);
     var t0 = now();
-    var manifestUrl = new URL(args.manifestUrl || 'keys/manifest.json', self.location.href);
-    var manifestResponse = await fetch(manifestUrl.href, { cache: 'no-cache' });
-    if (!manifestResponse.ok) {
-      throw new Failure('error', {
-        error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
-      });
-    }
-    var manifest = await manifestResponse.json();
-    var entry = (manifest.circuits || []).find(function (c) {
-      return c.id === circuit;
-    });
-    if (!entry) {
-      throw new Failure('error', { error: 'the server has no keys for ' + circuit, rule: 'key', field: 'circuit' });
-    }
-    var pkDigest = entry.proving_key.blake2b;
-    var vkDigest = entry.verifying_key.blake2b;
-    var tManifest = now();
-    var db = await keyDb();
-    var cached = args.noCache ? null : await dbRequest(db, 'readonly', function (store) {
-      return store.get(circuit);
-    });
-    var rawPk = cached && cached.pkDigest === pkDigest && cached.vkDigest === vkDigest ? await readRawPk(cached) : null;
+    var prefetch = prefetchedKeys[circuit];
+    delete prefetchedKeys[circuit];
+    var prefetched = prefetch && !args.noCache && prefetch.manifestUrl === args.manifestUrl;
+    // From a prefetch, ms.manifest and ms.cacheRead are the prefetch's, beside the module's start.
+    var c = await (prefetched ? prefetch.pending : keysFromCache(circuit, args.manifestUrl, args.noCache));
+    var entry = c.entry, pkDigest = c.pkDigest, vkDigest = c.vkDigest, db = c.db, cached = c.cached;
+    var rawPk = c.rawPk;
+    var tRead = now();
     if (rawPk) {
-      var tRead = now();
       // This module compared these keys with its circuit when it cached them: not again.
       var checkedBefore = moduleDigest !== null && cached.checkedBy === moduleDigest;
       var loaded = abi.loadKeys(circuit, new Uint8Array(rawPk), new Uint8Array(cached.vk),
@@ -386,8 +417,8 @@ var ops = {
         return {
           circuit: circuit, k: entry.k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
           circuitChecked: !checkedBefore,
-          ms: { manifest: tManifest - t0, cacheRead: tRead - tManifest, decode: tDecode - tRead, total: now() - t0 },
-          decodeSteps: loaded.json.steps_ms
+          ms: { manifest: c.ms.manifest, cacheRead: c.ms.cacheRead, decode: tDecode - tRead, total: now() - t0 },
+          decodeSteps: loaded.json.steps_ms, prefetched: !!prefetched
         };
       }
     }
@@ -396,7 +427,7 @@ var ops = {
         return store.delete(circuit);
       });
     }
-    var base = manifestUrl;
+    var base = c.manifestUrl;
     var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
     var pk = await download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
     var tDownload = now();
@@ -411,8 +442,8 @@ var ops = {
     return {
       circuit: circuit, k: entry.k, source: 'network', insecureDevKeys: info.insecure_dev_keys, circuitChecked: true,
       bytes: pk.length + vk.length,
-      ms: { manifest: tManifest - t0, download: tDownload - tManifest, decode: tDecode - tDownload, total: now() - t0 },
-      decodeSteps: info.steps_ms
+      ms: { manifest: c.ms.manifest, download: tDownload - tRead, decode: tDecode - tDownload, total: now() - t0 },
+      decodeSteps: info.steps_ms, prefetched: !!prefetched
     };
   },
 

@@ -442,7 +442,10 @@ async function start() {
     demo.enygma = await Enygma.create({
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
-      keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto'
+      keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
+      // The keys are read from the cache while the module starts (the circuit id is certain
+      // before the families are known only for transfer).
+      prefetchKeys: demo.family === 'transfer' ? [circuitId()] : []
     });
   } catch (e) {
     $('threads').textContent = 'unavailable';
