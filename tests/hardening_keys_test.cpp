@@ -22,6 +22,13 @@ CircuitId transfer_k(unsigned k) {
   return *find_circuit("transfer", k);
 }
 
+// Development keys of a registered circuit, from a seed text.
+Groth16Keys dev_keys(const CircuitId& id, const std::string& seed) {
+  return groth16_setup_insecure_from_seed(
+      circuit_r1cs(id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()},
+      sequential_pool());
+}
+
 struct KeyFiles {
   std::vector<uint8_t> pk, vk;
 };
@@ -180,19 +187,12 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
   }
 }
 
-// A one-shot prover loads with check_circuit_digest = false: a key with its constraint shape
-// needs no R1CS. The proof is the same; a stale key pair (another version of the circuit:
-// another digest and other constraints) is then named by the first proof, and a key whose shape
-// does not match its own digest as well.
 // A compressed key carries no constraint shape; its raw export (the browser's key cache) gets
 // the one derived from the circuit: the same file as the setup's raw key, which then loads
 // unchecked without building the circuit and proves the same.
 TEST(HardeningKeys, RawExportOfACompressedKeyCarriesTheShape) {
   const CircuitId id = transfer_k(2);
-  const std::string seed = "raw export";
-  const Groth16Keys keys = groth16_setup_insecure_from_seed(
-      circuit_r1cs(id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()},
-      sequential_pool());
+  const Groth16Keys keys = dev_keys(id, "raw export");
   const auto raw = serialize_proving_key(keys.pk, id.key_name());
   const auto vk = serialize_verifying_key(keys.vk, id.key_name());
   auto compressed = CircuitProver::load(
@@ -223,12 +223,13 @@ TEST(HardeningKeys, RawExportOfACompressedKeyCarriesTheShape) {
   EXPECT_EQ(a->response_json, b->response_json);
 }
 
+// A one-shot prover loads with check_circuit_digest = false: a key with its constraint shape
+// needs no R1CS. The proof is the same; a stale key pair (another version of the circuit:
+// another digest and other constraints) is then named by the first proof, and a key whose shape
+// does not match its own digest as well.
 TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) {
   const CircuitId id = transfer_k(2);
-  const std::string seed = "unchecked";
-  const Groth16Keys keys = groth16_setup_insecure_from_seed(
-      circuit_r1cs(id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()},
-      sequential_pool());
+  const Groth16Keys keys = dev_keys(id, "unchecked");
   ASSERT_TRUE(keys.pk.shape);
   const std::string request = test::read_vector("transfer-k2.json");
   ProveOptions options;
