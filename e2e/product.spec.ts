@@ -103,9 +103,9 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   await page.goto(`${base()}/enygma/package.json`);
   const result = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
-    const e = await Enygma.create();
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', prefetchKeys: ['transfer-k2'] });
     const families = (await e.circuits()).map((f: any) => f.name);
-    const keys = await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json', noCache: true });
+    const keys = await e.loadKeys('transfer-k2'); // the manifest given to create, read meanwhile
     const req = await e.makeRequest('transfer-k2', { seed: 'package test', count: 1 });
     const valid = await e.validate('transfer-k2', req);
     const stages: string[] = [];
@@ -129,7 +129,8 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     }
     const memory = await e.memory();
     e.terminate();
-    return { threaded: e.threaded, module: e.module, laneKernel: e.laneKernel, families, source: keys.source, valid: valid.valid, stages, verified: verified.valid,
+    return { threaded: e.threaded, module: e.module, laneKernel: e.laneKernel, families, source: keys.source, prefetched: keys.prefetched,
+      valid: valid.valid, stages, verified: verified.valid,
       refused, digestRefused, memory };
   });
   expect(result.threaded).toBe(true);
@@ -138,6 +139,7 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.laneKernel).toBe('f64x2 relaxed SIMD');
   expect(result.families).toEqual(expect.arrayContaining(['transfer', 'deposit', 'withdraw', 'joinsplit-enygma', 'ownership-721']));
   expect(result.source).toBe('network');
+  expect(result.prefetched).toBe(true);
   expect(result.valid).toBe(true);
   expect(result.stages).toEqual(['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done']);
   expect(result.verified).toBe(true);

@@ -98,14 +98,16 @@ export declare class Enygma {
    * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
    * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
    * other one. Cached proving keys are files in the origin private file system where there is
-   * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. `prefetchKeys`: circuits
-   * whose manifest entry and cached keys are read while the module starts (the first
-   * `loadKeys` of each with the default manifest takes them). */
+   * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. `manifestUrl`: the key
+   * manifest `loadKeys` uses when given none (default 'keys/manifest.json' relative to the
+   * page). `prefetchKeys`: circuits whose manifest entry and cached keys are read while the
+   * module starts (the first `loadKeys` of each with that manifest takes them). */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
     relaxedSimd?: boolean;
     keyStore?: 'auto' | 'blob';
+    manifestUrl?: string | URL;
     prefetchKeys?: CircuitId[];
   }): Promise<Enygma>;
 

@@ -43,10 +43,11 @@ export class Enygma {
   // enygma_worker.js is (default: beside this file). relaxedSimd: false keeps the module without
   // the f64-lane kernel even where the engine has relaxed SIMD (the same proofs; for comparing).
   // keyStore: 'blob' keeps the cached proving keys as Blobs in IndexedDB even where the origin
-  // private file system is available (default 'auto': files there). prefetchKeys: circuits whose
-  // manifest entry (default manifest) and cached keys are read while the module starts; the
-  // first loadKeys of each with the default manifest takes them.
-  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', prefetchKeys = [] } = {}) {
+  // private file system is available (default 'auto': files there). manifestUrl: the key
+  // manifest loadKeys uses when not given one (default 'keys/manifest.json' relative to the
+  // page). prefetchKeys: circuits whose manifest entry and cached keys are read while the
+  // module starts; the first loadKeys of each with that manifest takes them.
+  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [] } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
@@ -54,13 +55,14 @@ export class Enygma {
     if (!Array.isArray(prefetchKeys)) {
       throw new EnygmaError('rejected', { error: 'prefetchKeys must be an array of circuit ids', rule: 'input', field: 'prefetchKeys' });
     }
-    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1);
+    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl));
     await enygma.#start(prefetchKeys);
     return enygma;
   }
 
   #workerUrl;
   #threads;
+  #manifestUrl; // loadKeys' default
   #worker = null;
   #starting = null; // the promise of a (re)start in progress
   #keys = new Map(); // circuit -> how its keys were loaded, to load them again after a restart
@@ -71,9 +73,10 @@ export class Enygma {
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
 
-  constructor(workerUrl, threads) {
+  constructor(workerUrl, threads, manifestUrl) {
     this.#workerUrl = workerUrl;
     this.#threads = threads;
+    this.#manifestUrl = manifestUrl;
   }
 
   // A new worker and module; the keys loaded before are loaded again (from the IndexedDB cache
@@ -88,7 +91,7 @@ export class Enygma {
       this.#pending.clear();
     };
     const info = await this.#send('init', {
-      threads: this.#threads, prefetchKeys, prefetchManifestUrl: manifestUrlOf(undefined)
+      threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl
     });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
@@ -135,7 +138,7 @@ export class Enygma {
   // decoded (an OPFS file or an IndexedDB Blob). -> {circuit, k, source: 'cache'|'network',
   // insecureDevKeys, circuitChecked, ms}
   loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
-    manifestUrl = manifestUrlOf(manifestUrl);
+    manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
