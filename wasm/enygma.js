@@ -79,8 +79,8 @@ export class Enygma {
     this.#manifestUrl = manifestUrl;
   }
 
-  // A new worker and module; the keys loaded before are loaded again (from the IndexedDB cache
-  // or the bytes kept).
+  // A new worker and module; the keys loaded before are loaded again (from the key cache or
+  // the bytes kept).
   async #start(prefetchKeys = []) {
     const worker = new Worker(this.#workerUrl, { name: 'enygma' });
     this.#worker = worker;
@@ -133,10 +133,10 @@ export class Enygma {
   circuitInfo(circuit) {
     return this.#call('circuitInfo', { circuit });
   }
-  // A circuit's keys from the server (manifestUrl: default 'keys/manifest.json' relative to
-  // the page), checked against the manifest's sizes and BLAKE2b digests, decoded, and cached
-  // decoded (an OPFS file or an IndexedDB Blob). -> {circuit, k, source: 'cache'|'network',
-  // insecureDevKeys, circuitChecked, ms}
+  // A circuit's keys from the server (manifestUrl: default create's), checked against the
+  // manifest's sizes and BLAKE2b digests, decoded, and cached decoded (an OPFS file or an
+  // IndexedDB Blob). -> {circuit, k, source: 'cache'|'network', insecureDevKeys, circuitChecked,
+  // prefetched, ms, decodeSteps}
   loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
     manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {

@@ -193,8 +193,12 @@ test('keys: KEYS_CHECKED_BY_THIS_MODULE loads without building the circuit; the 
   const before = abi.prove(K, request, seed, null);
   assert.equal(before.status, STATUS.OK);
   const vk = abi.exportVerifyingKey(K).bytes;
+  const checked = abi.loadKeys(K, keys.pk, vk);
+  assert.equal(checked.status, STATUS.OK, checked.text);
+  assert.ok('r1cs' in checked.json.steps_ms, JSON.stringify(checked.json.steps_ms));
   const skipped = abi.loadKeys(K, keys.pk, vk, LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE);
   assert.equal(skipped.status, STATUS.OK, skipped.text);
+  assert.deepEqual(Object.keys(skipped.json.steps_ms), ['verifying_key', 'proving_key', 'verifier']);
   assert.equal(abi.prove(K, request, seed, null).text, before.text);
   // the two keys are still compared with each other: a verifying key of another circuit
   const other = abi.insecureDevSetup(3, 'enygma-wasm-module-test');
