@@ -14,6 +14,7 @@
 #include "core/field/kernels.hpp"
 #include "core/field/portable32/mont_mul.hpp"
 #include "core/field/portable64/add_sub.hpp"
+#include "core/field/portable64/mul_small.hpp"
 #include "core/field/wasm/fp2.hpp"
 #if defined(__SIZEOF_INT128__)
 #include "core/field/portable64/mont_mul.hpp"
@@ -129,12 +130,35 @@ void check_mul_small(TestRng& rng) {
   U256 m1;
   sub_borrow(m1, F::kModulus, U256::from_u64(1));
   raw.push_back(m1);
+  // b of K a +- b: small, near m, random; with the a above, K a + b and K a + m - b come near
+  // the same boundaries.
+  std::vector<F> addends = {F::zero(), F::from_montgomery(U256::from_u64(1)),
+                            F::from_montgomery(U256::from_u64(2)), F::from_montgomery(m1)};
+  for (int i = 0; i < 4; ++i) addends.push_back(rng.field<F>());
   for (const U256& x : raw) {
     if (cmp(x, F::kModulus) >= 0) continue;
     const F a = F::from_montgomery(x);
     F expected = F::zero();
     for (unsigned k = 0; k < K; ++k) expected += a;
     ASSERT_EQ(a.template mul_small<K>(), expected) << "K = " << K << ", " << to_decimal(x);
+    if constexpr (K <= 15) {
+      for (const F& b : addends) {
+        ASSERT_EQ(a.template mul_small_plus<K>(b), expected + b)
+            << "K = " << K << ", " << to_decimal(x) << " + " << to_decimal(b.montgomery());
+        ASSERT_EQ(a.template mul_small_minus<K>(b), expected - b)
+            << "K = " << K << ", " << to_decimal(x) << " - " << to_decimal(b.montgomery());
+#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
+        // The portable kernel (WebAssembly's) against the x86-64 one on the same words.
+        uint64_t portable[4], x86[4];
+        portable64::small_combination<F, K, -1>(portable, x.w, b.montgomery().w);
+        portable64::small_combination_x86<F, K, -1>(x86, x.w, b.montgomery().w);
+        ASSERT_EQ(0, std::memcmp(portable, x86, sizeof portable)) << "K = " << K;
+        portable64::small_combination<F, K, 1>(portable, x.w, b.montgomery().w);
+        portable64::small_combination_x86<F, K, 1>(x86, x.w, b.montgomery().w);
+        ASSERT_EQ(0, std::memcmp(portable, x86, sizeof portable)) << "K = " << K;
+#endif
+      }
+    }
   }
 }
 
@@ -144,8 +168,8 @@ void check_mul_small_all(std::integer_sequence<unsigned, K...>) {
   (check_mul_small<F, K + 1>(rng), ...);
 }
 
-// Against K repeated additions, for K = 1..16, random elements and the values where the
-// quotient table's estimate changes (and m - 1).
+// Against K repeated additions (plus or minus b for K <= 15), for K = 1..16, random elements
+// and the values where the quotient table's estimate changes (and m - 1).
 TYPED_TEST(PrimeFieldTest, MulSmallMatchesRepeatedAddition) {
   check_mul_small_all<TypeParam>(std::make_integer_sequence<unsigned, 16>{});
 }

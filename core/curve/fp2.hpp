@@ -71,7 +71,7 @@ struct Fp2 {
   // Multiplication by xi = 9 + u (the non-residue of the sextic twist).
   ENYGMA_FIELD_OP Fp2 mul_by_xi() const {
     // (a + bu)(9 + u) = 9a - b + (a + 9b)u
-    return {c0.mul_small<9>() - c1, c1.mul_small<9>() + c0};
+    return {c0.mul_small_minus<9>(c1), c1.mul_small_plus<9>(c0)};
   }
   Fp2 pow(const U256& e) const {
     Fp2 r = one();

@@ -26,12 +26,12 @@
 
 #include "core/field/cpu_features.hpp"
 #include "core/field/portable64/add_sub.hpp"
+#include "core/field/portable64/mul_small.hpp"
 #if defined(ENYGMA_LIMB32)
 #include "core/field/portable32/mont_mul.hpp"
 #include "core/field/wasm/fp2.hpp"
 #else
 #include "core/field/portable64/mont_mul.hpp"
-#include "core/field/portable64/mul_small.hpp"
 #endif
 #if defined(ENYGMA_HAVE_ADX_KERNEL)
 #include "core/field/adx/fp2_mul.hpp"
@@ -105,20 +105,15 @@ ENYGMA_KERNEL void sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) 
 #endif
 }
 
-// r = a K mod m for a constant K in 1..16.
-template <class F, unsigned K>
-ENYGMA_KERNEL void mul_small(uint64_t r[4], const uint64_t a[4]) {
-  static_assert(K >= 1 && K <= 16);
+// r = K a + Sign b mod m for a constant K, Sign in {-1, 0, +1} (b unused for 0), a, b < m,
+// K + |Sign| <= 16. One reduction by a table of multiples of m
+// (core/field/portable64/mul_small.hpp).
+template <class F, unsigned K, int Sign>
+ENYGMA_KERNEL void mul_small(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
 #if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-  portable64::mul_small_x86<F, K>(r, a);
+  portable64::small_combination_x86<F, K, Sign>(r, a, b);
 #else
-  // Binary method on modular additions.
-  uint64_t acc[4] = {0, 0, 0, 0}, x[4] = {a[0], a[1], a[2], a[3]};
-  for (unsigned k = K; k != 0; k >>= 1) {
-    if (k & 1) add<F>(acc, acc, x);
-    if (k > 1) add<F>(x, x, x);
-  }
-  for (int i = 0; i < 4; ++i) r[i] = acc[i];
+  portable64::small_combination<F, K, Sign>(r, a, b);
 #endif
 }
 

@@ -166,11 +166,24 @@ struct PrimeField {
   }
   ENYGMA_FIELD_OP PrimeField dbl() const { return *this + *this; }
 
-  // a * K for a small constant K (1..16), cheaper than doublings and additions.
+  // a K, a K + b and a K - b for a small constant K (1..16; 1..15 with b), cheaper than
+  // doublings and additions: one reduction.
   template <unsigned K>
   ENYGMA_FIELD_OP PrimeField mul_small() const {
     PrimeField r;
-    kernels::mul_small<PrimeField, K>(r.limbs, limbs);
+    kernels::mul_small<PrimeField, K, 0>(r.limbs, limbs, limbs);
+    return r;
+  }
+  template <unsigned K>
+  ENYGMA_FIELD_OP PrimeField mul_small_plus(const PrimeField& b) const {
+    PrimeField r;
+    kernels::mul_small<PrimeField, K, 1>(r.limbs, limbs, b.limbs);
+    return r;
+  }
+  template <unsigned K>
+  ENYGMA_FIELD_OP PrimeField mul_small_minus(const PrimeField& b) const {
+    PrimeField r;
+    kernels::mul_small<PrimeField, K, -1>(r.limbs, limbs, b.limbs);
     return r;
   }
 

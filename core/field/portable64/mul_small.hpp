@@ -1,7 +1,8 @@
-// a * K mod m for a small constant K (1..16), x86-64: the five-word product t = a K, minus q m
+// K a, K a + b and K a - b mod m for a small constant K: the five-word t = K a +- b, minus q m
 // with q read from a table by the top 8 bits of t (the quotient or one less: the table holds the
 // largest j with j m <= (t >> 250) 2^250, and m > 2^250), then one conditional subtraction.
-// Fp2::mul_by_xi multiplies by 9 twice; three doublings and an addition cost more.
+// Fp2::mul_by_xi is two of them (9 a - b, 9 b + a): one reduction each, where doublings and
+// additions take five and a subtraction one more.
 #pragma once
 
 #include <array>
@@ -63,17 +64,73 @@ struct SmallMultipleTables {
   }();
 };
 
-#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-// r = a K mod m for a < m.
-template <class F, unsigned K>
-inline __attribute__((always_inline)) void mul_small_x86(uint64_t r[4], const uint64_t a[4]) {
-  static_assert(K >= 1 && K <= 16);
+// The combinations below: t = K a + b (Sign = +1), K a + (m - b) (Sign = -1) or K a (Sign = 0),
+// all below (K + 1) m <= 16 m for a, b < m; then t - q m with q from the table, below 2m, and
+// one conditional subtraction of m.
+template <unsigned K, int Sign>
+constexpr void check_small_combination() {
+  static_assert(K >= 1 && K + (Sign != 0 ? 1 : 0) <= 16, "K a +- b must stay below 16 m");
+  static_assert(Sign >= -1 && Sign <= 1);
+}
+
+// r = K a + Sign b mod m for a, b < m (b unused when Sign = 0), on 64-bit words without 128-bit
+// products (WebAssembly): the products by K on 32-bit halves.
+template <class F, unsigned K, int Sign>
+inline __attribute__((always_inline)) void small_combination(uint64_t r[4], const uint64_t a[4],
+                                                             const uint64_t b[4]) {
+  check_small_combination<K, Sign>();
   using Tables = SmallMultipleTables<F>;
   constexpr const U256& M = F::kModulus;
+  uint64_t addend[4] = {0, 0, 0, 0};
+  if constexpr (Sign > 0) {
+    for (int i = 0; i < 4; ++i) addend[i] = b[i];
+  } else if constexpr (Sign < 0) {  // m - b, in [1, m]: no borrow out
+    uint64_t br = 0;
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t d = M.w[i] - b[i];
+      const uint64_t b1 = M.w[i] < b[i];
+      addend[i] = d - br;
+      br = b1 | (d < br);
+    }
+  }
+  constexpr uint64_t kLow = 0xffffffffu;
+  uint64_t t[4], carry = 0;  // carry < 2^5
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t lo = (a[i] & kLow) * K + (addend[i] & kLow) + carry;
+    const uint64_t hi = (a[i] >> 32) * K + (addend[i] >> 32) + (lo >> 32);
+    t[i] = (lo & kLow) | (hi << 32);
+    carry = hi >> 32;
+  }
+  const U256& qm = Tables::kMultiple[Tables::kQuotient[(carry << 6) | (t[3] >> 58)]];
+  uint64_t br = 0;  // t - q m < 2m < 2^256: the fifth word cancels
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t d = t[i] - qm.w[i];
+    const uint64_t b1 = t[i] < qm.w[i];
+    t[i] = d - br;
+    br = b1 | (d < br);
+  }
+  reduce_once(r, t, M.w);
+}
+
+#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
+// The same on x86-64: 128-bit products and the ADC/SBB intrinsics.
+template <class F, unsigned K, int Sign>
+inline __attribute__((always_inline)) void small_combination_x86(uint64_t r[4], const uint64_t a[4],
+                                                                 const uint64_t b[4]) {
+  check_small_combination<K, Sign>();
+  using Tables = SmallMultipleTables<F>;
+  constexpr const U256& M = F::kModulus;
+  unsigned long long addend[4] = {0, 0, 0, 0};
+  if constexpr (Sign > 0) {
+    for (int i = 0; i < 4; ++i) addend[i] = b[i];
+  } else if constexpr (Sign < 0) {
+    unsigned char br = 0;
+    for (int i = 0; i < 4; ++i) br = _subborrow_u64(br, M.w[i], b[i], &addend[i]);
+  }
   unsigned long long t[5];
   uint64_t hi = 0;
   for (int i = 0; i < 4; ++i) {
-    const unsigned __int128 prod = (unsigned __int128)a[i] * K + hi;
+    const unsigned __int128 prod = (unsigned __int128)a[i] * K + hi + addend[i];
     t[i] = uint64_t(prod);
     hi = uint64_t(prod >> 64);
   }
