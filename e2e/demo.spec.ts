@@ -312,6 +312,81 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
   expect(await proveInPage(page)).toBe('ok');
 });
 
+// The module's copy in OPFS (wasm/enygma_worker.js): {name: size} of its folder's files, and
+// the description the worker stored beside the bytes.
+function moduleCopy(page: Page): Promise<{ files: Record<string, number>; meta: any }> {
+  return page.evaluate(async () => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('enygma-module', { create: true });
+    const files: Record<string, number> = {};
+    let meta = null;
+    for await (const [name, handle] of (dir as any).entries()) {
+      const file = await handle.getFile();
+      files[name] = file.size;
+      if (name === `${window.demo.enygma.module}.json`) meta = JSON.parse(await file.text());
+    }
+    return { files, meta };
+  });
+}
+
+// Rewrites a file of the module's copy: fn gets its bytes and returns the new ones.
+async function rewriteModuleCopy(page: Page, suffix: string, fn: string): Promise<void> {
+  await page.evaluate(async ([suffix, fn]) => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('enygma-module');
+    const handle = await dir.getFileHandle(`${window.demo.enygma.module}${suffix}`);
+    const bytes = new Uint8Array(await (await handle.getFile()).arrayBuffer());
+    const writable = await handle.createWritable();
+    await writable.write(new Function('bytes', fn)(bytes));
+    await writable.close();
+  }, [suffix, fn]);
+}
+
+test('the module is kept: the next start reads its WebAssembly back while the server confirms it, and streams it where the copy is damaged or stale', async ({ page }) => {
+  const moduleSource = () => page.evaluate(() => window.demo.enygma.moduleSource);
+  // The copy is written after the module has started (not awaited): wait for its description.
+  const waitForCopy = () => expect.poll(async () => (await moduleCopy(page)).meta?.sha256 ?? null, { timeout: 30_000 })
+    .toMatch(/^[0-9a-f]{64}$/);
+  await openDemo(page, 2);
+  expect(await moduleSource()).toBe('network');
+  await waitForCopy();
+  const first = await moduleCopy(page);
+  const wasm = `${await page.evaluate(() => window.demo.enygma.module)}.wasm`;
+  expect(first.files[wasm]).toBe(first.meta.bytes);
+  expect(first.meta.etag).toMatch(/^"/);
+  await page.reload();
+  await waitReady(page);
+  expect(await moduleSource()).toBe('cache');
+  expect(await proveInPage(page)).toBe('ok');
+  await verifyBothSidesAndServerProve(page);
+
+  // One byte changed (the same size): its SHA-256 differs, so it is never compiled; the module
+  // streams from the server and the copy is written again.
+  await rewriteModuleCopy(page, '.wasm', 'bytes[bytes.length >> 1] ^= 1; return bytes;');
+  await page.reload();
+  await waitReady(page);
+  expect(await moduleSource()).toBe('network');
+  expect(await proveInPage(page)).toBe('ok');
+  await page.reload();
+  await waitReady(page);
+  expect(await moduleSource()).toBe('cache');
+
+  // A copy of another version (the server answers 200 to its ETag): streamed, then kept.
+  await rewriteModuleCopy(page, '.json', `const m = JSON.parse(new TextDecoder().decode(bytes));
+    m.etag = '"an-older-module"'; return JSON.stringify(m);`);
+  await page.reload();
+  await waitReady(page);
+  expect(await moduleSource()).toBe('network');
+  await expect.poll(async () => (await moduleCopy(page)).meta.etag, { timeout: 30_000 }).toBe(first.meta.etag);
+  await page.reload();
+  await waitReady(page);
+  expect(await moduleSource()).toBe('cache');
+
+  // ?module-cache=0 (Enygma.create's moduleCache: false): streamed though the copy is current.
+  await page.goto(`${base()}/?k=2&module-cache=0`);
+  await waitReady(page);
+  expect(await moduleSource()).toBe('network');
+  expect(await proveInPage(page)).toBe('ok');
+});
+
 test('the finished demo (screenshot in e2e/artifacts/demo.png)', async ({ page }) => {
   await page.setViewportSize({ width: 1200, height: 1100 });
   await openDemo(page, 6);
