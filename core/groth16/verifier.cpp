@@ -65,24 +65,25 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
     return ok_status();
   }
 
-  // Two threads: the proof's side (its points on their curves, B's lines, the Miller loop of
-  // (-A, B) and (C, delta)) beside the key's side (B's subgroup check, the public-input sum and
-  // the Miller loop of (vk_x, gamma)), balanced by measured times; the product of the two
-  // Miller-loop values is the three-pair value, and one final exponentiation follows. Until
-  // both checks have passed nothing is concluded; the failures are reported in the order of
-  // the sequential path.
+  // Two threads: the proof's side (its points on their curves, B's subgroup check and lines,
+  // the Miller loop of (-A, B) and (C, delta)) beside the key's side (the public-input sum and
+  // the Miller loop of (vk_x, gamma)), balanced by measured times natively and in WebAssembly
+  // (docs/performance.md); the product of the two Miller-loop values is the three-pair value,
+  // and one final exponentiation follows. Until both checks have passed nothing is concluded;
+  // the failures are reported in the order of the sequential path.
   Status on_curve = ok_status(), subgroup = ok_status();
   Fp12 half[2];
   pool.run_tasks(2, [&](size_t task) {
     if (task == 0) {
       on_curve = validate_proof_points_on_curve(proof);
       if (!on_curve) return;
+      subgroup = validate_proof_b_subgroup(proof);
+      if (!subgroup) return;
       const G1Affine g1[2] = {-proof.a, proof.c};
       const G2Prepared b = prepare_g2(proof.b);
       const G2Prepared* g2[2] = {&b, &pvk.delta};
       half[0] = miller_loop(g1, g2);
     } else {
-      subgroup = validate_proof_b_subgroup(proof);
       const G1Affine g1[1] = {vk_x()};
       const G2Prepared* g2[1] = {&pvk.gamma};
       half[1] = miller_loop(g1, g2);
