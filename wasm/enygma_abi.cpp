@@ -295,7 +295,10 @@ int eny_verify(const char* circuit, const char* response_json, size_t len, eny_b
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const CircuitProver* prover = prover_for(*id);
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
-  Status valid = prover->verify_response(text_of(response_json, len));
+  // On the module's pool: with two threads or more the proof's pairings and the public-input
+  // sum with its pairing run at once (core/groth16/verifier.hpp).
+  Status valid =
+      prover->verify_response(text_of(response_json, len), g_pool ? *g_pool : sequential_pool());
   if (valid) {
     fill(out, R"({"valid":true})");
     return ENY_OK;

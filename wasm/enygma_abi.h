@@ -112,7 +112,8 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
  * clears it before (so that a cancel written after that point is never lost). */
 int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
               size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
-/* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field). */
+/* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field).
+ * Runs on the module's pool (two halves at once with two threads or more). */
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
