@@ -9,8 +9,6 @@
 //   ready_network_ms    the same on a first visit (download + decompression)
 //   key_load_cached_ms, module_start_cached_ms  parts of the last cached load: the key cache's
 //                       read and decode (loadKeys' ms), the worker's and module's start
-//   module_source_cached  where the last cached load's WebAssembly came from ('cache': its
-//                       copy in OPFS, confirmed by a 304)
 //   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
 //                       needed and never shrinks: the peak of the page so far)
 //   module, lane_kernel the module that ran and the lane kernel of its MSM additions
@@ -59,7 +57,6 @@ test('browser benchmarks', async ({ page, request }) => {
   ]);
   result.key_load_cached_ms = await page.evaluate(() => (window as any).demo.keys['transfer-k6'].ms);
   result.module_start_cached_ms = await page.evaluate(() => (window as any).demo.enygma.initMs);
-  result.module_source_cached = await page.evaluate(() => (window as any).demo.enygma.moduleSource);
 
   for (const k of [2, 6]) {
     const requestText = fs.readFileSync(path.join(webDir(), 'vectors', `transfer-k${k}.json`), 'utf8');

@@ -101,9 +101,7 @@ export declare class Enygma {
    * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. `manifestUrl`: the key
    * manifest `loadKeys` uses when given none (default 'keys/manifest.json' relative to the
    * page). `prefetchKeys`: circuits whose manifest entry and cached keys are read while the
-   * module starts (the first `loadKeys` of each with that manifest takes them). The module's
-   * WebAssembly is kept in the origin private file system and read back from there while the
-   * server answers 304 to its ETag; `moduleCache: false` streams it from the server every time. */
+   * module starts (the first `loadKeys` of each with that manifest takes them). */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
@@ -111,7 +109,6 @@ export declare class Enygma {
     keyStore?: 'auto' | 'blob';
     manifestUrl?: string | URL;
     prefetchKeys?: CircuitId[];
-    moduleCache?: boolean;
   }): Promise<Enygma>;
 
   readonly version: string;
@@ -124,9 +121,6 @@ export declare class Enygma {
   readonly laneKernel: string;
   readonly crossOriginIsolated: boolean;
   readonly initMs: number;
-  /** Where the module's WebAssembly came from: its copy in the origin private file system, which
-   * the server confirmed current ('cache'), or the server ('network'). */
-  readonly moduleSource: 'cache' | 'network';
 
   circuits(): Promise<CircuitFamily[]>;
   circuitInfo(circuit: CircuitId): Promise<CircuitInfo>;

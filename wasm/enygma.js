@@ -46,14 +46,10 @@ export class Enygma {
   // private file system is available (default 'auto': files there). manifestUrl: the key
   // manifest loadKeys uses when not given one (default 'keys/manifest.json' relative to the
   // page). prefetchKeys: circuits whose manifest entry and cached keys are read while the
-  // module starts; the first loadKeys of each with that manifest takes them. moduleCache: false
-  // streams the module's WebAssembly from the server at every start (default: a copy in the
-  // origin private file system, used while the server answers 304 to its ETag).
-  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
-    moduleCache = true } = {}) {
+  // module starts; the first loadKeys of each with that manifest takes them.
+  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [] } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
-    if (!moduleCache) url.searchParams.set('module-cache', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
     else if (keyStore !== 'auto') throw new EnygmaError('rejected', { error: "keyStore must be 'auto' or 'blob'", rule: 'input', field: 'keyStore' });
     if (!Array.isArray(prefetchKeys)) {
@@ -128,11 +124,6 @@ export class Enygma {
   }
   get initMs() {
     return this.#info.initMs;
-  }
-  // Where the module's WebAssembly came from: 'cache' (the copy the server confirmed current)
-  // or 'network'.
-  get moduleSource() {
-    return this.#info.moduleSource;
   }
 
   // [{name, summary, min_k, max_k, default_min_k, default_max_k, prove_route, verify_route}]

@@ -37,8 +37,7 @@ var RELAXED_SIMD = new URLSearchParams(self.location.search).get('relaxed-simd')
 })();
 var MODULE_SCRIPT = !THREADED ? 'enygma_module_st.js'
   : RELAXED_SIMD ? 'enygma_module_relaxed.js' : 'enygma_module.js';
-// The ABI and module scripts are imported by init, after it has started the key prefetch: the
-// manifest request and the key cache's reads then run while they load.
+importScripts('enygma_abi.js', MODULE_SCRIPT);
 
 var abi = null;
 var queue = Promise.resolve();
@@ -134,19 +133,16 @@ function keyDb() {
 }
 
 var KEY_DIR = 'enygma-keys';
-// An OPFS folder (the raw proving keys', the module's), or null where there is none (older
-// browsers, some private modes).
-async function opfsDir(name) {
+// The OPFS folder of the raw proving keys, or null where there is none (older browsers,
+// some private modes).
+async function keyDir() {
   try {
     if (!navigator.storage || !navigator.storage.getDirectory) return null;
     var root = await navigator.storage.getDirectory();
-    return await root.getDirectoryHandle(name, { create: true });
+    return await root.getDirectoryHandle(KEY_DIR, { create: true });
   } catch (e) {
     return null;
   }
-}
-function keyDir() {
-  return opfsDir(KEY_DIR);
 }
 
 // The entry's raw proving key as an ArrayBuffer, or null (missing, another size, unreadable).
@@ -251,99 +247,30 @@ async function download(id, url, expect) {
   return bytes;
 }
 
-// ---- the module's WebAssembly, hashed (SHA-256) so that a key cache entry can record which
-// module compared its keys with the circuit. Kept in the origin private file system (folder
-// enygma-module: <module>.wasm, and <module>.json with the server's ETag, the size and the
-// SHA-256): while the server answers 304 to that ETag the bytes are read back from there (this
-// browser reads a file several times faster than it takes a response body) and compiled;
-// otherwise, or where the copy is damaged, they are compiled as they stream in from the server
-// and stored for the next start. `?module-cache=0` on this script's URL (Enygma.create's
-// moduleCache: false) always streams them and stores nothing. -----------------------------
+// ---- the module's WebAssembly: compiled as it streams in, and hashed (SHA-256) on the way, so
+// that a key cache entry can record which module compared its keys with the circuit ----------
 var moduleDigest = null; // hex, or null where there is no crypto.subtle (insecure contexts)
-var moduleSource = 'network'; // or 'cache'
-var MODULE_DIR = 'enygma-module';
-var USE_MODULE_CACHE = new URLSearchParams(self.location.search).get('module-cache') !== '0';
 
-function sha256Hex(bytes) {
-  if (!(self.crypto && crypto.subtle)) return Promise.resolve(null);
-  return crypto.subtle.digest('SHA-256', bytes).then(function (d) {
-    return hex(new Uint8Array(d));
-  }, function () {
-    return null;
-  });
-}
-
-// The module's cache files: {meta, file}, or null (none, unreadable, no OPFS, no SHA-256).
-async function cachedModule(name) {
-  if (!USE_MODULE_CACHE || !(self.crypto && crypto.subtle)) return null;
-  try {
-    var dir = await opfsDir(MODULE_DIR);
-    if (!dir) return null;
-    var meta = JSON.parse(await (await (await dir.getFileHandle(name + '.json')).getFile()).text());
-    if (!meta || typeof meta.etag !== 'string' || typeof meta.sha256 !== 'string') return null;
-    return { meta: meta, file: await (await dir.getFileHandle(name + '.wasm')).getFile() };
-  } catch (e) {
-    return null;
-  }
-}
-
-// Files the bytes, then their description (a reader takes the bytes only where both agree).
-async function storeModule(name, etag, bytes, digest) {
-  if (!USE_MODULE_CACHE || !etag || !digest) return;
-  try {
-    var dir = await opfsDir(MODULE_DIR);
-    if (!dir) return;
-    var files = [[name + '.wasm', bytes], [name + '.json', JSON.stringify({ etag: etag, bytes: bytes.byteLength, sha256: digest })]];
-    for (var i = 0; i < files.length; ++i) {
-      var writable = await (await dir.getFileHandle(files[i][0], { create: true })).createWritable();
-      await writable.write(files[i][1]);
-      await writable.close();
-    }
-  } catch (e) {
-    // quota or no access: the next start streams the module again
-  }
-}
-
-// [the instantiated module {module, instance}, the SHA-256 of its bytes (hex, or null)].
-async function instantiateModule(imports) {
-  var name = MODULE_SCRIPT.replace(/\.js$/, '');
-  var url = new URL(name + '.wasm', self.location.href).href;
-  var cached = await cachedModule(name);
-  var response = await fetch(url, cached ? { credentials: 'same-origin', headers: { 'If-None-Match': cached.meta.etag } }
-    : { credentials: 'same-origin' });
-  if (cached && response.status === 304) {
-    var kept = null;
-    try {
-      kept = cached.file.size === cached.meta.bytes ? await cached.file.arrayBuffer() : null;
-    } catch (e) {
-      // rewritten by another page meanwhile: streamed below
-    }
-    var keptDigest = kept ? await sha256Hex(kept) : null;
-    // (Hashed before it is compiled: instantiating writes the module's data into the shared
-    // memory, so a damaged copy must never be instantiated.)
-    if (keptDigest !== null && keptDigest === cached.meta.sha256) {
-      moduleSource = 'cache';
-      return [await WebAssembly.instantiate(kept, imports), keptDigest];
-    }
-    response = await fetch(url, { credentials: 'same-origin', cache: 'no-cache' }); // a damaged copy
-  }
-  if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
-  var etag = response.headers.get('ETag');
-  var bytes = response.clone().arrayBuffer();
-  // A server without the application/wasm type: compiled from the bytes instead.
-  var instantiated = WebAssembly.instantiateStreaming(response, imports).catch(function () {
-    return bytes.then(function (b) {
-      return WebAssembly.instantiate(b, imports);
+function instantiateModule(imports) {
+  var url = new URL(MODULE_SCRIPT.replace(/\.js$/, '.wasm'), self.location.href).href;
+  return fetch(url, { credentials: 'same-origin' }).then(function (response) {
+    if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
+    var bytes = response.clone().arrayBuffer();
+    // A server without the application/wasm type: compiled from the bytes instead.
+    var instantiated = WebAssembly.instantiateStreaming(response, imports).catch(function () {
+      return bytes.then(function (b) {
+        return WebAssembly.instantiate(b, imports);
+      });
     });
+    var digest = bytes.then(function (b) {
+      return self.crypto && crypto.subtle ? crypto.subtle.digest('SHA-256', b).then(function (d) {
+        return hex(new Uint8Array(d));
+      }) : null;
+    }).catch(function () {
+      return null;
+    });
+    return Promise.all([instantiated, digest]);
   });
-  var digest = bytes.then(sha256Hex, function () {
-    return null;
-  });
-  var result = await Promise.all([instantiated, digest]);
-  bytes.then(function (b) {
-    storeModule(name, etag, b, result[1]); // not awaited: the module is ready without it
-  });
-  return result;
 }
 
 // ---- what loadKeys needs before the module: the manifest's entry of a circuit, and unless
@@ -396,11 +323,6 @@ var ops = {
         if (prefetchedKeys[circuit] === prefetch) delete prefetchedKeys[circuit];
       }, PREFETCH_KEEP_MS);
     });
-    try {
-      importScripts('enygma_abi.js', MODULE_SCRIPT);
-    } catch (e) {
-      throw new Failure('error', { error: 'the module script ' + MODULE_SCRIPT + ' did not load: ' + e.message, rule: 'internal', field: '' });
-    }
     var options = {
       locateFile: function (path) {
         return new URL(path, self.location.href).href;
@@ -444,7 +366,6 @@ var ops = {
         threaded: THREADED,
         module: MODULE_SCRIPT.replace(/\.js$/, ''),
         laneKernel: abi.laneKernel(),
-        moduleSource: moduleSource,
         crossOriginIsolated: self.crossOriginIsolated === true,
         hardwareConcurrency: navigator.hardwareConcurrency || 0,
         // Shared with the page only when it is shared memory (the cancel flag lives there);

@@ -438,13 +438,11 @@ async function start() {
   try {
     const threads = Number(params.get('threads')) || undefined;
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
-    // the cached proving keys as Blobs in IndexedDB, not files; ?module-cache=0: the module's
-    // WebAssembly streamed from the server, not read from its copy.
+    // the cached proving keys as Blobs in IndexedDB, not files.
     demo.enygma = await Enygma.create({
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
       keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
-      moduleCache: params.get('module-cache') !== '0',
       // The keys are read from the cache while the module starts (the circuit id is certain
       // before the families are known only for transfer).
       prefetchKeys: demo.family === 'transfer' ? [circuitId()] : []
@@ -475,7 +473,7 @@ async function start() {
     : 'not cross-origin isolated: the module without threads';
   $('kernel').textContent = `${demo.enygma.module}, lane kernel: ${demo.enygma.laneKernel}`;
   $('threads').textContent = `${demo.poolSize} (${navigator.hardwareConcurrency} cores)`;
-  $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)} (WebAssembly from the ${demo.enygma.moduleSource})`;
+  $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();
   updateButtons();
   await loadKeys();
