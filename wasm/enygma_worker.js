@@ -37,7 +37,8 @@ var RELAXED_SIMD = new URLSearchParams(self.location.search).get('relaxed-simd')
 })();
 var MODULE_SCRIPT = !THREADED ? 'enygma_module_st.js'
   : RELAXED_SIMD ? 'enygma_module_relaxed.js' : 'enygma_module.js';
-importScripts('enygma_abi.js', MODULE_SCRIPT);
+// The ABI and module scripts are imported by init, after it has started the key prefetch: the
+// manifest request and the key cache's reads then run while they load.
 
 var abi = null;
 var queue = Promise.resolve();
@@ -323,6 +324,11 @@ var ops = {
         if (prefetchedKeys[circuit] === prefetch) delete prefetchedKeys[circuit];
       }, PREFETCH_KEEP_MS);
     });
+    try {
+      importScripts('enygma_abi.js', MODULE_SCRIPT);
+    } catch (e) {
+      throw new Failure('error', { error: 'the module script ' + MODULE_SCRIPT + ' did not load: ' + e.message, rule: 'internal', field: '' });
+    }
     var options = {
       locateFile: function (path) {
         return new URL(path, self.location.href).href;
