@@ -147,15 +147,15 @@ void check_mul_small(TestRng& rng) {
             << "K = " << K << ", " << to_decimal(x) << " + " << to_decimal(b.montgomery());
         ASSERT_EQ(a.template mul_small_minus<K>(b), expected - b)
             << "K = " << K << ", " << to_decimal(x) << " - " << to_decimal(b.montgomery());
-#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-        // The portable kernel (WebAssembly's) against the x86-64 one on the same words.
-        uint64_t portable[4], x86[4];
-        portable64::small_combination<F, K, -1>(portable, x.w, b.montgomery().w);
-        portable64::small_combination_x86<F, K, -1>(x86, x.w, b.montgomery().w);
-        ASSERT_EQ(0, std::memcmp(portable, x86, sizeof portable)) << "K = " << K;
-        portable64::small_combination<F, K, 1>(portable, x.w, b.montgomery().w);
-        portable64::small_combination_x86<F, K, 1>(x86, x.w, b.montgomery().w);
-        ASSERT_EQ(0, std::memcmp(portable, x86, sizeof portable)) << "K = " << K;
+#if defined(__SIZEOF_INT128__)
+        // The 32-bit-halves kernel (WebAssembly's) against the 128-bit one on the same words.
+        uint64_t halves[4], wide[4];
+        portable64::small_combination<F, K, -1>(halves, x.w, b.montgomery().w);
+        portable64::small_combination<F, K, -1, true>(wide, x.w, b.montgomery().w);
+        ASSERT_EQ(0, std::memcmp(halves, wide, sizeof halves)) << "K = " << K;
+        portable64::small_combination<F, K, 1>(halves, x.w, b.montgomery().w);
+        portable64::small_combination<F, K, 1, true>(wide, x.w, b.montgomery().w);
+        ASSERT_EQ(0, std::memcmp(halves, wide, sizeof halves)) << "K = " << K;
 #endif
       }
     }

@@ -111,7 +111,7 @@ ENYGMA_KERNEL void sub(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) 
 template <class F, unsigned K, int Sign>
 ENYGMA_KERNEL void mul_small(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]) {
 #if defined(__x86_64__) && !defined(ENYGMA_LIMB32)
-  portable64::small_combination_x86<F, K, Sign>(r, a, b);
+  portable64::small_combination<F, K, Sign, /*kWide=*/true>(r, a, b);
 #else
   portable64::small_combination<F, K, Sign>(r, a, b);
 #endif

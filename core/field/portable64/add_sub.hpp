@@ -13,16 +13,24 @@
 
 namespace enygma::portable64 {
 
+// r = a - b on four words; returns the borrow out (0 or 1). r may alias a or b.
+inline __attribute__((always_inline)) uint64_t sub_words(uint64_t r[4], const uint64_t a[4],
+                                                         const uint64_t b[4]) {
+  uint64_t br = 0;
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t d = a[i] - b[i];
+    const uint64_t b1 = a[i] < b[i];
+    r[i] = d - br;
+    br = b1 | (d < br);
+  }
+  return br;
+}
+
 // r = a - m if that does not borrow, else a (branch-free).
 inline __attribute__((always_inline)) void reduce_once(uint64_t r[4], const uint64_t a[4],
                                                        const uint64_t m[4]) {
-  uint64_t s[4], br = 0;
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t d = a[i] - m[i];
-    const uint64_t b1 = a[i] < m[i];
-    s[i] = d - br;
-    br = b1 | (d < br);
-  }
+  uint64_t s[4];
+  const uint64_t br = sub_words(s, a, m);
   const uint64_t keep = 0 - br;  // borrowed: a < m, keep it
   for (int i = 0; i < 4; ++i) r[i] = (a[i] & keep) | (s[i] & ~keep);
 }
@@ -47,14 +55,7 @@ inline __attribute__((always_inline)) void add(uint64_t r[4], const uint64_t a[4
 inline __attribute__((always_inline)) void sub(uint64_t r[4], const uint64_t a[4],
                                                const uint64_t b[4], const uint64_t m[4]) {
   uint64_t t[4];
-  uint64_t br = 0;
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t d = a[i] - b[i];
-    const uint64_t b1 = a[i] < b[i];
-    const uint64_t e = d - br;
-    br = b1 | (d < br);
-    t[i] = e;
-  }
+  const uint64_t br = sub_words(t, a, b);
   // add m back if we borrowed (branch-free)
   const uint64_t mask = 0 - br;
   uint64_t c = 0;

@@ -12,10 +12,6 @@
 #include "core/field/portable64/add_sub.hpp"
 #include "core/field/u256.hpp"
 
-#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-#include <x86intrin.h>
-#endif
-
 namespace enygma::portable64 {
 
 // The tables of the modulus M = F::kModulus: j m mod 2^256 for j = 0..16 (the subtraction
@@ -73,80 +69,51 @@ constexpr void check_small_combination() {
   static_assert(Sign >= -1 && Sign <= 1);
 }
 
-// r = K a + Sign b mod m for a, b < m (b unused when Sign = 0), on 64-bit words without 128-bit
-// products (WebAssembly): the products by K on 32-bit halves.
-template <class F, unsigned K, int Sign>
+// What is added to K a: b, m - b (in [1, m]) or 0.
+template <class F, int Sign>
+inline __attribute__((always_inline)) void combination_addend(uint64_t addend[4],
+                                                              const uint64_t b[4]) {
+  for (int i = 0; i < 4; ++i) addend[i] = Sign > 0 ? b[i] : 0;
+  if constexpr (Sign < 0) sub_words(addend, F::kModulus.w, b);  // no borrow out
+}
+
+// r = K a + Sign b mod m for a, b < m (b unused when Sign = 0). kWide: the products by K as
+// 128-bit products (x86-64); otherwise on 32-bit halves of the words (WebAssembly, where a
+// 128-bit product is a library call). The same result either way (the tests compare them).
+template <class F, unsigned K, int Sign, bool kWide = false>
 inline __attribute__((always_inline)) void small_combination(uint64_t r[4], const uint64_t a[4],
                                                              const uint64_t b[4]) {
   check_small_combination<K, Sign>();
   using Tables = SmallMultipleTables<F>;
   constexpr const U256& M = F::kModulus;
-  uint64_t addend[4] = {0, 0, 0, 0};
-  if constexpr (Sign > 0) {
-    for (int i = 0; i < 4; ++i) addend[i] = b[i];
-  } else if constexpr (Sign < 0) {  // m - b, in [1, m]: no borrow out
-    uint64_t br = 0;
+  uint64_t addend[4];
+  combination_addend<F, Sign>(addend, b);
+  uint64_t t[4], top = 0;  // t = K a + addend = (top : t), top < 2^5
+  if constexpr (kWide) {
+#if defined(__SIZEOF_INT128__)
     for (int i = 0; i < 4; ++i) {
-      const uint64_t d = M.w[i] - b[i];
-      const uint64_t b1 = M.w[i] < b[i];
-      addend[i] = d - br;
-      br = b1 | (d < br);
+      const unsigned __int128 prod = (unsigned __int128)a[i] * K + top + addend[i];
+      t[i] = uint64_t(prod);
+      top = uint64_t(prod >> 64);
+    }
+#else
+    static_assert(K == 0, "kWide needs 128-bit integers");
+#endif
+  } else {
+    constexpr uint64_t kLow = 0xffffffffu;
+    for (int i = 0; i < 4; ++i) {
+      const uint64_t lo = (a[i] & kLow) * K + (addend[i] & kLow) + top;
+      const uint64_t hi = (a[i] >> 32) * K + (addend[i] >> 32) + (lo >> 32);
+      t[i] = (lo & kLow) | (hi << 32);
+      top = hi >> 32;
     }
   }
-  constexpr uint64_t kLow = 0xffffffffu;
-  uint64_t t[4], carry = 0;  // carry < 2^5
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t lo = (a[i] & kLow) * K + (addend[i] & kLow) + carry;
-    const uint64_t hi = (a[i] >> 32) * K + (addend[i] >> 32) + (lo >> 32);
-    t[i] = (lo & kLow) | (hi << 32);
-    carry = hi >> 32;
-  }
-  const U256& qm = Tables::kMultiple[Tables::kQuotient[(carry << 6) | (t[3] >> 58)]];
-  uint64_t br = 0;  // t - q m < 2m < 2^256: the fifth word cancels
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t d = t[i] - qm.w[i];
-    const uint64_t b1 = t[i] < qm.w[i];
-    t[i] = d - br;
-    br = b1 | (d < br);
-  }
+  const U256& qm = Tables::kMultiple[Tables::kQuotient[(top << 6) | (t[3] >> 58)]];
+  sub_words(t, t, qm.w);  // t - q m < 2m < 2^256: the fifth word cancels
+#if defined(__x86_64__)
+  if constexpr (kWide) return reduce_once_x86(r, t, M.w);
+#endif
   reduce_once(r, t, M.w);
 }
-
-#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
-// The same on x86-64: 128-bit products and the ADC/SBB intrinsics.
-template <class F, unsigned K, int Sign>
-inline __attribute__((always_inline)) void small_combination_x86(uint64_t r[4], const uint64_t a[4],
-                                                                 const uint64_t b[4]) {
-  check_small_combination<K, Sign>();
-  using Tables = SmallMultipleTables<F>;
-  constexpr const U256& M = F::kModulus;
-  unsigned long long addend[4] = {0, 0, 0, 0};
-  if constexpr (Sign > 0) {
-    for (int i = 0; i < 4; ++i) addend[i] = b[i];
-  } else if constexpr (Sign < 0) {
-    unsigned char br = 0;
-    for (int i = 0; i < 4; ++i) br = _subborrow_u64(br, M.w[i], b[i], &addend[i]);
-  }
-  unsigned long long t[5];
-  uint64_t hi = 0;
-  for (int i = 0; i < 4; ++i) {
-    const unsigned __int128 prod = (unsigned __int128)a[i] * K + hi + addend[i];
-    t[i] = uint64_t(prod);
-    hi = uint64_t(prod >> 64);
-  }
-  t[4] = hi;
-  const uint8_t q = Tables::kQuotient[(t[4] << 6) | (t[3] >> 58)];
-  const U256& qm = Tables::kMultiple[q];
-  unsigned char br = 0;
-  br = _subborrow_u64(br, t[0], qm.w[0], &t[0]);
-  br = _subborrow_u64(br, t[1], qm.w[1], &t[1]);
-  br = _subborrow_u64(br, t[2], qm.w[2], &t[2]);
-  br = _subborrow_u64(br, t[3], qm.w[3], &t[3]);
-  // t < 2m < 2^255 now, so the fifth word is spent: one conditional subtraction of m.
-  (void)br;
-  const uint64_t low[4] = {t[0], t[1], t[2], t[3]};
-  reduce_once_x86(r, low, M.w);
-}
-#endif
 
 }  // namespace enygma::portable64
