@@ -9,6 +9,8 @@
 //   ready_network_ms    the same on a first visit (download + decompression)
 //   key_load_cached_ms, module_start_cached_ms  parts of the last cached load: the key cache's
 //                       read and decode (loadKeys' ms), the worker's and module's start
+//   verifier_warmup     the worker's verifier warm-up after the last cached load: rounds, their
+//                       time in all, the first's and the last's (the proofs wait for its end)
 //   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
 //                       needed and never shrinks: the peak of the page so far)
 //   module, lane_kernel the module that ran and the lane kernel of its MSM additions
@@ -57,6 +59,18 @@ test('browser benchmarks', async ({ page, request }) => {
   ]);
   result.key_load_cached_ms = await page.evaluate(() => (window as any).demo.keys['transfer-k6'].ms);
   result.module_start_cached_ms = await page.evaluate(() => (window as any).demo.enygma.initMs);
+  // The verifier's warm-up (Enygma.create's warmVerifier) runs once the keys are loaded; the
+  // proofs below start once it is done.
+  result.verifier_warmup = await page.evaluate(async () => {
+    const e = (window as any).demo.enygma;
+    if (typeof e.verifierWarmup !== 'function') return null; // a page built before it
+    let w = await e.verifierWarmup();
+    while (w.state === 'running' || w.state === 'waiting') {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      w = await e.verifierWarmup();
+    }
+    return { state: w.state, rounds: w.rounds, busy_ms: w.busyMs, first_ms: w.firstMs, last_ms: w.lastMs };
+  });
 
   for (const k of [2, 6]) {
     const requestText = fs.readFileSync(path.join(webDir(), 'vectors', `transfer-k${k}.json`), 'utf8');

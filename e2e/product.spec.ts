@@ -5,6 +5,8 @@
 // - the ES-module package (build-wasm/web/enygma/: package.json with exports, index.mjs,
 //   index.d.ts) imported in a fresh page: create, keys, make a request, validate, prove with
 //   progress, verify, memory, terminate;
+// - the verifier's warm-up runs once keys are loaded, between the page's operations, and stops at
+//   its target; warmVerifier: 0 turns it off;
 // - twenty proofs in a row leave the worker's memory as it was idle; a proof asked for while
 //   another runs waits for it and both are right;
 // - every other circuit served (deposit, withdraw, join-split, ownership) proves in the demo
@@ -96,7 +98,7 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     expect((await request.get(`${base()}/enygma/${file}`)).status(), file).toBe(200);
   }
   const types = await (await request.get(`${base()}/enygma/index.d.ts`)).text();
-  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory']) {
+  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory', 'verifierWarmup']) {
     expect(types).toContain(name);
   }
   // A page that is not the demo: the package.json document.
@@ -146,6 +148,51 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.refused).toBe('rejected input');
   expect(result.digestRefused).toBe('key');
   expect(result.memory.memory_bytes).toBeGreaterThan(0);
+});
+
+test('the verifier warms up once keys are loaded, between operations; warmVerifier: 0 turns it off', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 30 });
+    const before = await e.verifierWarmup();
+    await e.loadKeys('transfer-k2');
+    const req = await e.makeRequest('transfer-k2', { seed: 'warm-up test' });
+    // It starts after half a second of idleness (these reads of its state do not count), and
+    // a proof asked for meanwhile waits for at most one of its verifications, and is right.
+    const sleep = () => new Promise((resolve) => setTimeout(resolve, 10));
+    let warm = await e.verifierWarmup();
+    while (warm.rounds === 0) warm = (await sleep(), await e.verifierWarmup());
+    const proof = await e.prove('transfer-k2', req);
+    while (warm.state === 'running') warm = (await sleep(), await e.verifierWarmup());
+    const verified = await e.verify('transfer-k2', proof.response);
+    const tampered = JSON.parse(proof.response);
+    tampered.public_signal[0] = tampered.public_signal[0] === '1' ? '2' : '1';
+    const rejected = await e.verify('transfer-k2', JSON.stringify(tampered));
+    const after = await e.verifierWarmup();
+    e.terminate();
+    const off = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0 });
+    await off.loadKeys('transfer-k2');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const offState = await off.verifierWarmup();
+    off.terminate();
+    let refused = '';
+    try {
+      await Enygma.create({ warmVerifier: -1 });
+    } catch (err: any) {
+      refused = `${err.rule} ${err.field}`;
+    }
+    return { before, warm, verified: verified.valid, rejected: rejected.valid, after, offState, refused };
+  });
+  expect(r.before.state).toBe('waiting');
+  expect(r.warm).toMatchObject({ state: 'done', target: 30, rounds: 30, error: null });
+  expect(r.warm.busyMs).toBeGreaterThan(0);
+  expect(r.warm.firstMs).toBeGreaterThan(0);
+  expect(r.verified).toBe(true);
+  expect(r.rejected).toBe(false);
+  expect(r.after.rounds).toBe(30); // verifications asked for by the page are not counted
+  expect(r.offState).toMatchObject({ state: 'off', rounds: 0 });
+  expect(r.refused).toBe('input warmVerifier');
 });
 
 test('twenty proofs in a row leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {

@@ -76,6 +76,18 @@ export interface MemoryStats {
   threads: number;
 }
 
+export interface VerifierWarmup {
+  /** 'waiting': no keys loaded yet; 'failed': the warm-up proof verified (never expected). */
+  state: 'off' | 'waiting' | 'running' | 'done' | 'failed';
+  target: number;
+  rounds: number;
+  /** The warm-up's verifications' time in all, the first one's and the latest one's. */
+  busyMs: number;
+  firstMs: number | null;
+  lastMs: number | null;
+  error: string | null;
+}
+
 export interface ProofResult {
   /** The reference service's response JSON: {pi_a, pi_b, pi_c, public_signal}. */
   response: string;
@@ -101,7 +113,11 @@ export declare class Enygma {
    * one; `keyStore: 'blob'` keeps them as Blobs in IndexedDB instead. `manifestUrl`: the key
    * manifest `loadKeys` uses when given none (default 'keys/manifest.json' relative to the
    * page). `prefetchKeys`: circuits whose manifest entry and cached keys are read while the
-   * module starts (the first `loadKeys` of each with that manifest takes them). */
+   * module starts (the first `loadKeys` of each with that manifest takes them).
+   * `warmVerifier` (default 40, 0 for none): once the first keys are loaded and the worker has
+   * been idle for half a second, it verifies a proof that does not verify this many times while
+   * it has nothing else to do, so that the engine has optimized the verifier's code before the
+   * first real verification. */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
@@ -109,6 +125,7 @@ export declare class Enygma {
     keyStore?: 'auto' | 'blob';
     manifestUrl?: string | URL;
     prefetchKeys?: CircuitId[];
+    warmVerifier?: number;
   }): Promise<Enygma>;
 
   readonly version: string;
@@ -156,6 +173,8 @@ export declare class Enygma {
   exportProof(response: string | object,
               format?: 'reference' | 'snarkjs' | 'public_snarkjs' | 'binary_hex'): Promise<string>;
   memory(): Promise<MemoryStats>;
+  /** Where the verifier's warm-up (create's `warmVerifier`) stands. */
+  verifierWarmup(): Promise<VerifierWarmup>;
   /** Ends the worker; the instance is unusable afterwards. */
   terminate(): void;
 }

@@ -46,8 +46,13 @@ export class Enygma {
   // private file system is available (default 'auto': files there). manifestUrl: the key
   // manifest loadKeys uses when not given one (default 'keys/manifest.json' relative to the
   // page). prefetchKeys: circuits whose manifest entry and cached keys are read while the
-  // module starts; the first loadKeys of each with that manifest takes them.
-  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [] } = {}) {
+  // module starts; the first loadKeys of each with that manifest takes them. warmVerifier: once
+  // the first keys are loaded and the worker has been idle for half a second, it verifies a proof
+  // that does not verify this many times while it has nothing else to do, so that the engine has
+  // optimized the verifier's code before the first real verification (which otherwise takes
+  // several times longer); 0: no warm-up.
+  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
+    warmVerifier = 40 } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
@@ -55,7 +60,10 @@ export class Enygma {
     if (!Array.isArray(prefetchKeys)) {
       throw new EnygmaError('rejected', { error: 'prefetchKeys must be an array of circuit ids', rule: 'input', field: 'prefetchKeys' });
     }
-    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl));
+    if (!Number.isInteger(warmVerifier) || warmVerifier < 0 || warmVerifier > 1000) {
+      throw new EnygmaError('rejected', { error: 'warmVerifier must be an integer from 0 to 1000', rule: 'input', field: 'warmVerifier' });
+    }
+    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl), warmVerifier);
     await enygma.#start(prefetchKeys);
     return enygma;
   }
@@ -63,6 +71,7 @@ export class Enygma {
   #workerUrl;
   #threads;
   #manifestUrl; // loadKeys' default
+  #warmVerifier;
   #worker = null;
   #starting = null; // the promise of a (re)start in progress
   #keys = new Map(); // circuit -> how its keys were loaded, to load them again after a restart
@@ -73,10 +82,11 @@ export class Enygma {
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
 
-  constructor(workerUrl, threads, manifestUrl) {
+  constructor(workerUrl, threads, manifestUrl, warmVerifier) {
     this.#workerUrl = workerUrl;
     this.#threads = threads;
     this.#manifestUrl = manifestUrl;
+    this.#warmVerifier = warmVerifier;
   }
 
   // A new worker and module; the keys loaded before are loaded again (from the key cache or
@@ -91,7 +101,7 @@ export class Enygma {
       this.#pending.clear();
     };
     const info = await this.#send('init', {
-      threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl
+      threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warmVerifier
     });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
@@ -161,6 +171,12 @@ export class Enygma {
   // {memory_bytes, heap_in_use_bytes, heap_free_bytes, threads}: the module's memory now.
   memory() {
     return this.#call('memory', {});
+  }
+  // The verifier's warm-up (create's warmVerifier): {state: 'off' | 'waiting' (no keys yet) |
+  // 'running' | 'done' | 'failed', target, rounds, busyMs (its verifications' time), firstMs,
+  // lastMs (the first and the latest), error}.
+  verifierWarmup() {
+    return this.#call('verifierWarmup', {});
   }
   clearKeyCache() {
     return this.#call('clearKeyCache', {});

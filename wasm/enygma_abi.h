@@ -115,6 +115,10 @@ int eny_prove(const char* circuit, const char* request_json, size_t len, const u
 /* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field).
  * Runs on the module's pool (two halves at once with two threads or more). */
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out);
+/* A response JSON for the circuit's loaded verifying key that parses and does not verify
+ * (generator points, public inputs of full size): eny_verify on it runs every step of a real
+ * verification and ends with ENY_INVALID. For warming the engine's code of the verifier. */
+int eny_verifier_warmup_response(const char* circuit, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
 

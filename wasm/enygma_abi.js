@@ -237,6 +237,13 @@
           });
         });
       },
+      // A response that parses and does not verify (eny_verifier_warmup_response): {status, text}.
+      verifierWarmupResponse: function (circuit) {
+        clearOut();
+        return withCircuit(circuit, function (c) {
+          return outcome(M._eny_verifier_warmup_response(c, outBuffer));
+        });
+      },
       exportProof: function (responseJson, format) {
         var f = typeof format === 'string' ? PROOF_FORMATS[format] : format;
         if (f === undefined) throw new Error('enygma: unknown proof format ' + format);

@@ -308,6 +308,67 @@ async function keysFromCache(circuit, manifestUrlText, noCache) {
     ms: { manifest: tManifest - t0, cacheRead: now() - tManifest }
   };
 }
+// ---- the verifier's warm-up: the engine first runs the module's code unoptimized and
+// optimizes each function once it has run enough (dynamic tiering), so in Chromium 156 the first
+// ~35 verifications of a page take 2-20 ms each instead of ~1.5 ms (docs/performance.md). Once
+// the first keys are loaded, the worker verifies a proof that does not verify
+// (eny_verifier_warmup_response: the real path up to the failing pairing check) `target` times,
+// one verification per task and only while no operation is queued or running: an operation
+// waits for at most one verification. The first one waits until the worker has had nothing to
+// do for WARMUP_IDLE_MS, so that the warm-up does not compete with the page's start. Once per
+// worker: the verifier's code is the same for every circuit. Enygma.create's warmVerifier sets
+// target (0: no warm-up).
+var warmup = { state: 'off', target: 0, rounds: 0, busyMs: 0, firstMs: null, lastMs: null, error: null };
+var warmupInput = null; // {circuit, response}
+var warmupTimer = null;
+var opsInFlight = 0;
+var WARMUP_IDLE_MS = 500;
+
+function warmupStart(circuit) {
+  if (warmup.state !== 'waiting') return;
+  var sample = abi.verifierWarmupResponse(circuit);
+  if (sample.status !== EnygmaAbi.STATUS.OK) return;
+  warmupInput = { circuit: circuit, response: sample.text };
+  warmup.state = 'running';
+  warmupSchedule();
+}
+
+// One timer at a time; an operation that arrives meanwhile makes the round wait for its end.
+function warmupSchedule() {
+  if (warmup.state !== 'running' || opsInFlight > 0) return;
+  if (warmupTimer !== null) clearTimeout(warmupTimer);
+  warmupTimer = setTimeout(warmupRound, warmup.rounds === 0 ? WARMUP_IDLE_MS : 0);
+}
+
+function warmupRound() {
+  warmupTimer = null;
+  if (warmup.state !== 'running' || opsInFlight > 0) return; // resumed when the queue is empty
+  var t0 = now();
+  var outcome = abi.verify(warmupInput.circuit, warmupInput.response);
+  var ms = now() - t0;
+  if (outcome.status !== EnygmaAbi.STATUS.INVALID) {
+    warmupInput = null;
+    if (outcome.status === EnygmaAbi.STATUS.OK) { // never: its points cannot make a valid proof
+      warmup.state = 'failed';
+      warmup.error = 'the warm-up proof verified';
+      console.error('enygma: ' + warmup.error);
+    } else {
+      warmup.state = 'waiting'; // its keys were unloaded: the next keys loaded resume it
+    }
+    return;
+  }
+  warmup.rounds += 1;
+  warmup.busyMs += ms;
+  if (warmup.firstMs === null) warmup.firstMs = ms;
+  warmup.lastMs = ms;
+  if (warmup.rounds >= warmup.target) {
+    warmup.state = 'done';
+    warmupInput = null;
+    return;
+  }
+  warmupSchedule();
+}
+
 var prefetchedKeys = {}; // circuit -> {manifestUrl, pending: the promise of keysFromCache}
 var PREFETCH_KEEP_MS = 60000;
 
@@ -315,6 +376,8 @@ var ops = {
   init: function (id, args) {
     var threads = THREADED ? Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1) : 1;
     var t0 = now();
+    warmup.target = Math.max(0, args.warmVerifier | 0);
+    warmup.state = warmup.target > 0 ? 'waiting' : 'off';
     (args.prefetchKeys || []).forEach(function (c) {
       var circuit = circuitOf({ circuit: c });
       var prefetch = { manifestUrl: args.prefetchManifestUrl, pending: keysFromCache(circuit, args.prefetchManifestUrl, false) };
@@ -385,6 +448,11 @@ var ops = {
 
   memory: function () {
     return abi.memoryStats();
+  },
+
+  verifierWarmup: function () {
+    return { state: warmup.state, target: warmup.target, rounds: warmup.rounds, busyMs: warmup.busyMs,
+      firstMs: warmup.firstMs, lastMs: warmup.lastMs, error: warmup.error };
   },
 
   circuits: function () {
@@ -550,6 +618,7 @@ function run(message) {
     })
     .then(
       function (result) {
+        if (message.op === 'loadKeys' || message.op === 'loadKeyBytes') warmupStart(circuitOf(message.args));
         postMessage({ id: id, ok: true, result: result });
       },
       function (e) {
@@ -562,8 +631,18 @@ function run(message) {
     );
 }
 
+// Operations that only read the worker's state do not hold the warm-up back: they are not
+// activity that delays its start or its next verification.
+var READ_ONLY_OPS = { verifierWarmup: true, memory: true };
+
 self.onmessage = function (event) {
+  var counted = !READ_ONLY_OPS[event.data && event.data.op];
+  if (counted) opsInFlight += 1;
   queue = queue.then(function () {
     return run(event.data);
+  }).then(function () {
+    if (!counted) return;
+    opsInFlight -= 1;
+    warmupSchedule();
   });
 };

@@ -36,6 +36,7 @@ const demo = {
   readyAt: null, // ms from navigation start to the first proof-ready state
   keys: {}, // circuit id -> loadKeys result
   keysReady: false,
+  verifierWarmup: null, // the worker's verifier warm-up, as last read
   proof: null, // the running proof (a promise with cancel())
   last: {}, // browserProof, browserVerify, serverVerify, serverProof, serverProofVerify, error
   timings: {}, // for the chart: browserProve, serverProve, browserVerify, serverVerify (ms)
@@ -133,11 +134,38 @@ async function loadKeys() {
     status.textContent = `${id}: ${info.source === 'cache' ? 'cached' : 'downloaded'}, ready in ${ms(info.ms.total)}` +
       (info.insecureDevKeys ? ' (insecure development keys)' : '');
     if (demo.readyAt === null) demo.readyAt = performance.now();
+    watchWarmup();
   } catch (e) {
     status.textContent = `${id}: no keys (${e.message})`;
     showError(e);
   }
   setState('ready');
+}
+
+// The verifier's warm-up, which the worker runs once the first keys are loaded (Enygma.create's
+// warmVerifier), until it ends.
+let watchingWarmup = false;
+async function watchWarmup() {
+  if (watchingWarmup) return;
+  watchingWarmup = true;
+  const el = $('warmup');
+  for (;;) {
+    const w = await demo.enygma.verifierWarmup();
+    demo.verifierWarmup = w;
+    if (w.state === 'done') {
+      el.textContent = `warmed up: ${w.rounds} verifications in ${ms(w.busyMs)} (the first ${ms(w.firstMs)}, ` +
+        `the last ${ms(w.lastMs)})`;
+    } else if (w.state === 'running') {
+      el.textContent = `warming up: ${w.rounds} / ${w.target}`;
+    } else if (w.state === 'waiting') {
+      el.textContent = 'warms up once keys are loaded';
+    } else {
+      el.textContent = w.state === 'off' ? 'no warm-up' : `warm-up failed: ${w.error}`;
+    }
+    if (w.state !== 'running') break; // 'waiting': the next keys loaded start it, and this again
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  watchingWarmup = false;
 }
 
 // ---- request ------------------------------------------------------------------------------

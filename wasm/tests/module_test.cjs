@@ -137,6 +137,16 @@ test('prove -> verify; stages in order; a test seed gives the same bytes twice',
   assert.equal(abi.verify(K, JSON.stringify(malformed)).status, STATUS.REJECTED);
 });
 
+test('the verifier warm-up response: the real path to the pairing check, which fails', () => {
+  const warm = abi.verifierWarmupResponse(K);
+  assert.equal(warm.status, STATUS.OK, warm.text);
+  assert.equal(warm.json.public_signal.length, 8 * K + 2);  // the key's public inputs
+  const outcome = abi.verify(K, warm.text);
+  assert.equal(outcome.status, STATUS.INVALID, outcome.text);
+  assert.match(outcome.json.error, /pairing check failed/);  // every check before it passed
+  assert.equal(abi.verifierWarmupResponse(6).status, STATUS.ERROR);  // no keys loaded
+});
+
 test('prove refuses an invalid request with the rule; no keys for another k', () => {
   const bad = abi.prove(K, vector('transfer-k2-bad.json'), null, null);
   assert.equal(bad.status, STATUS.REJECTED);
