@@ -167,11 +167,12 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
       pk ? std::span<const uint8_t>(pk, pk_len) : std::span<const uint8_t>();
   std::span<const uint8_t> vk_span =
       vk ? std::span<const uint8_t>(vk, vk_len) : std::span<const uint8_t>();
-  if (flags & ~unsigned(ENY_KEYS_CHECKED_BY_THIS_MODULE)) {
+  if (flags & ~unsigned(ENY_KEYS_CHECKED_BY_THIS_MODULE | ENY_DEFER_VERIFIER)) {
     return fail(out, ENY_REJECTED, make_error("unknown flags", "input", "flags"));
   }
   CircuitLoadOptions options;
   options.check_circuit_digest = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
+  options.prepare_verifier = !(flags & ENY_DEFER_VERIFIER);
   // The steps' times, each until the next step starts or load() returns.
   nlohmann::ordered_json steps = nlohmann::ordered_json::object();
   const char* step = nullptr;

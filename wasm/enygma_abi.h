@@ -34,7 +34,12 @@ enum {
   /* The caller has loaded these very key bytes into this very module before, which compared
    * them with its circuit (a cache entry recording the module's digest): the circuit's R1CS is
    * not built again to compare its digest; the two keys are still compared with each other. */
-  ENY_KEYS_CHECKED_BY_THIS_MODULE = 1
+  ENY_KEYS_CHECKED_BY_THIS_MODULE = 1,
+  /* The verifier's tables (e(alpha, beta), the lines of gamma and delta, the public-input
+   * table) are made by the first verification instead of by the load: for a caller that makes
+   * that verification itself while idle (the worker's warm-up), so that the load, on the way to
+   * proof-ready, is shorter. */
+  ENY_DEFER_VERIFIER = 2
 };
 
 /* Proof export formats (eny_export_proof). */
@@ -78,9 +83,10 @@ int eny_circuit_info(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see
  * core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
- * flags: 0 or ENY_KEYS_CHECKED_BY_THIS_MODULE. Replaces the keys loaded before for that
- * circuit. out: {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms: the
- * milliseconds of each step of the load ("verifying_key", "r1cs", "proving_key", "verifier"). */
+ * flags: ENY_KEYS_CHECKED_BY_THIS_MODULE, ENY_DEFER_VERIFIER, or 0. Replaces the keys loaded before
+ * for that circuit. out: {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms:
+ * the milliseconds of each step of the load ("verifying_key", "r1cs", "proving_key", "verifier").
+ */
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, unsigned flags, eny_buffer* out);
 /* Forgets a circuit's keys (their memory is freed). */

@@ -11,7 +11,7 @@
   var STATUS_NAMES = ['ok', 'invalid', 'rejected', 'cancelled', 'error'];
   var STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
   var PROOF_FORMATS = { reference: 0, snarkjs: 1, public_snarkjs: 2, binary_hex: 3 };
-  var LOAD_FLAGS = { KEYS_CHECKED_BY_THIS_MODULE: 1 };
+  var LOAD_FLAGS = { KEYS_CHECKED_BY_THIS_MODULE: 1, DEFER_VERIFIER: 2 };
 
   function bindAbi(M) {
     var memory = M.enygmaMemory();
@@ -129,7 +129,7 @@
           return outcome(M._eny_circuit_info(c, outBuffer));
         });
       },
-      // flags: 0 (default) or LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE (wasm/enygma_abi.h).
+      // flags: 0 (default), or LOAD_FLAGS' values or'ed (wasm/enygma_abi.h).
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(pkBytes, function (pk, pkLen) {

@@ -324,6 +324,12 @@ var warmupTimer = null;
 var opsInFlight = 0;
 var WARMUP_IDLE_MS = 500;
 
+// Flags for abi.loadKeys: keys whose load starts the warm-up leave the verifier's tables to its
+// first verification (made while the worker is idle, not on the way to proof-ready).
+function verifierLoadFlags() {
+  return warmup.state === 'waiting' ? EnygmaAbi.LOAD_FLAGS.DEFER_VERIFIER : 0;
+}
+
 function warmupStart(circuit) {
   if (warmup.state !== 'waiting') return;
   var sample = abi.verifierWarmupResponse(circuit);
@@ -479,7 +485,7 @@ var ops = {
       // This module compared these keys with its circuit when it cached them: not again.
       var checkedBefore = moduleDigest !== null && cached.checkedBy === moduleDigest;
       var loaded = abi.loadKeys(circuit, new Uint8Array(rawPk), new Uint8Array(cached.vk),
-        checkedBefore ? EnygmaAbi.LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE : 0);
+        (checkedBefore ? EnygmaAbi.LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE : 0) | verifierLoadFlags());
       if (loaded.status === EnygmaAbi.STATUS.OK) {
         var tDecode = now();
         if (!checkedBefore && moduleDigest !== null) { // checked now: the next load need not
@@ -505,7 +511,7 @@ var ops = {
     var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
     var pk = await download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
     var tDownload = now();
-    var info = check(abi.loadKeys(circuit, pk, vk)).json;
+    var info = check(abi.loadKeys(circuit, pk, vk, verifierLoadFlags())).json;
     var tDecode = now();
     var raw = abi.exportProvingKeyRaw(circuit);
     if (raw.status === EnygmaAbi.STATUS.OK && db && !args.noCache) {
@@ -533,7 +539,7 @@ var ops = {
         throw new Failure('error', { error: 'the ' + c[2] + ' bytes have BLAKE2b-256 ' + digest + ', not ' + c[1], rule: 'key', field: c[2] });
       }
     });
-    return check(abi.loadKeys(circuitOf(args), pk, vk)).json;
+    return check(abi.loadKeys(circuitOf(args), pk, vk, verifierLoadFlags())).json;
   },
 
   unloadKeys: function (id, args) {

@@ -216,7 +216,14 @@ test('keys: KEYS_CHECKED_BY_THIS_MODULE loads without building the circuit; the 
   const mixed = abi.loadKeys(K, keys.pk, other.vk, LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE);
   assert.equal(mixed.status, STATUS.ERROR);
   assert.equal(mixed.json.rule, 'key');
-  const unknown = abi.loadKeys(K, keys.pk, vk, 2);
+  // the verifier's tables made by the first verification instead of the load: same answers
+  const deferred = abi.loadKeys(K, keys.pk, keys.vk, LOAD_FLAGS.DEFER_VERIFIER);
+  assert.equal(deferred.status, STATUS.OK, deferred.text);
+  assert.deepEqual(Object.keys(deferred.json.steps_ms), ['verifying_key', 'r1cs', 'proving_key']);
+  const proof = abi.prove(K, vector('transfer-k2.json'), null, null);
+  assert.equal(abi.verify(K, proof.text).status, STATUS.OK);
+  assert.equal(abi.verify(K, abi.verifierWarmupResponse(K).text).status, STATUS.INVALID);
+  const unknown = abi.loadKeys(K, keys.pk, vk, 4);
   assert.equal(unknown.status, STATUS.REJECTED);
   assert.equal(unknown.json.field, 'flags');
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
