@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect, Page, test } from '@playwright/test';
+import { proveAndCancel } from './cancel';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
@@ -213,12 +214,8 @@ test('an invalid request shows the rule-naming error and leaves the page usable'
 
 test('cancel stops a running proof; the next proof runs', async ({ page }) => {
   await openDemo(page, 6);
-  await page.click('#prove');
-  await page.locator('#stages tr[data-state="running"]').first().waitFor({ timeout: 60_000 });
-  const t0 = Date.now();
-  await page.click('#cancel');
-  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'cancelled', { timeout: 30_000 });
-  const stopMs = Date.now() - t0;
+  const { status, stopMs } = await proveAndCancel(page);
+  expect(status).toBe('cancelled');
   console.log(`cancel: stopped ${stopMs} ms after the click`);
   expect(await page.evaluate(() => window.demo.last.browserProof)).toBeNull();
   await expect(page.locator('#response')).toHaveValue('');

@@ -143,14 +143,24 @@ async function loadKeys() {
 }
 
 // The verifier's warm-up, which the worker runs once the first keys are loaded (Enygma.create's
-// warmVerifier), until it ends.
+// warmVerifier), until it ends. A worker replaced by a cancel starts its own warm-up: the
+// question asked of the old one rejects as cancelled and is asked again.
 let watchingWarmup = false;
 async function watchWarmup() {
   if (watchingWarmup) return;
   watchingWarmup = true;
   const el = $('warmup');
   for (;;) {
-    const w = await demo.enygma.verifierWarmup();
+    let w;
+    try {
+      w = await demo.enygma.verifierWarmup();
+    } catch (e) {
+      if (e.status !== 'cancelled') {
+        el.textContent = `warm-up unknown: ${e.message}`;
+        break;
+      }
+      continue;
+    }
     demo.verifierWarmup = w;
     if (w.state === 'done') {
       el.textContent = `warmed up: ${w.rounds} verifications in ${ms(w.busyMs)} (the first ${ms(w.firstMs)}, ` +
@@ -278,6 +288,7 @@ async function prove() {
     demo.last.browserProof = null;
     if (e.status === 'cancelled') {
       setStatus($('prove-status'), 'cancelled', 'cancelled');
+      watchWarmup(); // a worker replaced by the cancel warms its verifier up again
     } else {
       setStatus($('prove-status'), 'error', e.status === 'rejected' ? `rejected: ${e.rule} ${e.field}` : 'failed');
       showError(e);
