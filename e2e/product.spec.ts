@@ -87,6 +87,18 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect((await proveAndCancel(page)).status).toBe('cancelled');
   expect(await proveInPage(page)).toBe('ok');
   await expectResult(page, 'verify-browser');
+  // A question about the worker's state asked behind a proof that is then cancelled: the new
+  // worker answers it (the proof rejects as cancelled).
+  const restarted = await page.evaluate(async () => {
+    const e = window.demo.enygma;
+    const p = e.prove('transfer-k2', document.querySelector<HTMLTextAreaElement>('#request')!.value);
+    const asked = e.memory();
+    p.cancel();
+    const proof = await p.then(() => 'finished', (err: any) => err.status);
+    return { proof, memoryBytes: (await asked).memory_bytes };
+  });
+  expect(restarted.proof).toBe('cancelled');
+  expect(restarted.memoryBytes).toBeGreaterThan(0);
   // The new worker warmed its verifier up too, and the page saw it without an unhandled error.
   await expect.poll(() => page.evaluate(async () => (await window.demo.enygma.verifierWarmup()).state), { timeout: 60_000 }).toBe('done');
   await expect(page.locator('#warmup')).toContainText('warmed up');

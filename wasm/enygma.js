@@ -232,7 +232,8 @@ export class Enygma {
         this.#setCancelFlag();
       } else {
         // Without shared memory the busy worker cannot be told: it is replaced. The proof and
-        // whatever waited behind it reject with 'cancelled'; the keys are loaded again.
+        // whatever waited behind it reject with 'cancelled' (questions about the worker's state
+        // go to the new one); the keys are loaded again.
         this.#restart('the proof was cancelled (the worker was restarted)');
       }
     }
@@ -242,12 +243,19 @@ export class Enygma {
   #restart(why) {
     this.#worker.terminate();
     const error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' });
-    for (const pending of this.#pending.values()) pending.reject(error);
+    const asked = []; // questions about the worker's state: the new worker answers them
+    for (const pending of this.#pending.values()) {
+      if (STATE_QUESTIONS.has(pending.op)) asked.push(pending);
+      else pending.reject(error);
+    }
     this.#pending.clear();
     this.#runningProof = null;
     this.#starting = this.#start().finally(() => {
       this.#starting = null;
     });
+    for (const { op, args, resolve, reject } of asked) {
+      this.#starting.then(() => this.#post(this.#nextId++, op, args)).then(resolve, reject);
+    }
   }
   // -> {valid: true, ms} | {valid: false, ms, error}; malformed responses reject.
   verify(circuit, response) {
@@ -283,7 +291,7 @@ export class Enygma {
 
   #post(id, op, args, onEvent) {
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onEvent });
+      this.#pending.set(id, { resolve, reject, onEvent, op, args });
       this.#worker.postMessage({ id, op, args });
     });
   }
@@ -300,6 +308,10 @@ export class Enygma {
     else pending.reject(new EnygmaError(message.status, message.error));
   }
 }
+
+// Operations that only read the worker's state (READ_ONLY_OPS in enygma_worker.js): after a
+// restart the new worker answers those asked of the old one.
+const STATE_QUESTIONS = new Set(['verifierWarmup', 'memory']);
 
 function asText(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);

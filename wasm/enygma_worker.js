@@ -638,7 +638,8 @@ function run(message) {
 }
 
 // Operations that only read the worker's state do not hold the warm-up back: they are not
-// activity that delays its start or its next verification.
+// activity that delays its start or its next verification (and after a restart the page asks
+// them of the new worker: STATE_QUESTIONS in enygma.js).
 var READ_ONLY_OPS = { verifierWarmup: true, memory: true };
 
 self.onmessage = function (event) {

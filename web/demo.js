@@ -143,8 +143,7 @@ async function loadKeys() {
 }
 
 // The verifier's warm-up, which the worker runs once the first keys are loaded (Enygma.create's
-// warmVerifier), until it ends. A worker replaced by a cancel starts its own warm-up: the
-// question asked of the old one rejects as cancelled and is asked again.
+// warmVerifier), until it ends (a worker replaced by a cancel answers for its own).
 let watchingWarmup = false;
 async function watchWarmup() {
   if (watchingWarmup) return;
@@ -155,11 +154,8 @@ async function watchWarmup() {
     try {
       w = await demo.enygma.verifierWarmup();
     } catch (e) {
-      if (e.status !== 'cancelled') {
-        el.textContent = `warm-up unknown: ${e.message}`;
-        break;
-      }
-      continue;
+      el.textContent = `warm-up unknown: ${e.message}`;
+      break;
     }
     demo.verifierWarmup = w;
     if (w.state === 'done') {
