@@ -13,12 +13,21 @@
 // S = 255, and 2 lambda with S = 256: x3 = (2 lambda) lambda - x_a - x_b and
 // y3 = (x_a - x3) lambda - y_a are in the scalar form with no conversion product.
 //
+// G2 inverts through the norm: 1/d = conj(d) / N(d) with N(d) = d0^2 + d1^2 in Fp (nonzero
+// for d != 0: -1 is not a square mod m), so Montgomery's trick runs on Fp products (one per
+// factor and two per inverse) instead of Fp2 products (about three Fp products each). With
+// S(N) = 257 each factor adds 2 to S(acc): after G groups S(acc) = 255 + 2G, the quarter of its
+// inverse has S = 255 - 2G, a chain's 1/N comes out with S = 253 and conj(d) (1/N) with S = 254,
+// as 1/d above.
+//
 // Bounds: every value is below m except d, dy and x_a - x3, which are below 2m and are the
-// first operand of a product whose second one is below m (f64_lanes::mul's contract).
+// first operand of a product whose second one is below m (f64_lanes::mul's contract); G2's
+// norm takes d reduced below m.
 #include <cstdint>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
-#include "core/curve/fp2.hpp"
 #include "core/field/batch_inverse.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/wasm/f64_lanes.hpp"
@@ -43,10 +52,9 @@ Fe2 mul(const Fe2& a, const Fe2& b) {
   return r;
 }
 
-// x[l]^-1 / 4 for the scalar elements (Fp or Fp2) of the two lanes.
-template <class E>
-void invert_quarter(E x[2], bool public_values) {
-  E scratch[2];
+// x[l]^-1 / 4 for the two lanes' elements.
+void invert_quarter(Fp x[2], bool public_values) {
+  Fp scratch[2];
   batch_inverse(x, 2, scratch, public_values);
   static const Fp kQuarter = Fp::from_u64(4).inverse();
   for (int l = 0; l < 2; ++l) x[l] = x[l] * kQuarter;
@@ -71,6 +79,14 @@ struct FpOps {
   static T add(const T& a, const T& b) { return f64_lanes::add(a, b); }
   static T sub(const T& a, const T& b) { return f64_lanes::sub(a, b); }
   static T sub_lazy(const T& a, const T& b) { return f64_lanes::sub_lazy(a, b); }
+  // sq_e = (2 lambda_e) lambda_e (S = 256 from lambda's 255), the two chains interleaved.
+  static void twice_squares(T& sq0, const T& lambda0, T& sq1, const T& lambda1) {
+    mul2(sq0, add(lambda0, lambda0), lambda0, sq1, add(lambda1, lambda1), lambda1);
+  }
+  // Montgomery's trick runs on the denominators themselves: Fact is the field of the chain's
+  // factors, the factor of d is d, and 1/d is the chain's inverse of that factor.
+  using Fact = Fe2;
+  static constexpr bool kNorm = false;
   // The two lanes' values as scalar elements, inverted, times 1/4, and back.
   static T invert(const T& a, bool public_values) {
     U256 w[2];
@@ -96,7 +112,6 @@ struct Fp2Ops {
     FpOps::store(o0, o1, x.c0);
     FpOps::store(o0 + 4, o1 ? o1 + 4 : nullptr, x.c1);
   }
-  static T one255() { return {splat(kOne255), splat(U256{})}; }
   static T mul(const T& a, const T& b) {
     T r;
     f64_lanes::fp2_mul(r.c0, r.c1, a.c0, a.c1, b.c0, b.c1);
@@ -117,16 +132,36 @@ struct Fp2Ops {
   static T sub_lazy(const T& a, const T& b) {
     return {f64_lanes::sub_lazy(a.c0, b.c0), f64_lanes::sub_lazy(a.c1, b.c1)};
   }
-  // As FpOps::invert, over Fp2.
-  static T invert(const T& a, bool public_values) {
-    U256 w0[2], w1[2];
-    f64_lanes::store(w0[0].w, w0[1].w, a.c0);
-    f64_lanes::store(w1[0].w, w1[1].w, a.c1);
-    Fp2 x[2];
-    for (int l = 0; l < 2; ++l) x[l] = {Fp::from_montgomery(w0[l]), Fp::from_montgomery(w1[l])};
-    invert_quarter(x, public_values);
-    return {f64_lanes::load(x[0].c0.limbs, x[1].c0.limbs),
-            f64_lanes::load(x[0].c1.limbs, x[1].c1.limbs)};
+  // sq = 4 lambda^2 (S = 256: the square's product with R = 2^256 has S = 254), from the square's
+  // two products instead of a general Fp2 product's four.
+  static T twice_square(const T& lambda) {
+    T sq;
+    f64_lanes::fp2_square_r256(sq.c0, sq.c1, lambda.c0, lambda.c1);
+    sq = add(sq, sq);
+    return add(sq, sq);
+  }
+  static void twice_squares(T& sq0, const T& lambda0, T& sq1, const T& lambda1) {
+    sq0 = twice_square(lambda0);
+    sq1 = twice_square(lambda1);
+  }
+  // Montgomery's trick runs on the norms (the file comment): Fact is Fp.
+  using Fact = Fe2;
+  static constexpr bool kNorm = true;
+  // d reduced below m (d below 2m) and its norm d0^2 + d1^2 (S = 257), one reduction.
+  static T reduced(const T& d) { return {f64_lanes::reduce(d.c0), f64_lanes::reduce(d.c1)}; }
+  static Fact norm(const T& d) {
+    f64_lanes::V t[10];
+    f64_lanes::detail::start<2>(t);
+    f64_lanes::detail::add_product(t, d.c0, d.c0);
+    f64_lanes::detail::add_product(t, d.c1, d.c1);
+    return f64_lanes::detail::finish_coefficient<false>(f64_lanes::detail::redc<Fp>(t));
+  }
+  // 1/d_e = conj(d_e) inv_norm_e (S = 254) for the two chains' groups, d reduced.
+  static void inverses(T& r0, const T& d0, const Fact& inv_norm0, T& r1, const T& d1,
+                       const Fact& inv_norm1) {
+    f64_lanes::mul2(r0.c0, d0.c0, inv_norm0, r1.c0, d1.c0, inv_norm1);
+    f64_lanes::mul2(r0.c1, f64_lanes::neg_lazy(d0.c1), inv_norm0, r1.c1, f64_lanes::neg_lazy(d1.c1),
+                    inv_norm1);
   }
 };
 
@@ -138,24 +173,35 @@ alignas(16) const uint64_t kPadB[8] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp
 
 // Two chains of Montgomery's trick side by side, groups 2c + e in chain e (a padding group
 // when the count of groups is odd), so that every product has an independent partner to be
-// interleaved with (L::mul2): acc_e is the running product of chain e's d (S = 255 + G_e after
-// G_e groups), one inversion of acc_0 acc_1 (S = 255 + G_0 + G_1) gives inv = (acc_0 acc_1)^-1
-// with S = 255 - G_0 - G_1, and inv acc_1, inv acc_0 are chain 0's and chain 1's inverses with
-// S = 255 - G_0 and 255 - G_1: each chain then runs as a single one would.
+// interleaved with (mul2): acc_e is the running product of chain e's factors (d, or G2's
+// norms: S = 255 + G_e or 255 + 2 G_e after G_e groups), one inversion of acc_0 acc_1 gives
+// inv = (acc_0 acc_1)^-1, and inv acc_1, inv acc_0 are chain 0's and chain 1's inverses: each
+// chain then runs as a single one would.
 template <class L>
 void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
                bool public_values) {
   using T = typename L::T;
-  // What the backward pass needs of one group of two additions.
+  using Fact = typename L::Fact;
+  // What the backward pass needs of one group of two additions (G2: d reduced, its norm).
   struct Group {
-    T x_a, y_a, x_b, dy, d, prefix;
+    T x_a, y_a, x_b, dy, d;
+    Fact prefix;
+    [[no_unique_address]] std::conditional_t<L::kNorm, Fact, std::monostate> norm;
   };
   if (k == 0) return;
   const size_t groups = (k + 1) / 2, steps = (groups + 1) / 2;
   Group* store = group_storage<Group, 16>(scratch, 2 * steps);
+  // The chain's factor of a group.
+  const auto factor = [](const Group& s) -> const Fact& {
+    if constexpr (L::kNorm) {
+      return s.norm;
+    } else {
+      return s.d;
+    }
+  };
 
-  // Forward: d per lane and the running product of each chain's d.
-  T acc[2] = {L::one255(), L::one255()};
+  // Forward: d per lane and the running product of each chain's factors.
+  Fact acc[2] = {FpOps::one255(), FpOps::one255()};
   for (size_t c = 0; c < steps; ++c) {
     for (size_t e = 0; e < 2; ++e) {
       const size_t g = 2 * c + e;
@@ -168,26 +214,36 @@ void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratc
       s.x_b = L::load(j0.b_x, j1.b_x);
       s.dy = L::sub_lazy(L::load(j0.b_y, j1.b_y), s.y_a);
       s.d = L::sub_lazy(s.x_b, s.x_a);
+      if constexpr (L::kNorm) {
+        s.d = L::reduced(s.d);
+        s.norm = L::norm(s.d);
+      }
       s.prefix = acc[e];
     }
-    L::mul2(acc[0], store[2 * c].d, acc[0], acc[1], store[2 * c + 1].d, acc[1]);
+    FpOps::mul2(acc[0], factor(store[2 * c]), acc[0], acc[1], factor(store[2 * c + 1]), acc[1]);
   }
 
-  T inv[2];
+  Fact inv[2];
   {
-    const T all = L::invert(L::mul(acc[0], acc[1]), public_values);
-    L::mul2(inv[0], all, acc[1], inv[1], all, acc[0]);
+    const Fact all = FpOps::invert(FpOps::mul(acc[0], acc[1]), public_values);
+    FpOps::mul2(inv[0], all, acc[1], inv[1], all, acc[0]);
   }
 
   // Backward: 1/d per addition, lambda, x3, y3, both chains at once.
   for (size_t c = steps; c-- > 0;) {
     const Group* s[2] = {&store[2 * c], &store[2 * c + 1]};
+    Fact inv_f[2];
     T inv_d[2], lambda[2], sq[2], x3[2], y3[2];
-    L::mul2(inv_d[0], inv[0], s[0]->prefix, inv_d[1], inv[1], s[1]->prefix);
-    L::mul2(inv[0], s[0]->d, inv[0], inv[1], s[1]->d, inv[1]);
+    FpOps::mul2(inv_f[0], inv[0], s[0]->prefix, inv_f[1], inv[1], s[1]->prefix);
+    FpOps::mul2(inv[0], factor(*s[0]), inv[0], inv[1], factor(*s[1]), inv[1]);
+    if constexpr (L::kNorm) {
+      L::inverses(inv_d[0], s[0]->d, inv_f[0], inv_d[1], s[1]->d, inv_f[1]);
+    } else {
+      inv_d[0] = inv_f[0];
+      inv_d[1] = inv_f[1];
+    }
     L::mul2(lambda[0], s[0]->dy, inv_d[0], lambda[1], s[1]->dy, inv_d[1]);
-    L::mul2(sq[0], L::add(lambda[0], lambda[0]), lambda[0], sq[1], L::add(lambda[1], lambda[1]),
-            lambda[1]);
+    L::twice_squares(sq[0], lambda[0], sq[1], lambda[1]);
     for (size_t e = 0; e < 2; ++e) x3[e] = L::sub(L::sub(sq[e], s[e]->x_a), s[e]->x_b);
     L::mul2(y3[0], L::sub_lazy(s[0]->x_a, x3[0]), lambda[0], y3[1], L::sub_lazy(s[1]->x_a, x3[1]),
             lambda[1]);
