@@ -10,8 +10,9 @@
 // gains 1 per factor, so after G groups S(acc) = 255 + G. The scalar inversion reads acc as
 // a 2^(G - 1) (R = 2^256) and returns a^-1 2^(257 - G); a quarter of it has S = 255 - G, which
 // makes every 1/d come out with S = 254 (independent of its group), lambda = dy (1/d) with
-// S = 255, and 2 lambda with S = 256: x3 = (2 lambda) lambda - x_a - x_b and
-// y3 = (x_a - x3) lambda - y_a are in the scalar form with no conversion product.
+// S = 255, and twice a product of two values with S = 255 has S = 256: x3 = 2 lambda^2 - x_a - x_b
+// (G2: 4 lambda^2 from the square with R = 2^256, S = 254) and y3 = (x_a - x3) lambda - y_a are
+// in the scalar form with no conversion product.
 //
 // G2 inverts through the norm: 1/d = conj(d) / N(d) with N(d) = d0^2 + d1^2 in Fp (nonzero
 // for d != 0: -1 is not a square mod m), so Montgomery's trick runs on Fp products (one per
@@ -79,9 +80,11 @@ struct FpOps {
   static T add(const T& a, const T& b) { return f64_lanes::add(a, b); }
   static T sub(const T& a, const T& b) { return f64_lanes::sub(a, b); }
   static T sub_lazy(const T& a, const T& b) { return f64_lanes::sub_lazy(a, b); }
-  // sq_e = (2 lambda_e) lambda_e (S = 256 from lambda's 255), the two chains interleaved.
+  // sq_e = 2 lambda_e^2 (S = 256 from lambda's 255), the two chains' squares interleaved.
   static void twice_squares(T& sq0, const T& lambda0, T& sq1, const T& lambda1) {
-    mul2(sq0, add(lambda0, lambda0), lambda0, sq1, add(lambda1, lambda1), lambda1);
+    f64_lanes::square2(sq0, lambda0, sq1, lambda1);
+    sq0 = add(sq0, sq0);
+    sq1 = add(sq1, sq1);
   }
   // Montgomery's trick runs on the denominators themselves: Fact is the field of the chain's
   // factors, the factor of d is d, and 1/d is the chain's inverse of that factor.

@@ -47,7 +47,7 @@ U256 f64_lanes_expected(U256 a, const U256& b, bool doubled = true) {
 }
 
 // One pair of products (a0 b0, a1 b1) in the lanes, each checked: the canonical value, by mul
-// (R = 2^255) and by mul_r256; and mul2 against mul.
+// (R = 2^255) and by mul_r256; mul2 against mul; square2 of (b0, b1) against its mul.
 template <class F>
 void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const U256& b1,
                           F64LanesReport& report) {
@@ -71,9 +71,21 @@ void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const 
       if (got[0] != expect[0] || got[1] != expect[1]) {
         if (report.wrong++ == 0)
           report.first_wrong = std::string(kind ? "mul2 (R = 2^256)" : "mul2") + ", product " +
-                               std::to_string(n) + " of pair " + std::to_string(report.checked / 6);
+                               std::to_string(n) + " of pair " + std::to_string(report.checked / 9);
       }
     }
+  }
+  // The squares of y (square2, both lanes of both) against its product with itself.
+  f64_lanes::Fe2 sq[2];
+  f64_lanes::square2<F>(sq[0], y, sq[1], y);
+  for (int n = 0; n < 2; ++n) {
+    U256 got[2], expect[2];
+    f64_lanes::store(got[0].w, got[1].w, sq[n]);
+    f64_lanes::store(expect[0].w, expect[1].w, yy[0]);
+    if (n == 0) ++report.checked;
+    if ((got[0] != expect[0] || got[1] != expect[1]) && report.wrong++ == 0)
+      report.first_wrong =
+          "square2, square " + std::to_string(n) + " of pair " + std::to_string(report.checked / 9);
   }
   const U256 a[2] = {a0, a1}, b[2] = {b0, b1};
   for (int kind = 0; kind < 2; ++kind) {
@@ -84,7 +96,7 @@ void f64_lanes_check_pair(const U256& a0, const U256& b0, const U256& a1, const 
       if (got[l] != f64_lanes_expected<F>(a[l], b[l], kind == 0)) {
         if (report.wrong++ == 0)
           report.first_wrong = std::string(kind ? "mul_r256" : "mul") + ", lane " +
-                               std::to_string(l) + " of pair " + std::to_string(report.checked / 4);
+                               std::to_string(l) + " of pair " + std::to_string(report.checked / 9);
       }
     }
   }

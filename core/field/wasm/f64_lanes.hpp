@@ -507,6 +507,32 @@ inline __attribute__((always_inline)) void add_products(V (*t)[10], const Fe2* a
 #pragma GCC unroll 2
       for (int n = 0; n < N; ++n) mul_add(t[n], i + j, x[n][j], y[n][i], split, split_lo);
 }
+// t[n] += a[n]^2 for n < N: each product of limbs i < j made once and its halves added twice,
+// as the columns would receive them from (i, j) and (j, i) (start<1>'s constants count both).
+template <int N>
+inline __attribute__((always_inline)) void add_squares(V (*t)[10], const Fe2* a) {
+  const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI);
+  V x[N][5];
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 2
+    for (int n = 0; n < N; ++n) x[n][i] = int_to_double(a[n].l[i]);
+#pragma GCC unroll 5
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 5
+    for (int j = i; j < 5; ++j)
+#pragma GCC unroll 2
+      for (int n = 0; n < N; ++n) {
+        if (i == j) {
+          mul_add(t[n], 2 * i, x[n][i], x[n][i], split, split_lo);
+        } else {
+          const V h = fma(x[n][i], x[n][j], split);
+          const V l = fma(x[n][i], x[n][j], fsub(split_lo, h));
+          t[n][i + j] = iadd(t[n][i + j], shl(l, 1));
+          t[n][i + j + 1] = iadd(t[n][i + j + 1], shl(h, 1));
+        }
+      }
+}
 inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, const Fe2& b) {
   V c[1][10];
 #pragma GCC unroll 10
@@ -620,6 +646,29 @@ inline __attribute__((always_inline)) void mul(Fe2& r, const Fe2& a, const Fe2& 
 template <class F = Fp>
 inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const Fe2& b) {
   mul<F, true>(r, a, b);
+}
+// r[n] = a[n]^2 2^-255 mod m for n < N (1 or 2), below m for a[n] below m: as mul_many, with
+// 15 limb products per square instead of 25.
+template <class F, int N>
+inline __attribute__((always_inline)) void square_many(Fe2* r, const Fe2* a) {
+  static_assert(N == 1 || N == 2);
+  V t[N][10];
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
+  detail::add_squares<N>(t, a);
+  Fe2 u[N];
+  detail::redc_n<F, N>(t, u);
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) r[n] = reduce<F>(u[n]);
+}
+// r0 = a0^2 and r1 = a1^2: square_many of two.
+template <class F = Fp>
+inline __attribute__((always_inline)) void square2(Fe2& r0, const Fe2& a0, Fe2& r1, const Fe2& a1) {
+  const Fe2 a[2] = {a0, a1};
+  Fe2 r[2];
+  square_many<F, 2>(r, a);
+  r0 = r[0];
+  r1 = r[1];
 }
 // r0 = a0 b0 and r1 = a1 b1: mul_many of two.
 template <class F = Fp, bool kR256 = false>
