@@ -147,7 +147,7 @@ struct Fp2Ops {
     sq0 = twice_square(lambda0);
     sq1 = twice_square(lambda1);
   }
-  // Montgomery's trick runs on the norms (the file comment): Fact is Fp.
+  // Montgomery's trick runs on the norms (the file comment): Fact holds Fp elements.
   using Fact = Fe2;
   static constexpr bool kNorm = true;
   // d reduced below m (d below 2m) and its norm d0^2 + d1^2 (S = 257), one reduction.
