@@ -291,7 +291,11 @@ export class Enygma {
 
   #post(id, op, args, onEvent) {
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onEvent, op, args });
+      // A state question keeps its arguments, to be asked of a new worker after a restart; other
+      // calls' arguments (a proof's request with its secret key) are not held here.
+      const pending = { resolve, reject, onEvent, op };
+      if (STATE_QUESTIONS.has(op)) pending.args = args;
+      this.#pending.set(id, pending);
       this.#worker.postMessage({ id, op, args });
     });
   }
