@@ -619,6 +619,16 @@ inline __attribute__((always_inline)) Fe2 finish_coefficient(const Fe2& u) {
   }
 }
 
+// r[n] from the columns t[n] of one product each (start<1>, then add_products or add_squares):
+// reduced, (kR256) halved, and below m.
+template <class F, bool kR256, int N>
+inline __attribute__((always_inline)) void finish_products(Fe2* r, V (*t)[10]) {
+  Fe2 u[N];
+  redc_n<F, N>(t, u);
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? halve<F>(u[n]) : u[n]);
+}
+
 }  // namespace detail
 
 // r[n] = a[n] b[n] as mul below for n < N (1 or 2), independent products made together
@@ -630,10 +640,7 @@ inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const 
 #pragma GCC unroll 2
   for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
   detail::add_products<N>(t, a, b);
-  Fe2 u[N];
-  detail::redc_n<F, N>(t, u);
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? detail::halve<F>(u[n]) : u[n]);
+  detail::finish_products<F, kR256, N>(r, t);
 }
 // r = a b 2^-255 mod m in both lanes (kR256: a b 2^-256, the product of the scalar Montgomery
 // form), below m when a b < 2 m^2 (a < 2m and b < m, or the other way round): before its final
@@ -656,10 +663,7 @@ inline __attribute__((always_inline)) void square_many(Fe2* r, const Fe2* a) {
 #pragma GCC unroll 2
   for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
   detail::add_squares<N>(t, a);
-  Fe2 u[N];
-  detail::redc_n<F, N>(t, u);
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) r[n] = reduce<F>(u[n]);
+  detail::finish_products<F, false, N>(r, t);
 }
 // r0 = a0^2 and r1 = a1^2: square_many of two.
 template <class F = Fp>
