@@ -290,6 +290,34 @@ TEST(PointEncoding, SquareRoots) {
   }
 }
 
+// The exponentiations of a batch (fp_pow_many: natively one by one; the f64 lanes' C++ model,
+// four at a time) against Fp::pow, for every count up to past two groups of four, edge values
+// and exponents with zero, short and full-length windows.
+TEST(PointEncoding, PowManyMatchesPow) {
+  TestRng rng(68);
+  U256 sqrt_exponent;  // (p - 3) / 4
+  sub_borrow(sqrt_exponent, Fp::kModulus, U256::from_u64(3));
+  sqrt_exponent = shr1(shr1(sqrt_exponent));
+  const Fp r = rng.field<Fp>();
+  const U256 exponents[] = {sqrt_exponent,      U256::from_u64(0),     U256::from_u64(1),
+                            U256::from_u64(16), U256::from_u64(0x10f), r.to_u256()};
+  for (const U256& e : exponents) {
+    for (size_t n = 0; n <= 9; ++n) {
+      std::vector<Fp> x(n);
+      for (size_t i = 0; i < n; ++i) {
+        x[i] = i == 0 ? Fp::zero() : i == 1 ? Fp::one() : i == 2 ? -Fp::one() : rng.field<Fp>();
+      }
+      std::vector<Fp> want(n);
+      for (size_t i = 0; i < n; ++i) want[i] = x[i].pow(e);
+      std::vector<Fp> many = x, lanes = x;
+      encoding_detail::fp_pow_many(many.data(), n, e);
+      encoding_detail::fp_pow_many_f64(lanes.data(), n, e);
+      EXPECT_EQ(many, want) << "n=" << n;
+      EXPECT_EQ(lanes, want) << "f64 lanes, n=" << n;
+    }
+  }
+}
+
 TEST(PointEncoding, BatchDecompression) {
   TestRng rng(67);
   const size_t n1 = 40, n2 = 12;
@@ -336,6 +364,76 @@ TEST(PointEncoding, BatchDecompression) {
     auto l1 = g1_from_compressed_batch(std::span<const uint8_t>(b1.data(), b1.size() - 1), out1, p);
     EXPECT_FALSE(l1.ok);
     EXPECT_NE(l1.error.find("expected"), std::string::npos);
+  }
+}
+
+// Batches are decoded in groups whose square roots are taken together: every size across the
+// groups' boundaries decodes as the points one by one, and the first bad point is reported
+// whether its square root fails before a later malformed encoding in the same group or after an
+// earlier one.
+TEST(PointEncoding, BatchDecompressionAcrossGroups) {
+  TestRng rng(69);
+  const size_t n = 70;
+  Bytes b1(n * kG1CompressedBytes), b2(n * kG2CompressedBytes);
+  std::vector<G1Affine> g1s(n);
+  std::vector<G2Affine> g2s(n);
+  for (size_t i = 0; i < n; ++i) {
+    g1s[i] = i % 17 == 5 ? G1Affine::infinity() : random_g1(rng);
+    g2s[i] = i % 19 == 7 ? G2Affine::infinity() : random_g2(rng);
+    g1_to_compressed(g1s[i], b1.data() + i * kG1CompressedBytes);
+    g2_to_compressed(g2s[i], b2.data() + i * kG2CompressedBytes);
+  }
+  ThreadPool pool(2);
+  for (size_t count : {size_t(1), size_t(31), size_t(32), size_t(33), size_t(64), n}) {
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      std::vector<G1Affine> out1(count);
+      std::vector<G2Affine> out2(count);
+      ASSERT_TRUE(g1_from_compressed_batch({b1.data(), count * kG1CompressedBytes}, out1, p).ok);
+      ASSERT_TRUE(g2_from_compressed_batch({b2.data(), count * kG2CompressedBytes}, out2,
+                                           G2Check::kSubgroup, p)
+                      .ok);
+      EXPECT_EQ(out1, std::vector<G1Affine>(g1s.begin(), g1s.begin() + long(count))) << count;
+      EXPECT_EQ(out2, std::vector<G2Affine>(g2s.begin(), g2s.begin() + long(count))) << count;
+    }
+  }
+  auto no_root_g1 = [&](Bytes& b, size_t i) {
+    g1_x_without_point(rng).to_be_bytes(b.data() + i * kG1CompressedBytes);
+    b[i * kG1CompressedBytes] |= 0x80;
+  };
+  auto no_root_g2 = [&](Bytes& b, size_t i) {
+    const Fp2 x = g2_x_without_point(rng);
+    x.c1.to_be_bytes(b.data() + i * kG2CompressedBytes);
+    x.c0.to_be_bytes(b.data() + i * kG2CompressedBytes + 32);
+    b[i * kG2CompressedBytes] |= 0x80;
+  };
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    std::vector<G1Affine> out1(n);
+    std::vector<G2Affine> out2(n);
+    // In the second group (32..63): no square root at 40, a malformed flag at 45.
+    Bytes bad1 = b1, bad2 = b2;
+    no_root_g1(bad1, 40);
+    bad1[45 * kG1CompressedBytes] &= 0x3f;
+    no_root_g2(bad2, 40);
+    bad2[45 * kG2CompressedBytes] &= 0x3f;
+    auto f1 = g1_from_compressed_batch(bad1, out1, p);
+    auto f2 = g2_from_compressed_batch(bad2, out2, G2Check::kSubgroup, p);
+    EXPECT_EQ(f1.index, 40u);
+    EXPECT_NE(f1.error.find("not a square"), std::string::npos) << f1.error;
+    EXPECT_EQ(f2.index, 40u);
+    EXPECT_NE(f2.error.find("not a square"), std::string::npos) << f2.error;
+    // The other way round: the malformed flag first.
+    bad1 = b1;
+    bad2 = b2;
+    bad1[40 * kG1CompressedBytes] &= 0x3f;
+    no_root_g1(bad1, 45);
+    bad2[40 * kG2CompressedBytes] &= 0x3f;
+    no_root_g2(bad2, 45);
+    f1 = g1_from_compressed_batch(bad1, out1, p);
+    f2 = g2_from_compressed_batch(bad2, out2, G2Check::kSubgroup, p);
+    EXPECT_EQ(f1.index, 40u);
+    EXPECT_NE(f1.error.find("0b00"), std::string::npos) << f1.error;
+    EXPECT_EQ(f2.index, 40u);
+    EXPECT_NE(f2.error.find("0b00"), std::string::npos) << f2.error;
   }
 }
 

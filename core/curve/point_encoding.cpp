@@ -1,11 +1,13 @@
 #include "core/curve/point_encoding.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <limits>
 
 #include "core/curve/g2_subgroup.hpp"
 #include "core/curve/halve.hpp"
+#include "core/field/kernels.hpp"
 #include "core/parallel/thread_pool.hpp"
 
 namespace enygma {
@@ -69,42 +71,65 @@ G2Affine negate_unless(const G2Affine& q, bool keep) {
 
 namespace encoding_detail {
 
-std::optional<Fp> sqrt_fp(const Fp& a) {
-  const Fp x = pow_window4(a, kSqrtExponent) * a;  // a^((p+1)/4)
+void fp_pow_many(Fp* x, size_t n, const U256& e) {
+#if defined(ENYGMA_HAVE_F64_LANES)
+  if (kernels::batch_lanes_enabled()) return fp_pow_many_f64(x, n, e);
+#endif
+  for (size_t i = 0; i < n; ++i) x[i] = pow_window4(x[i], e);
+}
+
+std::optional<Fp> sqrt_fp_finish(const Fp& a, const Fp& t) {
+  const Fp x = t * a;  // a^((p+1)/4)
   if (x.square() != a) return std::nullopt;
   return x;
 }
 
-std::optional<Fp2> sqrt_fp2(const Fp2& a) {
+std::optional<Fp> sqrt_fp(const Fp& a) {
+  return sqrt_fp_finish(a, pow_window4(a, kSqrtExponent));
+}
+
+// a in Fp (a1 = 0): sqrt(a0) if a0 is a square, else sqrt(-a0) u (-1 is a non-square as
+// p = 3 mod 4), both from t1 = a0^((p-3)/4). Otherwise s = sqrt(n) = t1 n when n = N(a) is a
+// square (always, if a is a square in Fp2; otherwise s is wrong and the final check rejects).
+// delta+ * delta- = (a0^2 - n)/4 = -a1^2/4 is a non-square, so exactly one of the two is a
+// square. With t2 = delta^((p-3)/4) for delta = delta+:
+//   square:      x0 = t2 delta (sqrt(delta)), x1 = a1/(2 x0) = a1 t2 / 2  (as t2 x0 = 1)
+//   non-square:  t2^2 delta = -1, and x0 = -a1 t2 / 2, x1 = t2 delta solve x0^2 - x1^2 = a0,
+//                2 x0 x1 = a1 (using delta- = -a1^2 / (4 delta)).
+Fp sqrt_fp2_first_base(const Fp2& a) {
+  return a.c1.is_zero() ? a.c0 : a.norm();
+}
+
+Fp sqrt_fp2_second_base(const Fp2& a, const Fp& t1) {
+  if (a.c1.is_zero()) return Fp::one();  // no second exponentiation needed
+  return halve(a.c0 + t1 * a.norm());
+}
+
+std::optional<Fp2> sqrt_fp2_finish(const Fp2& a, const Fp& t1, const Fp& delta, const Fp& t2) {
   if (a.c1.is_zero()) {
-    // a in Fp: sqrt(a0) if a0 is a square, else sqrt(-a0) u (-1 is a non-square as p = 3 mod 4).
-    const Fp x = pow_window4(a.c0, kSqrtExponent) * a.c0;
+    const Fp x = t1 * a.c0;
     const Fp x2 = x.square();
     if (x2 == a.c0) return Fp2{x, Fp::zero()};
     if (x2 == -a.c0) return Fp2{Fp::zero(), x};
     return std::nullopt;
   }
-  // s = sqrt(n) when n = N(a) is a square (always, if a is a square in Fp2); otherwise s is
-  // wrong and the final check rejects.
-  const Fp n = a.norm();
-  const Fp s = pow_window4(n, kSqrtExponent) * n;
-  // delta+ * delta- = (a0^2 - n)/4 = -a1^2/4 is a non-square, so exactly one of the two is a
-  // square. With t = delta^((p-3)/4) for delta = delta+:
-  //   square:      x0 = t delta (sqrt(delta)), x1 = a1/(2 x0) = a1 t / 2  (as t x0 = 1)
-  //   non-square:  t^2 delta = -1, and x0 = -a1 t / 2, x1 = t delta solve x0^2 - x1^2 = a0,
-  //                2 x0 x1 = a1 (using delta- = -a1^2 / (4 delta)).
-  const Fp delta = halve(a.c0 + s);
-  const Fp t = pow_window4(delta, kSqrtExponent);
-  const Fp td = t * delta;
-  const Fp a1t_half = halve(a.c1 * t);
+  const Fp td = t2 * delta;
+  const Fp a1t_half = halve(a.c1 * t2);
   Fp2 x;
-  if (td * t == Fp::one()) {
+  if (td * t2 == Fp::one()) {
     x = {td, a1t_half};
   } else {
     x = {-a1t_half, td};
   }
   if (x.square() != a) return std::nullopt;
   return x;
+}
+
+std::optional<Fp2> sqrt_fp2(const Fp2& a) {
+  const Fp t1 = pow_window4(sqrt_fp2_first_base(a), kSqrtExponent);
+  const Fp delta = sqrt_fp2_second_base(a, t1);
+  const Fp t2 = a.c1.is_zero() ? Fp::one() : pow_window4(delta, kSqrtExponent);
+  return sqrt_fp2_finish(a, t1, delta, t2);
 }
 
 }  // namespace encoding_detail
@@ -206,56 +231,69 @@ bool read_flag(const uint8_t* in, size_t size, const char* group, uint8_t& flag,
   return true;
 }
 
-}  // namespace
+// A compressed point before its square root: the point at infinity, or x, the right-hand
+// side of the curve equation and which root to take. False with an error when the bytes are
+// not an encoding.
+template <class F>
+struct Unrooted {
+  bool infinity = false;
+  bool largest = false;
+  F x, rhs;
+};
 
-Decoded<G1Affine> g1_from_compressed(const uint8_t in[kG1CompressedBytes]) {
-  Decoded<G1Affine> r;
+bool unroot_g1(const uint8_t* in, Unrooted<Fp>& u, std::string& error) {
   uint8_t flag;
-  bool infinity;
-  if (!read_flag(in, kG1CompressedBytes, "G1", flag, infinity, r.error)) return r;
-  if (infinity) {
-    r.point = G1Affine::infinity();
-    return r;
-  }
+  if (!read_flag(in, kG1CompressedBytes, "G1", flag, u.infinity, error)) return false;
+  if (u.infinity) return true;
   uint8_t buf[32];
   std::memcpy(buf, in, 32);
   buf[0] &= uint8_t(~kFlagMask);
-  Fp x;
-  if (!read_coordinate(buf, x, r.error, "compressed G1: x")) return r;
-  auto y = encoding_detail::sqrt_fp(x.square() * x + G1Params::b());
-  if (!y) {
-    r.error = "compressed G1: x^3 + 3 is not a square (no curve point has this x)";
-    return r;
+  if (!read_coordinate(buf, u.x, error, "compressed G1: x")) return false;
+  u.largest = flag == kFlagLargest;
+  u.rhs = u.x.square() * u.x + G1Params::b();
+  return true;
+}
+
+bool unroot_g2(const uint8_t* in, Unrooted<Fp2>& u, std::string& error) {
+  uint8_t flag;
+  if (!read_flag(in, kG2CompressedBytes, "G2", flag, u.infinity, error)) return false;
+  if (u.infinity) return true;
+  uint8_t buf[32];
+  std::memcpy(buf, in, 32);
+  buf[0] &= uint8_t(~kFlagMask);
+  if (!read_coordinate(buf, u.x.c1, error, "compressed G2: x.c1 (imaginary part of x)") ||
+      !read_coordinate(in + 32, u.x.c0, error, "compressed G2: x.c0 (real part of x)")) {
+    return false;
   }
-  const bool want_largest = flag == kFlagLargest;
-  r.point = G1Affine{x, y->is_lexicographically_largest() == want_largest ? *y : -*y};
+  u.largest = flag == kFlagLargest;
+  u.rhs = u.x.square() * u.x + G2Params::b();
+  return true;
+}
+
+// The point from its square root y of rhs (nullopt: rhs is not a square).
+Decoded<G1Affine> rooted_g1(const Unrooted<Fp>& u, const std::optional<Fp>& y) {
+  Decoded<G1Affine> r;
+  if (u.infinity) {
+    r.point = G1Affine::infinity();
+  } else if (!y) {
+    r.error = "compressed G1: x^3 + 3 is not a square (no curve point has this x)";
+  } else {
+    r.point = G1Affine{u.x, y->is_lexicographically_largest() == u.largest ? *y : -*y};
+  }
   return r;
 }
 
-Decoded<G2Affine> g2_from_compressed(const uint8_t in[kG2CompressedBytes], G2Check check) {
+Decoded<G2Affine> rooted_g2(const Unrooted<Fp2>& u, const std::optional<Fp2>& y, G2Check check) {
   Decoded<G2Affine> r;
-  uint8_t flag;
-  bool infinity;
-  if (!read_flag(in, kG2CompressedBytes, "G2", flag, infinity, r.error)) return r;
-  if (infinity) {
+  if (u.infinity) {
     r.point = G2Affine::infinity();
     return r;
   }
-  uint8_t buf[32];
-  std::memcpy(buf, in, 32);
-  buf[0] &= uint8_t(~kFlagMask);
-  Fp2 x;
-  if (!read_coordinate(buf, x.c1, r.error, "compressed G2: x.c1 (imaginary part of x)") ||
-      !read_coordinate(in + 32, x.c0, r.error, "compressed G2: x.c0 (real part of x)")) {
-    return r;
-  }
-  auto y = encoding_detail::sqrt_fp2(x.square() * x + G2Params::b());
   if (!y) {
     r.error = "compressed G2: x^3 + b' is not a square in Fp2 (no twist point has this x)";
     return r;
   }
-  const bool want_largest = flag == kFlagLargest;
-  const G2Affine q = negate_unless({x, *y}, y->is_lexicographically_largest() == want_largest);
+  const G2Affine q = negate_unless({u.x, *y}, y->is_lexicographically_largest() == u.largest);
   if (check == G2Check::kSubgroup && !g2_is_in_subgroup(q)) {
     r.error = "compressed G2: point is not in the subgroup of order r";
     return r;
@@ -264,13 +302,36 @@ Decoded<G2Affine> g2_from_compressed(const uint8_t in[kG2CompressedBytes], G2Che
   return r;
 }
 
+}  // namespace
+
+Decoded<G1Affine> g1_from_compressed(const uint8_t in[kG1CompressedBytes]) {
+  Unrooted<Fp> u;
+  Decoded<G1Affine> r;
+  if (!unroot_g1(in, u, r.error)) return r;
+  return rooted_g1(u, u.infinity ? std::nullopt : encoding_detail::sqrt_fp(u.rhs));
+}
+
+Decoded<G2Affine> g2_from_compressed(const uint8_t in[kG2CompressedBytes], G2Check check) {
+  Unrooted<Fp2> u;
+  Decoded<G2Affine> r;
+  if (!unroot_g2(in, u, r.error)) return r;
+  return rooted_g2(u, u.infinity ? std::nullopt : encoding_detail::sqrt_fp2(u.rhs), check);
+}
+
 // ---- batches ------------------------------------------------------------------------------
 
 namespace {
 
-template <class Point, size_t kSize, class DecodeOne>
+// Points decoded kRootBatch at a time, so that their exponentiations run together
+// (encoding_detail::fp_pow_many: on the f64 lanes four at a time where they run).
+constexpr size_t kRootBatch = 32;
+
+// decode(in, out, k) decodes k <= kRootBatch points and returns the offset of the first bad one
+// (k when none); on the pool when one is given. The first bad point overall is decoded again
+// alone by decode_one for its error.
+template <class Point, size_t kSize, class DecodeMany, class DecodeOne>
 BatchDecodeStatus decode_batch(std::span<const uint8_t> in, std::span<Point> out, ThreadPool* pool,
-                               const DecodeOne& decode_one) {
+                               const DecodeMany& decode, const DecodeOne& decode_one) {
   BatchDecodeStatus status;
   if (in.size() != out.size() * kSize) {
     status.ok = false;
@@ -282,20 +343,18 @@ BatchDecodeStatus decode_batch(std::span<const uint8_t> in, std::span<Point> out
   constexpr size_t kNone = std::numeric_limits<size_t>::max();
   std::atomic<size_t> first_bad{kNone};
   auto work = [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      Decoded<Point> d = decode_one(in.data() + i * kSize);
-      if (d.ok()) {
-        out[i] = *d.point;
-        continue;
-      }
+    for (size_t i = begin; i < end; i += kRootBatch) {
+      const size_t k = std::min(kRootBatch, end - i);
+      const size_t bad = decode(in.data() + i * kSize, out.data() + i, k);
+      if (bad == k) continue;
       size_t cur = first_bad.load(std::memory_order_relaxed);
-      while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+      while (i + bad < cur && !first_bad.compare_exchange_weak(cur, i + bad)) {
       }
       return;  // this chunk is done; other chunks may still report an earlier index
     }
   };
   if (pool != nullptr) {
-    pool->parallel_for(out.size(), work, 16);
+    pool->parallel_for(out.size(), work, kRootBatch);
   } else {
     work(0, out.size());
   }
@@ -309,18 +368,65 @@ BatchDecodeStatus decode_batch(std::span<const uint8_t> in, std::span<Point> out
   return status;
 }
 
+// The points of `in` up to the first that is not an encoding: their count.
+template <class F, size_t kSize, class Unroot>
+size_t unroot_all(const uint8_t* in, Unrooted<F>* u, size_t k, const Unroot& unroot) {
+  std::string error;
+  for (size_t j = 0; j < k; ++j) {
+    if (!unroot(in + j * kSize, u[j], error)) return j;
+  }
+  return k;
+}
+
 }  // namespace
 
 BatchDecodeStatus g1_from_compressed_batch(std::span<const uint8_t> in, std::span<G1Affine> out,
                                            ThreadPool* pool) {
+  auto decode = [](const uint8_t* in, G1Affine* out, size_t k) {
+    Unrooted<Fp> u[kRootBatch];
+    const size_t parsed = unroot_all<Fp, kG1CompressedBytes>(in, u, k, unroot_g1);
+    Fp t[kRootBatch];
+    for (size_t j = 0; j < parsed; ++j) t[j] = u[j].infinity ? Fp::one() : u[j].rhs;
+    encoding_detail::fp_pow_many(t, parsed, kSqrtExponent);
+    for (size_t j = 0; j < parsed; ++j) {
+      const auto y = u[j].infinity ? std::nullopt : encoding_detail::sqrt_fp_finish(u[j].rhs, t[j]);
+      Decoded<G1Affine> d = rooted_g1(u[j], y);
+      if (!d.ok()) return j;
+      out[j] = *d.point;
+    }
+    return parsed;
+  };
   return decode_batch<G1Affine, kG1CompressedBytes>(
-      in, out, pool, [](const uint8_t* p) { return g1_from_compressed(p); });
+      in, out, pool, decode, [](const uint8_t* p) { return g1_from_compressed(p); });
 }
 
 BatchDecodeStatus g2_from_compressed_batch(std::span<const uint8_t> in, std::span<G2Affine> out,
                                            G2Check check, ThreadPool* pool) {
+  auto decode = [check](const uint8_t* in, G2Affine* out, size_t k) {
+    Unrooted<Fp2> u[kRootBatch];
+    const size_t parsed = unroot_all<Fp2, kG2CompressedBytes>(in, u, k, unroot_g2);
+    Fp t1[kRootBatch], delta[kRootBatch], t2[kRootBatch];
+    for (size_t j = 0; j < parsed; ++j) {
+      t1[j] = u[j].infinity ? Fp::one() : encoding_detail::sqrt_fp2_first_base(u[j].rhs);
+    }
+    encoding_detail::fp_pow_many(t1, parsed, kSqrtExponent);
+    for (size_t j = 0; j < parsed; ++j) {
+      delta[j] = u[j].infinity ? Fp::one() : encoding_detail::sqrt_fp2_second_base(u[j].rhs, t1[j]);
+      t2[j] = delta[j];
+    }
+    encoding_detail::fp_pow_many(t2, parsed, kSqrtExponent);
+    for (size_t j = 0; j < parsed; ++j) {
+      const auto y = u[j].infinity
+                         ? std::nullopt
+                         : encoding_detail::sqrt_fp2_finish(u[j].rhs, t1[j], delta[j], t2[j]);
+      Decoded<G2Affine> d = rooted_g2(u[j], y, check);
+      if (!d.ok()) return j;
+      out[j] = *d.point;
+    }
+    return parsed;
+  };
   return decode_batch<G2Affine, kG2CompressedBytes>(
-      in, out, pool, [check](const uint8_t* p) { return g2_from_compressed(p, check); });
+      in, out, pool, decode, [check](const uint8_t* p) { return g2_from_compressed(p, check); });
 }
 
 }  // namespace enygma

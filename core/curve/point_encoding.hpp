@@ -83,6 +83,20 @@ namespace encoding_detail {
 // Both return nullopt when a is not a square.
 std::optional<Fp> sqrt_fp(const Fp& a);
 std::optional<Fp2> sqrt_fp2(const Fp2& a);
+// The same in steps around their exponentiations by (p - 3) / 4, which a batch makes together:
+//   Fp:  t = a^((p-3)/4), then sqrt_fp_finish(a, t);
+//   Fp2: t1 = sqrt_fp2_first_base(a)^((p-3)/4), delta = sqrt_fp2_second_base(a, t1),
+//        t2 = delta^((p-3)/4), then sqrt_fp2_finish(a, t1, delta, t2).
+std::optional<Fp> sqrt_fp_finish(const Fp& a, const Fp& t);
+Fp sqrt_fp2_first_base(const Fp2& a);
+Fp sqrt_fp2_second_base(const Fp2& a, const Fp& t1);
+std::optional<Fp2> sqrt_fp2_finish(const Fp2& a, const Fp& t1, const Fp& delta, const Fp& t2);
+// x[i] = x[i]^e for i < n (e public): on the f64 lanes where they run (the WebAssembly module
+// built with relaxed SIMD), else one by one with fixed 4-bit windows.
+void fp_pow_many(Fp* x, size_t n, const U256& e);
+// The f64 lanes' version, four at a time (core/curve/point_encoding_f64.cpp; natively its C++
+// model, for the tests).
+void fp_pow_many_f64(Fp* x, size_t n, const U256& e);
 }  // namespace encoding_detail
 
 }  // namespace enygma

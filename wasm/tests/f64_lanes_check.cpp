@@ -1,12 +1,14 @@
 // core/field/wasm/f64_lanes.hpp and core/msm/batch_affine_f64.cpp on WebAssembly relaxed SIMD in
 // V8: the checks of tests/f64_lanes_test.cpp (tests/support/f64_lanes_checks.hpp,
-// batch_add_checks.hpp), that the start-up check switched the lane kernel on, then the time of a
+// batch_add_checks.hpp), compressed points decoded with the lanes' square roots against the
+// scalar decoding, that the start-up check switched the lane kernel on, then the time of a
 // lane product against the build's scalar Fp multiplication. Built with -mrelaxed-simd and renamed
 // by scripts/wasm_relaxed_simd.py; run by CTest with Node's --experimental-wasm-relaxed-simd. Exit
 // status 0 when every product is right (the times are printed, not judged).
 #include <chrono>
 #include <cstdio>
 
+#include "core/curve/point_encoding.hpp"
 #include "core/field/cpu_features.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/fr.hpp"
@@ -91,6 +93,63 @@ void time_batch_additions(const char* group) {
   }
 }
 
+// Compressed points decoded with their square roots on the lanes (four exponentiations at a
+// time), against the scalar decoding: an empty string when every point matches.
+std::string check_decompression() {
+  test::TestRng rng(11);
+  constexpr size_t kPoints = 67;  // two groups of 32 and a partial one
+  std::vector<uint8_t> b1(kPoints * kG1CompressedBytes), b2(kPoints * kG2CompressedBytes);
+  for (size_t i = 0; i < kPoints; ++i) {
+    const Fr s = rng.field<Fr>();
+    g1_to_compressed(G1::generator().mul_vartime(s.to_u256()).to_affine(),
+                     b1.data() + i * kG1CompressedBytes);
+    g2_to_compressed(G2::generator().mul_vartime(s.to_u256()).to_affine(),
+                     b2.data() + i * kG2CompressedBytes);
+  }
+  std::vector<G1Affine> lanes1(kPoints), scalar1(kPoints);
+  std::vector<G2Affine> lanes2(kPoints), scalar2(kPoints);
+  const bool ok = g1_from_compressed_batch(b1, lanes1).ok &&
+                  g2_from_compressed_batch(b2, lanes2, G2Check::kSubgroup).ok;
+  set_batch_lanes_enabled(false);
+  const bool scalar_ok = g1_from_compressed_batch(b1, scalar1).ok &&
+                         g2_from_compressed_batch(b2, scalar2, G2Check::kSubgroup).ok;
+  set_batch_lanes_enabled(true);
+  if (!ok || !scalar_ok) return "a batch failed to decode";
+  if (lanes1 != scalar1) return "G1 points differ";
+  if (lanes2 != scalar2) return "G2 points differ";
+  // The exponentiations alone, with edge values among them.
+  std::vector<Fp> x(9), want(9);
+  const U256 e = rng.field<Fp>().to_u256();
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = i == 0 ? Fp::zero() : i == 1 ? Fp::one() : i == 2 ? -Fp::one() : rng.field<Fp>();
+    want[i] = x[i].pow(e);
+  }
+  encoding_detail::fp_pow_many_f64(x.data(), x.size(), e);
+  if (x != want) return "an exponentiation differs";
+  return "";
+}
+
+// The square roots' exponentiations, 1,024 of them, on the lanes and one by one.
+void time_exponentiations() {
+  test::TestRng rng(12);
+  std::vector<Fp> x(1024);
+  for (Fp& v : x) v = rng.field<Fp>();
+  const U256 e = (-Fp::one()).to_u256();  // a full-length exponent, as the square roots'
+  for (int rep = 0; rep < 3; ++rep) {
+    std::vector<Fp> a = x, b = x;
+    auto t0 = std::chrono::steady_clock::now();
+    encoding_detail::fp_pow_many(a.data(), a.size(), e);
+    const double lanes = seconds_since(t0) / double(x.size()) * 1e6;
+    set_batch_lanes_enabled(false);
+    t0 = std::chrono::steady_clock::now();
+    encoding_detail::fp_pow_many(b.data(), b.size(), e);
+    const double scalar = seconds_since(t0) / double(x.size()) * 1e6;
+    set_batch_lanes_enabled(true);
+    std::printf("exponentiation (254 bits): f64 lanes %.1f us, scalar %.1f us%s\n", lanes, scalar,
+                a == b ? "" : " (different results!)");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -118,10 +177,14 @@ int main() {
   const std::string fp2 = test::check_fp2_many_f64();
   std::printf("Fp2 products and squares: %s\n", fp2.empty() ? "right" : fp2.c_str());
   if (!fp2.empty()) return 1;
+  const std::string roots = check_decompression();
+  std::printf("compressed points' square roots: %s\n", roots.empty() ? "right" : roots.c_str());
+  if (!roots.empty()) return 1;
   // The module's switch: on at start here (this program links the kernel).
   std::printf("lane kernel in use: %s\n", batch_lanes_enabled() ? "yes" : "no");
   if (!batch_lanes_enabled()) return 1;
   time_products();
+  time_exponentiations();
   time_batch_additions<G1>("G1");
   time_batch_additions<G2>("G2");
   return 0;
