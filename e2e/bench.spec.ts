@@ -7,6 +7,9 @@
 //   verify_ms           median browser verification (k=6; 21 after 10 untimed)
 //   ready_cached_ms     navigation start -> keys loaded, proof-ready, keys in IndexedDB
 //   ready_network_ms    the same on a first visit (download + decompression)
+//   key_load_network_ms parts of the first visit's key load: manifest, download, decode (its
+//                       steps in the module), total (with the key cache's write), and afterLoad
+//                       (navigation start to the load's start: page, worker and module)
 //   key_load_cached_ms, module_start_cached_ms  parts of the last cached load: the key cache's
 //                       read and decode (loadKeys' ms), the worker's and module's start
 //   verifier_warmup     the worker's verifier warm-up after the last cached load: rounds, their
@@ -49,6 +52,10 @@ test('browser benchmarks', async ({ page, request }) => {
   const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
     memory_mib: {} };
   result.ready_network_ms = await ready(page, page6());
+  result.key_load_network_ms = await page.evaluate(() => {
+    const k = (window as any).demo.keys['transfer-k6'];
+    return { ...k.ms, steps: k.decodeSteps, afterLoad: (window as any).demo.readyAt - k.ms.total };
+  });
   result.pool_size = await page.evaluate(() => (window as any).demo.poolSize);
   result.module = await page.evaluate(() => (window as any).demo.enygma.module);
   result.lane_kernel = await page.evaluate(() => (window as any).demo.enygma.laneKernel);
