@@ -232,8 +232,8 @@ bool read_flag(const uint8_t* in, size_t size, const char* group, uint8_t& flag,
 }
 
 // A compressed point before its square root: the point at infinity, or x, the right-hand
-// side of the curve equation and which root to take. False with an error when the bytes are
-// not an encoding.
+// side of the curve equation and which root to take. unroot_g1 and unroot_g2 read one, false
+// with an error when the bytes are not an encoding.
 template <class F>
 struct Unrooted {
   bool infinity = false;
@@ -241,31 +241,35 @@ struct Unrooted {
   F x, rhs;
 };
 
-bool unroot_g1(const uint8_t* in, Unrooted<Fp>& u, std::string& error) {
+// The flag (u.infinity, u.largest) and the first coordinate's 32 bytes without it.
+template <class F>
+bool read_head(const uint8_t* in, size_t size, const char* group, Unrooted<F>& u, uint8_t buf[32],
+               std::string& error) {
   uint8_t flag;
-  if (!read_flag(in, kG1CompressedBytes, "G1", flag, u.infinity, error)) return false;
-  if (u.infinity) return true;
-  uint8_t buf[32];
+  if (!read_flag(in, size, group, flag, u.infinity, error)) return false;
+  u.largest = flag == kFlagLargest;
   std::memcpy(buf, in, 32);
   buf[0] &= uint8_t(~kFlagMask);
+  return true;
+}
+
+bool unroot_g1(const uint8_t* in, Unrooted<Fp>& u, std::string& error) {
+  uint8_t buf[32];
+  if (!read_head(in, kG1CompressedBytes, "G1", u, buf, error)) return false;
+  if (u.infinity) return true;
   if (!read_coordinate(buf, u.x, error, "compressed G1: x")) return false;
-  u.largest = flag == kFlagLargest;
   u.rhs = u.x.square() * u.x + G1Params::b();
   return true;
 }
 
 bool unroot_g2(const uint8_t* in, Unrooted<Fp2>& u, std::string& error) {
-  uint8_t flag;
-  if (!read_flag(in, kG2CompressedBytes, "G2", flag, u.infinity, error)) return false;
-  if (u.infinity) return true;
   uint8_t buf[32];
-  std::memcpy(buf, in, 32);
-  buf[0] &= uint8_t(~kFlagMask);
+  if (!read_head(in, kG2CompressedBytes, "G2", u, buf, error)) return false;
+  if (u.infinity) return true;
   if (!read_coordinate(buf, u.x.c1, error, "compressed G2: x.c1 (imaginary part of x)") ||
       !read_coordinate(in + 32, u.x.c0, error, "compressed G2: x.c0 (real part of x)")) {
     return false;
   }
-  u.largest = flag == kFlagLargest;
   u.rhs = u.x.square() * u.x + G2Params::b();
   return true;
 }

@@ -39,7 +39,8 @@ void fp_pow_many_f64(Fp* x, size_t n, const U256& e) {
     Fe2 table[16][2];
     table[1][0] = load_halved(group, 0);
     table[1][1] = load_halved(group, 1);
-    for (int d = 2; d < 16; ++d) f64_lanes::mul_many<Fp, false, 2>(table[d], table[d - 1], table[1]);
+    for (int d = 2; d < 16; ++d)
+      f64_lanes::mul_many<Fp, false, 2>(table[d], table[d - 1], table[1]);
     const uint32_t top = e.bits(unsigned(windows - 1) * 4, 4);  // nonzero: e's top window
     Fe2 r[2] = {table[top][0], table[top][1]};
     for (int w = windows - 2; w >= 0; --w) {
