@@ -195,10 +195,16 @@ TEST(HardeningKeys, RawExportOfACompressedKeyCarriesTheShape) {
   const Groth16Keys keys = dev_keys(id, "raw export");
   const auto raw = serialize_proving_key(keys.pk, id.key_name());
   const auto vk = serialize_verifying_key(keys.vk, id.key_name());
+  // Checked against the circuit: each step reported once, in order (the page's decodeSteps).
+  CircuitLoadOptions checked;
+  std::vector<std::string> checked_steps;
+  checked.on_step = [&](const char* step) { checked_steps.emplace_back(step); };
   auto compressed = CircuitProver::load(
       id, serialize_proving_key(keys.pk, id.key_name(), PointFormat::kCompressed), vk,
-      sequential_pool());
+      sequential_pool(), checked);
   ASSERT_TRUE(compressed.ok()) << compressed.error().message;
+  EXPECT_EQ(checked_steps,
+            (std::vector<std::string>{"verifying_key", "r1cs", "proving_key", "verifier"}));
   ASSERT_FALSE((*compressed)->proving_key().shape);
   const auto exported = (*compressed)->raw_proving_key_file();
   EXPECT_EQ(exported, raw);

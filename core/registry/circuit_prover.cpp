@@ -31,10 +31,12 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
   prover->circuit_ = circuit;
   const std::string name = circuit.key_name();
   // This build's circuit (its R1CS built on first use, then cached), against which the keys'
-  // circuit digest is compared.
+  // circuit digest is compared: one step, the first time this load asks for it.
   auto build = [&]() -> const R1cs& {
-    step("r1cs");
-    prover->r1cs_ = &circuit_r1cs(circuit);
+    if (!prover->r1cs_) {
+      step("r1cs");
+      prover->r1cs_ = &circuit_r1cs(circuit);
+    }
     return *prover->r1cs_;
   };
 
