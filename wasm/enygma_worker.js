@@ -508,8 +508,12 @@ var ops = {
       });
     }
     var base = c.manifestUrl;
+    var pkPending = download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
+    // Meanwhile the circuit that the keys are compared with (its constraint system and digest,
+    // built once per module): the download needs no work of this thread until its bytes are in.
+    abi.circuitInfo(circuit);
+    var pk = await pkPending;
     var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
-    var pk = await download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
     var tDownload = now();
     var info = check(abi.loadKeys(circuit, pk, vk, verifierLoadFlags())).json;
     var tDecode = now();
