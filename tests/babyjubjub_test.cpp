@@ -23,7 +23,7 @@ namespace {
 namespace bjj = babyjubjub;
 using test::TestRng;
 
-const U256& kL = bjj::subgroup_order();
+const U256& kSubgroupOrder = bjj::subgroup_order();
 
 // The addition law exactly as the relation document writes it (affine, two divisions).
 BjjPoint add_reference(const BjjPoint& p, const BjjPoint& q) {
@@ -63,15 +63,15 @@ TEST(BabyJubjub, GeneratorsAreOnTheCurveAndOfOrderL) {
   for (const BjjPoint* g : {&bjj::generator_g(), &bjj::generator_h()}) {
     EXPECT_TRUE(bjj::on_curve(*g));
     EXPECT_NE(*g, bjj::identity());
-    EXPECT_EQ(bjj::mul(*g, kL), bjj::identity());
+    EXPECT_EQ(bjj::mul(*g, kSubgroupOrder), bjj::identity());
     EXPECT_TRUE(bjj::in_subgroup(*g));
     U256 lm1;
-    sub_borrow(lm1, kL, U256::from_u64(1));
+    sub_borrow(lm1, kSubgroupOrder, U256::from_u64(1));
     EXPECT_EQ(bjj::mul(*g, lm1), bjj::negate(*g));
   }
   EXPECT_NE(bjj::generator_g(), bjj::generator_h());
-  EXPECT_EQ(kL.bit_length(), 251u);
-  EXPECT_EQ(to_decimal(kL),
+  EXPECT_EQ(kSubgroupOrder.bit_length(), 251u);
+  EXPECT_EQ(to_decimal(kSubgroupOrder),
             "2736030358979909402780800718157159386076813972158567259200215660948447373041");
 }
 
@@ -145,7 +145,7 @@ TEST(BabyJubjub, TorsionAndCofactor) {
     if (!p) continue;
     ++lifted;
     ASSERT_TRUE(bjj::on_curve(*p));
-    U256 l8 = kL;
+    U256 l8 = kSubgroupOrder;
     for (int s = 0; s < 3; ++s) add_carry(l8, l8, l8);
     EXPECT_EQ(bjj::mul(*p, l8), bjj::identity());
     BjjPoint q = bjj::mul(*p, U256::from_u64(8));
@@ -156,7 +156,7 @@ TEST(BabyJubjub, TorsionAndCofactor) {
 }
 
 U256 mod_l_reference(U256 x) {
-  while (cmp(x, kL) >= 0) sub_borrow(x, x, kL);
+  while (cmp(x, kSubgroupOrder) >= 0) sub_borrow(x, x, kSubgroupOrder);
   return x;
 }
 
@@ -164,10 +164,10 @@ TEST(BabyJubjub, ReductionModL) {
   TestRng rng(14);
   U256 pm1;
   sub_borrow(pm1, Fr::kModulus, U256::from_u64(1));
-  U256 l7 = kL, lm1;
-  sub_borrow(lm1, kL, U256::from_u64(1));
-  for (int s = 0; s < 6; ++s) add_carry(l7, l7, kL);  // 7l < p
-  for (const U256& x : {U256{}, U256::from_u64(1), lm1, kL, l7, pm1}) {
+  U256 l7 = kSubgroupOrder, lm1;
+  sub_borrow(lm1, kSubgroupOrder, U256::from_u64(1));
+  for (int s = 0; s < 6; ++s) add_carry(l7, l7, kSubgroupOrder);  // 7l < p
+  for (const U256& x : {U256{}, U256::from_u64(1), lm1, kSubgroupOrder, l7, pm1}) {
     EXPECT_EQ(bjj::mod_l(*Fr::from_canonical(x)), mod_l_reference(x)) << to_decimal(x);
     EXPECT_EQ(bjj::mod_l(x), mod_l_reference(x)) << to_decimal(x);
   }
@@ -182,7 +182,7 @@ TEST(BabyJubjub, ReductionModL) {
 #if defined(ENYGMA_HAVE_GMP)
   mpz_t m, a;
   mpz_inits(m, a, nullptr);
-  mpz_set_str(m, to_decimal(kL).c_str(), 10);
+  mpz_set_str(m, to_decimal(kSubgroupOrder).c_str(), 10);
   char buf[100];
   for (int i = 0; i < 200; ++i) {
     U256 y = rng.u256();
@@ -200,7 +200,7 @@ TEST(BabyJubjub, PedersenIsVGPlusRH) {
   EXPECT_EQ(bjj::pedersen(Fr::zero(), Fr::zero()), bjj::identity());
   EXPECT_EQ(bjj::pedersen(Fr::one(), Fr::zero()), g);
   EXPECT_EQ(bjj::pedersen(Fr::zero(), Fr::one()), h);
-  const Fr l = *Fr::from_canonical(kL);
+  const Fr l = *Fr::from_canonical(kSubgroupOrder);
   EXPECT_EQ(bjj::pedersen(l, l), bjj::identity());
   for (int i = 0; i < 10; ++i) {
     Fr v = rng.field<Fr>(), r = rng.field<Fr>();

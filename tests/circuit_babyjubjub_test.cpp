@@ -22,7 +22,7 @@ BjjPoint random_point(TestRng& rng) {
   return babyjubjub::mul(babyjubjub::generator_g(), rng.u256());
 }
 
-struct Built {
+struct BuiltBjj {
   R1cs r1cs;
   std::vector<Fr> witness;
   uint32_t first_internal;

@@ -15,8 +15,8 @@ namespace {
 
 using test::TestRng;
 
-constexpr U256 kP = Fr::kModulus;
-constexpr U256 kL = BjjScalarParams::kModulus;
+constexpr U256 kFrModulus = Fr::kModulus;
+constexpr U256 kBjjOrder = BjjScalarParams::kModulus;
 
 U256 minus_one(U256 x) {
   sub_borrow(x, x, U256::from_u64(1));
@@ -31,7 +31,7 @@ unsigned popcount(const U256& x) {
   return n;
 }
 
-struct Built {
+struct BuiltBits {
   R1cs r1cs;
   std::vector<Fr> witness;
   uint32_t first_internal;
@@ -39,7 +39,7 @@ struct Built {
 
 // Runs `gadget` in kShapeAndWitness mode after allocating `inputs` as private wires.
 template <class F>
-Built build(std::vector<Fr> inputs, F gadget) {
+BuiltBits build(std::vector<Fr> inputs, F gadget) {
   CircuitBuilder b(BuildMode::kShapeAndWitness);
   std::vector<Var> vars;
   for (const Fr& x : inputs) vars.push_back(b.private_wire(x));
@@ -48,7 +48,7 @@ Built build(std::vector<Fr> inputs, F gadget) {
   return {b.take_r1cs(), b.take_witness(), first};
 }
 
-bool satisfied(const Built& c) {
+bool satisfied(const BuiltBits& c) {
   return !c.r1cs.first_unsatisfied(c.witness).has_value();
 }
 
@@ -57,14 +57,14 @@ TEST(Bits, ToBitsRecomposesAndRejectsOutOfRange) {
   for (unsigned n : {1u, 2u, 7u, 64u, 200u, 250u, 252u}) {
     U256 v = rng.u256();
     for (unsigned i = n; i < 256; ++i) v.w[i / 64] &= ~(uint64_t(1) << (i % 64));
-    Built c = build({fr(v)}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+    BuiltBits c = build({fr(v)}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
       auto bits = to_bits(b, in[0], n, "x");
       EXPECT_EQ(bits.size(), n);
     });
     EXPECT_EQ(c.r1cs.num_constraints(), n + 1);
     EXPECT_EQ(audit(c.r1cs, c.witness, c.first_internal, c.r1cs.num_wires), "") << n;
     // 2^n does not fit in n bits.
-    Built over =
+    BuiltBits over =
         build({fr(U256::from_u64(1)) * Fr::from_u64(2).pow(U256::from_u64(n))},
               [&](CircuitBuilder& b, const std::vector<Var>& in) { to_bits(b, in[0], n, "x"); });
     EXPECT_FALSE(satisfied(over)) << n;
@@ -87,21 +87,21 @@ TEST(Bits, CanonicalDecompositionIsUniqueAndBelowP) {
   std::vector<Fr> values = {Fr::zero(), Fr::one(), -Fr::one(), fr(U256{{0, 0, 0, 1ull << 61}})};
   for (int i = 0; i < 8; ++i) values.push_back(rng.field<Fr>());
   for (const Fr& v : values) {
-    Built c = build({v}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+    BuiltBits c = build({v}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
       auto bits = to_bits_canonical(b, in[0], "x");
       ASSERT_EQ(bits.size(), 254u);
       EXPECT_EQ(pack_bits(bits).value(), v);
     });
     // p - 1 has 100 ones and no trailing ones: 254 + 99 walk constraints + recomposition.
-    EXPECT_EQ(c.r1cs.num_constraints(), 254u + popcount(minus_one(kP)) - 1 + 1);
+    EXPECT_EQ(c.r1cs.num_constraints(), 254u + popcount(minus_one(kFrModulus)) - 1 + 1);
     EXPECT_EQ(audit(c.r1cs, c.witness, c.first_internal, c.r1cs.num_wires), "");
   }
   // The non-canonical decomposition x + p (possible for x < 2^254 - p) must fail the walk.
   const U256 x = U256::from_u64(12345);
   U256 alias;
-  add_carry(alias, x, kP);
+  add_carry(alias, x, kFrModulus);
   CircuitBuilder b(BuildMode::kShapeAndWitness);
-  auto bits = alloc_bits_at_most(b, alias, minus_one(kP), "x");
+  auto bits = alloc_bits_at_most(b, alias, minus_one(kFrModulus), "x");
   EXPECT_EQ(pack_bits(bits).value(), fr(x));     // same field element...
   EXPECT_TRUE(b.first_violation().has_value());  // ...but above the bound
 }
@@ -136,14 +136,14 @@ TEST(Compare, BoundWalkWiresArePinned) {
   // The bits tied to a value: every bit and run wire is then determined.
   TestRng rng(3);
   U256 tighter;
-  sub_borrow(tighter, kL, U256{{0, 0, 1, 0}});  // l - 2^128: shares the top bits with l - 1
+  sub_borrow(tighter, kBjjOrder, U256{{0, 0, 1, 0}});  // l - 2^128: shares the top bits with l - 1
   for (int i = 0; i < 4; ++i) {
     const U256 v = babyjubjub::mod_l(rng.field<Fr>());
     for (uint64_t cond = 0; cond < 2; ++cond) {
       if (cond == 1 && cmp(v, tighter) > 0) continue;
-      Built c =
+      BuiltBits c =
           build({Fr::from_u64(cond), fr(v)}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
-            auto bits = alloc_bits_at_most_dual(b, v, minus_one(kL), tighter, in[0], "x");
+            auto bits = alloc_bits_at_most_dual(b, v, minus_one(kBjjOrder), tighter, in[0], "x");
             b.enforce_equal(pack_bits(bits), in[1], "tie");
           });
       EXPECT_EQ(audit(c.r1cs, c.witness, c.first_internal, c.r1cs.num_wires), "");
@@ -154,7 +154,7 @@ TEST(Compare, BoundWalkWiresArePinned) {
 TEST(Compare, IsZeroIsEqualSelect) {
   TestRng rng(4);
   for (const Fr& x : {Fr::zero(), Fr::one(), rng.field<Fr>()}) {
-    Built c = build({x}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+    BuiltBits c = build({x}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
       Var e = is_zero(b, in[0], "z");
       EXPECT_EQ(e.value(), x.is_zero() ? Fr::one() : Fr::zero());
     });
@@ -163,7 +163,7 @@ TEST(Compare, IsZeroIsEqualSelect) {
   }
   const Fr a = rng.field<Fr>(), other = rng.field<Fr>();
   for (const Fr& y : {a, other}) {
-    Built c = build({a, y}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+    BuiltBits c = build({a, y}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
       Var e = is_equal(b, in[0], in[1], "eq");
       EXPECT_EQ(e.value(), a == y ? Fr::one() : Fr::zero());
     });
@@ -179,10 +179,11 @@ TEST(Compare, IsZeroIsEqualSelect) {
   EXPECT_TRUE(f.first_violation().has_value());
   for (uint64_t bit = 0; bit < 2; ++bit) {
     const Fr p = rng.field<Fr>(), q = rng.field<Fr>();
-    Built c = build({Fr::from_u64(bit), p, q}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
-      Var z = select(b, in[0], in[1], in[2], "sel");
-      EXPECT_EQ(z.value(), bit ? p : q);
-    });
+    BuiltBits c =
+        build({Fr::from_u64(bit), p, q}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+          Var z = select(b, in[0], in[1], in[2], "sel");
+          EXPECT_EQ(z.value(), bit ? p : q);
+        });
     EXPECT_EQ(c.r1cs.num_constraints(), 1u);
     EXPECT_EQ(audit(c.r1cs, c.witness, c.first_internal, c.r1cs.num_wires), "");
   }
@@ -191,24 +192,28 @@ TEST(Compare, IsZeroIsEqualSelect) {
 // ---- mod_l_exact --------------------------------------------------------------------------
 
 Fr times_l(uint64_t q) {
-  return Fr::from_u64(q) * fr(kL);
+  return Fr::from_u64(q) * fr(kBjjOrder);
 }
 
 TEST(ModL, MatchesNativeReductionOnRandomAndEdgeValues) {
   TestRng rng(5);
   U256 delta;  // 8l - p
   U256 eight_l;
-  mul_small_add(eight_l, kL, 8, 0);
-  sub_borrow(delta, eight_l, kP);
-  std::vector<Fr> xs = {Fr::zero(),        Fr::one(),
-                        fr(minus_one(kL)), fr(kL),
-                        times_l(7),        times_l(7) - Fr::one(),
-                        -Fr::one(),        fr(minus_one(delta)),
+  mul_small_add(eight_l, kBjjOrder, 8, 0);
+  sub_borrow(delta, eight_l, kFrModulus);
+  std::vector<Fr> xs = {Fr::zero(),
+                        Fr::one(),
+                        fr(minus_one(kBjjOrder)),
+                        fr(kBjjOrder),
+                        times_l(7),
+                        times_l(7) - Fr::one(),
+                        -Fr::one(),
+                        fr(minus_one(delta)),
                         fr(delta)};
   for (int i = 0; i < 6; ++i) xs.push_back(rng.field<Fr>());
   size_t cost = 0;
   for (const Fr& x : xs) {
-    Built c = build({x}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
+    BuiltBits c = build({x}, [&](CircuitBuilder& b, const std::vector<Var>& in) {
       ModLResult r = mod_l_exact(b, in[0], "m");
       EXPECT_EQ(r.remainder.value(), fr(babyjubjub::mod_l(x)));
       EXPECT_EQ(r.remainder_bits.size(), 251u);
@@ -233,20 +238,20 @@ bool accepts(const Fr& x, unsigned q, const U256& r) {
 
 TEST(ModL, RejectsTheWrappedRepresentationAndOtherForgeries) {
   U256 seven_l, d;  // d = p - 7l: for x < 8l - p, q = 7 with r = x + d also gives q*l + r == x
-  mul_small_add(seven_l, kL, 7, 0);
-  sub_borrow(d, kP, seven_l);
+  mul_small_add(seven_l, kBjjOrder, 7, 0);
+  sub_borrow(d, kFrModulus, seven_l);
   for (uint64_t small : {0ull, 1ull, 2ull, 123456789ull}) {
     const U256 x = U256::from_u64(small);
     U256 wrapped;
     add_carry(wrapped, x, d);
-    ASSERT_LT(cmp(wrapped, kL), 0);  // a remainder below l: only the wrap bound excludes it
+    ASSERT_LT(cmp(wrapped, kBjjOrder), 0);  // a remainder below l: only the wrap bound excludes it
     // The field equation holds for the forgery...
     EXPECT_EQ(times_l(7) + fr(wrapped), fr(x));
     EXPECT_FALSE(accepts(fr(x), 7, wrapped)) << small;
     EXPECT_TRUE(accepts(fr(x), 0, x)) << small;
   }
   // The largest wrapped remainder (x = 8l - p - 1, r = l - 1) is rejected as well.
-  EXPECT_FALSE(accepts(times_l(7) + fr(minus_one(kL)), 7, minus_one(kL)));
+  EXPECT_FALSE(accepts(times_l(7) + fr(minus_one(kBjjOrder)), 7, minus_one(kBjjOrder)));
   // Honest q = 7 near the top: x in [7l, p).
   EXPECT_TRUE(accepts(times_l(7), 7, U256{}));
   EXPECT_TRUE(accepts(-Fr::one(), 7, minus_one(d)));
@@ -257,17 +262,17 @@ TEST(ModL, RejectsTheWrappedRepresentationAndOtherForgeries) {
   U256 ql;
   sub_borrow(ql, x.to_u256(), r);
   unsigned q = 0;
-  for (U256 acc; cmp(acc, ql) < 0; ++q) add_carry(acc, acc, kL);
+  for (U256 acc; cmp(acc, ql) < 0; ++q) add_carry(acc, acc, kBjjOrder);
   EXPECT_TRUE(accepts(x, q, r));
   if (q > 0) {
     U256 r_plus_l;
-    add_carry(r_plus_l, r, kL);
+    add_carry(r_plus_l, r, kBjjOrder);
     if (r_plus_l.bit_length() <= 251) {
       EXPECT_FALSE(accepts(x, q - 1, r_plus_l));
     }
   }
   EXPECT_FALSE(accepts(x, (q + 1) % 8, r));
-  EXPECT_FALSE(accepts(x, q, minus_one(r.is_zero() ? kL : r)));
+  EXPECT_FALSE(accepts(x, q, minus_one(r.is_zero() ? kBjjOrder : r)));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "core/primitives/babyjubjub.hpp"
 #include "core/primitives/poseidon.hpp"
 #include "support/audit.hpp"
+#include "support/sweep.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {
@@ -29,14 +30,9 @@ namespace {
 
 using test::TestRng;
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
 // Ties a gadget's output combination to a public input, so that the audit sees every wire
 // that feeds it and the output is checked.
-struct Built {
+struct BuiltGadget {
   R1cs r1cs;
   std::vector<Fr> witness;
   bool satisfied() const { return !r1cs.first_unsatisfied(witness).has_value(); }
@@ -44,7 +40,7 @@ struct Built {
 };
 
 template <class Define>
-Built build(Define&& define) {
+BuiltGadget build(Define&& define) {
   CircuitBuilder b(BuildMode::kShapeAndWitness);
   define(b);
   return {b.take_r1cs(), b.take_witness()};
@@ -52,7 +48,7 @@ Built build(Define&& define) {
 
 // ---- PK(sk) = Poseidon(sk, sk) mod l ----------------------------------------------------------
 
-Built spend_key_run(const Fr& sk, const Fr& claimed_pk) {
+BuiltGadget spend_key_run(const Fr& sk, const Fr& claimed_pk) {
   return build([&](CircuitBuilder& b) {
     const Var pk = b.public_input(claimed_pk);
     const Var sk_wire = b.private_wire(sk);
@@ -63,12 +59,12 @@ Built spend_key_run(const Fr& sk, const Fr& claimed_pk) {
 TEST(SpendKeyGadget, MatchesNativeAndPinsEveryWire) {
   TestRng rng(1);
   std::vector<Fr> keys = {Fr::zero(), Fr::one(), -Fr::one()};
-  const int n = full_sweep() ? 200 : 8;
+  const int n = test::full_sweep() ? 200 : 8;
   for (int i = 0; i < n; ++i) keys.push_back(rng.field<Fr>());
   for (const Fr& sk : keys) {
     const Fr pk = dvp::spend_public_key(sk);
     EXPECT_LT(cmp(pk.to_u256(), babyjubjub::subgroup_order()), 0);
-    const Built r = spend_key_run(sk, pk);
+    const BuiltGadget r = spend_key_run(sk, pk);
     EXPECT_TRUE(r.satisfied()) << sk.to_decimal();
     EXPECT_EQ(r.audit_all(), "") << sk.to_decimal();
     EXPECT_FALSE(spend_key_run(sk, pk + Fr::one()).satisfied());
@@ -124,7 +120,7 @@ TEST(NoteGadgets, MatchTheNativeNotesOfTheThreeFormats) {
                             dvp::note_erc721(v[0], v[1], v[2])};
     const size_t calls[3] = {3, 4, 2};
     for (int format = 0; format < 3; ++format) {
-      const Built r = build([&](CircuitBuilder& b) {
+      const BuiltGadget r = build([&](CircuitBuilder& b) {
         const Var out = b.public_input(expected[format]);
         Var w[5];
         for (int i = 0; i < 5; ++i) w[i] = b.private_wire(v[i]);
@@ -153,7 +149,7 @@ TEST(NoteGadgets, MatchTheNativeNotesOfTheThreeFormats) {
 
 // ---- amounts below 10^36 ------------------------------------------------------------------
 
-Built amount_run(const Fr& value) {
+BuiltGadget amount_run(const Fr& value) {
   return build([&](CircuitBuilder& b) { alloc_amount(b, value, "a"); });
 }
 
@@ -178,7 +174,7 @@ TEST(AmountGadget, TheBoundIsExactlyTenToThe36) {
 
   // Random values on both sides of the bound, and of 2^120.
   TestRng rng(4);
-  const int n = full_sweep() ? 2000 : 100;
+  const int n = test::full_sweep() ? 2000 : 100;
   for (int i = 0; i < n; ++i) {
     const Fr d = Fr::from_u64(rng.next() >> (rng.next() % 64));
     const Fr below = a36 - Fr::one() - d, above = a36 + d;
@@ -191,7 +187,7 @@ TEST(AmountGadget, TheBoundIsExactlyTenToThe36) {
 
 TEST(AmountGadget, NoFreeWire) {
   for (const char* v : {"0", "1", "999999999999999999999999999999999999", "123456789"}) {
-    const Built r = amount_run(*Fr::from_decimal(v));
+    const BuiltGadget r = amount_run(*Fr::from_decimal(v));
     ASSERT_TRUE(r.satisfied());
     EXPECT_EQ(r.audit_all(), "") << v;
   }
@@ -199,7 +195,7 @@ TEST(AmountGadget, NoFreeWire) {
 
 // ---- pairwise distinctness --------------------------------------------------------------------
 
-Built distinct_run(const std::vector<Fr>& values, const std::vector<bool>& enabled) {
+BuiltGadget distinct_run(const std::vector<Fr>& values, const std::vector<bool>& enabled) {
   return build([&](CircuitBuilder& b) {
     std::vector<Lc> v, e;
     for (const Fr& x : values) v.push_back(Lc(b.public_input(x)));
@@ -234,7 +230,7 @@ TEST(DistinctGadget, NoFreeWireAlsoWhereExemptPairsAreEqual) {
   // disabled entries (public wires 2, 3, 5) are free here by design: the gadget asks nothing
   // of them, and the circuits pin them elsewhere (J3). The enabled values (wires 1 and 4) and
   // every private wire (the flags, the products m, the inverses) are pinned.
-  const Built r =
+  const BuiltGadget r =
       distinct_run({Fr::from_u64(5), z, z, Fr::from_u64(6), z}, {true, false, false, true, false});
   ASSERT_TRUE(r.satisfied());
   EXPECT_EQ(audit(r.r1cs, r.witness, 1, 2), "");
@@ -245,7 +241,7 @@ TEST(DistinctGadget, NoFreeWireAlsoWhereExemptPairsAreEqual) {
 // ---- binding of a public input ----------------------------------------------------------------
 
 TEST(PublicBinding, OneConstraintPinsItsWireAndTheInput) {
-  const Built r = build([&](CircuitBuilder& b) {
+  const BuiltGadget r = build([&](CircuitBuilder& b) {
     const Var x = b.public_input(Fr::from_u64(1234));
     bind_public_input(b, x, "x^2");
   });

@@ -15,6 +15,7 @@
 #include "core/dvp/relation.hpp"
 #include "core/primitives/poseidon.hpp"
 #include "support/audit.hpp"
+#include "support/sweep.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma::circuit {
@@ -22,11 +23,6 @@ namespace {
 
 using test::TestRng;
 constexpr unsigned D = dvp::kMerkleDepth;
-
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
 
 struct PathRun {
   R1cs r1cs;
@@ -84,7 +80,7 @@ TEST(MerkleGadget, MatchesAFullTreeAtEveryPosition) {
   for (unsigned idx = 0; idx < dvp::MerkleTree::kLeaves; ++idx) {
     ASSERT_EQ(dvp::merkle_root(leaves[idx], Fr::from_u64(idx), tree.path(idx)), tree.root()) << idx;
   }
-  const unsigned step = full_sweep() ? 1 : 17;
+  const unsigned step = test::full_sweep() ? 1 : 17;
   for (unsigned idx = 0; idx < dvp::MerkleTree::kLeaves; idx += step) {
     const PathRun r = run(leaves[idx], Fr::from_u64(idx), tree.path(idx), tree.root(), Fr::one());
     EXPECT_EQ(r.root, tree.root()) << idx;

@@ -14,18 +14,18 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json k2_json() {
+json deposit_k2_json() {
   return json::parse(test::read_vector("deposit-k2.json"));
 }
 
-Error parse_error(const json& doc, unsigned k = 2) {
+Error deposit_parse_error(const json& doc, unsigned k = 2) {
   auto r = parse_deposit_request(doc.dump(), k);
   EXPECT_FALSE(r.ok()) << doc.dump();
   return r.ok() ? Error{} : r.error();
 }
 
 TEST(DepositRequest, ParsesTheVectorsNoteFields) {
-  const json doc = k2_json();
+  const json doc = deposit_k2_json();
   auto r = parse_deposit_request(doc.dump(), 2);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->hash.to_decimal(), doc["hash"].get<std::string>());
@@ -49,7 +49,7 @@ TEST(DepositRequest, PublicInputsAreThePaymentInputsThenTheHash) {
 }
 
 TEST(DepositRequest, PrintsTheStructsFieldOrderAndRoundTrips) {
-  const json doc = k2_json();
+  const json doc = deposit_k2_json();
   auto r = parse_deposit_request(doc.dump(), 2);
   ASSERT_TRUE(r.ok());
   const json printed = json::parse(deposit_request_to_json(*r));
@@ -61,18 +61,18 @@ TEST(DepositRequest, PrintsTheStructsFieldOrderAndRoundTrips) {
 
 TEST(DepositRequest, EveryNoteFieldIsRequiredAndNamed) {
   for (const char* key : {"hash", "pk", "address", "saltOut"}) {
-    json doc = k2_json();
+    json doc = deposit_k2_json();
     doc.erase(key);
-    const Error e = parse_error(doc);
+    const Error e = deposit_parse_error(doc);
     EXPECT_EQ(e.rule, "input");
     EXPECT_EQ(e.field, key);
     EXPECT_EQ(e.message, std::string("missing field ") + key);
   }
   // The Go struct's key is camelCase: salt_out is not it.
-  json renamed = k2_json();
+  json renamed = deposit_k2_json();
   renamed["salt_out"] = renamed["saltOut"];
   renamed.erase("saltOut");
-  EXPECT_EQ(parse_error(renamed).field, "saltOut");
+  EXPECT_EQ(deposit_parse_error(renamed).field, "saltOut");
 }
 
 TEST(DepositRequest, AddressIsADecimalFieldElement) {
@@ -80,16 +80,17 @@ TEST(DepositRequest, AddressIsADecimalFieldElement) {
        {"0x839d4c8f5b8a9b47e7b1ea2ba88ed36f34ba5ef0", "-1", "", " 1", "1e3",
         // p itself: not canonical
         "21888242871839275222246405745257275088548364400416034343698204186575808495617"}) {
-    json doc = k2_json();
+    json doc = deposit_k2_json();
     doc["address"] = bad;
-    const Error e = parse_error(doc);
+    const Error e = deposit_parse_error(doc);
     EXPECT_EQ(e.field, "address") << bad;
     EXPECT_EQ(e.message, "address is not a canonical field element (a decimal string below p)");
   }
-  json number = k2_json();
+  json number = deposit_k2_json();
   number["hash"] = 5;
-  EXPECT_EQ(parse_error(number).message, "hash must be a decimal string, not a JSON number");
-  json leading = k2_json();
+  EXPECT_EQ(deposit_parse_error(number).message,
+            "hash must be a decimal string, not a JSON number");
+  json leading = deposit_k2_json();
   leading["saltOut"] = "0004242";  // leading zeros denote the same number
   auto r = parse_deposit_request(leading.dump(), 2);
   ASSERT_TRUE(r.ok());
@@ -97,13 +98,13 @@ TEST(DepositRequest, AddressIsADecimalFieldElement) {
 }
 
 TEST(DepositRequest, TransferFieldsAreCheckedAsForATransfer) {
-  json doc = k2_json();
+  json doc = deposit_k2_json();
   doc["tx_values"].push_back("0");
-  EXPECT_EQ(parse_error(doc).message, "tx_values has 3 entries, expected 2");
-  json pair = k2_json();
+  EXPECT_EQ(deposit_parse_error(doc).message, "tx_values has 3 entries, expected 2");
+  json pair = deposit_k2_json();
   pair["tx_commits"][1] = json::array({"1"});
-  EXPECT_EQ(parse_error(pair).field, "tx_commits[1]");
-  EXPECT_EQ(parse_deposit_request(k2_json().dump(), 17).error().field, "k");
+  EXPECT_EQ(deposit_parse_error(pair).field, "tx_commits[1]");
+  EXPECT_EQ(parse_deposit_request(deposit_k2_json().dump(), 17).error().field, "k");
   EXPECT_EQ(parse_deposit_request("[]", 2).error().rule, "input");
   EXPECT_EQ(parse_deposit_request("{", 2).error().message, "request is not valid JSON");
 }

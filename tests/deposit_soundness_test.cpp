@@ -28,15 +28,16 @@
 namespace enygma {
 namespace {
 
-const test::PaymentCircuitUnderTest<DepositRequest>& kDeposit = test::deposit_under_test();
+const test::PaymentCircuitUnderTest<DepositRequest>& kDepositCircuit = test::deposit_under_test();
 
 TEST(DepositSoundness, EveryRuleBreakerRequestFails) {
   const unsigned seeds = test::full_sweep() ? 4 : 1;
-  test::check_every_breakage(kDeposit, kDeposit.load("deposit-k2.json", 2), seeds + 1);
-  test::check_every_breakage(kDeposit, kDeposit.load("deposit-k6.json", 6), seeds);
+  test::check_every_breakage(kDepositCircuit, kDepositCircuit.load("deposit-k2.json", 2),
+                             seeds + 1);
+  test::check_every_breakage(kDepositCircuit, kDepositCircuit.load("deposit-k6.json", 6), seeds);
   for (unsigned k : test::sweep_ks({2, 3})) {
     SCOPED_TRACE(testing::Message() << "wallet k=" << k);
-    test::check_every_breakage(kDeposit, test::deposit_wallet_request(k, 50 + k), seeds);
+    test::check_every_breakage(kDepositCircuit, test::deposit_wallet_request(k, 50 + k), seeds);
   }
 }
 
@@ -53,7 +54,7 @@ TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
     credit.tx_commits[r] = babyjubjub::pedersen(credit.tx_values[r], credit.tx_random_values[r]);
     EXPECT_EQ(payment::failed_rule_ids(validate_deposit_all(credit)),
               (std::vector<std::string>{"R9d", "R15d"}));
-    EXPECT_FALSE(kDeposit.satisfies(credit));
+    EXPECT_FALSE(kDepositCircuit.satisfies(credit));
     EXPECT_EQ(first_violated_deposit_constraint(credit).rfind("R15d/", 0), 0u)
         << first_violated_deposit_constraint(credit);
     // Theft between two other members (deposit-k6-bad.json's kind): R15d alone.
@@ -67,7 +68,7 @@ TEST(DepositSoundness, ADepositThatCreditsAnotherMemberFails) {
       }
       EXPECT_EQ(payment::failed_rule_ids(validate_deposit_all(theft)),
                 std::vector<std::string>{"R15d"});
-      EXPECT_FALSE(kDeposit.satisfies(theft));
+      EXPECT_FALSE(kDepositCircuit.satisfies(theft));
     }
   }
 }
@@ -93,12 +94,12 @@ TEST(DepositSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
 // inverses, S-box powers, lambdas, coordinates, selections) are each pinned by their
 // constraints.
 void check_no_free_wire(const DepositRequest& req) {
-  test::expect_no_free_wire(kDeposit, req, 2 + req.k + 250 + 250 + 254 + req.k + 3, "hints");
+  test::expect_no_free_wire(kDepositCircuit, req, 2 + req.k + 250 + 250 + 254 + req.k + 3, "hints");
 }
 
 TEST(DepositSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(kDeposit.load("deposit-k2.json", 2));
-  check_no_free_wire(kDeposit.load("deposit-k6.json", 6));
+  check_no_free_wire(kDepositCircuit.load("deposit-k2.json", 2));
+  check_no_free_wire(kDepositCircuit.load("deposit-k6.json", 6));
   for (unsigned k : test::sweep_ks({2, 3, 6, 16})) {
     SCOPED_TRACE(testing::Message() << "k=" << k);
     check_no_free_wire(test::deposit_wallet_request(k, 90 + k));

@@ -28,7 +28,7 @@ namespace {
 
 using ifma::Fe8;
 
-constexpr U256 kP = Fp::kModulus;
+constexpr U256 kFpModulus = Fp::kModulus;
 
 U256 add_u(const U256& a, const U256& b) {
   U256 r;
@@ -41,7 +41,7 @@ U256 sub_u(const U256& a, const U256& b) {
   return r;
 }
 U256 mod_p(U256 x) {
-  while (cmp(x, kP) >= 0) sub_borrow(x, x, kP);
+  while (cmp(x, kFpModulus) >= 0) sub_borrow(x, x, kFpModulus);
   return x;
 }
 
@@ -98,9 +98,9 @@ class FpIfma : public ::testing::Test {
 std::vector<U256> edge_values_below_2m() {
   std::vector<U256> v = {U256{},
                          U256::from_u64(1),
-                         sub_u(kP, U256::from_u64(1)),
-                         kP,
-                         sub_u(add_u(kP, kP), U256::from_u64(1)),
+                         sub_u(kFpModulus, U256::from_u64(1)),
+                         kFpModulus,
+                         sub_u(add_u(kFpModulus, kFpModulus), U256::from_u64(1)),
                          U256{{~0ull, ~0ull, ~0ull, 0}},
                          U256{{~0ull, 0, ~0ull, 0}},
                          U256{{(1ull << 52) - 1, 0, 0, 0}}};
@@ -113,7 +113,7 @@ TEST_F(FpIfma, MultiplicationMatchesScalarAtTheBoundsItIsUsedWith) {
   for (int i = 0; i < 200; ++i) {
     U256 x = rng.u256();
     x.w[3] &= (1ull << 62) - 1;
-    while (cmp(x, add_u(kP, kP)) >= 0) x.w[3] >>= 1;
+    while (cmp(x, add_u(kFpModulus, kFpModulus)) >= 0) x.w[3] >>= 1;
     pool.push_back(x);
   }
   // mul(a * 2^4, b) for a, b < 2m: the product of a 2^260-scaled and a 2^256-scaled value,
@@ -129,7 +129,7 @@ TEST_F(FpIfma, MultiplicationMatchesScalarAtTheBoundsItIsUsedWith) {
     mul_shifted(a, b, out);
     for (int l = 0; l < 8; ++l) {
       ASSERT_EQ(out[l].high, 0u);
-      ASSERT_LT(cmp(out[l].low, add_u(kP, kP)), 0) << "output not below 2m";
+      ASSERT_LT(cmp(out[l].low, add_u(kFpModulus, kFpModulus)), 0) << "output not below 2m";
       // a*16 * b * 2^-260 = a * b * 2^-256: the scalar Montgomery product.
       ASSERT_EQ(as_fp(out[l].low), as_fp(a[l]) * as_fp(b[l])) << "lane " << l;
       ++checked;

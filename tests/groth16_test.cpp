@@ -26,7 +26,7 @@ std::vector<Fr> public_part(const RandomCircuit& rc) {
 const uint8_t kSeed[] = {1, 2, 3, 4};
 const uint8_t kOtherSeed[] = {9, 9};
 
-struct Fixture {
+struct Groth16Fixture {
   RandomCircuit rc;
   Groth16Keys keys;
   PreparedVerifyingKey pvk;
@@ -45,9 +45,9 @@ Status verify_both(const PreparedVerifyingKey& pvk, const Proof& proof, std::spa
   return one;
 }
 
-Fixture make_fixture(uint64_t rng_seed, uint32_t npub, uint32_t npriv, size_t m) {
+Groth16Fixture make_fixture(uint64_t rng_seed, uint32_t npub, uint32_t npriv, size_t m) {
   TestRng rng(rng_seed);
-  Fixture f{test::random_circuit(rng, npub, npriv, m), {}, {}};
+  Groth16Fixture f{test::random_circuit(rng, npub, npriv, m), {}, {}};
   f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, kSeed, sequential_pool());
   f.pvk = prepare_verifying_key(f.keys.vk);
   return f;

@@ -20,35 +20,20 @@
 #include "core/joinsplit/validate.hpp"
 #include "core/joinsplit/wallet.hpp"
 #include "core/registry/registry.hpp"
+#include "support/dvp_circuits.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
 const char* family_of(NoteFormat f) {
   return f == NoteFormat::kErc20 ? "joinsplit-enygma" : "joinsplit-1155";
 }
 
-const R1cs& r1cs_of(NoteFormat f) {
-  return circuit_r1cs(*find_circuit(family_of(f), 0));
-}
-
-JoinSplitRequest load(const std::string& name, NoteFormat f) {
-  const std::string text = test::read_vector(name);
-  EXPECT_FALSE(text.empty()) << name << " is missing";
-  auto r = parse_joinsplit_request(text, f);
-  EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
-  return r.ok() ? std::move(r).value() : JoinSplitRequest{};
-}
-
 void expect_satisfying_witness(const JoinSplitRequest& req) {
   ASSERT_TRUE(validate_joinsplit(req).ok()) << validate_joinsplit(req).error().message;
-  const R1cs& r1cs = r1cs_of(req.format);
+  const R1cs& r1cs = test::joinsplit_r1cs(req.format);
   const std::vector<Fr> w = joinsplit_witness(req);
   ASSERT_EQ(w.size(), r1cs.num_wires);
   EXPECT_EQ(w[0], Fr::one());
@@ -62,7 +47,7 @@ TEST(JoinSplitCircuit, TheVectorsSatisfyAndPublishTheirPublicSignals) {
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
     const std::string name = family_of(f);
     SCOPED_TRACE(name);
-    const JoinSplitRequest req = load(name + ".json", f);
+    const JoinSplitRequest req = test::load_joinsplit(name + ".json", f);
     expect_satisfying_witness(req);
     const std::vector<Fr> w = joinsplit_witness(req);
     const auto expected = nlohmann::json::parse(test::read_vector(name + ".public_signal.json"))
@@ -94,7 +79,7 @@ TEST(JoinSplitCircuit, TheBadVectorsAreRefusedAndTheirWitnessesFail) {
     EXPECT_EQ(all[0].rule, rule);
     auto unchecked = fam->witness_unchecked(text, 0);
     ASSERT_TRUE(unchecked.ok());
-    EXPECT_TRUE(r1cs_of(f).first_unsatisfied(*unchecked).has_value());
+    EXPECT_TRUE(test::joinsplit_r1cs(f).first_unsatisfied(*unchecked).has_value());
     auto label = fam->first_violation(text, 0);
     ASSERT_TRUE(label.ok());
     EXPECT_EQ(label->rfind(std::string(rule) + " ", 0), 0u) << *label;
@@ -104,7 +89,7 @@ TEST(JoinSplitCircuit, TheBadVectorsAreRefusedAndTheirWitnessesFail) {
 TEST(JoinSplitCircuit, WalletRequestsOfEveryInputCountSatisfy) {
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
     for (unsigned n = 0; n <= kJoinSplitInputs; ++n) {
-      const uint64_t seeds = full_sweep() ? 8 : (n == 1 || n == kJoinSplitInputs) ? 3 : 1;
+      const uint64_t seeds = test::full_sweep() ? 8 : (n == 1 || n == kJoinSplitInputs) ? 3 : 1;
       for (uint64_t seed = 0; seed < seeds; ++seed) {
         SCOPED_TRACE(testing::Message() << family_of(f) << " inputs " << n << " seed " << seed);
         expect_satisfying_witness(joinsplit_request_from_seed(f, 1000 * seed + n, n));
@@ -141,7 +126,7 @@ TEST(JoinSplitCircuit, ModesAgreeAndEveryConstraintNamesItsRule) {
     define_joinsplit_circuit(both, f, &req);
     EXPECT_EQ(both.first_violation(), std::nullopt);
     const R1cs r = both.take_r1cs();
-    EXPECT_EQ(r.digest(), r1cs_of(f).digest());  // a second build: deterministic
+    EXPECT_EQ(r.digest(), test::joinsplit_r1cs(f).digest());  // a second build: deterministic
     EXPECT_EQ(both.take_witness(), joinsplit_witness(req));
     ASSERT_EQ(r.labels.size(), r.num_constraints());
     for (const std::string& label : r.labels) {
@@ -149,7 +134,8 @@ TEST(JoinSplitCircuit, ModesAgreeAndEveryConstraintNamesItsRule) {
       ASSERT_TRUE(label[1] >= '1' && label[1] <= '9') << label;
     }
   }
-  EXPECT_NE(r1cs_of(NoteFormat::kErc20).digest(), r1cs_of(NoteFormat::kErc1155).digest());
+  EXPECT_NE(test::joinsplit_r1cs(NoteFormat::kErc20).digest(),
+            test::joinsplit_r1cs(NoteFormat::kErc1155).digest());
 }
 
 // Pinned so that a change in any gadget is noticed (update with the reason when intended).
@@ -167,7 +153,7 @@ TEST(JoinSplitCircuit, SizesArePinnedAndWithinTheGoals) {
     EXPECT_EQ(info.public_inputs, 34u);
     EXPECT_EQ(info.wires, info.public_inputs + info.private_wires + 1);
     EXPECT_EQ(info.fft_log_domain, 16u);
-    const R1cs& r = r1cs_of(f);
+    const R1cs& r = test::joinsplit_r1cs(f);
     const auto hint = joinsplit_r1cs_size_hint(f);
     const size_t real[5] = {r.num_wires, r.num_constraints(), r.a.terms.size(), r.b.terms.size(),
                             r.c.terms.size()};

@@ -19,14 +19,7 @@ namespace {
 using nlohmann::ordered_json;
 using test::read_vector;
 
-const char* kP = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
 const char* kZ = "14744269619966411208579211824598458697587494354926760081771325075741142829156";
-
-ordered_json vector_json(const char* name) {
-  const std::string text = read_vector(name);
-  EXPECT_FALSE(text.empty()) << name << " is missing";
-  return ordered_json::parse(text.empty() ? "{}" : text);
-}
 
 Result<JoinSplitRequest> parse(const ordered_json& doc, NoteFormat f) {
   return parse_joinsplit_request(doc.dump(), f);
@@ -44,14 +37,8 @@ void expect_refused(const ordered_json& doc, NoteFormat f, const std::string& fi
       << r.error().message;
 }
 
-std::vector<std::string> decimals(const std::vector<Fr>& xs) {
-  std::vector<std::string> out;
-  for (const Fr& x : xs) out.push_back(x.to_decimal());
-  return out;
-}
-
 TEST(JoinSplitRequest, ParsesTheErc20Vector) {
-  auto r = parse(vector_json("joinsplit-enygma.json"), NoteFormat::kErc20);
+  auto r = parse(test::vector_json("joinsplit-enygma.json"), NoteFormat::kErc20);
   ASSERT_TRUE(r.ok()) << r.error().message;
   const JoinSplitRequest& q = *r;
   EXPECT_EQ(q.n, 1u);
@@ -83,18 +70,19 @@ TEST(JoinSplitRequest, PublicSignalsEqualTheVectorFiles) {
   for (auto [name, f] : {std::pair{"joinsplit-enygma", NoteFormat::kErc20},
                          std::pair{"joinsplit-1155", NoteFormat::kErc1155}}) {
     SCOPED_TRACE(name);
-    auto r = parse(vector_json((std::string(name) + ".json").c_str()), f);
+    auto r = parse(test::vector_json((std::string(name) + ".json").c_str()), f);
     ASSERT_TRUE(r.ok()) << r.error().message;
     const std::vector<Fr> pub = r->public_inputs();
     ASSERT_EQ(pub.size(), kJoinSplitPublicInputs);
     EXPECT_EQ(pub.size(), 34u);
-    const ordered_json expected = vector_json((std::string(name) + ".public_signal.json").c_str());
-    EXPECT_EQ(decimals(pub), expected.get<std::vector<std::string>>());
+    const ordered_json expected =
+        test::vector_json((std::string(name) + ".public_signal.json").c_str());
+    EXPECT_EQ(test::decimals(pub), expected.get<std::vector<std::string>>());
   }
 }
 
 TEST(JoinSplitRequest, Erc1155FieldsAndTheCaseInsensitiveTokenId) {
-  ordered_json doc = vector_json("joinsplit-1155.json");
+  ordered_json doc = test::vector_json("joinsplit-1155.json");
   auto r = parse(doc, NoteFormat::kErc1155);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->token_id, Fr::one());
@@ -116,15 +104,16 @@ TEST(JoinSplitRequest, Erc1155FieldsAndTheCaseInsensitiveTokenId) {
   missing.erase("erc1155TokenId");
   expect_refused(missing, NoteFormat::kErc1155, "erc1155TokenId");
   ordered_json big = doc;
-  big["erc1155TokenId"] = kP;
+  big["erc1155TokenId"] = test::kFrModulusDecimal;
   expect_refused(big, NoteFormat::kErc1155, "erc1155TokenId");
   // The ERC-20 route has no token id, and the address keys differ.
   expect_refused(doc, NoteFormat::kErc20, "erc20Address");
-  expect_refused(vector_json("joinsplit-enygma.json"), NoteFormat::kErc1155, "erc1155Address");
+  expect_refused(test::vector_json("joinsplit-enygma.json"), NoteFormat::kErc1155,
+                 "erc1155Address");
 }
 
 TEST(JoinSplitRequest, AddressesAreHexWithAnOptionalLowerCase0x) {
-  ordered_json doc = vector_json("joinsplit-enygma.json");
+  ordered_json doc = test::vector_json("joinsplit-enygma.json");
   const std::string hex = "22e5106744E618eF9ddD3E0a7a51b09f784581bD";
   const char* expected = "199213985795714995297001884428921580810666344893";
   for (const std::string& a : {"0x" + hex, hex, "0x" + std::string("0000") + hex,
@@ -156,7 +145,7 @@ TEST(JoinSplitRequest, AddressesAreHexWithAnOptionalLowerCase0x) {
 
 TEST(JoinSplitRequest, Erc20InputArraysAreOptionalErc1155OnesRequired) {
   // A "0 enygma swap": no inputs, outputs of 0.
-  ordered_json doc = vector_json("joinsplit-enygma.json");
+  ordered_json doc = test::vector_json("joinsplit-enygma.json");
   for (const char* key :
        {"valuesIn", "keyPairsIn", "merkleProofs", "merkleRoots", "treeNumbers", "saltsIn"}) {
     doc.erase(key);
@@ -185,7 +174,7 @@ TEST(JoinSplitRequest, Erc20InputArraysAreOptionalErc1155OnesRequired) {
 }
 
 TEST(JoinSplitRequest, TreeNumbersArePaddedFromTheirOwnLength) {
-  ordered_json doc = vector_json("joinsplit-enygma.json");
+  ordered_json doc = test::vector_json("joinsplit-enygma.json");
   doc["treeNumbers"] = {5, 7, 9223372036854775807ull};
   auto r = parse(doc, NoteFormat::kErc20);
   ASSERT_TRUE(r.ok()) << r.error().message;
@@ -200,7 +189,7 @@ TEST(JoinSplitRequest, TreeNumbersArePaddedFromTheirOwnLength) {
 }
 
 TEST(JoinSplitRequest, IgnoredFieldsAndShortPaths) {
-  ordered_json doc = vector_json("joinsplit-enygma.json");
+  ordered_json doc = test::vector_json("joinsplit-enygma.json");
   const std::vector<Fr> pub = parse(doc, NoteFormat::kErc20)->public_inputs();
   ordered_json d = doc;
   d["keyPairsIn"][0]["publicKey"] = "not a number: ignored";
@@ -236,7 +225,7 @@ TEST(JoinSplitRequest, IgnoredFieldsAndShortPaths) {
 // Everything the reference answers with 500 and an empty body (a panic), or reduces silently,
 // is an "input" error naming the field.
 TEST(JoinSplitRequest, MalformedRequestsNameTheField) {
-  const ordered_json doc = vector_json("joinsplit-enygma.json");
+  const ordered_json doc = test::vector_json("joinsplit-enygma.json");
   const NoteFormat f = NoteFormat::kErc20;
   auto with = [&](auto edit) {
     ordered_json d = doc;
@@ -249,38 +238,43 @@ TEST(JoinSplitRequest, MalformedRequestsNameTheField) {
     EXPECT_EQ(r.error().rule, "input");
   }
   expect_refused(with([](auto& d) { d.erase("nftCommitment"); }), f, "nftCommitment");
-  expect_refused(with([](auto& d) { d["nftCommitment"] = kP; }), f, "nftCommitment");
+  expect_refused(with([](auto& d) { d["nftCommitment"] = test::kFrModulusDecimal; }), f,
+                 "nftCommitment");
   expect_refused(with([](auto& d) { d["nftCommitment"] = 5; }), f, "nftCommitment");
-  for (const char* bad : {"-1", "+1", "0x10", "1.5", " 1", "1 ", "", "1e3", kP}) {
+  for (const char* bad :
+       {"-1", "+1", "0x10", "1.5", " 1", "1 ", "", "1e3", test::kFrModulusDecimal}) {
     expect_refused(with([&](auto& d) { d["valuesIn"][0] = bad; }), f, "valuesIn[0]");
   }
   expect_refused(with([](auto& d) { d["valuesIn"] = "110"; }), f, "valuesIn");
   expect_refused(with([](auto& d) { d["valuesOut"] = {"110"}; }), f, "valuesOut");
-  expect_refused(with([](auto& d) { d["valuesOut"][1] = kP; }), f, "valuesOut[1]");
+  expect_refused(with([](auto& d) { d["valuesOut"][1] = test::kFrModulusDecimal; }), f,
+                 "valuesOut[1]");
   expect_refused(with([](auto& d) { d["keyPairsIn"] = ordered_json::array(); }), f, "keyPairsIn");
   expect_refused(with([](auto& d) { d["keyPairsIn"][0].erase("privateKey"); }), f,
                  "keyPairsIn[0].privateKey");
-  expect_refused(with([](auto& d) { d["keyPairsIn"][0]["privateKey"] = kP; }), f,
-                 "keyPairsIn[0].privateKey");
+  expect_refused(with([](auto& d) { d["keyPairsIn"][0]["privateKey"] = test::kFrModulusDecimal; }),
+                 f, "keyPairsIn[0].privateKey");
   expect_refused(with([](auto& d) { d["keyPairsIn"][0]["publicKey"] = 1; }), f,
                  "keyPairsIn[0].publicKey");
   expect_refused(with([](auto& d) { d["keyPairsIn"][0] = "x"; }), f, "keyPairsIn[0]");
-  expect_refused(with([](auto& d) { d["pubKeysOut"][1]["publicKey"] = kP; }), f,
-                 "pubKeysOut[1].publicKey");
+  expect_refused(with([](auto& d) { d["pubKeysOut"][1]["publicKey"] = test::kFrModulusDecimal; }),
+                 f, "pubKeysOut[1].publicKey");
   expect_refused(with([](auto& d) { d["pubKeysOut"].erase(1); }), f, "pubKeysOut");
   expect_refused(with([](auto& d) { d["merkleDepth"] = "8"; }), f, "merkleDepth");
   expect_refused(with([](auto& d) { d["merkleDepth"] = 8.5; }), f, "merkleDepth");
   expect_refused(with([](auto& d) { d["merkleProofs"][0].erase("indices"); }), f,
                  "merkleProofs[0].indices");
-  expect_refused(with([](auto& d) { d["merkleProofs"][0]["indices"] = kP; }), f,
-                 "merkleProofs[0].indices");
-  expect_refused(with([](auto& d) { d["merkleProofs"][0]["elements"][4] = kP; }), f,
-                 "merkleProofs[0].elements[4]");
+  expect_refused(with([](auto& d) { d["merkleProofs"][0]["indices"] = test::kFrModulusDecimal; }),
+                 f, "merkleProofs[0].indices");
+  expect_refused(
+      with([](auto& d) { d["merkleProofs"][0]["elements"][4] = test::kFrModulusDecimal; }), f,
+      "merkleProofs[0].elements[4]");
   expect_refused(with([](auto& d) { d["merkleProofs"][0]["elements"].push_back("x"); }), f,
                  "merkleProofs[0].elements[8]");
   expect_refused(with([](auto& d) { d["merkleProofs"][0]["elements"] = "0"; }), f,
                  "merkleProofs[0].elements");
-  expect_refused(with([](auto& d) { d["merkleRoots"][0] = kP; }), f, "merkleRoots[0]");
+  expect_refused(with([](auto& d) { d["merkleRoots"][0] = test::kFrModulusDecimal; }), f,
+                 "merkleRoots[0]");
   expect_refused(with([](auto& d) { d["merkleRoots"].push_back("1"); }), f, "merkleRoots");
   expect_refused(with([](auto& d) { d["treeNumbers"] = ordered_json::array(); }), f, "treeNumbers");
   expect_refused(with([](auto& d) { d["treeNumbers"] = std::vector<int>(11, 0); }), f,
@@ -293,10 +287,11 @@ TEST(JoinSplitRequest, MalformedRequestsNameTheField) {
   expect_refused(with([](auto& d) { d.erase("erc20Address"); }), f, "erc20Address");
   expect_refused(with([](auto& d) { d["saltsIn"] = ordered_json::array(); }), f, "saltsIn");
   expect_refused(with([](auto& d) { d.erase("saltsIn"); }), f, "saltsIn");
-  expect_refused(with([](auto& d) { d["saltsIn"][0] = kP; }), f, "saltsIn[0]");
+  expect_refused(with([](auto& d) { d["saltsIn"][0] = test::kFrModulusDecimal; }), f, "saltsIn[0]");
   expect_refused(with([](auto& d) { d["saltsIn"].push_back("x"); }), f, "saltsIn[1]");
   expect_refused(with([](auto& d) { d["saltsOut"].push_back("1"); }), f, "saltsOut");
-  expect_refused(with([](auto& d) { d["saltsOut"][0] = kP; }), f, "saltsOut[0]");
+  expect_refused(with([](auto& d) { d["saltsOut"][0] = test::kFrModulusDecimal; }), f,
+                 "saltsOut[0]");
   expect_refused(with([](auto& d) { d.erase("revertSalt"); }), f, "revertSalt");
   expect_refused(with([](auto& d) { d["revertSalt"] = nullptr; }), f, "revertSalt");
   // More than 10 inputs (the reference drops the extras from the witness but counts them).

@@ -33,7 +33,9 @@
 #include "core/joinsplit/wallet.hpp"
 #include "core/registry/registry.hpp"
 #include "support/audit.hpp"
+#include "support/dvp_circuits.hpp"
 #include "support/joinsplit_rule_breaker.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
@@ -41,41 +43,21 @@ namespace {
 
 constexpr unsigned N = kJoinSplitInputs;
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
-const R1cs& r1cs_of(NoteFormat f) {
-  return circuit_r1cs(
-      *find_circuit(f == NoteFormat::kErc20 ? "joinsplit-enygma" : "joinsplit-1155", 0));
-}
-
-JoinSplitRequest load(const std::string& name, NoteFormat f) {
-  auto r = parse_joinsplit_request(test::read_vector(name), f);
-  EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
-  return r.ok() ? std::move(r).value() : JoinSplitRequest{};
-}
-
 bool satisfies(const JoinSplitRequest& q) {
-  return !r1cs_of(q.format).first_unsatisfied(joinsplit_witness(q)).has_value();
+  return !test::joinsplit_r1cs(q.format).first_unsatisfied(joinsplit_witness(q)).has_value();
 }
 
 // The label of the first constraint the request's witness violates, from the cached (labelled)
 // R1CS: what joinsplit_first_violation computes, without a labelled build per request.
 std::string first_violation(const JoinSplitRequest& q) {
-  const R1cs& r1cs = r1cs_of(q.format);
+  const R1cs& r1cs = test::joinsplit_r1cs(q.format);
   const auto bad = r1cs.first_unsatisfied(joinsplit_witness(q));
   return bad ? r1cs.labels[*bad] : std::string();
 }
 
 // The rule prefix of a constraint label ("J5 root[0]/..." -> "J5", "J8/sum ..." -> "J8").
-std::string rule_of(const std::string& label) {
-  return label.substr(0, label.find_first_of(" /"));
-}
-
 // Which rule's constraints catch a breakage of each rule first.
-const std::map<int, std::set<std::string>> kCaughtBy = {
+const std::map<int, std::set<std::string>> kJoinSplitCaughtBy = {
     {1, {"J1"}}, {2, {"J5", "J7"}}, {3, {"J3"}}, {4, {"J5"}}, {5, {"J5"}},
     {6, {"J6"}}, {7, {"J7"}},       {8, {"J8"}}, {9, {"J9"}}};
 
@@ -92,28 +74,29 @@ void check_every_breakage(const JoinSplitRequest& valid, unsigned seeds_per_vari
       SCOPED_TRACE(testing::Message()
                    << "J" << rule << " variant " << seed % variants << ": " << broken->how);
       const std::vector<Fr> w = joinsplit_witness(broken->request);
-      const R1cs& r1cs = r1cs_of(valid.format);
+      const R1cs& r1cs = test::joinsplit_r1cs(valid.format);
       ASSERT_EQ(w.size(), r1cs.num_wires);
       const auto bad = r1cs.first_unsatisfied(w);
       ASSERT_TRUE(bad.has_value()) << "the witness of an invalid request satisfies the circuit";
-      EXPECT_TRUE(kCaughtBy.at(rule).count(rule_of(r1cs.labels[*bad]))) << r1cs.labels[*bad];
+      EXPECT_TRUE(kJoinSplitCaughtBy.at(rule).count(test::rule_of(r1cs.labels[*bad])))
+          << r1cs.labels[*bad];
     }
   }
 }
 
 TEST(JoinSplitSoundness, EveryRuleBreakerRequestFailsOnTheVectors) {
-  const unsigned seeds = full_sweep() ? 4 : 1;
-  check_every_breakage(load("joinsplit-enygma.json", NoteFormat::kErc20), seeds);
-  check_every_breakage(load("joinsplit-1155.json", NoteFormat::kErc1155), seeds);
+  const unsigned seeds = test::full_sweep() ? 4 : 1;
+  check_every_breakage(test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20), seeds);
+  check_every_breakage(test::load_joinsplit("joinsplit-1155.json", NoteFormat::kErc1155), seeds);
 }
 
 TEST(JoinSplitSoundness, EveryRuleBreakerRequestFailsOnWalletRequests) {
-  const unsigned seeds = full_sweep() ? 4 : 1;
+  const unsigned seeds = test::full_sweep() ? 4 : 1;
   std::vector<unsigned> counts = {0, 1, 10};
-  if (full_sweep()) counts = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  if (test::full_sweep()) counts = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
     for (unsigned n : counts) {
-      if (!full_sweep() && f == NoteFormat::kErc1155 && n != 10) continue;
+      if (!test::full_sweep() && f == NoteFormat::kErc1155 && n != 10) continue;
       SCOPED_TRACE(testing::Message() << "format " << int(f) << " inputs " << n);
       check_every_breakage(joinsplit_request_from_seed(f, 300 + n, n), seeds);
     }
@@ -129,9 +112,9 @@ TEST(JoinSplitSoundness, TheReferencesAttacksByName) {
   JoinSplitRequest fresh = valid;
   fresh.nullifiers[0] = dvp::nullifier(fresh.secret_keys[0] + Fr::one(), fresh.indices[0]);
   EXPECT_FALSE(satisfies(fresh));
-  EXPECT_EQ(rule_of(first_violation(fresh)), "J3");
+  EXPECT_EQ(test::rule_of(first_violation(fresh)), "J3");
   // Two inputs with the same nullifier: the vector's note (110) twice, counted twice.
-  JoinSplitRequest twice = load("joinsplit-enygma.json", NoteFormat::kErc20);
+  JoinSplitRequest twice = test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20);
   const unsigned i = 0, j = 5;  // slot 5 is padding
   twice.n = 6;
   twice.values_in[j] = twice.values_in[i];
@@ -148,7 +131,7 @@ TEST(JoinSplitSoundness, TheReferencesAttacksByName) {
   twice.derive_public_values();
   EXPECT_EQ(dvp_failed_rules(validate_joinsplit_all(twice)), (std::vector<int>{9}));
   EXPECT_FALSE(satisfies(twice));
-  EXPECT_EQ(rule_of(first_violation(twice)), "J9");
+  EXPECT_EQ(test::rule_of(first_violation(twice)), "J9");
   // An amount of 10^36 (the ERC-1155 bad vector is another).
   JoinSplitRequest big = valid;
   big.values_in[0] = *Fr::from_canonical(dvp::amount_bound());
@@ -156,16 +139,16 @@ TEST(JoinSplitSoundness, TheReferencesAttacksByName) {
   big.merkle_roots[0] = dvp::merkle_root(big.leaves[0], big.indices[0], big.paths[0]);
   EXPECT_EQ(dvp_failed_rules(validate_joinsplit_all(big)), (std::vector<int>{1, 8}));
   EXPECT_FALSE(satisfies(big));
-  EXPECT_EQ(rule_of(first_violation(big)), "J1");
-  EXPECT_FALSE(satisfies(load("joinsplit-1155-bad.json", NoteFormat::kErc1155)));
+  EXPECT_EQ(test::rule_of(first_violation(big)), "J1");
+  EXPECT_FALSE(satisfies(test::load_joinsplit("joinsplit-1155-bad.json", NoteFormat::kErc1155)));
 }
 
 // Every wire of the Merkle levels of slot 0 (the S-boxes and selections of "J5 root[0]") and of
 // its nullifier's hash, replaced alone, breaks a constraint: no level can be forged toward a
 // published root, no nullifier chosen.
 TEST(JoinSplitSoundness, MerkleLevelsAndNullifiersAreNoHints) {
-  const JoinSplitRequest q = load("joinsplit-enygma.json", NoteFormat::kErc20);
-  const R1cs& r1cs = r1cs_of(q.format);
+  const JoinSplitRequest q = test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20);
+  const R1cs& r1cs = test::joinsplit_r1cs(q.format);
   std::vector<Fr> w = joinsplit_witness(q);
   const circuit::WireConstraintIndex index(r1cs);
   size_t level_wires = 0, nullifier_wires = 0;
@@ -193,7 +176,7 @@ TEST(JoinSplitSoundness, MerkleLevelsAndNullifiersAreNoHints) {
 // except merkleRoots[i] of a slot whose amount is 0 (J5 requires nothing of it; Groth16 still
 // binds the proof to its value, see Groth16Binding).
 void check_no_free_wire(const JoinSplitRequest& q) {
-  const R1cs& r1cs = r1cs_of(q.format);
+  const R1cs& r1cs = test::joinsplit_r1cs(q.format);
   const std::vector<Fr> w = joinsplit_witness(q);
   ASSERT_EQ(r1cs.first_unsatisfied(w), std::nullopt);
   uint32_t first = 1;
@@ -207,10 +190,10 @@ void check_no_free_wire(const JoinSplitRequest& q) {
 }
 
 TEST(JoinSplitSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(load("joinsplit-enygma.json", NoteFormat::kErc20));
-  check_no_free_wire(load("joinsplit-1155.json", NoteFormat::kErc1155));
+  check_no_free_wire(test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20));
+  check_no_free_wire(test::load_joinsplit("joinsplit-1155.json", NoteFormat::kErc1155));
   check_no_free_wire(joinsplit_request_from_seed(NoteFormat::kErc20, 21, 10));
-  if (full_sweep()) {
+  if (test::full_sweep()) {
     for (unsigned n : {0u, 4u, 10u}) {
       check_no_free_wire(joinsplit_request_from_seed(NoteFormat::kErc1155, 22 + n, n));
       check_no_free_wire(joinsplit_request_from_seed(NoteFormat::kErc20, 23 + n, n));
@@ -222,7 +205,7 @@ TEST(JoinSplitSoundness, NoSingleWireCanChange) {
 // each appear in a constraint, and changing one alone breaks it.
 TEST(JoinSplitSoundness, NftCommitmentAndTreeNumbersEnterAConstraint) {
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
-    const R1cs& r1cs = r1cs_of(f);
+    const R1cs& r1cs = test::joinsplit_r1cs(f);
     const circuit::WireConstraintIndex index(r1cs);
     const JoinSplitRequest q = joinsplit_request_from_seed(f, 5, 2);
     std::vector<Fr> w = joinsplit_witness(q);
@@ -244,7 +227,7 @@ TEST(JoinSplitSoundness, NftCommitmentAndTreeNumbersEnterAConstraint) {
 // other than the identity; the test that fails without J10's own constraints is
 // NftCommitmentAndTreeNumbersEnterAConstraint, together with the audit above.)
 void check_groth16_binding(NoteFormat f) {
-  const R1cs& r1cs = r1cs_of(f);
+  const R1cs& r1cs = test::joinsplit_r1cs(f);
   ThreadPool pool(2);
   const uint8_t seed[] = {'d', 'v', 'p'};
   const Groth16Keys keys = groth16_setup_insecure_from_seed(r1cs, seed, pool);
@@ -267,7 +250,7 @@ void check_groth16_binding(NoteFormat f) {
 
 TEST(JoinSplitSoundness, Groth16ProofsAreBoundToEveryPublicInput) {
   check_groth16_binding(NoteFormat::kErc20);
-  if (full_sweep()) check_groth16_binding(NoteFormat::kErc1155);
+  if (test::full_sweep()) check_groth16_binding(NoteFormat::kErc1155);
 }
 
 }  // namespace

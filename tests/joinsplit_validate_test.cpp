@@ -17,23 +17,11 @@
 #include "core/joinsplit/validate.hpp"
 #include "core/joinsplit/wallet.hpp"
 #include "support/joinsplit_rule_breaker.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
-
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
-JoinSplitRequest load(const std::string& name, NoteFormat f) {
-  const std::string text = test::read_vector(name);
-  EXPECT_FALSE(text.empty()) << name << " is missing";
-  auto r = parse_joinsplit_request(text, f);
-  EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
-  return r.ok() ? std::move(r).value() : JoinSplitRequest{};
-}
 
 std::vector<int> rules_of(const JoinSplitRequest& q) {
   return dvp_failed_rules(validate_joinsplit_all(q));
@@ -42,7 +30,7 @@ std::vector<int> rules_of(const JoinSplitRequest& q) {
 TEST(JoinSplitValidate, TheVectorsAreValid) {
   for (auto [name, f] : {std::pair{"joinsplit-enygma.json", NoteFormat::kErc20},
                          std::pair{"joinsplit-1155.json", NoteFormat::kErc1155}}) {
-    const JoinSplitRequest q = load(name, f);
+    const JoinSplitRequest q = test::load_joinsplit(name, f);
     EXPECT_TRUE(validate_joinsplit_all(q).empty())
         << name << ": " << validate_joinsplit_all(q)[0].message;
     EXPECT_TRUE(validate_joinsplit(q).ok());
@@ -51,7 +39,8 @@ TEST(JoinSplitValidate, TheVectorsAreValid) {
 
 TEST(JoinSplitValidate, EachBadVectorBreaksExactlyItsRule) {
   // joinsplit-enygma-bad.json: merkleProofs[0].elements[4] + 1, a root mismatch (J5).
-  const JoinSplitRequest bad20 = load("joinsplit-enygma-bad.json", NoteFormat::kErc20);
+  const JoinSplitRequest bad20 =
+      test::load_joinsplit("joinsplit-enygma-bad.json", NoteFormat::kErc20);
   const auto e20 = validate_joinsplit_all(bad20);
   ASSERT_EQ(e20.size(), 1u);
   EXPECT_EQ(e20[0].rule, "J5");
@@ -60,7 +49,8 @@ TEST(JoinSplitValidate, EachBadVectorBreaksExactlyItsRule) {
             "J5: merkleRoots[0] is not the root of the input note under merkleProofs[0]");
   EXPECT_EQ(validate_joinsplit(bad20).error().rule, "J5");
   // joinsplit-1155-bad.json: valuesIn = [10^36], balanced outputs, root for the new leaf (J1).
-  const JoinSplitRequest bad1155 = load("joinsplit-1155-bad.json", NoteFormat::kErc1155);
+  const JoinSplitRequest bad1155 =
+      test::load_joinsplit("joinsplit-1155-bad.json", NoteFormat::kErc1155);
   const auto e1155 = validate_joinsplit_all(bad1155);
   ASSERT_EQ(e1155.size(), 1u);
   EXPECT_EQ(e1155[0].rule, "J1");
@@ -114,7 +104,7 @@ TEST(JoinSplitValidate, ZeroAmountInputsNeedNoRootAndMayShareZ) {
 }
 
 TEST(JoinSplitValidate, J10CannotFail) {
-  const JoinSplitRequest q = load("joinsplit-enygma.json", NoteFormat::kErc20);
+  const JoinSplitRequest q = test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20);
   EXPECT_EQ(joinsplit_break_variants(10), 0u);
   auto r = break_joinsplit_rule(q, 10, 0);
   ASSERT_FALSE(r.ok());
@@ -150,11 +140,11 @@ void check_breaker(const JoinSplitRequest& valid, unsigned seeds_per_variant) {
 }
 
 TEST(JoinSplitValidate, TheRuleBreakerBreaksExactlyWhatItSays) {
-  const unsigned seeds = full_sweep() ? 6 : 1;
-  check_breaker(load("joinsplit-enygma.json", NoteFormat::kErc20), seeds);
-  check_breaker(load("joinsplit-1155.json", NoteFormat::kErc1155), seeds);
+  const unsigned seeds = test::full_sweep() ? 6 : 1;
+  check_breaker(test::load_joinsplit("joinsplit-enygma.json", NoteFormat::kErc20), seeds);
+  check_breaker(test::load_joinsplit("joinsplit-1155.json", NoteFormat::kErc1155), seeds);
   std::vector<unsigned> counts = {0, 1, 10};
-  if (full_sweep()) counts = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  if (test::full_sweep()) counts = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
     for (unsigned n : counts) {
       SCOPED_TRACE(testing::Message() << "inputs " << n);
@@ -164,7 +154,7 @@ TEST(JoinSplitValidate, TheRuleBreakerBreaksExactlyWhatItSays) {
 }
 
 TEST(JoinSplitValidate, WalletRequestsAreValid) {
-  const uint64_t seeds = full_sweep() ? 60 : 3;
+  const uint64_t seeds = test::full_sweep() ? 60 : 3;
   for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
     for (unsigned n = 0; n <= kJoinSplitInputs; ++n) {
       for (uint64_t seed = 0; seed < seeds; ++seed) {

@@ -17,28 +17,22 @@
 #include "core/ownership/validate.hpp"
 #include "core/ownership/wallet.hpp"
 #include "core/registry/registry.hpp"
+#include "support/dvp_circuits.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
-const R1cs& r1cs() {
-  return circuit_r1cs(*find_circuit("ownership-721", 0));
-}
-
 void expect_satisfying_witness(const OwnershipRequest& q) {
   ASSERT_TRUE(validate_ownership(q).ok()) << validate_ownership(q).error().message;
   const std::vector<Fr> w = ownership_witness(q);
-  ASSERT_EQ(w.size(), r1cs().num_wires);
+  ASSERT_EQ(w.size(), test::ownership_r1cs().num_wires);
   EXPECT_EQ(w[0], Fr::one());
   const std::vector<Fr> pub = q.public_inputs();
   for (size_t i = 0; i < pub.size(); ++i) EXPECT_EQ(w[1 + i], pub[i]) << i;
-  EXPECT_EQ(r1cs().first_unsatisfied(w), std::nullopt) << ownership_first_violation(q);
+  EXPECT_EQ(test::ownership_r1cs().first_unsatisfied(w), std::nullopt)
+      << ownership_first_violation(q);
 }
 
 TEST(OwnershipCircuit, TheVectorSatisfiesAndPublishesItsPublicSignal) {
@@ -65,12 +59,12 @@ TEST(OwnershipCircuit, TheBadVectorIsRefusedAndItsWitnessFailsAtO4) {
   EXPECT_EQ(w.error().field, "merkleRoot");
   auto unchecked = fam->witness_unchecked(text, 0);
   ASSERT_TRUE(unchecked.ok());
-  EXPECT_TRUE(r1cs().first_unsatisfied(*unchecked).has_value());
+  EXPECT_TRUE(test::ownership_r1cs().first_unsatisfied(*unchecked).has_value());
   EXPECT_EQ(*fam->first_violation(text, 0), "O4 root/Root == merkleRoot");
 }
 
 TEST(OwnershipCircuit, WalletRequestsSatisfy) {
-  for (uint64_t seed = 0; seed < (full_sweep() ? 50u : 8u); ++seed) {
+  for (uint64_t seed = 0; seed < (test::full_sweep() ? 50u : 8u); ++seed) {
     SCOPED_TRACE(seed);
     expect_satisfying_witness(ownership_request_from_seed(seed));
   }
@@ -82,7 +76,7 @@ TEST(OwnershipCircuit, ModesAgreeAndEveryConstraintNamesItsRule) {
   define_ownership_circuit(both, &q);
   EXPECT_EQ(both.first_violation(), std::nullopt);
   const R1cs r = both.take_r1cs();
-  EXPECT_EQ(r.digest(), r1cs().digest());  // a second build: deterministic
+  EXPECT_EQ(r.digest(), test::ownership_r1cs().digest());  // a second build: deterministic
   EXPECT_EQ(both.take_witness(), ownership_witness(q));
   ASSERT_EQ(r.labels.size(), r.num_constraints());
   for (const std::string& label : r.labels) {
@@ -101,7 +95,7 @@ TEST(OwnershipCircuit, SizeIsPinnedAndWithinTheGoal) {
   EXPECT_EQ(info.public_inputs, 6u);
   EXPECT_EQ(info.fft_log_domain, 13u);
   const auto hint = ownership_r1cs_size_hint();
-  const R1cs& r = r1cs();
+  const R1cs& r = test::ownership_r1cs();
   const size_t real[5] = {r.num_wires, r.num_constraints(), r.a.terms.size(), r.b.terms.size(),
                           r.c.terms.size()};
   const size_t hinted[5] = {hint.wires, hint.constraints, hint.terms_a, hint.terms_b, hint.terms_c};

@@ -17,14 +17,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const char* kP = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
-
-ordered_json vector_json(const char* name) {
-  const std::string text = test::read_vector(name);
-  EXPECT_FALSE(text.empty()) << name << " is missing";
-  return ordered_json::parse(text.empty() ? "{}" : text);
-}
-
 void expect_refused(const ordered_json& doc, const std::string& field) {
   auto r = parse_ownership_request(doc.dump());
   ASSERT_FALSE(r.ok()) << "accepted; expected an error naming " << field;
@@ -32,14 +24,8 @@ void expect_refused(const ordered_json& doc, const std::string& field) {
   EXPECT_EQ(r.error().field, field) << r.error().message;
 }
 
-std::vector<std::string> decimals(const std::vector<Fr>& xs) {
-  std::vector<std::string> out;
-  for (const Fr& x : xs) out.push_back(x.to_decimal());
-  return out;
-}
-
 TEST(OwnershipRequest, ParsesTheVectorAndComputesItsPublicSignal) {
-  auto r = parse_ownership_request(vector_json("ownership-721.json").dump());
+  auto r = parse_ownership_request(test::vector_json("ownership-721.json").dump());
   ASSERT_TRUE(r.ok()) << r.error().message;
   const OwnershipRequest& q = *r;
   EXPECT_EQ(q.index, Fr::from_u64(2));
@@ -52,12 +38,12 @@ TEST(OwnershipRequest, ParsesTheVectorAndComputesItsPublicSignal) {
             "82259899301112874992824827717379194892023197758349175977542045923795164573");
   const std::vector<Fr> pub = q.public_inputs();
   ASSERT_EQ(pub.size(), kOwnershipPublicInputs);
-  EXPECT_EQ(decimals(pub),
-            vector_json("ownership-721.public_signal.json").get<std::vector<std::string>>());
+  EXPECT_EQ(test::decimals(pub),
+            test::vector_json("ownership-721.public_signal.json").get<std::vector<std::string>>());
 }
 
 TEST(OwnershipRequest, OptionalAndIgnoredFields) {
-  const ordered_json doc = vector_json("ownership-721.json");
+  const ordered_json doc = test::vector_json("ownership-721.json");
   const std::vector<Fr> pub = parse_ownership_request(doc.dump())->public_inputs();
   ordered_json d = doc;
   d.erase("merkleDepth");
@@ -78,7 +64,7 @@ TEST(OwnershipRequest, OptionalAndIgnoredFields) {
 }
 
 TEST(OwnershipRequest, MalformedRequestsNameTheField) {
-  const ordered_json doc = vector_json("ownership-721.json");
+  const ordered_json doc = test::vector_json("ownership-721.json");
   auto with = [&](auto edit) {
     ordered_json d = doc;
     edit(d);
@@ -95,20 +81,23 @@ TEST(OwnershipRequest, MalformedRequestsNameTheField) {
   }
   for (const char* key :
        {"paymentCommitment", "uid", "saltIn", "saltOut", "revertSalt", "merkleRoot"}) {
-    for (const char* bad : {kP, "-1", "0x1", "", "1.0"}) {
+    for (const char* bad : {test::kFrModulusDecimal, "-1", "0x1", "", "1.0"}) {
       expect_refused(with([&](auto& d) { d[key] = bad; }), key);
     }
   }
   // Required although ignored (Go's validator dives into the nested struct).
   expect_refused(with([](auto& d) { d["keyPairIn"].erase("publicKey"); }), "keyPairIn.publicKey");
   expect_refused(with([](auto& d) { d["keyPairIn"]["publicKey"] = ""; }), "keyPairIn.publicKey");
-  expect_refused(with([](auto& d) { d["keyPairIn"]["privateKey"] = kP; }), "keyPairIn.privateKey");
-  expect_refused(with([](auto& d) { d["pubKeyOut"]["publicKey"] = kP; }), "pubKeyOut.publicKey");
+  expect_refused(with([](auto& d) { d["keyPairIn"]["privateKey"] = test::kFrModulusDecimal; }),
+                 "keyPairIn.privateKey");
+  expect_refused(with([](auto& d) { d["pubKeyOut"]["publicKey"] = test::kFrModulusDecimal; }),
+                 "pubKeyOut.publicKey");
   expect_refused(with([](auto& d) { d["pubKeyOut"].erase("publicKey"); }), "pubKeyOut.publicKey");
   expect_refused(with([](auto& d) { d["merkleProof"].erase("indices"); }), "merkleProof.indices");
-  expect_refused(with([](auto& d) { d["merkleProof"]["indices"] = kP; }), "merkleProof.indices");
+  expect_refused(with([](auto& d) { d["merkleProof"]["indices"] = test::kFrModulusDecimal; }),
+                 "merkleProof.indices");
   expect_refused(with([](auto& d) { d["merkleProof"].erase("elements"); }), "merkleProof.elements");
-  expect_refused(with([](auto& d) { d["merkleProof"]["elements"][3] = kP; }),
+  expect_refused(with([](auto& d) { d["merkleProof"]["elements"][3] = test::kFrModulusDecimal; }),
                  "merkleProof.elements[3]");
   expect_refused(with([](auto& d) { d["merkleProof"] = ordered_json::array(); }), "merkleProof");
   for (const ordered_json& bad : {ordered_json(-1), ordered_json(2.5), ordered_json("0"),

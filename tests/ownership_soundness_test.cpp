@@ -28,42 +28,25 @@
 #include "core/ownership/wallet.hpp"
 #include "core/registry/registry.hpp"
 #include "support/audit.hpp"
+#include "support/dvp_circuits.hpp"
 #include "support/ownership_rule_breaker.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
-const R1cs& r1cs() {
-  return circuit_r1cs(*find_circuit("ownership-721", 0));
-}
-
-OwnershipRequest load(const char* name) {
-  auto r = parse_ownership_request(test::read_vector(name));
-  EXPECT_TRUE(r.ok()) << name;
-  return r.ok() ? std::move(r).value() : OwnershipRequest{};
-}
-
 bool satisfies(const OwnershipRequest& q) {
-  return !r1cs().first_unsatisfied(ownership_witness(q)).has_value();
+  return !test::ownership_r1cs().first_unsatisfied(ownership_witness(q)).has_value();
 }
 
 std::string first_violation(const OwnershipRequest& q) {
-  const auto bad = r1cs().first_unsatisfied(ownership_witness(q));
-  return bad ? r1cs().labels[*bad] : std::string();
+  const auto bad = test::ownership_r1cs().first_unsatisfied(ownership_witness(q));
+  return bad ? test::ownership_r1cs().labels[*bad] : std::string();
 }
 
-std::string rule_of(const std::string& label) {
-  return label.substr(0, label.find_first_of(" /"));
-}
-
-const std::map<int, std::set<std::string>> kCaughtBy = {{1, {"O4"}}, {2, {"O2"}}, {3, {"O4"}},
-                                                        {4, {"O4"}}, {5, {"O5"}}, {6, {"O6"}}};
+const std::map<int, std::set<std::string>> kOwnershipCaughtBy = {
+    {1, {"O4"}}, {2, {"O2"}}, {3, {"O4"}}, {4, {"O4"}}, {5, {"O5"}}, {6, {"O6"}}};
 
 void check_every_breakage(const OwnershipRequest& valid, unsigned seeds_per_variant) {
   ASSERT_TRUE(satisfies(valid));
@@ -75,21 +58,21 @@ void check_every_breakage(const OwnershipRequest& valid, unsigned seeds_per_vari
       SCOPED_TRACE(testing::Message() << "O" << rule << ": " << broken->how);
       EXPECT_FALSE(satisfies(broken->request));
       const std::string label = first_violation(broken->request);
-      EXPECT_TRUE(kCaughtBy.at(rule).count(rule_of(label))) << label;
+      EXPECT_TRUE(kOwnershipCaughtBy.at(rule).count(test::rule_of(label))) << label;
     }
   }
 }
 
 TEST(OwnershipSoundness, EveryRuleBreakerRequestFails) {
-  const unsigned seeds = full_sweep() ? 8 : 2;
-  check_every_breakage(load("ownership-721.json"), seeds);
-  for (uint64_t s = 0; s < (full_sweep() ? 5u : 1u); ++s) {
+  const unsigned seeds = test::full_sweep() ? 8 : 2;
+  check_every_breakage(test::load_ownership("ownership-721.json"), seeds);
+  for (uint64_t s = 0; s < (test::full_sweep() ? 5u : 1u); ++s) {
     check_every_breakage(ownership_request_from_seed(40 + s), seeds);
   }
 }
 
 TEST(OwnershipSoundness, UidZeroWithAWrongRootFails) {
-  OwnershipRequest q = load("ownership-721.json");
+  OwnershipRequest q = test::load_ownership("ownership-721.json");
   q.uid = Fr::zero();
   q.derive_public_values();  // leaf and commitments for uid 0; the root is the old one
   ASSERT_EQ(dvp_failed_rules(validate_ownership_all(q)), (std::vector<int>{4}));
@@ -102,12 +85,12 @@ TEST(OwnershipSoundness, UidZeroWithAWrongRootFails) {
 
 void check_no_free_wire(const OwnershipRequest& q) {
   const std::vector<Fr> w = ownership_witness(q);
-  EXPECT_EQ(circuit::audit(r1cs(), w, 1, r1cs().num_wires), "");
+  EXPECT_EQ(circuit::audit(test::ownership_r1cs(), w, 1, test::ownership_r1cs().num_wires), "");
 }
 
 TEST(OwnershipSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(load("ownership-721.json"));
-  for (uint64_t s = 0; s < (full_sweep() ? 10u : 2u); ++s) {
+  check_no_free_wire(test::load_ownership("ownership-721.json"));
+  for (uint64_t s = 0; s < (test::full_sweep() ? 10u : 2u); ++s) {
     check_no_free_wire(ownership_request_from_seed(60 + s));
   }
 }
@@ -118,11 +101,12 @@ TEST(OwnershipSoundness, NoSingleWireCanChange) {
 TEST(OwnershipSoundness, Groth16ProofsAreBoundToPaymentCommitmentAndTreeNumber) {
   ThreadPool pool(2);
   const uint8_t seed[] = {'o', 'w', 'n'};
-  const Groth16Keys keys = groth16_setup_insecure_from_seed(r1cs(), seed, pool);
+  const Groth16Keys keys = groth16_setup_insecure_from_seed(test::ownership_r1cs(), seed, pool);
   const PreparedVerifyingKey pvk = prepare_verifying_key(keys.vk);
-  for (const OwnershipRequest& q : {load("ownership-721.json"), ownership_request_from_seed(7)}) {
+  for (const OwnershipRequest& q :
+       {test::load_ownership("ownership-721.json"), ownership_request_from_seed(7)}) {
     const std::vector<Fr> w = ownership_witness(q);
-    auto proof = groth16_prove(keys.pk, r1cs(), w, pool);
+    auto proof = groth16_prove(keys.pk, test::ownership_r1cs(), w, pool);
     ASSERT_TRUE(proof.ok()) << proof.error().message;
     const std::vector<Fr> pub = q.public_inputs();
     EXPECT_TRUE(groth16_verify(pvk, *proof, pub).ok());

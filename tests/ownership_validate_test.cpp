@@ -14,25 +14,15 @@
 #include "core/ownership/validate.hpp"
 #include "core/ownership/wallet.hpp"
 #include "support/ownership_rule_breaker.hpp"
+#include "support/sweep.hpp"
 #include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
 
-bool full_sweep() {
-  const char* s = std::getenv("ENYGMA_SWEEP");
-  return s != nullptr && std::strcmp(s, "full") == 0;
-}
-
-OwnershipRequest load(const char* name) {
-  auto r = parse_ownership_request(test::read_vector(name));
-  EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
-  return r.ok() ? std::move(r).value() : OwnershipRequest{};
-}
-
 TEST(OwnershipValidate, TheVectorIsValidAndTheBadOneBreaksO4) {
-  EXPECT_TRUE(validate_ownership_all(load("ownership-721.json")).empty());
-  const auto errors = validate_ownership_all(load("ownership-721-bad.json"));
+  EXPECT_TRUE(validate_ownership_all(test::load_ownership("ownership-721.json")).empty());
+  const auto errors = validate_ownership_all(test::load_ownership("ownership-721-bad.json"));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].rule, "O4");
   EXPECT_EQ(errors[0].field, "merkleRoot");
@@ -52,7 +42,7 @@ TEST(OwnershipValidate, UidZeroIsCheckedToo) {
 }
 
 TEST(OwnershipValidate, O7CannotFail) {
-  const OwnershipRequest q = load("ownership-721.json");
+  const OwnershipRequest q = test::load_ownership("ownership-721.json");
   EXPECT_EQ(ownership_break_variants(7), 0u);
   EXPECT_FALSE(break_ownership_rule(q, 7, 0).ok());
   OwnershipRequest other = q;
@@ -78,9 +68,9 @@ void check_breaker(const OwnershipRequest& valid, unsigned seeds_per_variant) {
 }
 
 TEST(OwnershipValidate, TheRuleBreakerBreaksExactlyOneRule) {
-  const unsigned seeds = full_sweep() ? 8 : 2;
-  check_breaker(load("ownership-721.json"), seeds);
-  for (uint64_t s = 0; s < (full_sweep() ? 20u : 4u); ++s) {
+  const unsigned seeds = test::full_sweep() ? 8 : 2;
+  check_breaker(test::load_ownership("ownership-721.json"), seeds);
+  for (uint64_t s = 0; s < (test::full_sweep() ? 20u : 4u); ++s) {
     check_breaker(ownership_request_from_seed(100 + s), seeds);
   }
 }

@@ -18,6 +18,7 @@
 #include "core/pairing/fp12.hpp"
 #include "core/pairing/fp6.hpp"
 #include "core/pairing/gt.hpp"
+#include "support/curve_points.hpp"
 #include "support/test_rng.hpp"
 
 #if defined(ENYGMA_HAVE_GMP)
@@ -411,15 +412,6 @@ TEST(Pairing, MonicLinesGiveTheSamePairing) {
 
 // ---- G2 subgroup -----------------------------------------------------------------------------
 
-// Random point of the twist E'(Fp2), almost surely not in G2: random x, y = sqrt(x^3 + b').
-G2Affine random_twist_point(TestRng& rng) {
-  for (;;) {
-    const Fp2 x = random_fp2(rng);
-    auto y = (x.square() * x + G2Params::b()).sqrt();
-    if (y) return {x, *y};
-  }
-}
-
 // The twist's group order is r * c, c = 2p - r = l1 * l2 * l3 * l4 (square-free, so the group
 // is cyclic; factorisation by sympy, checked below by [r l1 l2 l3 l4]Q == 0).
 const char* kCofactorPrimes[4] = {"10069", "5864401", "1875725156269",
@@ -462,7 +454,7 @@ TEST(G2Subgroup, FastCheckAgreesWithOrderOnRandomTwistPoints) {
   add_carry(cofactor, Fp::kModulus, Fp::kModulus);
   sub_borrow(cofactor, cofactor, Fr::kModulus);
   for (int i = 0; i < 6; ++i) {
-    const G2Affine t = random_twist_point(rng);
+    const G2Affine t = test::random_twist_point(rng);
     ASSERT_TRUE(t.is_on_curve());
     EXPECT_FALSE(g2_is_in_subgroup_by_order(t));
     EXPECT_FALSE(g2_is_in_subgroup(t));
@@ -497,7 +489,7 @@ TEST(G2Subgroup, RejectsAPointOfEveryPrimeOrderOfTheCofactor) {
   TestRng rng(33);
   std::vector<U256> primes;
   for (const char* s : kCofactorPrimes) primes.push_back(*u256_from_decimal(s));
-  const G2Affine t = random_twist_point(rng);
+  const G2Affine t = test::random_twist_point(rng);
   // [r l1 l2 l3 l4] T = 0: the primes and r account for the whole group order.
   G2 all = t.to_jacobian().mul_vartime(Fr::kModulus);
   for (const U256& l : primes) all = all.mul_vartime(l);

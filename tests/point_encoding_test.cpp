@@ -11,6 +11,7 @@
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
 #include "core/parallel/thread_pool.hpp"
+#include "support/curve_points.hpp"
 #include "support/test_rng.hpp"
 
 namespace enygma {
@@ -25,15 +26,6 @@ G1Affine random_g1(TestRng& rng) {
 G2Affine random_g2(TestRng& rng) {
   return G2::generator().mul_vartime(rng.field<Fr>().to_u256()).to_affine();
 }
-// On the twist, almost surely outside G2.
-G2Affine random_twist_point(TestRng& rng) {
-  for (;;) {
-    const Fp2 x = {rng.field<Fp>(), rng.field<Fp>()};
-    auto y = (x.square() * x + G2Params::b()).sqrt();
-    if (y) return {x, *y};
-  }
-}
-
 TEST(PointEncoding, UncompressedRoundTripAndLayout) {
   TestRng rng(61);
   for (int i = 0; i < 8; ++i) {
@@ -94,7 +86,7 @@ TEST(PointEncoding, UncompressedRejects) {
   g2_to_uncompressed(G2Affine::generator(), b);
   b[127] ^= 1;
   EXPECT_NE(g2_from_uncompressed(b).error.find("not on the twist"), std::string::npos);
-  const G2Affine t = random_twist_point(rng);
+  const G2Affine t = test::random_twist_point(rng);
   g2_to_uncompressed(t, b);
   auto d = g2_from_uncompressed(b);
   EXPECT_FALSE(d.ok());
@@ -242,7 +234,7 @@ TEST(PointEncoding, CompressedRejects) {
   }
   // G2 on the twist but outside the subgroup; accepted only when the caller opts out.
   for (int i = 0; i < 3; ++i) {
-    const G2Affine t = random_twist_point(rng);
+    const G2Affine t = test::random_twist_point(rng);
     g2_to_compressed(t, b);
     auto d = g2_from_compressed(b);
     EXPECT_FALSE(d.ok());
@@ -353,7 +345,7 @@ TEST(PointEncoding, BatchDecompression) {
     EXPECT_NE(f1.error.find("point 7"), std::string::npos) << f1.error;
     // A G2 point outside the subgroup fails the checked batch, not the trusted one.
     Bytes bad2 = b2;
-    g2_to_compressed(random_twist_point(rng), bad2.data() + 9 * kG2CompressedBytes);
+    g2_to_compressed(test::random_twist_point(rng), bad2.data() + 9 * kG2CompressedBytes);
     auto f2 = g2_from_compressed_batch(bad2, out2, G2Check::kSubgroup, p);
     EXPECT_FALSE(f2.ok);
     EXPECT_EQ(f2.index, 9u);

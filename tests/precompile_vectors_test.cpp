@@ -46,7 +46,7 @@ std::string to_hex(const Bytes& b) {
   return s;
 }
 
-nlohmann::json load(const char* name) {
+nlohmann::json load_json(const char* name) {
   const std::string path =
       std::string(ENYGMA_SHARED_DIR).append("/vectors/bn254-precompiles/").append(name);
   std::ifstream in(path);
@@ -58,7 +58,7 @@ nlohmann::json load(const char* name) {
 
 template <class Precompile>
 void run_vectors(const char* file, Precompile precompile, size_t expected_count) {
-  const nlohmann::json vectors = load(file);
+  const nlohmann::json vectors = load_json(file);
   ASSERT_TRUE(vectors.is_array());
   EXPECT_EQ(vectors.size(), expected_count) << file;
   for (const auto& v : vectors) {

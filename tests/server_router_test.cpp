@@ -25,14 +25,14 @@ std::vector<CircuitId> some_circuits() {
   return out;
 }
 
-struct Fixture {
+struct RouterFixture {
   std::unique_ptr<ProofBackend> backend = make_fake_backend(some_circuits(), 1);
   Router router{*backend, false};
   Router reference{*backend, true};
 };
 
 TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
-  Fixture f;
+  RouterFixture f;
   for (const CircuitId& id : some_circuits()) {
     Route prove = f.router.classify(id.prove_route());
     EXPECT_EQ(prove.kind, RouteKind::kProve) << id.str();
@@ -55,7 +55,7 @@ TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
 }
 
 TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
-  Fixture f;
+  RouterFixture f;
   for (const char* path : {"/generateProofTransfer-7", "/generateProofTransfer-abc",
                            "/verifyProofTransfer-1", "/generateProofTransfer-"}) {
     Route r = f.router.classify(path);
@@ -77,7 +77,7 @@ TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
 }
 
 TEST(ServerRouter, JobsAndTheirAnswers) {
-  Fixture f;
+  RouterFixture f;
   const Route prove = f.router.classify("/generateProofTransfer-2");
   const Route verify = f.router.classify("/verifyProofTransfer-2");
   auto proof = f.router.work(prove, R"({"sender_id":"1"})", sequential_pool(), nullptr);

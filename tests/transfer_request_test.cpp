@@ -19,10 +19,6 @@ using test::read_vector;
   const std::string var = read_vector(name); \
   if (var.empty()) GTEST_SKIP() << name << " not present"
 
-Fr dec(const char* s) {
-  return *Fr::from_decimal(s);
-}
-
 // The k = 6 reference request as a JSON value, to edit.
 nlohmann::ordered_json k6_json() {
   return nlohmann::ordered_json::parse(read_vector("transfer-k6.json"));
@@ -42,11 +38,13 @@ TEST(TransferRequest, ParsesTheReferenceRequests) {
   EXPECT_EQ(q.k, 2u);
   EXPECT_EQ(q.sender_id, Fr::from_u64(12345));
   EXPECT_EQ(q.block_number, Fr::from_u64(1538));
-  EXPECT_EQ(q.secret_key,
-            dec("89698971508923053473176041701011203005081891077538649997168009440145377529"));
+  EXPECT_EQ(
+      q.secret_key,
+      test::dec("89698971508923053473176041701011203005081891077538649997168009440145377529"));
   EXPECT_EQ(q.previous_commits[1], (BjjPoint{Fr::zero(), Fr::one()}));
-  EXPECT_EQ(q.tx_commits[1].x,
-            dec("19410905035702411481013492628601818787046637480098826753472199901771165932821"));
+  EXPECT_EQ(
+      q.tx_commits[1].x,
+      test::dec("19410905035702411481013492628601818787046637480098826753472199901771165932821"));
   EXPECT_EQ(q.anonymity_set[1], Fr::from_u64(12346));
 
   LOAD_OR_SKIP(k6, "transfer-k6.json");

@@ -23,7 +23,7 @@ namespace bjj = babyjubjub;
 
 using test::read_vector;
 
-std::optional<TransferRequest> load(const char* name, unsigned k) {
+std::optional<TransferRequest> load_transfer(const char* name, unsigned k) {
   const std::string text = read_vector(name);
   if (text.empty()) return std::nullopt;
   auto r = parse_transfer_request(text, k);
@@ -32,9 +32,9 @@ std::optional<TransferRequest> load(const char* name, unsigned k) {
   return std::move(r).value();
 }
 
-#define LOAD_OR_SKIP(var, name, k)      \
-  auto var##_opt = load(name, k);       \
-  if (!var##_opt) GTEST_SKIP() << name; \
+#define LOAD_REQUEST_OR_SKIP(var, name, k) \
+  auto var##_opt = load_transfer(name, k); \
+  if (!var##_opt) GTEST_SKIP() << name;    \
   TransferRequest& var = *var##_opt
 
 std::vector<int> rules_of(const TransferRequest& q) {
@@ -42,8 +42,8 @@ std::vector<int> rules_of(const TransferRequest& q) {
 }
 
 TEST(TransferValidate, ReferenceRequestsAreValid) {
-  LOAD_OR_SKIP(k2, "transfer-k2.json", 2);
-  LOAD_OR_SKIP(k6, "transfer-k6.json", 6);
+  LOAD_REQUEST_OR_SKIP(k2, "transfer-k2.json", 2);
+  LOAD_REQUEST_OR_SKIP(k6, "transfer-k6.json", 6);
   for (const TransferRequest* q : {&k2, &k6}) {
     Status st = validate_transfer(*q);
     EXPECT_TRUE(st.ok()) << st.error().message;
@@ -56,7 +56,7 @@ TEST(TransferValidate, TheBadK2RequestBreaksR2First) {
   // transfer-k2-bad.json is transfer-k2.json with tx_values[0] = 10: the sender's entry is no
   // longer (l - 0) mod l (R2), the values no longer sum to 0 mod l (R9), and tx_commits[0] no
   // longer opens to it (R13).
-  LOAD_OR_SKIP(bad, "transfer-k2-bad.json", 2);
+  LOAD_REQUEST_OR_SKIP(bad, "transfer-k2-bad.json", 2);
   Status st = validate_transfer(bad);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.error().rule, "R2");
@@ -109,7 +109,7 @@ TEST(TransferValidate, R15RefusesTheftAndValueFromNowhere) {
 }
 
 TEST(TransferValidate, ErrorFormatNamesRuleAndField) {
-  LOAD_OR_SKIP(k6, "transfer-k6.json", 6);
+  LOAD_REQUEST_OR_SKIP(k6, "transfer-k6.json", 6);
   TransferRequest q = k6;
   q.tx_commits[2] = bjj::add(q.tx_commits[2], bjj::generator_g());
   q.tx_commits[4] = bjj::add(q.tx_commits[4], bjj::negate(bjj::generator_g()));
@@ -159,7 +159,7 @@ TEST(TransferValidate, ErrorFormatNamesRuleAndField) {
 }
 
 TEST(TransferValidate, RejectsInconsistentShapes) {
-  LOAD_OR_SKIP(k6, "transfer-k6.json", 6);
+  LOAD_REQUEST_OR_SKIP(k6, "transfer-k6.json", 6);
   TransferRequest q = k6;
   q.tx_random_values.pop_back();
   Status st = validate_transfer(q);
@@ -266,7 +266,7 @@ TEST(TransferValidate, ModLAliasesAreRejected) {
 std::vector<TransferRequest> breaker_inputs() {
   std::vector<TransferRequest> out;
   for (auto [name, k] : {std::pair{"transfer-k2.json", 2u}, {"transfer-k6.json", 6u}}) {
-    if (auto q = load(name, k)) out.push_back(std::move(*q));
+    if (auto q = load_transfer(name, k)) out.push_back(std::move(*q));
   }
   for (unsigned k : {2u, 3u, 5u, 9u}) out.push_back(make_transfer(wallet_inputs_from_seed(k, k)));
   return out;

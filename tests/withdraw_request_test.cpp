@@ -16,18 +16,18 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json k2_json() {
+json withdraw_k2_json() {
   return json::parse(test::read_vector("withdraw-k2.json"));
 }
 
-Error parse_error(const json& doc, unsigned k = 2) {
+Error withdraw_parse_error(const json& doc, unsigned k = 2) {
   auto r = parse_withdraw_request(doc.dump(), k);
   EXPECT_FALSE(r.ok()) << doc.dump();
   return r.ok() ? Error{} : r.error();
 }
 
 TEST(WithdrawRequest, ParsesTheVectorsNoteFields) {
-  const json doc = k2_json();
+  const json doc = withdraw_k2_json();
   auto r = parse_withdraw_request(doc.dump(), 2);
   ASSERT_TRUE(r.ok()) << r.error().message;
   ASSERT_EQ(r->hashes.size(), kNoteSlots);
@@ -54,7 +54,7 @@ TEST(WithdrawRequest, PublicInputsAreThePaymentInputsThenTheHashes) {
 }
 
 TEST(WithdrawRequest, PrintsTheStructsFieldOrderAndRoundTrips) {
-  const json doc = k2_json();
+  const json doc = withdraw_k2_json();
   auto r = parse_withdraw_request(doc.dump(), 2);
   ASSERT_TRUE(r.ok());
   const json printed = json::parse(withdraw_request_to_json(*r));
@@ -66,45 +66,47 @@ TEST(WithdrawRequest, PrintsTheStructsFieldOrderAndRoundTrips) {
 
 TEST(WithdrawRequest, EveryNoteFieldIsRequiredAndNamed) {
   for (const char* key : {"hashes", "sk_deposits", "v_per_deposit", "saltsIn", "address"}) {
-    json doc = k2_json();
+    json doc = withdraw_k2_json();
     doc.erase(key);
-    const Error e = parse_error(doc);
+    const Error e = withdraw_parse_error(doc);
     EXPECT_EQ(e.rule, "input");
     EXPECT_EQ(e.field, key);
     EXPECT_EQ(e.message, std::string("missing field ") + key);
   }
-  json renamed = k2_json();
+  json renamed = withdraw_k2_json();
   renamed["salts_in"] = renamed["saltsIn"];
   renamed.erase("saltsIn");
-  EXPECT_EQ(parse_error(renamed).field, "saltsIn");
+  EXPECT_EQ(withdraw_parse_error(renamed).field, "saltsIn");
 }
 
 TEST(WithdrawRequest, NoteArraysHaveExactlyTenEntries) {
   // The Go arrays are [10]: the reference drops extra entries and panics on missing ones; here
   // both are refused naming the array.
   for (const char* key : {"hashes", "sk_deposits", "v_per_deposit", "saltsIn"}) {
-    json more = k2_json();
+    json more = withdraw_k2_json();
     more[key].push_back("0");
-    EXPECT_EQ(parse_error(more).message, std::string(key) + " has 11 entries, expected 10");
-    json fewer = k2_json();
+    EXPECT_EQ(withdraw_parse_error(more).message,
+              std::string(key) + " has 11 entries, expected 10");
+    json fewer = withdraw_k2_json();
     fewer[key].erase(fewer[key].size() - 1);
-    EXPECT_EQ(parse_error(fewer).message, std::string(key) + " has 9 entries, expected 10");
-    json entry = k2_json();
+    EXPECT_EQ(withdraw_parse_error(fewer).message,
+              std::string(key) + " has 9 entries, expected 10");
+    json entry = withdraw_k2_json();
     entry[key][3] = "";
-    EXPECT_EQ(parse_error(entry).field, std::string(key) + "[3]");
+    EXPECT_EQ(withdraw_parse_error(entry).field, std::string(key) + "[3]");
   }
-  json not_array = k2_json();
+  json not_array = withdraw_k2_json();
   not_array["hashes"] = "0";
-  EXPECT_EQ(parse_error(not_array).message, "hashes must be an array, not a JSON string");
+  EXPECT_EQ(withdraw_parse_error(not_array).message, "hashes must be an array, not a JSON string");
 }
 
 TEST(WithdrawRequest, AddressIsADecimalFieldElement) {
   for (const char* bad : {"0x84bfdc6fc4c3a0b7a0e4c3cf5e1b7fb8a1d02c2f", "+1", "1.0"}) {
-    json doc = k2_json();
+    json doc = withdraw_k2_json();
     doc["address"] = bad;
-    EXPECT_EQ(parse_error(doc).field, "address") << bad;
+    EXPECT_EQ(withdraw_parse_error(doc).field, "address") << bad;
   }
-  EXPECT_EQ(parse_withdraw_request(k2_json().dump(), 1).error().field, "k");
+  EXPECT_EQ(parse_withdraw_request(withdraw_k2_json().dump(), 1).error().field, "k");
 }
 
 }  // namespace

@@ -29,25 +29,27 @@
 namespace enygma {
 namespace {
 
-const test::PaymentCircuitUnderTest<WithdrawRequest>& kWithdraw = test::withdraw_under_test();
+const test::PaymentCircuitUnderTest<WithdrawRequest>& kWithdrawCircuit =
+    test::withdraw_under_test();
 
 void expect_refused(const WithdrawRequest& req, const std::vector<std::string>& rules) {
   EXPECT_EQ(payment::failed_rule_ids(validate_withdraw_all(req)), rules);
-  EXPECT_FALSE(kWithdraw.satisfies(req));
+  EXPECT_FALSE(kWithdrawCircuit.satisfies(req));
   const std::string label = first_violated_withdraw_constraint(req);
   EXPECT_TRUE(label.rfind(rules[0] + " ", 0) == 0 || label.rfind(rules[0] + "/", 0) == 0) << label;
 }
 
 TEST(WithdrawSoundness, EveryRuleBreakerRequestFails) {
   const unsigned seeds = test::full_sweep() ? 4 : 1;
-  test::check_every_breakage(kWithdraw, kWithdraw.load("withdraw-k2.json", 2), seeds + 1);
-  test::check_every_breakage(kWithdraw, kWithdraw.load("withdraw-k6.json", 6), seeds);
+  test::check_every_breakage(kWithdrawCircuit, kWithdrawCircuit.load("withdraw-k2.json", 2),
+                             seeds + 1);
+  test::check_every_breakage(kWithdrawCircuit, kWithdrawCircuit.load("withdraw-k6.json", 6), seeds);
   // No unused slot (ten notes), no used slot (no note), and some of each.
   for (unsigned k : test::sweep_ks({2, 3})) {
     for (unsigned notes : {0u, 3u, 10u}) {
       SCOPED_TRACE(testing::Message() << "wallet k=" << k << " notes=" << notes);
-      test::check_every_breakage(kWithdraw, test::withdraw_wallet_request(k, 50 + k + notes, notes),
-                                 seeds);
+      test::check_every_breakage(kWithdrawCircuit,
+                                 test::withdraw_wallet_request(k, 50 + k + notes, notes), seeds);
     }
   }
 }
@@ -75,7 +77,7 @@ TEST(WithdrawSoundness, MoreThanTheNotesSumIsRefused) {
 TEST(WithdrawSoundness, ANoteWithAnAliasedSpendKeyIsRefused) {
   // Whoever knows a note's opening but not its secret (the reference's inexact PK, item 3):
   // the hash of Note(r + m*l, ...) or of a wrapped representative of Poseidon(sk_d, sk_d).
-  const WithdrawRequest valid = kWithdraw.load("withdraw-k6.json", 6);
+  const WithdrawRequest valid = kWithdrawCircuit.load("withdraw-k6.json", 6);
   const Fr x = poseidon(valid.sk_deposits[0], valid.sk_deposits[0]);
   const std::vector<Fr> aliases = relation::mod_l_aliases(x);
   ASSERT_FALSE(aliases.empty());
@@ -123,13 +125,13 @@ TEST(WithdrawSoundness, AForeignHashInAnUnusedSlotIsRefused) {
 // hints after them (v_d's bound walk, PK's quotient and remainder, zero tests, W5's inverses,
 // S-box powers, lambdas, coordinates, selections) are each pinned by their constraints.
 void check_no_free_wire(const WithdrawRequest& req) {
-  test::expect_no_free_wire(kWithdraw, req, 2 + req.k + 254 + 254 + 123 + req.k + 1,
+  test::expect_no_free_wire(kWithdrawCircuit, req, 2 + req.k + 254 + 254 + 123 + req.k + 1,
                             "notes and hints");
 }
 
 TEST(WithdrawSoundness, NoSingleWireCanChange) {
-  check_no_free_wire(kWithdraw.load("withdraw-k2.json", 2));
-  check_no_free_wire(kWithdraw.load("withdraw-k6.json", 6));
+  check_no_free_wire(kWithdrawCircuit.load("withdraw-k2.json", 2));
+  check_no_free_wire(kWithdrawCircuit.load("withdraw-k6.json", 6));
   for (unsigned k : test::sweep_ks({2, 3, 6, 16})) {
     SCOPED_TRACE(testing::Message() << "k=" << k);
     check_no_free_wire(test::withdraw_wallet_request(k, 90 + k, 1 + k % 10));

@@ -160,14 +160,14 @@ std::vector<Fr> public_part(std::span<const Fr> witness, uint32_t npub) {
   return {witness.begin() + 1, witness.begin() + 1 + npub};
 }
 
-struct Fixture {
+struct ZkeyFixture {
   RandomCircuit rc;
   Groth16Keys keys;
 };
 
-Fixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m) {
+ZkeyFixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m) {
   TestRng rng(seed);
-  Fixture f{test::random_circuit(rng, npub, npriv, m), {}};
+  ZkeyFixture f{test::random_circuit(rng, npub, npriv, m), {}};
   const uint8_t setup_seed[] = {7, 7};
   f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, setup_seed, sequential_pool());
   f.keys.pk.insecure_dev = false;

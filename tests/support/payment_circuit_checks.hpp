@@ -44,7 +44,7 @@ struct PaymentCircuitUnderTest {
 
   const R1cs& r1cs(unsigned k) const { return circuit_r1cs(*find_circuit(name, k)); }
   Request load(const std::string& file, unsigned k) const {
-    return load_vector<Request>(file, k, parse);
+    return load_vector<Request>(file, parse, k);
   }
   size_t public_inputs(unsigned k) const { return 8 * k + 2 + own_public_inputs; }
   bool satisfies(const Request& req) const {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/joinsplit/request.hpp"
+#include "core/ownership/request.hpp"
 #include "core/transfer/request.hpp"
 
 namespace enygma::test {
@@ -37,16 +39,46 @@ inline TransferRequest load_request_vector(const std::string& name, unsigned k) 
   return r.ok() ? std::move(r).value() : TransferRequest{};
 }
 
-// A request vector of any payment family, parsed by `parse` (parse_deposit_request, ...) for k
-// (a failed expectation and an empty request otherwise).
-template <class Request>
-Request load_vector(const std::string& name, unsigned k,
-                    Result<Request> (*parse)(std::string_view, unsigned)) {
+// A request vector of any family, parsed by `parse` (parse_deposit_request, ...) with the
+// arguments after the text (k, a note format, none) (a failed expectation and an empty request
+// otherwise).
+template <class Request, class... Params, class... Args>
+Request load_vector(const std::string& name, Result<Request> (*parse)(std::string_view, Params...),
+                    Args... args) {
   const std::string text = read_vector(name);
   EXPECT_FALSE(text.empty()) << name << " is missing";
-  auto r = parse(text, k);
+  auto r = parse(text, args...);
   EXPECT_TRUE(r.ok()) << name << ": " << (r.ok() ? "" : r.error().message);
   return r.ok() ? std::move(r).value() : Request{};
+}
+
+// A vector's JSON with its members in file order (an empty object, with a failed expectation,
+// when it is missing), to edit into bad requests.
+inline nlohmann::ordered_json vector_json(const std::string& name) {
+  const std::string text = read_vector(name);
+  EXPECT_FALSE(text.empty()) << name << " is missing";
+  return nlohmann::ordered_json::parse(text.empty() ? "{}" : text);
+}
+
+// The scalar field's modulus in decimal: the smallest out-of-range field value of a request.
+inline constexpr const char* kFrModulusDecimal =
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+inline Fr dec(const char* decimal) {
+  return *Fr::from_decimal(decimal);
+}
+
+inline std::vector<std::string> decimals(const std::vector<Fr>& xs) {
+  std::vector<std::string> out;
+  for (const Fr& x : xs) out.push_back(x.to_decimal());
+  return out;
+}
+
+inline JoinSplitRequest load_joinsplit(const std::string& name, NoteFormat format) {
+  return load_vector(name, parse_joinsplit_request, format);
+}
+inline OwnershipRequest load_ownership(const std::string& name) {
+  return load_vector(name, parse_ownership_request);
 }
 
 // The decimal strings of a <name>.public_signal.json vector (empty, with a failed expectation,
