@@ -16,8 +16,8 @@ TEST(F64Lanes, FusedMultiplyAddIsExact) {
 }
 
 // Random pairs per field besides the edge cases: fewer under the sanitizers, where the model's
-// products run ~15x slower and what they look for (undefined behaviour, stray accesses) does not
-// depend on the values; the release build and V8 check the arithmetic on all of them.
+// products run many times slower and what they look for (undefined behaviour, stray accesses)
+// does not depend on the values; the release build and V8 check the arithmetic on all of them.
 constexpr size_t kRandomPairs = ENYGMA_UNDER_SANITIZER ? 2000 : 20000;
 
 TEST(F64Lanes, ProductsMatchTheScalarField) {
