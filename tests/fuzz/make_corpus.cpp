@@ -16,6 +16,7 @@
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/zkey_import.hpp"
 #include "core/r1cs/r1cs_file.hpp"
+#include "core/registry/registry.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -61,6 +62,16 @@ int main() {
   for (const char* name :
        {"transfer-k2.json", "transfer-k2-bad.json", "transfer-k6.json", "transfer-k6-bad.json"}) {
     write("request", name, compact_json(read_text(vectors / name)));
+  }
+  // Every family's requests at k = 2 (or without k), valid and rule-breaking.
+  for (const CircuitFamily* family : circuit_families()) {
+    auto id = find_circuit(family->name, family->has_k() ? 2 : 0);
+    FUZZ_CHECK(id.ok());
+    for (const std::string& name : {id->str() + ".json", id->str() + "-bad.json"}) {
+      if (fs::exists(vectors / name)) {
+        write("circuit_request", name, compact_json(read_text(vectors / name)));
+      }
+    }
   }
 
   // Proofs: the fixture's snarkjs proof in every format, and its valid (-A, -B, C) twin.
