@@ -72,8 +72,16 @@ run_one() {
   mkdir -p "$work/corpus" "$work/findings"
   local dirs=("$work/corpus" "$fuzz_dir/corpus/$name")
   [ -d "$fuzz_dir/regressions/$name" ] && dirs+=("$fuzz_dir/regressions/$name")
+  # The target's dictionary: <name>.dict, else that of the target it widens (<prefix>_<base>
+  # takes <base>.dict: circuit_request shares request's).
   local dict=()
-  [ -f "$fuzz_dir/$name.dict" ] && dict=(-dict="$fuzz_dir/$name.dict")
+  local d
+  for d in "$name" "${name#*_}"; do
+    if [ -f "$fuzz_dir/$d.dict" ]; then
+      dict=(-dict="$fuzz_dir/$d.dict")
+      break
+    fi
+  done
   local leaks=${FUZZ_LEAKS:-1}
   local rc=0
   ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=$leaks nice -n "$niceness" "$bin" \

@@ -72,6 +72,14 @@ struct CircuitFamily {
   // labelled system: slow, for diagnostics (`enygma witness --explain`) and tests.
   Result<std::string> (*first_violation)(std::string_view request_json, unsigned k) = nullptr;
 
+  // Request fields that the circuit does not read because it derives their values itself (the
+  // payment families' tx_random_values, from R14's Poseidon hashes). A request can break a rule
+  // through such a field alone and still give a witness (validation bypassed) that satisfies the
+  // constraints: what is proven then holds with the derived values, not the request's. Soundness
+  // checks that run on arbitrary requests (tests/fuzz/circuit_request_fuzz.cpp) leave out
+  // failures that name one of them (an Error's field, or a path under it).
+  std::span<const std::string_view> fields_derived_by_circuit = {};
+
   bool has_k() const { return max_k != 0; }
 };
 

@@ -19,6 +19,10 @@ namespace enygma {
 // Anonymity-set sizes one circuit definition serves (every payment family).
 inline constexpr unsigned kMinK = 2;
 inline constexpr unsigned kMaxK = 16;
+// The payment circuits (transfer, deposit, withdraw) never take the transfer random values as
+// wires: they enter only through the commitments, derived by R14 (CircuitFamily's
+// fields_derived_by_circuit).
+inline constexpr std::string_view kPaymentFieldsDerivedByCircuit[] = {"tx_random_values"};
 
 // The transfer request's fields, which deposit and withdraw requests carry unchanged.
 struct PaymentRequest {

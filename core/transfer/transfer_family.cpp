@@ -57,6 +57,7 @@ const CircuitFamily& transfer_family() {
       .verify_route = "/verifyProofTransfer-{k}",
       .build_r1cs = &build_r1cs,
       .make_request = &make_request,
+      .fields_derived_by_circuit = kPaymentFieldsDerivedByCircuit,
   });
   return family;
 }

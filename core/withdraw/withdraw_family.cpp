@@ -56,6 +56,7 @@ const CircuitFamily& withdraw_family() {
       .verify_route = "/verifyProofWithdraw-{k}",
       .build_r1cs = &build_r1cs,
       .make_request = &make_request,
+      .fields_derived_by_circuit = kPaymentFieldsDerivedByCircuit,
   });
   return family;
 }

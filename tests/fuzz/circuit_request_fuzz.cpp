@@ -9,9 +9,11 @@
 // - completeness: a valid request's witness satisfies the family's constraint system;
 // - soundness: a request that parses but breaks one of the relation's rules (not a rule
 //   "input" error, which covers values the circuit cannot see as such) gives a witness that
-//   does not satisfy it, unless a failing rule names a request field that the circuits derive
-//   instead of reading (kDerivedFields): the witness then holds the derived values, which keep
-//   the relation, and the request's own are not part of what is proven.
+//   does not satisfy it, unless a failing rule names a field that the family's circuit derives
+//   instead of reading (CircuitFamily::fields_derived_by_circuit): the witness then holds the
+//   derived values, which keep the relation, and the request's own are not part of what is
+//   proven. (This target's first finding: one digit changed in a withdraw request's
+//   tx_random_values[1], regressions/circuit_request/.)
 // (request_fuzz.cpp covers the transfer request's parser and printer in depth.)
 #include <cstdint>
 #include <set>
@@ -25,16 +27,9 @@ namespace {
 
 using namespace enygma;
 
-// Request fields no circuit reads: the transfer random values (transfer, deposit, withdraw)
-// enter only through the commitments, from R14's derivation (docs/circuits.md, "Where the
-// savings come from"), so a request whose tx_random_values break R9/R13/R14 has a witness that
-// satisfies the constraints (a first finding of this target: one digit changed in a withdraw
-// request's tx_random_values[1], regressions/circuit_request/).
-constexpr std::string_view kDerivedFields[] = {"tx_random_values"};
-
-bool names_derived_field(const std::vector<Error>& errors) {
+bool names_derived_field(const CircuitFamily& family, const std::vector<Error>& errors) {
   for (const Error& e : errors) {
-    for (std::string_view f : kDerivedFields) {
+    for (std::string_view f : family.fields_derived_by_circuit) {
       if (std::string_view(e.field).starts_with(f)) return true;
     }
   }
@@ -69,7 +64,7 @@ void check_family(const CircuitFamily& family, std::string_view text) {
     FUZZ_CHECK(!r1cs.first_unsatisfied(*witness).has_value());
     return;
   }
-  if (!rules.contains("input") && !names_derived_field(all)) {
+  if (!rules.contains("input") && !names_derived_field(family, all)) {
     FUZZ_CHECK(r1cs.first_unsatisfied(*unchecked).has_value());
   }
 }
