@@ -488,7 +488,11 @@ async function start() {
     setState('failed');
     return;
   }
-  demo.families = await demo.enygma.circuits();
+  // The worker answers in order: the families first, then (for transfer, whose circuit id is
+  // certain already) the keys, with no round trip through this page between the two.
+  const families = demo.enygma.circuits();
+  const keysLoaded = demo.family === 'transfer' ? loadKeys() : null;
+  demo.families = await families;
   const picker = $('circuit');
   picker.textContent = '';
   for (const f of demo.families) {
@@ -511,7 +515,7 @@ async function start() {
   $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();
   updateButtons();
-  await loadKeys();
+  await (keysLoaded || loadKeys());
 }
 
 start();
