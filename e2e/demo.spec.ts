@@ -66,6 +66,20 @@ function cliProve(k: number, requestFile: string, testSeed: string): any {
   return JSON.parse(out);
 }
 
+test('the package\'s modules and scripts come gzip-compressed to a client that takes gzip, the same bytes', async ({ request }) => {
+  for (const file of ['enygma_module.wasm', 'enygma_module_relaxed.wasm', 'enygma_module_st.wasm', 'enygma_module_relaxed.js',
+    'enygma_module_relaxed.worker.js', 'enygma_worker.js', 'enygma_abi.js', 'index.mjs']) {
+    const url = `${base()}/enygma/${file}`;
+    const gz = await request.get(url, { headers: { 'Accept-Encoding': 'gzip' } });
+    const plain = await request.get(url, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(gz.headers()['content-encoding'], file).toBe('gzip');
+    expect(plain.headers()['content-encoding'], file).toBeUndefined();
+    expect(gz.headers()['vary'], file).toBe('Accept-Encoding');
+    // Playwright's client decodes the gzip form: it must be the file's own bytes.
+    expect(Buffer.compare(await gz.body(), await plain.body()), file).toBe(0);
+  }
+});
+
 test('the page is cross-origin isolated and its module runs a pool of several threads', async ({ page }) => {
   const response = await page.goto(`${base()}/?k=2`);
   expect(response!.headers()['cross-origin-opener-policy']).toBe('same-origin');

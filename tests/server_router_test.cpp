@@ -11,6 +11,7 @@
 
 #include "native/server/backend.hpp"
 #include "native/server/config.hpp"
+#include "native/server/http.hpp"
 #include "native/server/router.hpp"
 
 namespace enygma::server {
@@ -188,3 +189,15 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
 
 }  // namespace
 }  // namespace enygma::server
+
+TEST(HttpHeaders, AcceptsGzip) {
+  using enygma::server::accepts_gzip;
+  for (const char* yes : {"gzip", "gzip, deflate, br", "br;q=1.0, GZIP;q=0.5", "*", " gzip ;q=1",
+                          "deflate, *;q=0.1", "gzip;q=0.001"}) {
+    EXPECT_TRUE(accepts_gzip(yes)) << yes;
+  }
+  for (const char* no : {"", "identity", "br, deflate", "gzip;q=0", "gzip; q=0.000", "*;q=0",
+                         "gzip;q=0, *", "x-gzipped", "gzipx"}) {
+    EXPECT_FALSE(accepts_gzip(no)) << no;
+  }
+}

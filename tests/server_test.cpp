@@ -169,6 +169,15 @@ class FakeServerTest : public ::testing::Test {
     write_text(web / "app.js", "export const x = 1;\n");
     write_text(web / "prover.wasm", std::string("\0asm\1\0\0\0", 8));
     write_text(web / "sub" / "index.html", "sub index");
+    // gzip forms: app.js's as new as app.js (sent), prover.wasm's older (stale: never sent),
+    // data.json's a link (never sent).
+    write_text(web / "app.js.gz", "gzip form of app.js");
+    fs::last_write_time(web / "app.js.gz", fs::last_write_time(web / "app.js"));
+    write_text(web / "prover.wasm.gz", "stale gzip form");
+    fs::last_write_time(web / "prover.wasm.gz",
+                        fs::last_write_time(web / "prover.wasm") - std::chrono::hours(1));
+    write_text(web / "data.json", "{}");
+    fs::create_symlink(dir_ / "outside.txt", web / "data.json.gz");
     write_text(web / ".hidden", "hidden");
     write_text(dir_ / "outside.txt", "OUTSIDE SECRET");
     fs::create_symlink(dir_ / "outside.txt", web / "escape.txt");
@@ -431,6 +440,48 @@ TEST_F(FakeServerTest, StaticFilesWithTypesAndNoEscape) {
     EXPECT_EQ(r.body.find("OUTSIDE SECRET"), std::string::npos) << target;
     expect_isolated(r);
   }
+}
+
+TEST_F(FakeServerTest, StaticFilesInTheirGzipFormWhereTheClientTakesIt) {
+  using Headers = std::vector<std::pair<std::string, std::string>>;
+  const Headers gzip{{"Accept-Encoding", "gzip, deflate, br"}};
+  HttpResponse plain = http_request(port(), "GET", "/app.js");
+  EXPECT_EQ(plain.body, "export const x = 1;\n");
+  EXPECT_FALSE(plain.has_header("content-encoding"));
+  EXPECT_EQ(plain.header("vary"), "Accept-Encoding");
+  HttpResponse gz = http_request(port(), "GET", "/app.js", "", gzip);
+  EXPECT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.body, "gzip form of app.js");
+  EXPECT_EQ(gz.header("content-encoding"), "gzip");
+  EXPECT_EQ(gz.header("content-type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(gz.header("vary"), "Accept-Encoding");
+  EXPECT_EQ(gz.header("cache-control"), "no-cache");
+  expect_isolated(gz);
+  // Each form has its own validator: one form's ETag does not revalidate the other.
+  EXPECT_NE(gz.header("etag"), plain.header("etag"));
+  auto with = [&](Headers headers, const std::string& etag) {
+    headers.emplace_back("If-None-Match", etag);
+    return headers;
+  };
+  HttpResponse cached = http_request(port(), "GET", "/app.js", "", with(gzip, gz.header("etag")));
+  EXPECT_EQ(cached.status, 304);
+  EXPECT_EQ(cached.header("vary"), "Accept-Encoding");
+  EXPECT_EQ(http_request(port(), "GET", "/app.js", "", with(gzip, plain.header("etag"))).status,
+            200);
+  EXPECT_EQ(http_request(port(), "GET", "/app.js", "", with({}, gz.header("etag"))).status, 200);
+  // Refused (q=0), or only other codings: the file itself.
+  for (const char* accept : {"gzip;q=0", "br, deflate", "*;q=0", "identity"}) {
+    HttpResponse r = http_request(port(), "GET", "/app.js", "", {{"Accept-Encoding", accept}});
+    EXPECT_EQ(r.body, "export const x = 1;\n") << accept;
+    EXPECT_FALSE(r.has_header("content-encoding")) << accept;
+  }
+  // A gzip form older than its file, or a link, is never sent.
+  HttpResponse wasm = http_request(port(), "GET", "/prover.wasm", "", gzip);
+  EXPECT_EQ(wasm.body.size(), 8u);
+  EXPECT_FALSE(wasm.has_header("content-encoding"));
+  HttpResponse json = http_request(port(), "GET", "/data.json", "", gzip);
+  EXPECT_EQ(json.body, "{}");
+  EXPECT_FALSE(json.has_header("content-encoding"));
 }
 
 TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {

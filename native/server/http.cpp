@@ -105,6 +105,42 @@ std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLi
   return std::nullopt;
 }
 
+bool accepts_gzip(std::string_view accept_encoding) {
+  // A comma-separated list of codings, each with an optional ";q=<weight>" (RFC 9110 12.5.3);
+  // an explicit "gzip" decides over "*".
+  std::optional<bool> gzip, any;
+  size_t pos = 0;
+  while (pos < accept_encoding.size()) {
+    size_t comma = accept_encoding.find(',', pos);
+    if (comma == std::string_view::npos) comma = accept_encoding.size();
+    std::string_view item = accept_encoding.substr(pos, comma - pos);
+    pos = comma + 1;
+    std::string_view params;
+    if (const size_t semi = item.find(';'); semi != std::string_view::npos) {
+      params = item.substr(semi + 1);
+      item = item.substr(0, semi);
+    }
+    auto trim = [](std::string_view v) {
+      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+      while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+      return v;
+    };
+    item = trim(item);
+    params = trim(params);
+    bool refused = false;  // q=0, q=0.0, q=0.000
+    if (params.size() >= 3 && (params[0] == 'q' || params[0] == 'Q') && params[1] == '=') {
+      std::string_view q = trim(params.substr(2));
+      refused = !q.empty() && q[0] == '0' && q.find_first_not_of("0.", 0) == std::string_view::npos;
+    }
+    const bool is_gzip =
+        item.size() == 4 && std::equal(item.begin(), item.end(), "gzip",
+                                       [](char a, char b) { return (a | 0x20) == b; });
+    if (is_gzip) gzip = !refused;
+    if (item == "*") any = !refused;
+  }
+  return gzip.value_or(any.value_or(false));
+}
+
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   // A comma-separated list of entity tags, possibly weak (W/"..."); weak comparison applies.
   size_t pos = 0;

@@ -83,6 +83,9 @@ std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLi
 // True when an If-None-Match header value names etag (or is "*").
 bool etag_matches(std::string_view if_none_match, std::string_view etag);
 
+// True when an Accept-Encoding header value accepts gzip ("gzip" or "*", with no q=0).
+bool accepts_gzip(std::string_view accept_encoding);
+
 // Content type by file extension (.wasm -> application/wasm, .js -> text/javascript, ...).
 const char* content_type_for(std::string_view path);
 

@@ -230,26 +230,61 @@ std::optional<fs::path> StaticFiles::resolve(std::string_view path) const {
   return real;
 }
 
+namespace {
+
+// A static file's validator: its size and modification time (a rebuild changes it).
+std::string file_etag(const struct stat& st, std::string_view suffix) {
+  char tag[80];
+  snprintf(tag, sizeof tag, "\"%llx-%llx%.*s\"", static_cast<unsigned long long>(st.st_size),
+           static_cast<unsigned long long>(st.st_mtim.tv_sec) * 1000000000ull +
+               static_cast<unsigned long long>(st.st_mtim.tv_nsec),
+           static_cast<int>(suffix.size()), suffix.data());
+  return tag;
+}
+
+bool not_older(const struct stat& a, const struct stat& b) {
+  return a.st_mtim.tv_sec > b.st_mtim.tv_sec ||
+         (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec >= b.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
 AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_match,
-                               unsigned version) const {
+                               std::string_view accept_encoding, unsigned version) const {
   auto file = resolve(path);
   if (!file) return not_found_response(path, version);
   struct stat st {};
   if (stat(file->c_str(), &st) != 0) return not_found_response(path, version);
-  char tag[64];
-  snprintf(tag, sizeof tag, "\"%llx-%llx\"", static_cast<unsigned long long>(st.st_size),
-           static_cast<unsigned long long>(st.st_mtim.tv_sec) * 1000000000ull +
-               static_cast<unsigned long long>(st.st_mtim.tv_nsec));
-  const std::string etag = tag;
-  if (etag_matches(if_none_match, etag)) return not_modified(etag, version);
+  // The gzip form: a regular file beside it (not a link: resolve() checks only the file asked
+  // for), as new as the file or newer (a stale one is never sent).
+  fs::path sent = *file;
+  bool gzip = false;
+  if (accepts_gzip(accept_encoding)) {
+    const fs::path gz = file->native() + ".gz";
+    struct stat gz_st {};
+    if (lstat(gz.c_str(), &gz_st) == 0 && S_ISREG(gz_st.st_mode) && not_older(gz_st, st)) {
+      sent = gz;
+      st = gz_st;
+      gzip = true;
+    }
+  }
+  const std::string etag = file_etag(st, gzip ? "-gzip" : "");
+  auto vary = [](auto& res) { res.set(http::field::vary, "Accept-Encoding"); };
+  if (etag_matches(if_none_match, etag)) {
+    StringResponse res = not_modified(etag, version);
+    vary(res);
+    return res;
+  }
   http::file_body::value_type body;
   beast::error_code ec;
-  body.open(file->c_str(), beast::file_mode::scan, ec);
+  body.open(sent.c_str(), beast::file_mode::scan, ec);
   if (ec) return not_found_response(path, version);
   FileResponse res{http::status::ok, version};
   set_common_headers(res);
   set_cache_headers(res, etag);
+  vary(res);
   res.set(http::field::content_type, content_type_for(file->native()));
+  if (gzip) res.set(http::field::content_encoding, "gzip");
   res.body() = std::move(body);
   res.prepare_payload();
   return res;

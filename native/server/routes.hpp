@@ -23,7 +23,8 @@
 //                                     of core/groth16/key_format.hpp, header flag bit 1 set;
 //                                     application/octet-stream)
 //   GET  /<anything else>             static files of --web (index.html for folders;
-//                                     .wasm application/wasm, .js/.mjs text/javascript)
+//                                     .wasm application/wasm, .js/.mjs text/javascript;
+//                                     "<file>.gz" instead where the client takes gzip)
 // Key files, the manifest and static files carry an ETag (keys: "\"<blake2b hex>\"") and
 // Cache-Control: no-cache: browsers store them and revalidate (If-None-Match -> 304), so a
 // redeploy with new keys is seen at once and an unchanged key costs no download. The browser
@@ -120,7 +121,11 @@ class StaticFiles {
   const std::filesystem::path& root() const { return root_; }
   // nullopt: not a file under the root.
   std::optional<std::filesystem::path> resolve(std::string_view path) const;
-  AnyResponse serve(std::string_view path, std::string_view if_none_match, unsigned version) const;
+  // A file's gzip form, "<file>.gz" beside it (the build makes them for the module and its
+  // scripts), is sent instead (Content-Encoding: gzip) to a client whose Accept-Encoding takes
+  // gzip, when it is at least as new as the file; every answer says Vary: Accept-Encoding.
+  AnyResponse serve(std::string_view path, std::string_view if_none_match,
+                    std::string_view accept_encoding, unsigned version) const;
 
  private:
   std::filesystem::path root_;  // canonical
