@@ -10,6 +10,27 @@ namespace enygma::server {
 
 namespace {
 std::atomic<bool> g_isolation{true};
+
+// Without the optional white space (spaces, tabs) around it.
+std::string_view trim_ows(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+  return v;
+}
+
+// Calls fn with each item of a comma-separated header value, trimmed, until fn returns true;
+// true when it did.
+template <class Fn>
+bool any_list_item(std::string_view value, Fn&& fn) {
+  size_t pos = 0;
+  while (pos < value.size()) {
+    size_t comma = value.find(',', pos);
+    if (comma == std::string_view::npos) comma = value.size();
+    if (fn(trim_ows(value.substr(pos, comma - pos)))) return true;
+    pos = comma + 1;
+  }
+  return false;
+}
 }  // namespace
 
 void set_cross_origin_isolation(bool on) {
@@ -106,30 +127,18 @@ std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLi
 }
 
 bool accepts_gzip(std::string_view accept_encoding) {
-  // A comma-separated list of codings, each with an optional ";q=<weight>" (RFC 9110 12.5.3);
-  // an explicit "gzip" decides over "*".
+  // Codings, each with an optional ";q=<weight>" (RFC 9110 12.5.3); an explicit "gzip" decides
+  // over "*".
   std::optional<bool> gzip, any;
-  size_t pos = 0;
-  while (pos < accept_encoding.size()) {
-    size_t comma = accept_encoding.find(',', pos);
-    if (comma == std::string_view::npos) comma = accept_encoding.size();
-    std::string_view item = accept_encoding.substr(pos, comma - pos);
-    pos = comma + 1;
+  any_list_item(accept_encoding, [&](std::string_view item) {
     std::string_view params;
     if (const size_t semi = item.find(';'); semi != std::string_view::npos) {
-      params = item.substr(semi + 1);
-      item = item.substr(0, semi);
+      params = trim_ows(item.substr(semi + 1));
+      item = trim_ows(item.substr(0, semi));
     }
-    auto trim = [](std::string_view v) {
-      while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-      while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-      return v;
-    };
-    item = trim(item);
-    params = trim(params);
     bool refused = false;  // q=0, q=0.0, q=0.000
     if (params.size() >= 3 && (params[0] == 'q' || params[0] == 'Q') && params[1] == '=') {
-      std::string_view q = trim(params.substr(2));
+      std::string_view q = trim_ows(params.substr(2));
       refused = !q.empty() && q[0] == '0' && q.find_first_not_of("0.", 0) == std::string_view::npos;
     }
     const bool is_gzip =
@@ -137,27 +146,19 @@ bool accepts_gzip(std::string_view accept_encoding) {
                                        [](char a, char b) { return (a | 0x20) == b; });
     if (is_gzip) gzip = !refused;
     if (item == "*") any = !refused;
-  }
+    return false;
+  });
   return gzip.value_or(any.value_or(false));
 }
 
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {
-  // A comma-separated list of entity tags, possibly weak (W/"..."); weak comparison applies.
-  size_t pos = 0;
-  while (pos < if_none_match.size()) {
-    size_t comma = if_none_match.find(',', pos);
-    if (comma == std::string_view::npos) comma = if_none_match.size();
-    std::string_view item = if_none_match.substr(pos, comma - pos);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+  // Entity tags, possibly weak (W/"..."); weak comparison applies.
+  if (etag.substr(0, 2) == "W/") etag.remove_prefix(2);
+  return any_list_item(if_none_match, [&](std::string_view item) {
     if (item == "*") return true;
     if (item.substr(0, 2) == "W/") item.remove_prefix(2);
-    std::string_view tag = etag;
-    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
-    if (item == tag) return true;
-    pos = comma + 1;
-  }
-  return false;
+    return item == etag;
+  });
 }
 
 const char* content_type_for(std::string_view path) {
