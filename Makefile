@@ -53,7 +53,8 @@ timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
 .PHONY: help setup build build-native build-native-run build-native-test build-wasm build-wasm-page build-wasm-run \
         wasm-deps test \
         test-native test-wasm \
-        test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full run keys \
+        test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full \
+        check-wasm-sodium run keys \
         bench bench-native \
         bench-wasm clean distclean
 
@@ -64,6 +65,7 @@ help:
 	@echo "make test-native | test-wasm | test-sanitize | test-fuzz-short | test-e2e   one group"
 	@echo "make test-tsan      thread pool, MSM, NTT, prover and server under ThreadSanitizer"
 	@echo "make test-soundness-full   the exhaustive soundness sweeps at every k (ENYGMA_SWEEP=full)"
+	@echo "make check-wasm-sodium     the WebAssembly libsodium build against libsodium's autotools"
 	@echo "make fuzz           every libFuzzer target for FUZZ_SECONDS (default 60) each"
 	@echo "make bench          native benchmarks, then WebAssembly ones under Node (BENCH_ARGS=...)"
 	@echo "make clean          remove the build folders (distclean: also caches, node_modules)"
@@ -133,8 +135,7 @@ build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
-# The WebAssembly dependencies (libsodium's configure: one long serial chain) build beside the
-# native build, which keeps both cores busy meanwhile.
+# The WebAssembly dependencies build beside the native build.
 test: $(SETUP_STAMP)
 	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; \
 	  $(MAKE) build-native-test; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
@@ -215,6 +216,12 @@ test-e2e: build-native-test build-wasm-run
 test-soundness-full: build-native-test
 	@$(call timed,test-soundness-full,ENYGMA_SWEEP=full ctest --test-dir $(BUILD) \
 	  --output-on-failure -j $(JOBS) -R '(soundness|circuit|validate|merkle|gadgets)_test$$')
+
+# scripts/build-wasm-deps.sh compiles libsodium with its own CMake list of the files and
+# definitions that libsodium's configure selects; this rebuilds it with autotools and compares
+# every object (run it when Debian's libsodium or Emscripten changes; ~3 minutes).
+check-wasm-sodium: $(SETUP_STAMP)
+	@$(call timed,check-wasm-sodium,scripts/check-wasm-sodium.sh)
 
 # ---- run the server -------------------------------------------------------------------------
 # Development keys of every circuit the server serves by default (single-party, from the

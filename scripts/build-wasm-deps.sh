@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the third-party libraries of the WebAssembly target from Debian's source packages and
 # installs them into PREFIX (lib/ and include/):
-#   - libsodium 1.0.18 (`apt-get source libsodium`), static, minimal API, no assembly;
+#   - libsodium 1.0.18 (`apt-get source libsodium`), static, minimal API, no assembly, compiled
+#     by scripts/wasm-deps/libsodium/CMakeLists.txt (its configure's choices, without autotools;
+#     scripts/check-wasm-sodium.sh compares the two builds);
 #   - Google Benchmark 1.7.1 (`apt-get source benchmark`), for bench/ under Node.
 # Both are compiled with -pthread (atomics + bulk memory): wasm-ld refuses to link objects
 # without these features into the project's shared-memory (-pthread) module.
@@ -9,7 +11,7 @@
 # Usage: scripts/build-wasm-deps.sh PREFIX
 # Cached: does nothing when PREFIX holds a build made by this same script, toolchain and emcc.
 # Needs the deb-src entry and the packages of scripts/setup-deps.sh.
-# Cost: ~4 CPU-minutes (2-3 min on 2 idle cores), most of it libsodium's configure script.
+# Cost: ~1 CPU-minute (~40 s on 2 idle cores), most of it Google Benchmark.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -28,7 +30,7 @@ exec 9>"$prefix/.lock"
 flock 9
 
 key="$(cd "$repo_root" && sha256sum scripts/build-wasm-deps.sh toolchains/emscripten.cmake \
-         toolchains/emcc-compile | cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
+         toolchains/emcc-compile scripts/wasm-deps/libsodium/CMakeLists.txt | cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
    [ -f "$prefix/lib/libsodium.a" ] && [ -f "$prefix/lib/libbenchmark.a" ]; then
   exit 0
@@ -41,7 +43,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-# Emscripten's link step (configure's test programs too) runs its JS optimizer in Node, which
+# Emscripten's link step (CMake's compiler checks too) runs its JS optimizer in Node, which
 # needs Debian's acorn module (see toolchains/emscripten.cmake).
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
@@ -53,52 +55,20 @@ fetch_source() {  # apt-get source PACKAGE, unpacked and patched, quietly
   fi
 }
 
-# A C compiler command for autotools that runs clang directly for compile-only commands
-# (toolchains/emcc-compile: emcc's Python start-up is most of the cost of configure's ~100
-# probes and make's ~80 compiles), used only when it compiles a sample to the same object
-# file as emcc does. Prints the command (one word) to use as CC.
-make_cc() {
-  local verbose clang cflags sample="$work/cc-sample.c"
-  printf '#include <stdatomic.h>\n#include <string.h>\natomic_int n;\n%s\n' \
-    'int f(const char* s) { return (int)strlen(s) + ++n; }' >"$sample"
-  cflags=$(emcc --cflags -pthread)
-  # emcc -v prints the clang command it runs: take the clang from there.
-  if verbose=$(emcc -v -O2 -pthread -c "$sample" -o "$work/cc-emcc.o" 2>&1) &&
-     clang=$(sed -nE 's/^ *"([^"]*clang[^"]*)" -target .*/\1/p' <<<"$verbose" | sed -n 1p) &&
-     [ -x "$clang" ] &&
-     "$clang" $cflags -O2 -pthread -c "$sample" -o "$work/cc-clang.o" &&
-     cmp -s "$work/cc-emcc.o" "$work/cc-clang.o"; then
-    printf '#!/bin/sh\nexec "%s" "%s" %s -- emcc "$@"\n' \
-      "$repo_root/toolchains/emcc-compile" "$clang" "$cflags" >"$work/emcc-direct"
-    chmod +x "$work/emcc-direct"
-    echo "$work/emcc-direct"
-  else
-    echo emcc
-  fi
-}
-
 fetch_source libsodium
 fetch_source benchmark
-cc=$(make_cc)
 
 build_libsodium() {
-  cd "$work"/libsodium-*/
-  # autogen.sh would fetch config.guess/config.sub with curl (no network here); autoreconf
-  # installs automake's copies, which know wasm32-unknown-emscripten.
-  DO_NOT_UPDATE_CONFIG_SCRIPTS=1 ./autogen.sh -s
-  # --without-pthreads: libsodium itself takes no locks (sodium_init() runs once, before any
-  # thread starts); -pthread still builds it with atomics/bulk-memory for linking.
-  # --enable-minimal: the high-level API only (no sumo extras such as ristretto255 or
-  # crypto_core_ed25519_*). What core/ uses (sodium_memzero, randombytes_buf,
-  # crypto_generichash, crypto_hash_sha256, ...) is in it; the native build links Debian's
-  # full library, so keep core/ to the minimal API.
-  # LDFLAGS ends in -O0: configure links ~50 test programs, and emcc at -O3 would run
-  # wasm-opt and the JS optimizer on each (3x slower); the library itself is never linked
-  # here, its objects are compiled with CFLAGS (-O3).
-  emconfigure ./configure CC="$cc" --prefix="$prefix" --host=wasm32-unknown-emscripten \
-    --disable-asm --disable-ssp --without-pthreads --enable-minimal --disable-shared \
-    --disable-pie CFLAGS="-O3 -pthread" LDFLAGS="-pthread -O0"
-  emmake make -j"$jobs" install
+  # Compiled by CMake from the files and definitions that the package's configure selects for
+  # this host (scripts/wasm-deps/libsodium/CMakeLists.txt says which; autotools' configure alone
+  # took ~1.5 minutes of one core here, most of it emcc links of its probe programs). CFLAGS as
+  # configure would have them: -O3 -pthread, no -DNDEBUG (no build type).
+  cmake -S "$repo_root/scripts/wasm-deps/libsodium" -B "$work/libsodium-build" -G Ninja \
+    -DCMAKE_TOOLCHAIN_FILE="$repo_root/toolchains/emscripten.cmake" -DCMAKE_BUILD_TYPE= \
+    -DCMAKE_C_FLAGS="-O3 -pthread" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DSODIUM_SOURCE_DIR="$(echo "$work"/libsodium-*/)"
+  cmake --build "$work/libsodium-build" -j"$jobs"
+  cmake --install "$work/libsodium-build"
 }
 
 build_benchmark() {
@@ -142,8 +112,7 @@ run_logged() {  # NAME FUNCTION: runs it with output to a log, prints the log on
   fi
   say "$1: $((SECONDS - t0)) s"
 }
-# libsodium's configure is one long serial chain of compiler calls: build Google Benchmark
-# beside it to use the other core.
+# Side by side: each has a serial configure step.
 run_logged libsodium build_libsodium &
 sodium_pid=$!
 benchmark_rc=0
