@@ -219,7 +219,7 @@ test-soundness-full: build-native-test
 
 # scripts/build-wasm-deps.sh compiles libsodium with its own CMake list of the files and
 # definitions that libsodium's configure selects; this rebuilds it with autotools and compares
-# every object (run it when Debian's libsodium or Emscripten changes; ~3 minutes).
+# every object (run it when Debian's libsodium or Emscripten changes).
 check-wasm-sodium: $(SETUP_STAMP)
 	@$(call timed,check-wasm-sodium,scripts/check-wasm-sodium.sh)
 

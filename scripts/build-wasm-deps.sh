@@ -11,7 +11,7 @@
 # Usage: scripts/build-wasm-deps.sh PREFIX
 # Cached: does nothing when PREFIX holds a build made by this same script, toolchain and emcc.
 # Needs the deb-src entry and the packages of scripts/setup-deps.sh.
-# Cost: ~1 CPU-minute (~40 s on 2 idle cores), most of it Google Benchmark.
+# Its time: docs/performance.md, "Build, test and CI times".
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -30,7 +30,8 @@ exec 9>"$prefix/.lock"
 flock 9
 
 key="$(cd "$repo_root" && sha256sum scripts/build-wasm-deps.sh toolchains/emscripten.cmake \
-         toolchains/emcc-compile scripts/wasm-deps/libsodium/CMakeLists.txt | cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
+         toolchains/emcc-compile scripts/wasm-deps/libsodium/CMakeLists.txt |
+       cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
    [ -f "$prefix/lib/libsodium.a" ] && [ -f "$prefix/lib/libbenchmark.a" ]; then
   exit 0
@@ -60,9 +61,8 @@ fetch_source benchmark
 
 build_libsodium() {
   # Compiled by CMake from the files and definitions that the package's configure selects for
-  # this host (scripts/wasm-deps/libsodium/CMakeLists.txt says which; autotools' configure alone
-  # took ~1.5 minutes of one core here, most of it emcc links of its probe programs). CFLAGS as
-  # configure would have them: -O3 -pthread, no -DNDEBUG (no build type).
+  # this host (scripts/wasm-deps/libsodium/CMakeLists.txt says which and why), without running
+  # that configure. CFLAGS as configure has them: -O3 -pthread, no -DNDEBUG (no build type).
   cmake -S "$repo_root/scripts/wasm-deps/libsodium" -B "$work/libsodium-build" -G Ninja \
     -DCMAKE_TOOLCHAIN_FILE="$repo_root/toolchains/emscripten.cmake" -DCMAKE_BUILD_TYPE= \
     -DCMAKE_C_FLAGS="-O3 -pthread" -DCMAKE_INSTALL_PREFIX="$prefix" \

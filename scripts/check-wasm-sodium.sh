@@ -3,8 +3,8 @@
 # Debian's libsodium source package for WebAssembly both with its autotools (configure with the
 # options that CMakeLists.txt names, then make) and with that CMake project, and compares every
 # object file. Exit 0 when both builds compile the same files to the same bytes; otherwise it
-# names the files that differ or are missing. `make check-wasm-sodium`; ~3 minutes on 2 cores
-# (most of it configure). Run it after Debian's libsodium or Emscripten changes.
+# names the files that differ or are missing. `make check-wasm-sodium` (most of its time is
+# libsodium's configure). Run it after Debian's libsodium or Emscripten changes.
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
