@@ -27,7 +27,7 @@ BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 3
 # libsodium and Google Benchmark built for WebAssembly (scripts/build-wasm-deps.sh), kept
-# outside the build folders so that `make clean` does not throw away ~3 minutes of work.
+# outside the build folders so that `make clean` keeps them.
 WASM_DEPS ?= .cache/wasm-deps
 # Development keys and the server address of `make run`.
 DEV_KEYS ?= keys/dev
@@ -51,7 +51,7 @@ timed = t0=$$(date +%s); $(2); t=$$(( $$(date +%s) - t0 )); \
         if [ -n "$(ENYGMA_TIMES)" ]; then echo "$(1): $$t s" >>"$(ENYGMA_TIMES)"; fi
 
 .PHONY: help setup build build-native build-native-run build-native-test build-wasm build-wasm-page build-wasm-run \
-        wasm-deps test \
+        wasm-deps wasm-bench-deps test \
         test-native test-wasm \
         test-sanitize test-tsan test-fuzz-short fuzz test-e2e test-soundness-full \
         check-wasm-sodium run keys \
@@ -102,22 +102,38 @@ build-native-test: $(SETUP_STAMP) $(BUILD)/CMakeCache.txt
 	@$(call timed,build-native,cmake --build $(BUILD) -j $(JOBS))
 
 # ---- WebAssembly build ----------------------------------------------------------------------
-# The stamp is rebuilt when the script, the toolchain or Emscripten itself changes; the script
-# also checks its own stamp, so it is cheap either way.
-$(WASM_DEPS)/.enygma-wasm-deps: scripts/build-wasm-deps.sh toolchains/emscripten.cmake toolchains/emcc-compile \
-                                $(wildcard /usr/share/emscripten/emscripten-version.txt) | $(SETUP_STAMP)
-	@$(call timed,wasm-deps,scripts/build-wasm-deps.sh $(WASM_DEPS))
+# The stamps are rebuilt when the script, the toolchain or Emscripten itself changes; the
+# script also checks its own stamps, so it is cheap either way. The module, the page and the
+# tests need libsodium only (wasm-deps); the benchmark programs need Google Benchmark too
+# (wasm-bench-deps: `make build`, `make bench-wasm`).
+WASM_DEPS_INPUTS := scripts/build-wasm-deps.sh scripts/wasm-deps/libsodium/CMakeLists.txt \
+                    toolchains/emscripten.cmake toolchains/emcc-compile \
+                    $(wildcard /usr/share/emscripten/emscripten-version.txt)
+$(WASM_DEPS)/.enygma-wasm-libsodium: $(WASM_DEPS_INPUTS) | $(SETUP_STAMP)
+	@$(call timed,wasm-deps,scripts/build-wasm-deps.sh $(WASM_DEPS) libsodium)
+	@touch $@
+$(WASM_DEPS)/.enygma-wasm-benchmark: $(WASM_DEPS_INPUTS) | $(SETUP_STAMP)
+	@$(call timed,wasm-bench-deps,scripts/build-wasm-deps.sh $(WASM_DEPS) benchmark)
 	@touch $@
 
-wasm-deps: $(SETUP_STAMP) $(WASM_DEPS)/.enygma-wasm-deps
+wasm-deps: $(SETUP_STAMP) $(WASM_DEPS)/.enygma-wasm-libsodium
+wasm-bench-deps: $(SETUP_STAMP) $(WASM_DEPS)/.enygma-wasm-benchmark
 
-$(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-wasm-deps | $(SETUP_STAMP)
+$(BUILD_WASM)/CMakeCache.txt: toolchains/emscripten.cmake $(WASM_DEPS)/.enygma-wasm-libsodium | $(SETUP_STAMP)
 	@rm -rf $(BUILD_WASM)/CMakeCache.txt $(BUILD_WASM)/CMakeFiles
 	cmake -S . -B $(BUILD_WASM) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/toolchains/emscripten.cmake -DCMAKE_BUILD_TYPE=Release \
 	  -DENYGMA_WASM_DEPS=$(abspath $(WASM_DEPS)) -DENYGMA_WERROR=$(WERROR)
 
-build-wasm: wasm-deps $(BUILD_WASM)/CMakeCache.txt
+# bench/CMakeLists.txt adds the WebAssembly benchmark programs only where Google Benchmark is
+# built: CMake runs again once it is.
+$(BUILD_WASM)/.enygma-benchmark-configured: $(WASM_DEPS)/.enygma-wasm-benchmark \
+                                            $(BUILD_WASM)/CMakeCache.txt
+	@cmake -S . -B $(BUILD_WASM) >/dev/null
+	@touch $@
+
+build-wasm: wasm-deps wasm-bench-deps $(BUILD_WASM)/CMakeCache.txt \
+            $(BUILD_WASM)/.enygma-benchmark-configured
 	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target all benchmarks)
 
 build: build-native build-wasm

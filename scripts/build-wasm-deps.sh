@@ -8,20 +8,31 @@
 # Both are compiled with -pthread (atomics + bulk memory): wasm-ld refuses to link objects
 # without these features into the project's shared-memory (-pthread) module.
 #
-# Usage: scripts/build-wasm-deps.sh PREFIX
-# Cached: does nothing when PREFIX holds a build made by this same script, toolchain and emcc.
+# Usage: scripts/build-wasm-deps.sh PREFIX [libsodium] [benchmark]   (no name: both)
+# The module, the page and the tests need libsodium only; the benchmark programs need Google
+# Benchmark too (`make wasm-deps` builds the first, `make wasm-bench-deps` the second).
+# Cached: does nothing for a library that PREFIX holds from this same script, toolchain and
+# emcc (its stamp: PREFIX/.enygma-wasm-<name>).
 # Needs the deb-src entry and the packages of scripts/setup-deps.sh.
 # Its time: docs/performance.md, "Build, test and CI times".
 set -euo pipefail
 
-if [ $# -ne 1 ]; then
-  echo "usage: $0 PREFIX" >&2
+if [ $# -lt 1 ]; then
+  echo "usage: $0 PREFIX [libsodium] [benchmark]" >&2
   exit 2
 fi
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$1"
 prefix=$(cd "$1" && pwd)
-stamp="$prefix/.enygma-wasm-deps"
+shift
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(libsodium benchmark)
+for name in "${wanted[@]}"; do
+  case "$name" in
+    libsodium | benchmark) ;;
+    *) echo "$0: unknown library '$name' (libsodium, benchmark)" >&2; exit 2 ;;
+  esac
+done
 jobs=${ENYGMA_JOBS:-$(nproc)}
 say() { echo "build-wasm-deps: $*" >&2; }
 
@@ -32,13 +43,23 @@ flock 9
 key="$(cd "$repo_root" && sha256sum scripts/build-wasm-deps.sh toolchains/emscripten.cmake \
          toolchains/emcc-compile scripts/wasm-deps/libsodium/CMakeLists.txt |
        cut -d' ' -f1 | tr '\n' ' ')$(emcc --version 2>/dev/null | sed -n 1p)"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] &&
-   [ -f "$prefix/lib/libsodium.a" ] && [ -f "$prefix/lib/libbenchmark.a" ]; then
-  exit 0
-fi
+library_of() {  # NAME: the file that shows it is installed
+  case "$1" in
+    libsodium) echo "$prefix/lib/libsodium.a" ;;
+    benchmark) echo "$prefix/lib/libbenchmark.a" ;;
+  esac
+}
+todo=()
+for name in "${wanted[@]}"; do
+  stamp="$prefix/.enygma-wasm-$name"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && [ -f "$(library_of "$name")" ]; then
+    continue
+  fi
+  todo+=("$name")
+done
+[ ${#todo[@]} -gt 0 ] || exit 0
 
-say "building libsodium and Google Benchmark for WebAssembly into $prefix"
-rm -rf "$prefix/lib" "$prefix/include" "$stamp"
+say "building ${todo[*]} for WebAssembly into $prefix"
 work="$prefix/.src"
 rm -rf "$work"
 mkdir -p "$work"
@@ -56,8 +77,6 @@ fetch_source() {  # apt-get source PACKAGE, unpacked and patched, quietly
   fi
 }
 
-fetch_source libsodium
-fetch_source benchmark
 
 build_libsodium() {
   # Compiled by CMake from the files and definitions that the package's configure selects for
@@ -112,19 +131,34 @@ run_logged() {  # NAME FUNCTION: runs it with output to a log, prints the log on
   fi
   say "$1: $((SECONDS - t0)) s"
 }
-# Side by side: each has a serial configure step.
-run_logged libsodium build_libsodium &
-sodium_pid=$!
-benchmark_rc=0
-run_logged benchmark build_benchmark || benchmark_rc=1
-sodium_rc=0
-wait $sodium_pid || sodium_rc=1
-[ $sodium_rc -eq 0 ] && [ $benchmark_rc -eq 0 ] || exit 1
+remove_installed() {  # NAME: what an earlier build of it installed into PREFIX
+  rm -f "$prefix/.enygma-wasm-$1"
+  case "$1" in
+    libsodium) rm -rf "$prefix/lib/libsodium.a" "$prefix/include/sodium.h" \
+                      "$prefix/include/sodium" ;;
+    benchmark) rm -rf "$prefix"/lib/libbenchmark*.a "$prefix/include/benchmark" \
+                      "$prefix/lib/cmake/benchmark" "$prefix/lib/pkgconfig/benchmark.pc" ;;
+  esac
+}
 
-for lib in libsodium.a libbenchmark.a; do
-  [ -f "$prefix/lib/$lib" ] || { say "missing $prefix/lib/$lib"; exit 1; }
+# Side by side when both are to be built: each has a serial configure step.
+pids=()
+for name in "${todo[@]}"; do
+  remove_installed "$name"
+  fetch_source "$name"
+  run_logged "$name" "build_$name" &
+  pids+=($!)
+done
+rc=0
+for pid in "${pids[@]}"; do
+  wait "$pid" || rc=1
+done
+[ $rc -eq 0 ] || exit 1
+
+for name in "${todo[@]}"; do
+  [ -f "$(library_of "$name")" ] || { say "missing $(library_of "$name")"; exit 1; }
+  echo "$key" >"$prefix/.enygma-wasm-$name"
 done
 cd "$prefix"
 rm -rf "$work"
-echo "$key" >"$stamp"
 say "done"

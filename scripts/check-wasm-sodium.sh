@@ -32,7 +32,8 @@ say "autotools build (configure + make)"
     --without-pthreads --enable-minimal --disable-shared --disable-pie \
     CFLAGS="-O3 -pthread" LDFLAGS="-pthread -O0"
   emmake make -j"$jobs"
-) >"$work/autotools.log" 2>&1 || { tail -40 "$work/autotools.log" >&2; say "autotools build failed"; exit 1; }
+) >"$work/autotools.log" 2>&1 ||
+  { tail -40 "$work/autotools.log" >&2; say "autotools build failed"; exit 1; }
 
 say "CMake build (scripts/wasm-deps/libsodium)"
 (
@@ -40,7 +41,8 @@ say "CMake build (scripts/wasm-deps/libsodium)"
     -DCMAKE_TOOLCHAIN_FILE="$repo_root/toolchains/emscripten.cmake" -DCMAKE_BUILD_TYPE= \
     -DCMAKE_C_FLAGS="-O3 -pthread" -DSODIUM_SOURCE_DIR="$src"
   cmake --build "$work/cmake-build" -j"$jobs"
-) >"$work/cmake.log" 2>&1 || { tail -40 "$work/cmake.log" >&2; say "CMake build failed"; exit 1; }
+) >"$work/cmake.log" 2>&1 ||
+  { tail -40 "$work/cmake.log" >&2; say "CMake build failed"; exit 1; }
 
 # libtool names an object dir/lib<name>_la-<file>.o; CMake names it <source path>.c.o.
 total=0
@@ -64,6 +66,7 @@ cmake_total=$(find "$objects" -name '*.c.o' | wc -l)
 say "$same of $total autotools objects identical in the CMake build ($cmake_total objects there)"
 if [ ${#bad[@]} -gt 0 ] || [ "$cmake_total" -ne "$total" ] || [ "$total" -eq 0 ]; then
   for f in "${bad[@]}"; do say "differs or missing: $f"; done
-  [ "$cmake_total" -eq "$total" ] || say "the CMake build compiles $cmake_total files, autotools $total"
+  [ "$cmake_total" -eq "$total" ] ||
+    say "the CMake build compiles $cmake_total files, autotools $total"
   exit 1
 fi
