@@ -77,7 +77,6 @@ fetch_source() {  # apt-get source PACKAGE, unpacked and patched, quietly
   fi
 }
 
-
 build_libsodium() {
   # Compiled by CMake from the files and definitions that the package's configure selects for
   # this host (scripts/wasm-deps/libsodium/CMakeLists.txt says which and why), without running

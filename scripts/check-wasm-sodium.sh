@@ -27,6 +27,10 @@ cp -a "$src" "$work/autotools"
 say "autotools build (configure + make)"
 (
   cd "$work/autotools"
+  # autogen.sh would fetch config.guess/config.sub with curl (no network here); autoreconf
+  # installs automake's copies, which know wasm32-unknown-emscripten. LDFLAGS ends in -O0:
+  # configure links its probe programs, and emcc at -O3 would optimize each; the library's
+  # objects are compiled with CFLAGS.
   DO_NOT_UPDATE_CONFIG_SCRIPTS=1 ./autogen.sh -s
   emconfigure ./configure CC=emcc --host=wasm32-unknown-emscripten --disable-asm --disable-ssp \
     --without-pthreads --enable-minimal --disable-shared --disable-pie \
