@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/field/cpu_features.hpp"
+#include "core/msm/equal_scalars.hpp"
 #include "core/msm/fixed_base_msm.hpp"
 #include "core/msm/glv.hpp"
 #include "core/msm/pippenger.hpp"
@@ -393,6 +394,86 @@ TEST(MsmG1, RepeatedAndOppositePoints) {
 }
 TEST(MsmG2, RepeatedAndOppositePoints) {
   repeated_points<G2>(600);
+}
+
+// Terms with equal scalars merged (core/msm/equal_scalars.hpp): groups of every size up to 13,
+// a group whose points cancel (P, -P), one whose sum needs a doubling (P twice), small and
+// field-sized scalars; the remaining scalars are distinct, in their first order, and the sum is
+// unchanged.
+template <class J>
+void merge_equal_scalars_cases(uint64_t seed) {
+  using Affine = typename J::Affine;
+  test::TestRng rng(seed);
+  const auto inst = make_instance<J>(120, seed);
+  std::vector<Fr> values;
+  for (int i = 0; i < 30; ++i) values.push_back(i < 5 ? Fr::from_u64(2 + i) : rng.field<Fr>());
+  std::vector<Affine> points = inst.points;
+  std::vector<Fr> scalars, dlogs = inst.dlogs;
+  for (size_t i = 0; i < points.size(); ++i) scalars.push_back(values[(i * i + i / 9) % 30]);
+  const Fr cancel = rng.field<Fr>(), twice = rng.field<Fr>();
+  points.push_back(inst.points[3]);  // with -points[3], the same scalar: the group cancels
+  dlogs.push_back(inst.dlogs[3]);
+  scalars.push_back(cancel);
+  points.push_back(-inst.points[3]);
+  dlogs.push_back(-inst.dlogs[3]);
+  scalars.push_back(cancel);
+  points.push_back(inst.points[7]);  // the same point twice: its sum is a doubling
+  dlogs.push_back(inst.dlogs[7]);
+  scalars.push_back(twice);
+  points.push_back(inst.points[7]);
+  dlogs.push_back(inst.dlogs[7]);
+  scalars.push_back(twice);
+  const size_t n = points.size();
+
+  std::vector<const Affine*> pts;
+  SecureVector<U256> canonical;
+  Fr expected = Fr::zero();
+  for (size_t i = 0; i < n; ++i) {
+    pts.push_back(&points[i]);
+    canonical.push_back(scalars[i].to_u256());
+    expected += scalars[i] * dlogs[i];
+  }
+  std::vector<Affine> merged;
+  const size_t removed = msm_detail::merge_equal_scalars(pts, canonical, merged);
+  ASSERT_EQ(pts.size(), canonical.size());
+  // 30 values over 120 terms (each used), and the two groups above: one left each, the
+  // cancelling one not at all.
+  EXPECT_EQ(pts.size(), 31u);
+  EXPECT_EQ(removed, n - 31);
+  for (size_t i = 0; i < canonical.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) EXPECT_NE(canonical[i], canonical[j]);
+  }
+  EXPECT_EQ(canonical[0], scalars[0].to_u256());  // the first term's group stays first
+  J sum = J::infinity();
+  for (size_t i = 0; i < pts.size(); ++i) {
+    ASSERT_FALSE(pts[i]->is_infinity());
+    sum += pts[i]->to_jacobian().mul_vartime(canonical[i]);
+  }
+  EXPECT_EQ(sum, J::generator().mul_vartime(expected.to_u256()));
+
+  // Nothing repeated: nothing changes.
+  std::vector<const Affine*> distinct = {&points[0], &points[1]};
+  SecureVector<U256> two = {values[5].to_u256(), values[6].to_u256()};
+  EXPECT_EQ(msm_detail::merge_equal_scalars(distinct, two, merged), 0u);
+  EXPECT_EQ(distinct.size(), 2u);
+
+  // Through the MSM, on its paths, against the oracle and with merging switched off.
+  Instance<J> whole{points, scalars, dlogs};
+  ThreadPool pool(2);
+  const J oracle = dlog_oracle(whole);
+  MsmOptions off;
+  off.merge_equal_scalars = false;
+  EXPECT_EQ(run_msm(whole, pool, off), oracle);
+  EXPECT_EQ(run_msm(whole, pool), oracle);
+  for (unsigned c : {4u, 8u}) EXPECT_EQ(run_msm(whole, pool, batch_affine(c)), oracle) << c;
+  EXPECT_EQ(run_msm(whole, sequential_pool()), oracle);
+}
+
+TEST(MsmG1, EqualScalarsMerged) {
+  merge_equal_scalars_cases<G1>(1400);
+}
+TEST(MsmG2, EqualScalarsMerged) {
+  merge_equal_scalars_cases<G2>(1500);
 }
 
 TEST(MsmG1, FastPathMatchesReference) {

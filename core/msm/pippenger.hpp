@@ -2,7 +2,8 @@
 // (G1 over Fp, G2 over Fp2).
 //
 // 1. Scalars leave Montgomery form; zero scalars and points at infinity are dropped, points
-//    whose scalar is 1 are summed directly (witnesses are full of bits).
+//    whose scalar is 1 are summed directly (witnesses are full of bits), and terms with equal
+//    scalars become one over the sum of their points (core/msm/equal_scalars.hpp).
 // 2. The rest are cut into signed digits of at most c bits (core/msm/signed_digits.hpp); c and
 //    the split of the work come from a cost model (core/msm/plan.hpp). On the fast path each
 //    scalar is first split by the GLV endomorphism (core/msm/glv.hpp) into two of half the
@@ -28,6 +29,7 @@
 #include "core/msm/batch_affine.hpp"
 #include "core/msm/bucket_accumulator.hpp"
 #include "core/msm/bucket_reduction.hpp"
+#include "core/msm/equal_scalars.hpp"
 #include "core/msm/glv.hpp"
 #include "core/msm/plan.hpp"
 #include "core/msm/signed_digits.hpp"
@@ -244,6 +246,7 @@ class MsmJob {
       }
       release(prep[k].canonical);
     }
+    if (opt_.merge_equal_scalars) m_ -= merge_equal_scalars(pts_, canonical, merged_);
     if (m_ == 0) return 0;
     const bool fast = opt_.path == MsmOptions::Path::kBatchAffine ||
                       (opt_.path == MsmOptions::Path::kAuto && m_ >= kBatchAffineMinTerms);
@@ -333,6 +336,7 @@ class MsmJob {
     std::vector<F>().swap(neg_y_);
     std::vector<F>().swap(endo_x_);
     std::vector<const Affine*>().swap(pts_);
+    std::vector<Affine>().swap(merged_);
     return result_;
   }
 
@@ -384,6 +388,7 @@ class MsmJob {
   MsmOptions opt_;
   Jacobian result_ = Jacobian::infinity();
   std::vector<const Affine*> pts_;  // the points of the batch-affine terms
+  std::vector<Affine> merged_;      // sums of points with equal scalars (merge_equal_scalars)
   size_t m_ = 0, terms_ = 1;
   BatchAffinePlan plan_;
   WindowLayout layout_;

@@ -22,6 +22,8 @@ struct MsmOptions {
   // key's: the endomorphism is multiplication by lambda only there); kOff: never.
   enum class Endomorphism { kAuto, kOn, kOff };
   Endomorphism endomorphism = Endomorphism::kAuto;
+  // Terms with equal scalars summed into one (core/msm/equal_scalars.hpp); off only to measure.
+  bool merge_equal_scalars = true;
   // Plan the work for this many threads (0: the pool's size). A caller that runs several MSMs
   // at once gives 1 to those it runs whole on one thread: splitting the windows costs more
   // bucket work in total (smaller passes, smaller batches).

@@ -1,0 +1,116 @@
+// Terms of an MSM with equal scalars made into one: s P + s Q = s (P + Q). A witness repeats
+// values (a value copied into several wires, the same input in several members' constraints),
+// and each repetition would cost the MSM a term in every window; its point added to the first
+// one's costs one batch-affine addition instead.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/curve/short_weierstrass.hpp"
+#include "core/field/u256.hpp"
+#include "core/msm/batch_affine.hpp"
+#include "core/util/secure_vector.hpp"
+
+namespace enygma::msm_detail {
+
+// pts[i] and canonical[i] (i < pts.size()) are the terms. Terms whose scalars are equal are
+// replaced by one: the first of them, its point the sum of theirs, kept in `merged` (which must
+// outlive the pointers into it); a group whose points sum to infinity is dropped. The order of
+// the remaining terms is kept. Returns how many terms were removed.
+template <class F, class P>
+size_t merge_equal_scalars(std::vector<const AffinePoint<F, P>*>& pts,
+                           SecureVector<U256>& canonical, std::vector<AffinePoint<F, P>>& merged) {
+  using Affine = AffinePoint<F, P>;
+  const size_t m = pts.size();
+  merged.clear();
+  if (m < 2) return 0;
+  // Open addressing over the scalars' low words (uniform for field-sized scalars, the value
+  // itself for small ones, spread by a multiplicative hash), at most half full. head[i]: the
+  // first term with term i's scalar. The table holds term indices only, yet follows the
+  // scalars: wiped like them.
+  unsigned log_slots = 1;
+  while ((size_t(1) << log_slots) < 2 * m) ++log_slots;
+  const size_t mask = (size_t(1) << log_slots) - 1;
+  constexpr uint32_t kEmpty = UINT32_MAX;
+  SecureVector<uint32_t> slots(mask + 1, kEmpty), head(m);
+  size_t repeats = 0;
+  for (size_t i = 0; i < m; ++i) {
+    const U256& s = canonical[i];
+    size_t h = size_t(((s.w[0] ^ s.w[2]) * 0x9E3779B97F4A7C15ull) >> (64 - log_slots));
+    for (;; h = (h + 1) & mask) {
+      const uint32_t j = slots[h];
+      if (j == kEmpty) {
+        slots[h] = uint32_t(i);
+        head[i] = uint32_t(i);
+        break;
+      }
+      if (canonical[j] == s) {
+        head[i] = j;
+        ++repeats;
+        break;
+      }
+    }
+  }
+  release(slots);
+  if (repeats == 0) return 0;
+
+  // The groups' points, each group contiguous in `work` (its first term's index in group_of),
+  // summed by rounds of pairwise batch additions across all groups at once.
+  std::vector<uint32_t> size(m, 0), group_of(m, kEmpty);
+  for (size_t i = 0; i < m; ++i) ++size[head[i]];
+  std::vector<size_t> begin, count;
+  size_t end = 0;
+  for (size_t i = 0; i < m; ++i) {
+    if (head[i] == i && size[i] > 1) {
+      group_of[i] = uint32_t(begin.size());
+      begin.push_back(end);
+      count.push_back(0);
+      end += size[i];
+    }
+  }
+  std::vector<Affine> work(end);
+  for (size_t i = 0; i < m; ++i) {
+    const uint32_t g = group_of[head[i]];
+    if (g != kEmpty) work[begin[g] + count[g]++] = *pts[i];
+  }
+  std::vector<PairAdd<Affine>> ops;
+  BatchAddScratch<F> scratch;
+  for (bool more = true; more;) {
+    more = false;
+    ops.clear();
+    for (size_t g = 0; g < begin.size(); ++g) {
+      Affine* w = &work[begin[g]];
+      for (size_t j = 0; 2 * j + 1 < count[g]; ++j) ops.push_back({w[2 * j], w[2 * j + 1], &w[j]});
+    }
+    if (ops.empty()) break;
+    batch_add_pairs(ops.data(), ops.size(), scratch);
+    for (size_t g = 0; g < begin.size(); ++g) {
+      Affine* w = &work[begin[g]];
+      const size_t pairs = count[g] / 2;
+      if (count[g] & 1) w[pairs] = w[count[g] - 1];  // after the batch: ops hold copies
+      count[g] = pairs + (count[g] & 1);
+      more |= count[g] > 1;
+    }
+  }
+  merged.resize(begin.size());
+  for (size_t g = 0; g < begin.size(); ++g) merged[g] = work[begin[g]];
+
+  // Compact: a group's first term takes the sum, the others leave.
+  size_t kept = 0;
+  for (size_t i = 0; i < m; ++i) {
+    if (head[i] != i) continue;
+    const uint32_t g = group_of[i];
+    if (g != kEmpty && merged[g].is_infinity()) continue;
+    pts[kept] = g == kEmpty ? pts[i] : &merged[g];
+    canonical[kept] = canonical[i];
+    ++kept;
+  }
+  release(head);
+  pts.resize(kept);
+  canonical.resize(kept);
+  return m - kept;
+}
+
+}  // namespace enygma::msm_detail
