@@ -50,8 +50,10 @@ struct GlvSplit {
 
 namespace glv_detail {
 
+// 64x64 -> 128 bits: with unsigned __int128 natively; from 32-bit halves where that type is a
+// library call (WebAssembly, ENYGMA_LIMB32).
 inline void mul64(uint64_t a, uint64_t b, uint64_t& lo, uint64_t& hi) {
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(ENYGMA_LIMB32)
   const unsigned __int128 p = (unsigned __int128)a * b;
   lo = uint64_t(p);
   hi = uint64_t(p >> 64);
