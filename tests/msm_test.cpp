@@ -396,7 +396,7 @@ TEST(MsmG2, RepeatedAndOppositePoints) {
   repeated_points<G2>(600);
 }
 
-// Terms with equal scalars merged (core/msm/equal_scalars.hpp): groups of every size up to 13,
+// Terms with equal scalars merged (core/msm/equal_scalars.hpp): groups of every size 1 to 13,
 // a group whose points cancel (P, -P), one whose sum needs a doubling (P twice), small and
 // field-sized scalars; the remaining scalars are distinct, in their first order, and the sum is
 // unchanged.
@@ -405,11 +405,16 @@ void merge_equal_scalars_cases(uint64_t seed) {
   using Affine = typename J::Affine;
   test::TestRng rng(seed);
   const auto inst = make_instance<J>(120, seed);
+  // 42 values: value g < 13 on g + 1 terms (1 + 2 + ... + 13 = 91), the other 29 on one each;
+  // the 120 terms take them in a scattered order (stride 7).
   std::vector<Fr> values;
-  for (int i = 0; i < 30; ++i) values.push_back(i < 5 ? Fr::from_u64(2 + i) : rng.field<Fr>());
+  for (int i = 0; i < 42; ++i) values.push_back(i < 5 ? Fr::from_u64(2 + i) : rng.field<Fr>());
+  std::vector<size_t> value_of;
+  for (size_t g = 0; g < 13; ++g) value_of.insert(value_of.end(), g + 1, g);
+  for (size_t g = 13; g < 42; ++g) value_of.push_back(g);
   std::vector<Affine> points = inst.points;
   std::vector<Fr> scalars, dlogs = inst.dlogs;
-  for (size_t i = 0; i < points.size(); ++i) scalars.push_back(values[(i * i + i / 9) % 30]);
+  for (size_t i = 0; i < points.size(); ++i) scalars.push_back(values[value_of[(i * 7) % 120]]);
   const Fr cancel = rng.field<Fr>(), twice = rng.field<Fr>();
   points.push_back(inst.points[3]);  // with -points[3], the same scalar: the group cancels
   dlogs.push_back(inst.dlogs[3]);
@@ -436,10 +441,10 @@ void merge_equal_scalars_cases(uint64_t seed) {
   std::vector<Affine> merged;
   const size_t removed = msm_detail::merge_equal_scalars(pts, canonical, merged);
   ASSERT_EQ(pts.size(), canonical.size());
-  // 30 values over 120 terms (each used), and the two groups above: one left each, the
-  // cancelling one not at all.
-  EXPECT_EQ(pts.size(), 31u);
-  EXPECT_EQ(removed, n - 31);
+  // The 42 values, and the two groups above: one term left for the doubling one, none for the
+  // cancelling one.
+  EXPECT_EQ(pts.size(), 43u);
+  EXPECT_EQ(removed, n - 43);
   for (size_t i = 0; i < canonical.size(); ++i) {
     for (size_t j = 0; j < i; ++j) EXPECT_NE(canonical[i], canonical[j]);
   }
