@@ -152,13 +152,7 @@ struct Fp2Ops {
   static constexpr bool kNorm = true;
   // d reduced below m (d below 2m) and its norm d0^2 + d1^2 (S = 257), one reduction.
   static T reduced(const T& d) { return {f64_lanes::reduce(d.c0), f64_lanes::reduce(d.c1)}; }
-  static Fact norm(const T& d) {
-    f64_lanes::V t[10];
-    f64_lanes::detail::start<2>(t);
-    f64_lanes::detail::add_product(t, d.c0, d.c0);
-    f64_lanes::detail::add_product(t, d.c1, d.c1);
-    return f64_lanes::detail::finish_coefficient<false>(f64_lanes::detail::redc<Fp>(t));
-  }
+  static Fact norm(const T& d) { return f64_lanes::fp2_norm(d.c0, d.c1); }
   // 1/d_e = conj(d_e) inv_norm_e (S = 254) for the two chains' groups, d reduced.
   static void inverses(T& r0, const T& d0, const Fact& inv_norm0, T& r1, const T& d1,
                        const Fact& inv_norm1) {

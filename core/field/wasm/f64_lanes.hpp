@@ -469,127 +469,93 @@ constexpr uint64_t column_start(int k) {
 template <int P>
 inline Splats<10> kColumnStarts = splats<10>([](size_t k) { return column_start<P>(int(k)); });
 
-// t[k] += the low half of x y, t[k + 1] += its high half (bit patterns).
-inline __attribute__((always_inline)) void mul_add(V t[10], int k, V x, V y, V split, V split_lo) {
-  const V h = fma(x, y, split);
-  const V l = fma(x, y, fsub(split_lo, h));
-  t[k] = iadd(t[k], l);
-  t[k + 1] = iadd(t[k + 1], h);
-}
-
-// Columns of a sum of P products, then reduced: start<P>, P times add_products, then redc.
-// N independent sets of columns go through each step together, their operations interleaved:
-// one product's Montgomery reduction is a chain of dependent steps (five rounds) longer than
-// the processor's reorder window can look past, so a second,
-// independent chain beside it runs in its gaps (docs/performance.md, "The f64-lane kernels").
-// More than two spill too much (measured slower).
-template <int P>
-inline __attribute__((always_inline)) void start(V t[10]) {
-#pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) t[k] = get(kColumnStarts<P>, k);
-}
-// t[n] += a[n] b[n] for n < N.
-template <int N>
-inline __attribute__((always_inline)) void add_products(V (*t)[10], const Fe2* a, const Fe2* b) {
-  const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI);
-  V x[N][5], y[N][5];
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i)
-#pragma GCC unroll 2
-    for (int n = 0; n < N; ++n) {
-      x[n][i] = int_to_double(a[n].l[i]);
-      y[n][i] = int_to_double(b[n].l[i]);
-    }
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i)
-#pragma GCC unroll 5
-    for (int j = 0; j < 5; ++j)
-#pragma GCC unroll 2
-      for (int n = 0; n < N; ++n) mul_add(t[n], i + j, x[n][j], y[n][i], split, split_lo);
-}
-// t[n] += a[n]^2 for n < N: each product of limbs i < j made once and its halves added twice,
-// as the columns would receive them from (i, j) and (j, i) (start<1>'s constants count both).
-template <int N>
-inline __attribute__((always_inline)) void add_squares(V (*t)[10], const Fe2* a) {
-  const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI);
-  V x[N][5];
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i)
-#pragma GCC unroll 2
-    for (int n = 0; n < N; ++n) x[n][i] = int_to_double(a[n].l[i]);
-#pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i)
-#pragma GCC unroll 5
-    for (int j = i; j < 5; ++j)
-#pragma GCC unroll 2
-      for (int n = 0; n < N; ++n) {
-        if (i == j) {
-          mul_add(t[n], 2 * i, x[n][i], x[n][i], split, split_lo);
-        } else {
-          const V h = fma(x[n][i], x[n][j], split);
-          const V l = fma(x[n][i], x[n][j], fsub(split_lo, h));
-          t[n][i + j] = iadd(t[n][i + j], shl(l, 1));
-          t[n][i + j + 1] = iadd(t[n][i + j + 1], shl(h, 1));
-        }
-      }
-}
-inline __attribute__((always_inline)) void add_product(V t[10], const Fe2& a, const Fe2& b) {
-  V c[1][10];
-#pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) c[0][k] = t[k];
-  add_products<1>(c, &a, &b);
-#pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) t[k] = c[0][k];
-}
-// u[n] = (T + q m) / 2^255 for the total T of columns t[n], carried into limbs (below
-// T / 2^255 + m, which must stay below 2^255): Montgomery reduction, 51 bits at a time:
-// q = (t[i] mod 2^51) (-m^-1) mod 2^51, the low half of a product (in [-2^50, 2^50], made
-// non-negative so that the result stays non-negative), then t += q m 2^(51 i) makes t[i]
-// divisible by 2^51 and its carry moves up.
-template <class F, int N>
-inline __attribute__((always_inline)) void redc_n(V (*t)[10], Fe2* u) {
+// u[n] = (T_n + q m) / 2^255 for n < N, T_n = a[P n] b[P n] + ... + a[P n + P - 1] b[P n + P - 1]
+// (kSquare: P = 1 and T_n = a[n]^2, each product of limbs i < j made once and its halves added
+// twice, as the columns would receive them from (i, j) and (j, i)), carried into limbs (below
+// T_n / 2^255 + m, which must stay below 2^255).
+//
+// Montgomery reduction 51 bits at a time: q_c = (column c mod 2^51) (-m^-1) mod 2^51, the low
+// half of a product (in [-2^50, 2^50], made non-negative so that the result stays
+// non-negative); adding q_c m 2^(51 c) makes column c divisible by 2^51 and its carry moves up.
+// The products and the reduction go one column at a time (product scanning): column c receives
+// the low halves of the products a_i b_j and q_i m_j with i + j = c and the high halves of those
+// with i + j = c - 1; q_c (c < 5) is made once every term but q_c m_0's low half is in, and the
+// column then carries into the next one. Only the column being summed and the next one are live
+// besides the operands' limbs and the q's, which V8 reloads when it runs out of registers;
+// summed row by row instead (all ten columns live), V8 kept most columns on the stack and the
+// products ran slower (docs/performance.md, "The f64-lane kernels").
+//
+// N independent sets go through each column together, their operations interleaved: one
+// product's reduction is a chain of dependent steps (five q's) longer than the processor's
+// reorder window can look past, so a second, independent chain beside it runs in its gaps.
+template <class F, int N, int P, bool kSquare = false>
+inline __attribute__((always_inline)) void mul_columns(Fe2* u, const Fe2* a, const Fe2* b) {
+  static_assert(!kSquare || P == 1);
   const V split = scalar(kSplitI), split_lo = scalar(kSplitLoI), mask = scalar(kMask51I);
   const V mu = get(kModulusDoubles<F>, 5);
   const V zero = fsplat(0.0), two51 = scalar(kTwo51I);
+  V x[N * P][5], y[kSquare ? 1 : N * P][5], q[N][5], cur[N], next[N];
 #pragma GCC unroll 5
-  for (int i = 0; i < 5; ++i) {
-    V q[N];
-#pragma GCC unroll 2
-    for (int n = 0; n < N; ++n) {
-      const V low = int_to_double(vand(t[n][i], mask));
-      const V h = fma(low, mu, split);
-      q[n] = fsub(fma(low, mu, fsub(split_lo, h)), scalar(kLoBiasI));
-      q[n] = fadd(q[n], vand(flt(q[n], zero), two51));
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 4
+    for (int k = 0; k < N * P; ++k) {
+      x[k][i] = int_to_double(a[k].l[i]);
+      if constexpr (!kSquare) y[k][i] = int_to_double(b[k].l[i]);
     }
-#pragma GCC unroll 5
-    for (int j = 0; j < 5; ++j)
+  // Adds x y's low half to cur and its high half to next (doubled: twice the product).
+  const auto add = [&](int n, V xv, V yv, bool twice) {
+    const V h = fma(xv, yv, split);
+    const V l = fma(xv, yv, fsub(split_lo, h));
+    cur[n] = iadd(cur[n], twice ? shl(l, 1) : l);
+    next[n] = iadd(next[n], twice ? shl(h, 1) : h);
+  };
 #pragma GCC unroll 2
-      for (int n = 0; n < N; ++n)
-        mul_add(t[n], i + j, q[n], get(kModulusDoubles<F>, j), split, split_lo);
-#pragma GCC unroll 2
-    for (int n = 0; n < N; ++n) t[n][i + 1] = iadd(t[n][i + 1], ushr(t[n][i], 51));
-  }
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) {
-#pragma GCC unroll 5
-    for (int k = 0; k < 5; ++k) u[n].l[k] = t[n][5 + k];
-    carry(u[n].l);
-  }
-}
-template <class F>
-inline __attribute__((always_inline)) Fe2 redc(V t[10]) {
-  V c[1][10];
+  for (int n = 0; n < N; ++n) cur[n] = get(kColumnStarts<P>, 0);
 #pragma GCC unroll 10
-  for (int k = 0; k < 10; ++k) c[0][k] = t[k];
-  Fe2 u;
-  redc_n<F, 1>(c, &u);
-  return u;
+  for (int c = 0; c < 10; ++c) {
+    if (c < 9) {
+#pragma GCC unroll 2
+      for (int n = 0; n < N; ++n) next[n] = get(kColumnStarts<P>, c + 1);
+    }
+    const int lo = c > 4 ? c - 4 : 0, hi = c < 4 ? c : 4;
+#pragma GCC unroll 5
+    for (int i = lo; i <= hi; ++i) {
+      if constexpr (kSquare) {
+        if (i > c - i) continue;
+#pragma GCC unroll 2
+        for (int n = 0; n < N; ++n) add(n, x[n][i], x[n][c - i], i < c - i);
+      } else {
+#pragma GCC unroll 2
+        for (int n = 0; n < N; ++n)
+#pragma GCC unroll 2
+          for (int p = 0; p < P; ++p) add(n, x[P * n + p][c - i], y[P * n + p][i], false);
+      }
+    }
+    // q_i m_{c - i} for i < c.
+#pragma GCC unroll 5
+    for (int i = lo; i <= (c - 1 < 4 ? c - 1 : 4); ++i)
+#pragma GCC unroll 2
+      for (int n = 0; n < N; ++n) add(n, q[n][i], get(kModulusDoubles<F>, c - i), false);
+    if (c < 5) {
+#pragma GCC unroll 2
+      for (int n = 0; n < N; ++n) {
+        const V low = int_to_double(vand(cur[n], mask));
+        const V h = fma(low, mu, split);
+        q[n][c] = fsub(fma(low, mu, fsub(split_lo, h)), scalar(kLoBiasI));
+        q[n][c] = fadd(q[n][c], vand(flt(q[n][c], zero), two51));
+        add(n, q[n][c], get(kModulusDoubles<F>, 0), false);
+        next[n] = iadd(next[n], ushr(cur[n], 51));
+      }
+    } else {
+#pragma GCC unroll 2
+      for (int n = 0; n < N; ++n) u[n].l[c - 5] = cur[n];
+    }
+#pragma GCC unroll 2
+    for (int n = 0; n < N; ++n) cur[n] = next[n];
+  }
+#pragma GCC unroll 2
+  for (int n = 0; n < N; ++n) carry(u[n].l);
 }
-
-}  // namespace detail
-
-namespace detail {
-
 // (a + (a odd ? m : 0)) / 2 = a 2^-1 mod m, for a below 2^255 (any multiple of m up to 2.52m):
 // below 1.76m for a below 2.52m.
 template <class F = Fp>
@@ -607,7 +573,7 @@ inline __attribute__((always_inline)) Fe2 halve(const Fe2& a) {
   return r;
 }
 
-// A coefficient's reduced columns (redc_n of a total below 4m^2: below 2.52m) below m: as
+// A coefficient's reduced columns (mul_columns of a total below 4m^2: below 2.52m) below m: as
 // R = 2^255 by two conditional subtractions, or as R = 2^256 (kR256: the scalar Montgomery
 // form) halved below 1.76m, then one.
 template <bool kR256>
@@ -619,28 +585,17 @@ inline __attribute__((always_inline)) Fe2 finish_coefficient(const Fe2& u) {
   }
 }
 
-// r[n] from the columns t[n] of one product each (start<1>, then add_products or add_squares):
-// reduced, (kR256) halved, and below m.
-template <class F, bool kR256, int N>
-inline __attribute__((always_inline)) void finish_products(Fe2* r, V (*t)[10]) {
-  Fe2 u[N];
-  redc_n<F, N>(t, u);
-#pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? halve<F>(u[n]) : u[n]);
-}
-
 }  // namespace detail
 
 // r[n] = a[n] b[n] as mul below for n < N (1 or 2), independent products made together
-// (interleaved, see detail::add_products). Outputs may alias inputs.
+// (interleaved, see detail::start). Outputs may alias inputs.
 template <class F, bool kR256, int N>
 inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const Fe2* b) {
   static_assert(N == 1 || N == 2);
-  V t[N][10];
+  Fe2 u[N];
+  detail::mul_columns<F, N, 1>(u, a, b);
 #pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
-  detail::add_products<N>(t, a, b);
-  detail::finish_products<F, kR256, N>(r, t);
+  for (int n = 0; n < N; ++n) r[n] = reduce<F>(kR256 ? detail::halve<F>(u[n]) : u[n]);
 }
 // r = a b 2^-255 mod m in both lanes (kR256: a b 2^-256, the product of the scalar Montgomery
 // form), below m when a b < 2 m^2 (a < 2m and b < m, or the other way round): before its final
@@ -659,11 +614,10 @@ inline __attribute__((always_inline)) void mul_r256(Fe2& r, const Fe2& a, const 
 template <class F, int N>
 inline __attribute__((always_inline)) void square_many(Fe2* r, const Fe2* a) {
   static_assert(N == 1 || N == 2);
-  V t[N][10];
+  Fe2 u[N];
+  detail::mul_columns<F, N, 1, true>(u, a, a);
 #pragma GCC unroll 2
-  for (int n = 0; n < N; ++n) detail::start<1>(t[n]);
-  detail::add_squares<N>(t, a);
-  detail::finish_products<F, false, N>(r, t);
+  for (int n = 0; n < N; ++n) r[n] = reduce<F>(u[n]);
 }
 // r0 = a0^2 and r1 = a1^2: square_many of two.
 template <class F = Fp>
@@ -688,34 +642,35 @@ inline __attribute__((always_inline)) void mul2(Fe2& r0, const Fe2& a0, const Fe
 // (r0 + r1 u) = (a0 + a1 u)(b0 + b1 u) 2^-255 (2^-256 with kR256) in Fp2 = Fp[u]/(u^2 + 1), both
 // lanes, with one reduction per coefficient (lazy reduction): r0 = a0 b0 + (2m - a1) b1,
 // r1 = a0 b1 + a1 b0. Components of a below 2m, of b below m: each sum is below 4m^2, and
-// results are below m. r0, r1 may alias the operands. (The two coefficients one after the
-// other: interleaved, as mul2 does for two products, they measured slower in V8, their 20
-// columns and 20 operand limbs spilling.)
+// results are below m. r0, r1 may alias the operands. The two coefficients' columns are
+// interleaved, as mul2's two products.
 template <bool kR256 = false>
 inline __attribute__((always_inline)) void fp2_mul(Fe2& r0, Fe2& r1, const Fe2& a0, const Fe2& a1,
                                                    const Fe2& b0, const Fe2& b1) {
-  V t[10], u[10];
-  detail::start<2>(t);
-  detail::add_product(t, a0, b0);
-  detail::add_product(t, neg_lazy<Fp>(a1), b1);
-  detail::start<2>(u);
-  detail::add_product(u, a0, b1);
-  detail::add_product(u, a1, b0);
-  r0 = detail::finish_coefficient<kR256>(detail::redc<Fp>(t));
-  r1 = detail::finish_coefficient<kR256>(detail::redc<Fp>(u));
+  const Fe2 x[4] = {a0, neg_lazy<Fp>(a1), a0, a1}, y[4] = {b0, b1, b1, b0};
+  Fe2 u[2];
+  detail::mul_columns<Fp, 2, 2>(u, x, y);
+  r0 = detail::finish_coefficient<kR256>(u[0]);
+  r1 = detail::finish_coefficient<kR256>(u[1]);
 }
 
 // (r0 + r1 u) = (a0 + a1 u)^2 2^-256, components of a below m: r0 = (a0 + a1)(a0 - a1 + m) and
 // r1 = a0 (2 a1), each one product below 4m^2. r0, r1 may alias a0, a1.
 inline __attribute__((always_inline)) void fp2_square_r256(Fe2& r0, Fe2& r1, const Fe2& a0,
                                                            const Fe2& a1) {
-  V t[10], u[10];
-  detail::start<1>(t);
-  detail::add_product(t, add_lazy(a0, a1), sub_lazy(a0, a1));
-  detail::start<1>(u);
-  detail::add_product(u, a0, add_lazy(a1, a1));
-  r0 = detail::finish_coefficient<true>(detail::redc<Fp>(t));
-  r1 = detail::finish_coefficient<true>(detail::redc<Fp>(u));
+  const Fe2 x[2] = {add_lazy(a0, a1), a0}, y[2] = {sub_lazy(a0, a1), add_lazy(a1, a1)};
+  Fe2 u[2];
+  detail::mul_columns<Fp, 2, 1>(u, x, y);
+  r0 = detail::finish_coefficient<true>(u[0]);
+  r1 = detail::finish_coefficient<true>(u[1]);
+}
+
+// N(d) = d0^2 + d1^2 (2^-255) below m, components of d below m: one reduction.
+inline __attribute__((always_inline)) Fe2 fp2_norm(const Fe2& d0, const Fe2& d1) {
+  const Fe2 x[2] = {d0, d1};
+  Fe2 u;
+  detail::mul_columns<Fp, 1, 2>(&u, x, x);
+  return detail::finish_coefficient<false>(u);
 }
 
 // Whether fma() above is fused here (a separate multiply and add rounds x y first: the split
