@@ -481,9 +481,12 @@ inline Splats<10> kColumnStarts = splats<10>([](size_t k) { return column_start<
 // the low halves of the products a_i b_j and q_i m_j with i + j = c and the high halves of those
 // with i + j = c - 1; q_c (c < 5) is made once every term but q_c m_0's low half is in, and the
 // column then carries into the next one. Only the column being summed and the next one are live
-// besides the operands' limbs and the q's, which V8 reloads when it runs out of registers;
-// summed row by row instead (all ten columns live), V8 kept most columns on the stack and the
-// products ran slower (docs/performance.md, "The f64-lane kernels").
+// besides the operands' limbs and the q's; summed row by row instead (all ten columns live), V8
+// kept most columns on the stack and the products ran slower. The bounds of a column's inner
+// loops depend on c, and LLVM keeps several of them as loops over the operands' limbs and the
+// q's in the function's stack frame (linear memory): V8 loads them there as they are needed.
+// Every loop unrolled (c a template argument) measured slower in both engines (docs/
+// performance.md, "The f64-lane kernels").
 //
 // N independent sets go through each column together, their operations interleaved: one
 // product's reduction is a chain of dependent steps (five q's) longer than the processor's
