@@ -591,7 +591,7 @@ inline __attribute__((always_inline)) Fe2 finish_coefficient(const Fe2& u) {
 }  // namespace detail
 
 // r[n] = a[n] b[n] as mul below for n < N (1 or 2), independent products made together
-// (interleaved, see detail::start). Outputs may alias inputs.
+// (interleaved, see detail::mul_columns). Outputs may alias inputs.
 template <class F, bool kR256, int N>
 inline __attribute__((always_inline)) void mul_many(Fe2* r, const Fe2* a, const Fe2* b) {
   static_assert(N == 1 || N == 2);
