@@ -121,28 +121,49 @@ void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, BatchAddScratch<
   }
 }
 
+// One round of pairwise sums within each of `runs` runs of points: run r holds count[r] points
+// from points + begin[r]; its pairs (2j, 2j + 1) are added into slot j (batch-affine, at most
+// 1024 pairs per shared inversion) and an odd last point moves down after them, so that
+// count[r] becomes ceil(count[r] / 2). Returns whether some run still holds more than one point.
+template <class F, class P>
+bool pairwise_sum_round(AffinePoint<F, P>* points, const size_t* begin, size_t* count, size_t runs,
+                        std::vector<PairAdd<AffinePoint<F, P>>>& ops, BatchAddScratch<F>& scratch) {
+  constexpr size_t kChunk = 1024;
+  // A chunk's outputs (slots j) are below the inputs of the pairs still to come (2j' >= 2j).
+  const auto flush = [&] {
+    if (!ops.empty()) batch_add_pairs(ops.data(), ops.size(), scratch);
+    ops.clear();
+  };
+  ops.clear();
+  for (size_t r = 0; r < runs; ++r) {
+    AffinePoint<F, P>* w = points + begin[r];
+    for (size_t j = 0; 2 * j + 1 < count[r]; ++j) {
+      ops.push_back({w[2 * j], w[2 * j + 1], &w[j]});
+      if (ops.size() == kChunk) flush();
+    }
+  }
+  flush();
+  bool more = false;
+  for (size_t r = 0; r < runs; ++r) {
+    AffinePoint<F, P>* w = points + begin[r];
+    const size_t pairs = count[r] / 2;
+    if (count[r] & 1) w[pairs] = w[count[r] - 1];
+    count[r] = pairs + (count[r] & 1);
+    more |= count[r] > 1;
+  }
+  return more;
+}
+
 // Sum of affine points (consumed), by rounds of pairwise batch additions.
 template <class F, class P>
 JacobianPoint<F, P> sum_affine_points(std::vector<AffinePoint<F, P>>& points) {
-  using Affine = AffinePoint<F, P>;
-  constexpr size_t kChunk = 1024;  // pairs per shared inversion
   constexpr size_t kJacobianBelow = 16;
-  std::vector<PairAdd<Affine>> ops;
+  std::vector<PairAdd<AffinePoint<F, P>>> ops;
   BatchAddScratch<F> scratch;
+  const size_t begin = 0;
   size_t count = points.size();
-  while (count >= kJacobianBelow) {
-    const size_t pairs = count / 2;
-    for (size_t start = 0; start < pairs; start += kChunk) {
-      const size_t end = std::min(pairs, start + kChunk);
-      ops.resize(end - start);
-      for (size_t i = start; i < end; ++i) {
-        ops[i - start] = {points[2 * i], points[2 * i + 1], &points[i]};
-      }
-      batch_add_pairs(ops.data(), ops.size(), scratch);
-    }
-    if (count & 1) points[pairs] = points[count - 1];
-    count = pairs + (count & 1);
-  }
+  while (count >= kJacobianBelow)
+    pairwise_sum_round(points.data(), &begin, &count, 1, ops, scratch);
   JacobianPoint<F, P> acc = JacobianPoint<F, P>::infinity();
   for (size_t i = 0; i < count; ++i) acc = acc.add_mixed(points[i]);
   return acc;

@@ -77,22 +77,7 @@ size_t merge_equal_scalars(std::vector<const AffinePoint<F, P>*>& pts,
   }
   std::vector<PairAdd<Affine>> ops;
   BatchAddScratch<F> scratch;
-  for (bool more = true; more;) {
-    more = false;
-    ops.clear();
-    for (size_t g = 0; g < begin.size(); ++g) {
-      Affine* w = &work[begin[g]];
-      for (size_t j = 0; 2 * j + 1 < count[g]; ++j) ops.push_back({w[2 * j], w[2 * j + 1], &w[j]});
-    }
-    if (ops.empty()) break;
-    batch_add_pairs(ops.data(), ops.size(), scratch);
-    for (size_t g = 0; g < begin.size(); ++g) {
-      Affine* w = &work[begin[g]];
-      const size_t pairs = count[g] / 2;
-      if (count[g] & 1) w[pairs] = w[count[g] - 1];  // after the batch: ops hold copies
-      count[g] = pairs + (count[g] & 1);
-      more |= count[g] > 1;
-    }
+  while (pairwise_sum_round(work.data(), begin.data(), count.data(), begin.size(), ops, scratch)) {
   }
   merged.resize(begin.size());
   for (size_t g = 0; g < begin.size(); ++g) merged[g] = work[begin[g]];
