@@ -320,7 +320,30 @@ const ntt_detail::F64Tables& NttDomain::f64_tables() const {
   return t.f64;
 }
 
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+const ntt_detail::IfmaTables& NttDomain::ifma_tables() const {
+  CosetTables& t = coset_tables();
+  std::call_once(t.ifma_once, [&] { t.ifma.reset(ntt_detail::make_ifma_tables(*this)); });
+  return *t.ifma;
+}
+#endif
+
 void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  if (kernels::ntt_lanes_enabled() && n_ >= ntt_detail::kIfmaMinSize) {
+    ntt_detail::ifma_to_odd_coset(ifma_tables(), a, pool);
+    return;
+  }
+#elif defined(ENYGMA_HAVE_F64_LANES)
+  if (kernels::ntt_lanes_enabled() && n_ >= 4) {
+    ntt_detail::f64_to_odd_coset(f64_tables(), a, pool);
+    return;
+  }
+#endif
+  to_odd_coset_scalar(a, pool);
+}
+
+void NttDomain::to_odd_coset_scalar(Fr* a, ThreadPool& pool) const {
   const Fr* factor = coset_factors().data();
   inverse_dif(a, pool);
   pool.parallel_for(
@@ -335,9 +358,7 @@ void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
 void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
   if (kernels::ntt_lanes_enabled() && n_ >= ntt_detail::kIfmaMinSize) {
-    CosetTables& t = coset_tables();
-    std::call_once(t.ifma_once, [&] { t.ifma.reset(ntt_detail::make_ifma_tables(*this)); });
-    ntt_detail::ifma_odd_coset_product(*t.ifma, a, b, c, pool);
+    ntt_detail::ifma_odd_coset_product(ifma_tables(), a, b, c, pool);
     return;
   }
 #elif defined(ENYGMA_HAVE_F64_LANES)
@@ -346,7 +367,7 @@ void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
     return;
   }
 #endif
-  for (Fr* x : {a, b, c}) to_odd_coset(x, pool);
+  for (Fr* x : {a, b, c}) to_odd_coset_scalar(x, pool);
   pool.parallel_for(
       n_,
       [&](size_t begin, size_t end) {

@@ -23,7 +23,8 @@ namespace enygma {
 
 namespace ntt_detail {
 struct F64Tables;
-}
+struct IfmaTables;
+}  // namespace ntt_detail
 
 class NttDomain {
  public:
@@ -78,7 +79,11 @@ class NttDomain {
   // Decimation in frequency with omega^-1, unscaled: natural order in, bit-reversed order out.
   void inverse_dif(Fr* a, ThreadPool& pool) const;
   void bit_reverse(Fr* a, ThreadPool& pool) const;
+  // to_odd_coset on the scalar field (the lane kernels' fallback).
+  void to_odd_coset_scalar(Fr* a, ThreadPool& pool) const;
   CosetTables& coset_tables() const;
+  // The IFMA kernel's tables, built on first use (builds with the kernel only).
+  const ntt_detail::IfmaTables& ifma_tables() const;
   // factor[p] = omega_2n^rev(p) / n, built on first use.
   const std::vector<Fr>& coset_factors() const;
 

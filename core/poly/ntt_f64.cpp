@@ -172,10 +172,24 @@ F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>
   return t;
 }
 
-void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
-  const size_t n = tables.n;
+namespace {
+unsigned log_size(size_t n) {
   unsigned log_n = 0;
   while ((size_t(1) << log_n) < n) ++log_n;
+  return log_n;
+}
+}  // namespace
+
+void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool) {
+  const size_t n = tables.n;
+  SecureVector<uint64_t> v(kFe2Words * (n / 2));
+  to_odd_coset(tables, a, v.data(), log_size(n), pool);
+  to_elements(v.data(), a, n, pool);
+}
+
+void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
+  const size_t n = tables.n;
+  const unsigned log_n = log_size(n);
   // One polynomial at a time in the lanes' form (witness-derived: wiped when released).
   SecureVector<uint64_t> v(kFe2Words * (n / 2));
   for (Fr* x : {b, c}) {

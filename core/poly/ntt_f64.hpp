@@ -37,6 +37,8 @@ struct F64Tables {
 // address).
 F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>& factor);
 
+// NttDomain::to_odd_coset for n = tables.n >= 4, in place.
+void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool);
 // NttDomain::odd_coset_product for n = tables.n >= 4: a[i] = A(x_i) B(x_i) - C(x_i) on the odd
 // coset from evaluations on the n-th roots; b and c are scratch.
 void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);

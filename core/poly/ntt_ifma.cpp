@@ -326,6 +326,15 @@ ENYGMA_IFMA_TARGET void difference_pass(const Block* ab, const Block* c, Fr* out
   }
 }
 
+// out = canonical(x), x from to_odd_coset.
+ENYGMA_IFMA_TARGET void canonical_pass(const Block* x, Fr* out, size_t b0, size_t b1) {
+  Fe8 one;
+  for (int i = 0; i < 5; ++i) one.l[i] = ifma::splat(M52::kOne260.v[i]);
+  for (size_t b = b0; b < b1; ++b) {
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(load(x[b]), one)), out + 8 * b);
+  }
+}
+
 }  // namespace
 
 IfmaTables* make_ifma_tables(const NttDomain& d) {
@@ -380,6 +389,15 @@ IfmaTables* make_ifma_tables(const NttDomain& d) {
 
 void destroy_ifma_tables(IfmaTables* tables) {
   delete tables;
+}
+
+void ifma_to_odd_coset(const IfmaTables& t, Fr* a, ThreadPool& pool) {
+  const size_t nb = t.blocks;
+  std::vector<Block> x(nb);
+  to_odd_coset(t, a, x.data(), pool);
+  pool.parallel_for(
+      nb, [&](size_t b0, size_t b1) { canonical_pass(x.data(), a, b0, b1); }, 256);
+  sodium_memzero(x.data(), nb * sizeof(Block));
 }
 
 void ifma_odd_coset_product(const IfmaTables& t, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {

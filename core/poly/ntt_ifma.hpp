@@ -34,6 +34,8 @@ struct IfmaTables;
 IfmaTables* make_ifma_tables(const NttDomain& domain);
 void destroy_ifma_tables(IfmaTables* tables);
 
+// NttDomain::to_odd_coset for the domain the tables were made for (n >= kIfmaMinSize).
+void ifma_to_odd_coset(const IfmaTables& tables, Fr* a, ThreadPool& pool);
 // NttDomain::odd_coset_product for the domain the tables were made for (n >= kIfmaMinSize).
 // Witness-derived scratch is wiped before returning.
 void ifma_odd_coset_product(const IfmaTables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
