@@ -50,7 +50,7 @@ void BM_Prove2e15(benchmark::State& state) {
   const Instance& in = instance();
   ThreadPool pool(unsigned(state.range(0)));
   state.counters["constraints"] = double(in.rc.r1cs.num_constraints());
-  state.counters["log_n"] = in.keys.pk.log_n;
+  state.counters["domain"] = double(in.keys.pk.domain_size);
   for (auto _ : state) {
     auto proof = groth16_prove(in.keys.pk, in.rc.r1cs, in.rc.witness, pool);
     benchmark::DoNotOptimize(proof);

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "core/poly/evaluation_domain.hpp"
+
 namespace enygma {
 namespace {
 
@@ -102,6 +104,9 @@ TEST(Registry, EveryFamilysWalletRequestSatisfiesItsCircuit) {
       const CircuitInfo info = circuit_info(id);
       EXPECT_EQ(info.wires, r1cs.num_wires);
       EXPECT_GE(size_t(1) << info.fft_log_domain, info.constraints + info.public_inputs + 1);
+      EXPECT_GE(info.domain_size, info.constraints + info.public_inputs + 1);
+      EXPECT_LE(info.domain_size, size_t(1) << info.fft_log_domain);
+      EXPECT_TRUE(EvaluationDomain::valid_size(info.domain_size));
       auto request = f->make_request(k, seed_of(k + 100), 0);
       ASSERT_TRUE(request.ok()) << request.error().message;
       EXPECT_TRUE(f->validate_all(*request, k).empty()) << f->validate_all(*request, k)[0].message;

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/circuit/builder.hpp"
+#include "core/poly/evaluation_domain.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
@@ -132,6 +133,8 @@ TEST(TransferCircuit, ConstraintCountsAreStable) {
     EXPECT_EQ(info.constraints, expected[k]) << "k=" << k;
     EXPECT_GE(size_t(1) << info.fft_log_domain, info.constraints + info.public_inputs + 1);
     EXPECT_LT(size_t(1) << (info.fft_log_domain - 1), info.constraints + info.public_inputs + 1);
+    EXPECT_EQ(info.domain_size,
+              EvaluationDomain::size_for(info.constraints + info.public_inputs + 1));
   }
   for (unsigned k = kMinK; k <= kMaxK; ++k) {
     // The capacity hint covers the real sizes without much waste.
@@ -146,9 +149,12 @@ TEST(TransferCircuit, ConstraintCountsAreStable) {
       EXPECT_LE(hinted[m], real[m] + real[m] / 8) << "k=" << k << " " << m;
     }
   }
-  // k = 6 fits 2^15 rows with one row per public input and one for the constant wire; k = 16
-  // fits 2^16.
+  // k = 6 fits 2^15 rows with one row per public input and one for the constant wire, and
+  // 3 * 2^13 (this project's keys); k = 2 fits 3 * 2^12, k = 3 2^14; k = 16 fits 2^16.
   EXPECT_EQ(transfer_circuit_info(6).fft_log_domain, 15u);
+  EXPECT_EQ(transfer_circuit_info(6).domain_size, size_t(3) << 13);
+  EXPECT_EQ(transfer_circuit_info(2).domain_size, size_t(3) << 12);
+  EXPECT_EQ(transfer_circuit_info(3).domain_size, size_t(1) << 14);
   EXPECT_LE(transfer_circuit_info(16).fft_log_domain, 16u);
 }
 

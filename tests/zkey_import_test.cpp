@@ -78,7 +78,7 @@ std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
   w.bytes(prime, 32);
   w.u32(pk.num_wires);
   w.u32(pk.num_public);
-  w.u32(uint32_t(1) << pk.log_n);
+  w.u32(pk.domain_size);
   put_g1(w, pk.alpha1);
   put_g1(w, pk.beta1);
   put_g2(w, pk.beta2);
@@ -169,7 +169,9 @@ ZkeyFixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m)
   TestRng rng(seed);
   ZkeyFixture f{test::random_circuit(rng, npub, npriv, m), {}};
   const uint8_t setup_seed[] = {7, 7};
-  f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, setup_seed, sequential_pool());
+  // A power-of-two domain: the only kind a .zkey holds (snarkjs's).
+  f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, setup_seed, sequential_pool(),
+                                            DomainSizes::kPowerOfTwo);
   f.keys.pk.insecure_dev = false;
   return f;
 }
@@ -184,7 +186,7 @@ TEST(ZkeyImport, OurOwnKeysRoundTripThroughTheZkeyLayout) {
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   const ProvingKey& pk = imported->keys.pk;
   const VerifyingKey& vk = imported->keys.vk;
-  EXPECT_EQ(pk.log_n, f.keys.pk.log_n);
+  EXPECT_EQ(pk.domain_size, f.keys.pk.domain_size);
   EXPECT_EQ(pk.a.wires, f.keys.pk.a.wires);
   EXPECT_EQ(pk.a.points, f.keys.pk.a.points);
   EXPECT_EQ(pk.b1.wires, f.keys.pk.b1.wires);

@@ -45,6 +45,9 @@ export interface CircuitInfo {
   constraints: number;
   wires: number;
   public_inputs: number;
+  /** The Groth16 evaluation domain of this project's keys: 2^k or 3 * 2^k rows. */
+  domain: number;
+  /** log2 of snarkjs's domain: the smallest power of two of at least as many rows. */
   log_domain: number;
 }
 

@@ -153,6 +153,7 @@ int eny_circuit_info(const char* circuit, eny_buffer* out) {
   j["constraints"] = info.constraints;
   j["wires"] = info.wires;
   j["public_inputs"] = info.public_inputs;
+  j["domain"] = info.domain_size;
   j["log_domain"] = info.fft_log_domain;
   fill(out, j.dump());
   return ENY_OK;

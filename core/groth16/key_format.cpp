@@ -9,6 +9,7 @@
 
 #include "core/groth16/point_codec.hpp"
 #include "core/groth16/verifier.hpp"
+#include "core/poly/evaluation_domain.hpp"
 #include "core/util/bytes.hpp"
 
 namespace enygma {
@@ -136,7 +137,7 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   ByteWriter w;
   w.u32(pk.num_wires);
   w.u32(pk.num_public);
-  w.u32(pk.log_n);
+  w.u32(pk.domain_size);
   codec.write_one(w, pk.alpha1);
   codec.write_one(w, pk.beta1);
   codec.write_one(w, pk.delta1);
@@ -265,21 +266,22 @@ Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFil
   ProvingKey pk;
   pk.circuit_digest = h.circuit_digest;
   pk.insecure_dev = h.insecure_dev;
-  bool ok = r.u32(pk.num_wires) && r.u32(pk.num_public) && r.u32(pk.log_n) && pk.log_n <= 27 &&
-            pk.num_public < pk.num_wires && codec.read_one(r, pk.alpha1) &&
-            codec.read_one(r, pk.beta1) && codec.read_one(r, pk.delta1) &&
-            codec.read_one(r, pk.beta2) && codec.read_one(r, pk.delta2) &&
-            get_query(r, pk.a, codec, pk.num_wires) && get_query(r, pk.b1, codec, pk.num_wires) &&
-            get_query(r, pk.b2, codec, pk.num_wires) && get_query(r, pk.c, codec, pk.num_wires);
+  bool ok = r.u32(pk.num_wires) && r.u32(pk.num_public) && r.u32(pk.domain_size) &&
+            EvaluationDomain::valid_size(pk.domain_size) && pk.num_public < pk.num_wires &&
+            codec.read_one(r, pk.alpha1) && codec.read_one(r, pk.beta1) &&
+            codec.read_one(r, pk.delta1) && codec.read_one(r, pk.beta2) &&
+            codec.read_one(r, pk.delta2) && get_query(r, pk.a, codec, pk.num_wires) &&
+            get_query(r, pk.b1, codec, pk.num_wires) && get_query(r, pk.b2, codec, pk.num_wires) &&
+            get_query(r, pk.c, codec, pk.num_wires);
   uint32_t hn = 0;
-  ok = ok && r.u32(hn) && hn == (uint32_t(1) << pk.log_n) && codec.read(r, pk.h, hn);
+  ok = ok && r.u32(hn) && hn == pk.domain_size && codec.read(r, pk.h, hn);
   std::string shape_error;
   if (ok && h.shape) {
     auto shape = std::make_shared<ConstraintShape>();
     shape->num_wires = pk.num_wires;
     shape->num_public = pk.num_public;
     ok = get_shape(r, *shape, shape_error) &&
-         shape->num_constraints() + pk.num_public + 1 <= (size_t(1) << pk.log_n);
+         shape->num_constraints() + pk.num_public + 1 <= pk.domain_size;
     if (ok) pk.shape = std::move(shape);
   }
   ok = ok && r.remaining() == 0;

@@ -3,7 +3,7 @@
 // Layout (all integers little-endian):
 //   offset  size  field
 //   0       8     magic "ENYGMAPK" (proving key) or "ENYGMAVK" (verifying key)
-//   8       4     format version (1)
+//   8       4     format version (kKeyFormatVersion below)
 //   12      4     flags: bit 0 = insecure development key (seeded setup), bit 1 = compressed,
 //                 bit 2 = the proving key's body ends with the constraint shape
 //   16      16    curve name, zero padded ("bn254")
@@ -55,8 +55,9 @@ struct KeyFileHeader {
 };
 
 // Version 2: the digest covers the header (version 1 hashed the body only, so a flipped flag,
-// e.g. the development-key bit, went unnoticed).
-inline constexpr uint32_t kKeyFormatVersion = 2;
+// e.g. the development-key bit, went unnoticed). Version 3: the proving key's body holds its
+// domain's size n (2^k or 3 * 2^k) where version 2 held log2 n.
+inline constexpr uint32_t kKeyFormatVersion = 3;
 inline constexpr size_t kKeyHeaderSize = 136;
 
 // A raw key carries pk.shape, or `shape` where given (a key loaded without one, its shape

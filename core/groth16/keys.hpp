@@ -1,7 +1,8 @@
 // Groth16 keys and proofs (Groth, "On the Size of Pairing-based Non-interactive Arguments",
 // EUROCRYPT 2016), in the conventions of snarkjs/rapidsnark so that their .zkey files import
 // without conversion:
-// - the domain has n = 2^log_n >= constraints + num_public + 1 rows; the extra rows are the
+// - the domain has n >= constraints + num_public + 1 rows, n = 2^k or 3 * 2^k (the smaller that
+//   holds them, core/poly/evaluation_domain.hpp; snarkjs's are 2^k); the extra rows are the
 //   "IC rows" A[constraints + s][s] = 1 for s = 0..num_public that make the public inputs'
 //   polynomials independent;
 // - the H query holds [L^(2n)_(2i+1)(tau) / delta]_1, the Lagrange basis of the 2n-th roots at
@@ -40,7 +41,7 @@ struct VerifyingKey {
 struct ProvingKey {
   uint32_t num_wires = 0;
   uint32_t num_public = 0;
-  uint32_t log_n = 0;  // domain size 2^log_n
+  uint32_t domain_size = 0;  // n: 2^k or 3 * 2^k (EvaluationDomain::valid_size)
   std::array<uint8_t, 32> circuit_digest{};
   bool insecure_dev = false;  // made by the deterministic (seeded) setup: never for production
   G1Affine alpha1, beta1, delta1;
@@ -49,7 +50,7 @@ struct ProvingKey {
   SparseQuery<G1Affine> b1;  // [B_j(tau)]_1
   SparseQuery<G2Affine> b2;  // [B_j(tau)]_2
   SparseQuery<G1Affine> c;   // private wires: [(beta*A_j + alpha*B_j + C_j)/delta]_1
-  std::vector<G1Affine> h;   // 2^log_n points, see the file comment
+  std::vector<G1Affine> h;   // domain_size points, see the file comment
   // The constraint system the key was made for (setup and zkey import fill it; key files of
   // the raw format carry it), so that proving needs no R1cs. May be absent (older key files,
   // the compressed format): the prover then takes the circuit's R1cs.

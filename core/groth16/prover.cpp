@@ -338,9 +338,9 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
                     ThreadPool& pool, const ProveOptions& options) {
   if (sodium_init() < 0) return make_error("libsodium failed to initialise", "internal");
   const size_t m = r1cs.num_constraints();
-  const size_t n = size_t(1) << pk.log_n;
-  if (r1cs.num_wires() != pk.num_wires || r1cs.num_public() != pk.num_public ||
-      m + r1cs.num_public() + 1 > n) {
+  const size_t n = pk.domain_size;
+  if (!EvaluationDomain::valid_size(n) || r1cs.num_wires() != pk.num_wires ||
+      r1cs.num_public() != pk.num_public || m + r1cs.num_public() + 1 > n) {
     return make_error("the proving key does not belong to this circuit", "key");
   }
   if (witness.size() != r1cs.num_wires()) {
@@ -381,7 +381,7 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     if (bad != SIZE_MAX) return false;
     for (uint32_t s = 0; s <= r1cs.num_public(); ++s) a[m + s] = witness[s];  // IC rows
     if (!schedule.report(ProveStage::kQuotient)) return false;                // cancelled
-    quotient_odd_coset(NttDomain::shared(pk.log_n), a.data(), b.data(), c.data(), pool);
+    quotient_odd_coset(EvaluationDomain::shared(n), a.data(), b.data(), c.data(), pool);
     return true;
   };
 

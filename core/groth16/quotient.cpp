@@ -2,7 +2,7 @@
 
 namespace enygma {
 
-void quotient_odd_coset(const NttDomain& domain, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
+void quotient_odd_coset(const EvaluationDomain& domain, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
   domain.odd_coset_product(a, b, c, pool);
 }
 

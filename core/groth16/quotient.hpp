@@ -12,12 +12,12 @@
 
 #include "core/field/fr.hpp"
 #include "core/parallel/thread_pool.hpp"
-#include "core/poly/ntt.hpp"
+#include "core/poly/evaluation_domain.hpp"
 
 namespace enygma {
 
 // a, b, c: evaluations on the n-th roots (n = domain size), overwritten. On return a holds
 // p(x_i) = a(x_i) b(x_i) - c(x_i) on the odd coset; b and c are scratch.
-void quotient_odd_coset(const NttDomain& domain, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
+void quotient_odd_coset(const EvaluationDomain& domain, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
 
 }  // namespace enygma

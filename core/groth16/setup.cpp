@@ -9,16 +9,17 @@
 
 #include "core/field/batch_inverse.hpp"
 #include "core/groth16/fixed_base.hpp"
-#include "core/poly/ntt.hpp"
+#include "core/poly/evaluation_domain.hpp"
 #include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
-unsigned groth16_log_domain(const R1cs& r1cs) {
+size_t groth16_domain_size(const R1cs& r1cs, DomainSizes sizes) {
   const size_t rows = r1cs.num_constraints() + r1cs.num_public + 1;
-  unsigned log_n = 0;
-  while ((size_t(1) << log_n) < rows) ++log_n;
-  return log_n;
+  if (sizes == DomainSizes::kAny) return EvaluationDomain::size_for(rows);
+  size_t n = 1;
+  while (n < rows) n *= 2;
+  return n;
 }
 
 namespace {
@@ -59,14 +60,14 @@ class WasteSource {
   uint32_t counter_ = 0;
 };
 
-Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, ThreadPool& pool) {
+Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, ThreadPool& pool,
+                       DomainSizes sizes) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
-  const unsigned log_n = groth16_log_domain(r1cs);
-  const size_t n = size_t(1) << log_n;
+  const size_t n = groth16_domain_size(r1cs, sizes);
   const size_t m = r1cs.num_constraints();
   const uint32_t npub = r1cs.num_public;
   const uint32_t nwires = r1cs.num_wires;
-  const NttDomain domain(log_n);
+  const EvaluationDomain& domain = EvaluationDomain::shared(n);
   const Fr n_fr = Fr::from_u64(n);
 
   // Toxic waste; tau must avoid the 2n-th roots of unity (the Lagrange formulas divide by
@@ -110,7 +111,7 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   VerifyingKey& vk = keys.vk;
   pk.num_wires = nwires;
   pk.num_public = npub;
-  pk.log_n = log_n;
+  pk.domain_size = uint32_t(n);
   pk.circuit_digest = vk.circuit_digest = r1cs.digest();
   pk.shape = std::make_shared<const ConstraintShape>(ConstraintShape::from_r1cs(r1cs));
   pk.insecure_dev = insecure;
@@ -193,15 +194,15 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
 
 }  // namespace
 
-Groth16Keys groth16_setup(const R1cs& r1cs, ThreadPool& pool) {
+Groth16Keys groth16_setup(const R1cs& r1cs, ThreadPool& pool, DomainSizes sizes) {
   WasteSource source;
-  return setup_with(r1cs, source, false, pool);
+  return setup_with(r1cs, source, false, pool, sizes);
 }
 
 Groth16Keys groth16_setup_insecure_from_seed(const R1cs& r1cs, std::span<const uint8_t> seed,
-                                             ThreadPool& pool) {
+                                             ThreadPool& pool, DomainSizes sizes) {
   WasteSource source(seed);
-  return setup_with(r1cs, source, true, pool);
+  return setup_with(r1cs, source, true, pool, sizes);
 }
 
 }  // namespace enygma

@@ -24,11 +24,17 @@ struct Groth16Keys {
   VerifyingKey vk;
 };
 
-// log2 of the evaluation domain: smallest n = 2^k with n >= constraints + num_public + 1.
-unsigned groth16_log_domain(const R1cs& r1cs);
+// The evaluation domain's kinds of size (core/poly/evaluation_domain.hpp): kAny, the smallest
+// n = 2^k or 3 * 2^k with n >= constraints + num_public + 1 (fewer H points and smaller
+// transforms); kPowerOfTwo, the smallest 2^k (the only kind snarkjs knows: keys that a snarkjs
+// .zkey's layout must hold).
+enum class DomainSizes { kAny, kPowerOfTwo };
+size_t groth16_domain_size(const R1cs& r1cs, DomainSizes sizes = DomainSizes::kAny);
 
-Groth16Keys groth16_setup(const R1cs& r1cs, ThreadPool& pool);
+Groth16Keys groth16_setup(const R1cs& r1cs, ThreadPool& pool,
+                          DomainSizes sizes = DomainSizes::kAny);
 Groth16Keys groth16_setup_insecure_from_seed(const R1cs& r1cs, std::span<const uint8_t> seed,
-                                             ThreadPool& pool);
+                                             ThreadPool& pool,
+                                             DomainSizes sizes = DomainSizes::kAny);
 
 }  // namespace enygma

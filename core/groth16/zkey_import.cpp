@@ -445,7 +445,7 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
   ProvingKey& pk = out.keys.pk;
   pk.num_wires = h.num_vars;
   pk.num_public = h.num_public;
-  pk.log_n = log_n;
+  pk.domain_size = h.domain_size;
   pk.circuit_digest = vk.circuit_digest;
   pk.insecure_dev = no_contributions;
   pk.alpha1 = h.alpha1;

@@ -7,10 +7,10 @@
 // n = 2^k is NttDomain (core/poly/ntt.hpp) as it is. n = 3m (m = 2^k) splits each transform into
 // one radix-3 pass and three transforms of size m on NttDomain(k), whose odd coset is the right
 // one: with g a primitive 2n-th root chosen so that g^3 is the m-domain's omega_2m, the
-// n-domain's roots are omega = g^2 and its odd coset is g omega^i. From evaluations a_i = A(omega^i)
-// (i = i1 + m i2, i1 < m, i2 < 3), the coefficients are c_(3 j1 + j2) = (1/3) (m-point inverse
-// DFT of t_j2)[j1] with t_j2[i1] = omega^(-i1 j2) sum_i2 a_(i1 + m i2) w^(-i2 j2), w = omega^m a
-// primitive cube root (decimation in frequency). Then
+// n-domain's roots are omega = g^2 and its odd coset is g omega^i. From evaluations a_i =
+// A(omega^i) (i = i1 + m i2, i1 < m, i2 < 3), the coefficients are c_(3 j1 + j2) = (1/3) (m-point
+// inverse DFT of t_j2)[j1] with t_j2[i1] = omega^(-i1 j2) sum_i2 a_(i1 + m i2) w^(-i2 j2), w =
+// omega^m a primitive cube root (decimation in frequency). Then
 //   A(g omega^(k1 + m k2)) = sum_j2 w^(j2 k2) omega^(j2 k1) g^j2 U_j2[k1],
 //   U_j2[k1] = sum_j1 c_(3 j1 + j2) (g^3)^j1 omega_m^(j1 k1),
 // and 3 g^-j2 U_j2 is exactly the m-domain's to_odd_coset of t_j2 (its inverse transform, coset

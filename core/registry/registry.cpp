@@ -7,6 +7,7 @@
 #include "core/deposit/deposit_family.hpp"
 #include "core/joinsplit/joinsplit_family.hpp"
 #include "core/ownership/ownership_family.hpp"
+#include "core/poly/evaluation_domain.hpp"
 #include "core/transfer/transfer_family.hpp"
 #include "core/withdraw/withdraw_family.hpp"
 
@@ -176,9 +177,10 @@ std::string insecure_setup_seed_text(const std::string& text, const CircuitId& i
 
 CircuitInfo circuit_info(const CircuitId& id) {
   const R1cs& r = circuit_r1cs(id);
-  CircuitInfo info{r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0};
+  CircuitInfo info{r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0, 0};
   const size_t rows = info.constraints + info.public_inputs + 1;
   while ((size_t(1) << info.fft_log_domain) < rows) ++info.fft_log_domain;
+  info.domain_size = EvaluationDomain::size_for(rows);
   return info;
 }
 

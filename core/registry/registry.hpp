@@ -58,6 +58,9 @@ struct CircuitInfo {
   // ceil(log2(constraints + public_inputs + 1)): the snarkjs / rapidsnark domain, one extra row
   // per public input and one for the constant wire.
   unsigned fft_log_domain;
+  // The domain of this project's keys (groth16_setup): the smallest 2^k or 3 * 2^k that holds
+  // the same rows.
+  size_t domain_size;
 };
 CircuitInfo circuit_info(const CircuitId& id);
 

@@ -26,6 +26,7 @@
 #include "core/circuit/fixed_base.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
+#include "core/poly/evaluation_domain.hpp"
 
 namespace enygma {
 
@@ -154,9 +155,11 @@ const R1cs& transfer_r1cs(unsigned k) {
 
 TransferCircuitInfo transfer_circuit_info(unsigned k) {
   const R1cs& r = transfer_r1cs(k);
-  TransferCircuitInfo info{k, r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0};
+  TransferCircuitInfo info{k, r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0,
+                           0};
   const size_t rows = info.constraints + info.public_inputs + 1;
   while ((size_t(1) << info.fft_log_domain) < rows) ++info.fft_log_domain;
+  info.domain_size = EvaluationDomain::size_for(rows);
   return info;
 }
 

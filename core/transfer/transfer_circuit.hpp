@@ -22,6 +22,8 @@ struct TransferCircuitInfo {
   // ceil(log2(constraints + public_inputs + 1)): the snarkjs / rapidsnark domain, one extra row
   // per public input and one for the constant wire.
   unsigned fft_log_domain;
+  // The domain of this project's keys: the smallest 2^k or 3 * 2^k that holds the same rows.
+  size_t domain_size;
 };
 
 // The R1CS of the transfer circuit for k (kMinK..kMaxK; aborts otherwise). Deterministic: the

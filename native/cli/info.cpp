@@ -16,10 +16,11 @@ const char kHelp[] =
     "\n"
     "Prints the size of a circuit as JSON:\n"
     "  {\"circuit\", \"k\", \"constraints\", \"wires\", \"public_inputs\", \"private_wires\",\n"
-    "   \"fft_domain\", \"prove_route\"}\n"
-    "fft_domain is the Groth16 evaluation domain: the smallest power of two holding the\n"
-    "constraints plus one row per public input and one for the constant wire. Several\n"
-    "circuits print a JSON array.\n"
+    "   \"domain\", \"fft_domain\", \"prove_route\"}\n"
+    "domain is the Groth16 evaluation domain of this project's keys: the smallest 2^k or\n"
+    "3 * 2^k holding the constraints plus one row per public input and one for the constant\n"
+    "wire; fft_domain the smallest power of two (snarkjs's domain, e.g. for the powers of\n"
+    "tau it needs). Several circuits print a JSON array.\n"
     "\n"
     "  --circuit LIST  families or circuit ids, or all (default transfer)\n"
     "  --k K           anonymity-set sizes, e.g. 6, 2-16 or 2,6 (default: each family's\n"
@@ -43,6 +44,7 @@ std::string info_json(const CircuitId& circuit, bool with_digest) {
   field("wires", info.wires);
   field("public_inputs", info.public_inputs);
   field("private_wires", info.private_wires);
+  field("domain", info.domain_size);
   field("fft_domain", size_t(1) << info.fft_log_domain);
   out += ",\"prove_route\":";
   out += json_string(circuit.prove_route());

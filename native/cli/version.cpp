@@ -1,9 +1,11 @@
-// enygma version: build facts (limb backend, hardware threads) and the x86-64 kernels in use
+// enygma version: build facts (limb backend, hardware threads, the key file format it reads and
+// writes) and the x86-64 kernels in use
 // (ADX/MULX field multiplication, AVX-512 IFMA batch additions; chosen from cpuid, and
 // ENYGMA_DISABLE_KERNELS turns them off), as JSON.
 #include <cstdio>
 
 #include "core/field/cpu_features.hpp"
+#include "core/groth16/key_format.hpp"
 #include "core/parallel/thread_pool.hpp"
 #include "native/cli/commands.hpp"
 
@@ -11,15 +13,15 @@ namespace {
 
 int run_version(int, char**) {
   printf(
-      "{\"name\":\"enygma-prover\",\"limbs\":\"%s\",\"hardware_threads\":%u,"
+      "{\"name\":\"enygma-prover\",\"limbs\":\"%s\",\"hardware_threads\":%u,\"key_format\":%u,"
       "\"kernels\":{\"adx\":%s,\"ifma\":%s}}\n",
 #if defined(ENYGMA_LIMB32)
       "32-bit",
 #else
       "64-bit",
 #endif
-      enygma::ThreadPool::hardware_threads(), enygma::adx_enabled() ? "true" : "false",
-      enygma::ifma_enabled() ? "true" : "false");
+      enygma::ThreadPool::hardware_threads(), unsigned(enygma::kKeyFormatVersion),
+      enygma::adx_enabled() ? "true" : "false", enygma::ifma_enabled() ? "true" : "false");
   return 0;
 }
 
