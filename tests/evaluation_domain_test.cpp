@@ -9,6 +9,7 @@
 
 #include "core/field/batch_inverse.hpp"
 #include "core/field/cpu_features.hpp"
+#include "core/poly/ntt_f64.hpp"
 #include "support/test_rng.hpp"
 #include "support/threads.hpp"
 
@@ -168,6 +169,31 @@ TEST(EvaluationDomain, OddCosetAgreesWithInterpolation) {
       }
     }
     set_ifma_enabled(had_ifma);
+  }
+}
+
+// The f64 lanes' radix-3 transforms (core/poly/ntt_f64.cpp; here on their C++ model, which is
+// slow: the smaller domains) against the scalar code.
+TEST(EvaluationDomain, F64LanesMatchTheScalarCode) {
+  ThreadPool pool(2);
+  for (size_t n : {12, 24, 48, 3 << 6, 3 << 9}) {
+    const EvaluationDomain& d = EvaluationDomain::shared(n);
+    const std::vector<Fr> a = random_values(n, 4000 + n), b = random_values(n, 5000 + n),
+                          c = random_values(n, 6000 + n);
+    std::vector<Fr> ea = a, eb = b, ec = c;
+    d.odd_coset_product(ea.data(), eb.data(), ec.data(), pool);
+    std::vector<Fr> one = b;
+    d.to_odd_coset(one.data(), pool);
+    for (ThreadPool* p : {&pool, &sequential_pool()}) {
+      std::vector<Fr> x = a, y = b, z = c;
+      ntt_detail::f64_odd_coset_product_radix3(d.transforms().f64_tables(), d.f64_radix3_tables(),
+                                               x.data(), y.data(), z.data(), *p);
+      ASSERT_EQ(x, ea) << "n=" << n << " threads=" << p->size();
+      std::vector<Fr> lanes = b;
+      ntt_detail::f64_to_odd_coset_radix3(d.transforms().f64_tables(), d.f64_radix3_tables(),
+                                          lanes.data(), *p);
+      ASSERT_EQ(lanes, one) << "to_odd_coset: n=" << n << " threads=" << p->size();
+    }
   }
 }
 

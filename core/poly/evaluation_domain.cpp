@@ -5,6 +5,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "core/field/kernels.hpp"
+
 namespace enygma {
 
 namespace {
@@ -102,11 +104,25 @@ const EvaluationDomain& EvaluationDomain::shared(size_t n) {
   return *slot;
 }
 
+const ntt_detail::F64Radix3Tables& EvaluationDomain::f64_radix3_tables() const {
+  std::call_once(f64_once_, [&] {
+    f64_ = std::make_unique<ntt_detail::F64Radix3Tables>(
+        ntt_detail::make_f64_radix3_tables(in_, out_, w_, w_inv_, third_));
+  });
+  return *f64_;
+}
+
 void EvaluationDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
   if (!radix3_) {
     sub_->to_odd_coset(a, pool);
     return;
   }
+#if defined(ENYGMA_HAVE_F64_LANES)
+  if (kernels::ntt_lanes_enabled() && m_ >= 4) {
+    ntt_detail::f64_to_odd_coset_radix3(sub_->f64_tables(), f64_radix3_tables(), a, pool);
+    return;
+  }
+#endif
   const size_t m = m_;
   // In: the radix-3 step of the inverse transform (decimation in frequency), each third times
   // its twiddles and g^j / 3.
@@ -143,6 +159,13 @@ void EvaluationDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) 
     sub_->odd_coset_product(a, b, c, pool);
     return;
   }
+#if defined(ENYGMA_HAVE_F64_LANES)
+  if (kernels::ntt_lanes_enabled() && m_ >= 4) {
+    ntt_detail::f64_odd_coset_product_radix3(sub_->f64_tables(), f64_radix3_tables(), a, b, c,
+                                             pool);
+    return;
+  }
+#endif
   for (Fr* x : {a, b, c}) to_odd_coset(x, pool);
   pool.parallel_for(
       n_,

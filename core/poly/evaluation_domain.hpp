@@ -19,11 +19,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/field/fr.hpp"
 #include "core/parallel/thread_pool.hpp"
 #include "core/poly/ntt.hpp"
+#include "core/poly/ntt_f64.hpp"
 
 namespace enygma {
 
@@ -51,6 +54,10 @@ class EvaluationDomain {
   // One domain per size for the life of the process, built on first use (thread-safe).
   static const EvaluationDomain& shared(size_t n);
 
+  // n = 3m: the f64 lanes' tables of the radix-3 passes (core/poly/ntt_f64.hpp), built on first
+  // use: the transforms' in WebAssembly with relaxed SIMD, the tests' elsewhere. Needs m >= 4.
+  const ntt_detail::F64Radix3Tables& f64_radix3_tables() const;
+
   EvaluationDomain(const EvaluationDomain&) = delete;
   EvaluationDomain& operator=(const EvaluationDomain&) = delete;
 
@@ -63,6 +70,8 @@ class EvaluationDomain {
   // pass in (and 1/3 for the first third), out_[j][k1] = omega^(k1 (j + 1)) for the pass out.
   Fr w_, w_inv_, third_;
   std::vector<Fr> in_[2], out_[2];
+  mutable std::once_flag f64_once_;
+  mutable std::unique_ptr<ntt_detail::F64Radix3Tables> f64_;
 };
 
 }  // namespace enygma

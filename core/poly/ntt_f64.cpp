@@ -101,11 +101,8 @@ void stage(uint64_t* v, size_t n, unsigned log_h, const uint64_t* tw, ThreadPool
       n / 4, [&](size_t p0, size_t p1) { in_twos(p0, p1, run); }, kPairGrain);
 }
 
-// A polynomial of n elements into the lanes' form v, its inverse transform, the coset factors,
-// its forward transform.
-void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned log_n,
-                  ThreadPool& pool) {
-  const size_t n = tables.n;
+// n elements into the lanes' form v (n / 2 pairs).
+void to_pairs(const Fr* x, uint64_t* v, size_t n, ThreadPool& pool) {
   pool.parallel_for(
       n / 2,
       [&](size_t p0, size_t p1) {
@@ -114,6 +111,12 @@ void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned lo
         }
       },
       kPairGrain);
+}
+
+// A polynomial of tables.n elements in the lanes' form v: its inverse transform, the coset
+// factors, its forward transform.
+void transform(const F64Tables& tables, uint64_t* v, unsigned log_n, ThreadPool& pool) {
+  const size_t n = tables.n;
   for (unsigned log_h = log_n; log_h-- > 0;) stage<true>(v, n, log_h, tables.inverse.data(), pool);
   const Fr* factor = tables.factor;
   auto scale = [&]<size_t kCount>(size_t p) {
@@ -130,6 +133,66 @@ void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned lo
   for (unsigned log_h = 0; log_h < log_n; ++log_h) {
     stage<false>(v, n, log_h, tables.forward.data(), pool);
   }
+}
+
+// A polynomial of n elements into the lanes' form v, to the odd coset.
+void to_odd_coset(const F64Tables& tables, const Fr* x, uint64_t* v, unsigned log_n,
+                  ThreadPool& pool) {
+  to_pairs(x, v, tables.n, pool);
+  transform(tables, v, log_n, pool);
+}
+
+// n = 3m (EvaluationDomain, core/poly/evaluation_domain.hpp): the radix-3 pass in, the m-domain's
+// transform on each third, the radix-3 pass out, on the lanes' form of the polynomial (pair p of
+// each third holds elements 2p and 2p + 1 of it, so the three elements of a radix-3 step are the
+// same lane of pairs p, p + m / 2 and p + m). Every value stays below m: f64_lanes' products of
+// two such values in the scalar form (kR256).
+void to_odd_coset_radix3(const F64Tables& tables, const F64Radix3Tables& r3, const Fr* x,
+                         uint64_t* v, unsigned log_m, ThreadPool& pool) {
+  const size_t m = tables.n, half = m / 2;
+  to_pairs(x, v, 3 * m, pool);
+  const Fe2 w = get(r3.constants.data(), 0), w_inv = get(r3.constants.data(), 1),
+            third = get(r3.constants.data(), 2);
+  pool.parallel_for(
+      half,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p) {
+          const Fe2 x0 = get(v, p), x1 = get(v, p + half), x2 = get(v, p + 2 * half);
+          Fe2 t[2];
+          const Fe2 d[2] = {f64_lanes::sub<Fr>(x1, x2), f64_lanes::sub<Fr>(x2, x1)};
+          const Fe2 ws[2] = {w_inv, w_inv};
+          f64_lanes::mul_many<Fr, true, 2>(t, ws, d);
+          Fe2 y[2] = {f64_lanes::add<Fr>(f64_lanes::sub<Fr>(x0, x2), t[0]),
+                      f64_lanes::add<Fr>(f64_lanes::sub<Fr>(x0, x1), t[1])};
+          const Fe2 tw[2] = {get(r3.in[0].data(), p), get(r3.in[1].data(), p)};
+          f64_lanes::mul_many<Fr, true, 2>(y, y, tw);
+          Fe2 s = f64_lanes::add<Fr>(f64_lanes::add<Fr>(x0, x1), x2);
+          f64_lanes::mul_many<Fr, true, 1>(&s, &s, &third);
+          put(v, p, s);
+          put(v, p + half, y[0]);
+          put(v, p + 2 * half, y[1]);
+        }
+      },
+      kPairGrain);
+  for (size_t j = 0; j < 3; ++j) transform(tables, v + kFe2Words * j * half, log_m, pool);
+  pool.parallel_for(
+      half,
+      [&](size_t p0, size_t p1) {
+        for (size_t p = p0; p < p1; ++p) {
+          Fe2 u[2] = {get(v, p + half), get(v, p + 2 * half)};
+          const Fe2 tw[2] = {get(r3.out[0].data(), p), get(r3.out[1].data(), p)};
+          f64_lanes::mul_many<Fr, true, 2>(u, u, tw);
+          const Fe2 u0 = get(v, p);
+          Fe2 t[2];
+          const Fe2 d[2] = {f64_lanes::sub<Fr>(u[0], u[1]), f64_lanes::sub<Fr>(u[1], u[0])};
+          const Fe2 ws[2] = {w, w};
+          f64_lanes::mul_many<Fr, true, 2>(t, ws, d);
+          put(v, p, f64_lanes::add<Fr>(f64_lanes::add<Fr>(u0, u[0]), u[1]));
+          put(v, p + half, f64_lanes::add<Fr>(f64_lanes::sub<Fr>(u0, u[1]), t[0]));
+          put(v, p + 2 * half, f64_lanes::add<Fr>(f64_lanes::sub<Fr>(u0, u[0]), t[1]));
+        }
+      },
+      kPairGrain);
 }
 
 void to_elements(const uint64_t* v, Fr* x, size_t n, ThreadPool& pool) {
@@ -180,27 +243,14 @@ unsigned log_size(size_t n) {
 }
 }  // namespace
 
-void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool) {
-  const size_t n = tables.n;
-  SecureVector<uint64_t> v(kFe2Words * (n / 2));
-  to_odd_coset(tables, a, v.data(), log_size(n), pool);
-  to_elements(v.data(), a, n, pool);
-}
+namespace {
 
-void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
-  const size_t n = tables.n;
-  const unsigned log_n = log_size(n);
-  // One polynomial at a time in the lanes' form (witness-derived: wiped when released).
-  SecureVector<uint64_t> v(kFe2Words * (n / 2));
-  for (Fr* x : {b, c}) {
-    to_odd_coset(tables, x, v.data(), log_n, pool);
-    to_elements(v.data(), x, n, pool);
-  }
-  to_odd_coset(tables, a, v.data(), log_n, pool);
-  auto product = [&]<size_t kCount>(size_t p) {
+// a = a b - c from a's odd-coset values in the lanes' form (v) and b's and c's as elements.
+void product(const uint64_t* v, Fr* a, const Fr* b, const Fr* c, size_t n, ThreadPool& pool) {
+  auto run = [&]<size_t kCount>(size_t p) {
     Fe2 ab[2], y[2];
     for (size_t k = 0; k < kCount; ++k) {
-      ab[k] = get(v.data(), p + k);
+      ab[k] = get(v, p + k);
       y[k] = f64_lanes::load(b[2 * (p + k)].limbs, b[2 * (p + k) + 1].limbs);
     }
     f64_lanes::mul_many<Fr, true, kCount>(ab, ab, y);
@@ -211,7 +261,64 @@ void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadP
     }
   };
   pool.parallel_for(
-      n / 2, [&](size_t p0, size_t p1) { in_twos(p0, p1, product); }, kPairGrain);
+      n / 2, [&](size_t p0, size_t p1) { in_twos(p0, p1, run); }, kPairGrain);
+}
+
+// One polynomial at a time to the odd coset in the lanes' form (witness-derived: wiped when
+// released), b's and c's back to elements, then a = a b - c.
+template <class ToOddCoset>
+void odd_coset_product(size_t n, Fr* a, Fr* b, Fr* c, ThreadPool& pool, ToOddCoset to_odd_coset) {
+  SecureVector<uint64_t> v(kFe2Words * (n / 2));
+  for (Fr* x : {b, c}) {
+    to_odd_coset(x, v.data());
+    to_elements(v.data(), x, n, pool);
+  }
+  to_odd_coset(a, v.data());
+  product(v.data(), a, b, c, n, pool);
+}
+
+}  // namespace
+
+void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool) {
+  const size_t n = tables.n;
+  SecureVector<uint64_t> v(kFe2Words * (n / 2));
+  to_odd_coset(tables, a, v.data(), log_size(n), pool);
+  to_elements(v.data(), a, n, pool);
+}
+
+void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
+  const unsigned log_n = log_size(tables.n);
+  odd_coset_product(tables.n, a, b, c, pool,
+                    [&](const Fr* x, uint64_t* v) { to_odd_coset(tables, x, v, log_n, pool); });
+}
+
+F64Radix3Tables make_f64_radix3_tables(const std::vector<Fr> (&in)[2],
+                                       const std::vector<Fr> (&out)[2], const Fr& w,
+                                       const Fr& w_inv, const Fr& third) {
+  F64Radix3Tables t;
+  for (int j = 0; j < 2; ++j) {
+    t.in[j] = lane_pairs(in[j].data(), in[j].size() / 2);
+    t.out[j] = lane_pairs(out[j].data(), out[j].size() / 2);
+  }
+  const Fr constants[6] = {w, w, w_inv, w_inv, third, third};
+  t.constants = lane_pairs(constants, 3);
+  return t;
+}
+
+void f64_odd_coset_product_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a, Fr* b,
+                                  Fr* c, ThreadPool& pool) {
+  const unsigned log_m = log_size(tables.n);
+  odd_coset_product(3 * tables.n, a, b, c, pool, [&](const Fr* x, uint64_t* v) {
+    to_odd_coset_radix3(tables, r3, x, v, log_m, pool);
+  });
+}
+
+void f64_to_odd_coset_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a,
+                             ThreadPool& pool) {
+  const size_t n = 3 * tables.n;
+  SecureVector<uint64_t> v(kFe2Words * (n / 2));
+  to_odd_coset_radix3(tables, r3, a, v.data(), log_size(tables.n), pool);
+  to_elements(v.data(), a, n, pool);
 }
 
 }  // namespace enygma::ntt_detail

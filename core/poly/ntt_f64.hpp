@@ -43,4 +43,21 @@ void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool);
 // coset from evaluations on the n-th roots; b and c are scratch.
 void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
 
+// The radix-3 passes of an EvaluationDomain of size n = 3m (core/poly/evaluation_domain.hpp) in
+// the lanes' form: in[j] and out[j] are the domain's twiddles of the pass in and out (m each),
+// constants the pairs (w, w), (w^-1, w^-1), (1/3, 1/3).
+struct F64Radix3Tables {
+  std::vector<uint64_t> in[2], out[2], constants;
+};
+F64Radix3Tables make_f64_radix3_tables(const std::vector<Fr> (&in)[2],
+                                       const std::vector<Fr> (&out)[2], const Fr& w,
+                                       const Fr& w_inv, const Fr& third);
+
+// EvaluationDomain::odd_coset_product and to_odd_coset for n = 3 tables.n (tables: the m-domain's,
+// m >= 4), every pass on the lanes.
+void f64_odd_coset_product_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a, Fr* b,
+                                  Fr* c, ThreadPool& pool);
+void f64_to_odd_coset_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a,
+                             ThreadPool& pool);
+
 }  // namespace enygma::ntt_detail
