@@ -167,12 +167,7 @@ void EvaluationDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) 
   }
 #endif
   for (Fr* x : {a, b, c}) to_odd_coset(x, pool);
-  pool.parallel_for(
-      n_,
-      [&](size_t begin, size_t end) {
-        for (size_t i = begin; i < end; ++i) a[i] = a[i] * b[i] - c[i];
-      },
-      kGrain);
+  ntt_detail::product_minus(a, b, c, n_, pool);
 }
 
 }  // namespace enygma

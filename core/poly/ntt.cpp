@@ -368,8 +368,12 @@ void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
   }
 #endif
   for (Fr* x : {a, b, c}) to_odd_coset_scalar(x, pool);
+  ntt_detail::product_minus(a, b, c, n_, pool);
+}
+
+void ntt_detail::product_minus(Fr* a, const Fr* b, const Fr* c, size_t n, ThreadPool& pool) {
   pool.parallel_for(
-      n_,
+      n,
       [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) a[i] = a[i] * b[i] - c[i];
       },

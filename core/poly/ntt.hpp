@@ -24,6 +24,8 @@ namespace enygma {
 namespace ntt_detail {
 struct F64Tables;
 struct IfmaTables;
+// a[i] = a[i] b[i] - c[i] for i < n, over the pool: the quotient's last step on the scalar field.
+void product_minus(Fr* a, const Fr* b, const Fr* c, size_t n, ThreadPool& pool);
 }  // namespace ntt_detail
 
 class NttDomain {
