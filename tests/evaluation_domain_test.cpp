@@ -144,8 +144,15 @@ TEST(EvaluationDomain, OddCosetAgreesWithInterpolation) {
   for (size_t n : {size_t(3) << 4, size_t(3) << 6, size_t(3) << 9, size_t(3) << 12, size_t(1) << 12,
                    size_t(3) << 14}) {
     const EvaluationDomain& d = EvaluationDomain::shared(n);
-    const std::vector<Fr> a = random_values(n, 1000 + n), b = random_values(n, 2000 + n),
-                          c = random_values(n, 3000 + n);
+    std::vector<Fr> a = random_values(n, 1000 + n), b = random_values(n, 2000 + n),
+                    c = random_values(n, 3000 + n);
+    if (n == size_t(3) << 9) {  // edge values: m - 1 and 0 (the lanes' bounds)
+      for (size_t i = 0; i < n; ++i) {
+        a[i] = -Fr::one();
+        b[i] = i % 2 ? Fr::zero() : -Fr::one();
+        c[i] = i % 3 ? -Fr::one() : Fr::zero();
+      }
+    }
     std::vector<Fr> first;
     for (bool ifma : {false, true}) {
       if (ifma && !cpu_supports_ifma()) continue;

@@ -112,12 +112,26 @@ const ntt_detail::F64Radix3Tables& EvaluationDomain::f64_radix3_tables() const {
   return *f64_;
 }
 
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+const ntt_detail::IfmaRadix3Tables& EvaluationDomain::ifma_radix3_tables() const {
+  std::call_once(ifma_once_, [&] {
+    ifma_.reset(ntt_detail::make_ifma_radix3_tables(in_, out_, w_, w_inv_, third_));
+  });
+  return *ifma_;
+}
+#endif
+
 void EvaluationDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
   if (!radix3_) {
     sub_->to_odd_coset(a, pool);
     return;
   }
-#if defined(ENYGMA_HAVE_F64_LANES)
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  if (kernels::ntt_lanes_enabled() && m_ >= ntt_detail::kIfmaMinSize) {
+    ntt_detail::ifma_to_odd_coset_radix3(sub_->ifma_tables(), ifma_radix3_tables(), a, pool);
+    return;
+  }
+#elif defined(ENYGMA_HAVE_F64_LANES)
   if (kernels::ntt_lanes_enabled() && m_ >= 4) {
     ntt_detail::f64_to_odd_coset_radix3(sub_->f64_tables(), f64_radix3_tables(), a, pool);
     return;

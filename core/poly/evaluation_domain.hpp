@@ -27,6 +27,7 @@
 #include "core/parallel/thread_pool.hpp"
 #include "core/poly/ntt.hpp"
 #include "core/poly/ntt_f64.hpp"
+#include "core/poly/ntt_ifma.hpp"
 
 namespace enygma {
 
@@ -72,6 +73,13 @@ class EvaluationDomain {
   std::vector<Fr> in_[2], out_[2];
   mutable std::once_flag f64_once_;
   mutable std::unique_ptr<ntt_detail::F64Radix3Tables> f64_;
+#if defined(ENYGMA_HAVE_IFMA_KERNEL)
+  // The IFMA kernel's passes (core/poly/ntt_ifma.hpp), built on first use.
+  const ntt_detail::IfmaRadix3Tables& ifma_radix3_tables() const;
+  mutable std::once_flag ifma_once_;
+  mutable std::unique_ptr<ntt_detail::IfmaRadix3Tables, void (*)(ntt_detail::IfmaRadix3Tables*)>
+      ifma_{nullptr, ntt_detail::destroy_ifma_radix3_tables};
+#endif
 };
 
 }  // namespace enygma

@@ -70,6 +70,9 @@ class NttDomain {
   // The f64 lanes' tables (core/poly/ntt_f64.hpp), built on first use: odd_coset_product's in
   // WebAssembly with relaxed SIMD, and the tests' elsewhere. Needs n >= 2.
   const ntt_detail::F64Tables& f64_tables() const;
+  // The IFMA kernel's tables (core/poly/ntt_ifma.hpp), built on first use (builds with the
+  // kernel only).
+  const ntt_detail::IfmaTables& ifma_tables() const;
 
   // A primitive 2^28-th root of unity: 5^((r - 1) / 2^28), 5 generating Fr^*.
   static Fr root_of_unity_max();
@@ -84,8 +87,6 @@ class NttDomain {
   // to_odd_coset on the scalar field (the lane kernels' fallback).
   void to_odd_coset_scalar(Fr* a, ThreadPool& pool) const;
   CosetTables& coset_tables() const;
-  // The IFMA kernel's tables, built on first use (builds with the kernel only).
-  const ntt_detail::IfmaTables& ifma_tables() const;
   // factor[p] = omega_2n^rev(p) / n, built on first use.
   const std::vector<Fr>& coset_factors() const;
 

@@ -337,6 +337,97 @@ ENYGMA_IFMA_TARGET void canonical_pass(const Block* x, Fr* out, size_t b0, size_
 
 }  // namespace
 
+struct IfmaRadix3Tables {
+  size_t m = 0;
+  std::vector<Block> in[2], out[2];  // lane l of block b: 16 times twiddle 8b + l
+  Block w, w_inv, third;             // every lane: 16 times the constant
+};
+
+namespace {
+
+// The radix-3 passes (EvaluationDomain::to_odd_coset, core/poly/evaluation_domain.cpp) on blocks
+// [b0, b1) of each third. Values in and out are canonical; in between every sum or difference
+// stays below 4m and every product below 2m (a product of values below 4m and m is below
+// 4m^2 / 2^260 + m), and each output is brought below m.
+ENYGMA_IFMA_TARGET void radix3_in_pass(const IfmaRadix3Tables& t, Fr* a, size_t b0, size_t b1) {
+  const size_t m = t.m;
+  const Fe8 w_inv = load(t.w_inv), third = load(t.third);
+  for (size_t b = b0; b < b1; ++b) {
+    Fr* p = a + 8 * b;
+    const Fe8 x0 = load_elements(p), x1 = load_elements(p + m), x2 = load_elements(p + 2 * m);
+    const Fe8 t1 = ifma::mul<Fr>(ifma::sub<Fr, 1>(x1, x2), w_inv);
+    const Fe8 t2 = ifma::mul<Fr>(ifma::sub<Fr, 1>(x2, x1), w_inv);
+    const Fe8 y1 = ifma::add(ifma::sub<Fr, 1>(x0, x2), t1);
+    const Fe8 y2 = ifma::add(ifma::sub<Fr, 1>(x0, x1), t2);
+    const Fe8 s = ifma::add(ifma::add(x0, x1), x2);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(s, third)), p);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(y1, load(t.in[0][b]))), p + m);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(y2, load(t.in[1][b]))), p + 2 * m);
+  }
+}
+
+ENYGMA_IFMA_TARGET void radix3_out_pass(const IfmaRadix3Tables& t, Fr* a, size_t b0, size_t b1) {
+  const size_t m = t.m;
+  const Fe8 w = load(t.w);
+  for (size_t b = b0; b < b1; ++b) {
+    Fr* p = a + 8 * b;
+    const Fe8 u0 = load_elements(p);
+    const Fe8 u1 =
+        ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(load_elements(p + m), load(t.out[0][b])));
+    const Fe8 u2 =
+        ifma::reduce_below_4m<Fr>(ifma::mul<Fr>(load_elements(p + 2 * m), load(t.out[1][b])));
+    const Fe8 t1 = ifma::mul<Fr>(ifma::sub<Fr, 1>(u1, u2), w);
+    const Fe8 t2 = ifma::mul<Fr>(ifma::sub<Fr, 1>(u2, u1), w);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::add(ifma::add(u0, u1), u2)), p);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::add(ifma::sub<Fr, 1>(u0, u2), t1)), p + m);
+    store_elements(ifma::reduce_below_4m<Fr>(ifma::add(ifma::sub<Fr, 1>(u0, u1), t2)), p + 2 * m);
+  }
+}
+
+}  // namespace
+
+IfmaRadix3Tables* make_ifma_radix3_tables(const std::vector<Fr> (&in)[2],
+                                          const std::vector<Fr> (&out)[2], const Fr& w,
+                                          const Fr& w_inv, const Fr& third) {
+  auto t = std::make_unique<IfmaRadix3Tables>();
+  t->m = in[0].size();
+  for (int j = 0; j < 2; ++j) {
+    t->in[j].resize(t->m / 8);
+    t->out[j].resize(t->m / 8);
+    for (size_t i = 0; i < t->m; ++i) {
+      put_scaled(in[j][i], t->in[j][i / 8], int(i % 8));
+      put_scaled(out[j][i], t->out[j][i / 8], int(i % 8));
+    }
+  }
+  for (int l = 0; l < 8; ++l) {
+    put_scaled(w, t->w, l);
+    put_scaled(w_inv, t->w_inv, l);
+    put_scaled(third, t->third, l);
+  }
+  return t.release();
+}
+
+void destroy_ifma_radix3_tables(IfmaRadix3Tables* tables) {
+  delete tables;
+}
+
+void ifma_to_odd_coset_radix3(const IfmaTables& sub, const IfmaRadix3Tables& r3, Fr* a,
+                              ThreadPool& pool) {
+  const size_t m = r3.m, nb = sub.blocks;
+  pool.parallel_for(
+      m / 8, [&](size_t b0, size_t b1) { radix3_in_pass(r3, a, b0, b1); }, 256);
+  std::vector<Block> x(nb);  // one buffer for the three thirds (fresh pages cost on some VMs)
+  for (size_t j = 0; j < 3; ++j) {
+    Fr* third = a + j * m;
+    to_odd_coset(sub, third, x.data(), pool);
+    pool.parallel_for(
+        nb, [&](size_t b0, size_t b1) { canonical_pass(x.data(), third, b0, b1); }, 256);
+  }
+  sodium_memzero(x.data(), nb * sizeof(Block));
+  pool.parallel_for(
+      m / 8, [&](size_t b0, size_t b1) { radix3_out_pass(r3, a, b0, b1); }, 256);
+}
+
 IfmaTables* make_ifma_tables(const NttDomain& d) {
   const unsigned log_n = d.log_size();
   auto t = std::make_unique<IfmaTables>();

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/field/cpu_features.hpp"
 #include "core/field/fr.hpp"
@@ -33,6 +34,19 @@ inline constexpr size_t kIfmaMinSize = 64;
 struct IfmaTables;
 IfmaTables* make_ifma_tables(const NttDomain& domain);
 void destroy_ifma_tables(IfmaTables* tables);
+
+// The radix-3 passes of an EvaluationDomain of size 3m (core/poly/evaluation_domain.hpp), eight
+// triples at a time on the scalar form's arrays: in[j] and out[j] are the domain's twiddles of
+// the pass in and out (m each, m a multiple of 8), w its cube root of unity.
+struct IfmaRadix3Tables;
+IfmaRadix3Tables* make_ifma_radix3_tables(const std::vector<Fr> (&in)[2],
+                                          const std::vector<Fr> (&out)[2], const Fr& w,
+                                          const Fr& w_inv, const Fr& third);
+void destroy_ifma_radix3_tables(IfmaRadix3Tables* tables);
+// EvaluationDomain::to_odd_coset for n = 3m: the pass in, the m-domain's transforms (sub: its
+// tables, m >= kIfmaMinSize) on each third, the pass out. Witness-derived scratch is wiped.
+void ifma_to_odd_coset_radix3(const IfmaTables& sub, const IfmaRadix3Tables& r3, Fr* a,
+                              ThreadPool& pool);
 
 // NttDomain::to_odd_coset for the domain the tables were made for (n >= kIfmaMinSize).
 void ifma_to_odd_coset(const IfmaTables& tables, Fr* a, ThreadPool& pool);
