@@ -1,11 +1,11 @@
 #include "core/poly/evaluation_domain.hpp"
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 
 #include "core/field/kernels.hpp"
+#include "core/util/shared_instance.hpp"
 
 namespace enygma {
 
@@ -96,12 +96,7 @@ EvaluationDomain::EvaluationDomain(size_t n) : n_(n) {
 }
 
 const EvaluationDomain& EvaluationDomain::shared(size_t n) {
-  static std::mutex mu;
-  static std::map<size_t, std::unique_ptr<const EvaluationDomain>> domains;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = domains[n];
-  if (!slot) slot = std::make_unique<const EvaluationDomain>(n);
-  return *slot;
+  return shared_instance<EvaluationDomain>(n);
 }
 
 const ntt_detail::F64Radix3Tables& EvaluationDomain::f64_radix3_tables() const {

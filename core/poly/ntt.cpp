@@ -1,13 +1,13 @@
 #include "core/poly/ntt.hpp"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <utility>
 
 #include "core/field/kernels.hpp"
 #include "core/poly/ntt_f64.hpp"
 #include "core/poly/ntt_ifma.hpp"
+#include "core/util/shared_instance.hpp"
 
 namespace enygma {
 
@@ -154,12 +154,7 @@ struct NttDomain::CosetTables {
 NttDomain::~NttDomain() = default;
 
 const NttDomain& NttDomain::shared(unsigned log_n) {
-  static std::mutex mu;
-  static std::map<unsigned, std::unique_ptr<const NttDomain>> domains;
-  std::lock_guard<std::mutex> lock(mu);
-  auto& slot = domains[log_n];
-  if (!slot) slot = std::make_unique<const NttDomain>(log_n);
-  return *slot;
+  return shared_instance<NttDomain>(log_n);
 }
 
 NttDomain::CosetTables& NttDomain::coset_tables() const {
