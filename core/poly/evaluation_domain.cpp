@@ -126,11 +126,6 @@ void EvaluationDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
     ntt_detail::ifma_to_odd_coset_radix3(sub_->ifma_tables(), ifma_radix3_tables(), a, pool);
     return;
   }
-#elif defined(ENYGMA_HAVE_F64_LANES)
-  if (kernels::ntt_lanes_enabled() && m_ >= 4) {
-    ntt_detail::f64_to_odd_coset_radix3(sub_->f64_tables(), f64_radix3_tables(), a, pool);
-    return;
-  }
 #endif
   const size_t m = m_;
   // In: the radix-3 step of the inverse transform (decimation in frequency), each third times

@@ -324,21 +324,6 @@ const ntt_detail::IfmaTables& NttDomain::ifma_tables() const {
 #endif
 
 void NttDomain::to_odd_coset(Fr* a, ThreadPool& pool) const {
-#if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  if (kernels::ntt_lanes_enabled() && n_ >= ntt_detail::kIfmaMinSize) {
-    ntt_detail::ifma_to_odd_coset(ifma_tables(), a, pool);
-    return;
-  }
-#elif defined(ENYGMA_HAVE_F64_LANES)
-  if (kernels::ntt_lanes_enabled() && n_ >= 4) {
-    ntt_detail::f64_to_odd_coset(f64_tables(), a, pool);
-    return;
-  }
-#endif
-  to_odd_coset_scalar(a, pool);
-}
-
-void NttDomain::to_odd_coset_scalar(Fr* a, ThreadPool& pool) const {
   const Fr* factor = coset_factors().data();
   inverse_dif(a, pool);
   pool.parallel_for(
@@ -362,7 +347,7 @@ void NttDomain::odd_coset_product(Fr* a, Fr* b, Fr* c, ThreadPool& pool) const {
     return;
   }
 #endif
-  for (Fr* x : {a, b, c}) to_odd_coset_scalar(x, pool);
+  for (Fr* x : {a, b, c}) to_odd_coset(x, pool);
   ntt_detail::product_minus(a, b, c, n_, pool);
 }
 

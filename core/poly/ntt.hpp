@@ -84,8 +84,6 @@ class NttDomain {
   // Decimation in frequency with omega^-1, unscaled: natural order in, bit-reversed order out.
   void inverse_dif(Fr* a, ThreadPool& pool) const;
   void bit_reverse(Fr* a, ThreadPool& pool) const;
-  // to_odd_coset on the scalar field (the lane kernels' fallback).
-  void to_odd_coset_scalar(Fr* a, ThreadPool& pool) const;
   CosetTables& coset_tables() const;
   // factor[p] = omega_2n^rev(p) / n, built on first use.
   const std::vector<Fr>& coset_factors() const;

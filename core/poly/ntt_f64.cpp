@@ -279,13 +279,6 @@ void odd_coset_product(size_t n, Fr* a, Fr* b, Fr* c, ThreadPool& pool, ToOddCos
 
 }  // namespace
 
-void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool) {
-  const size_t n = tables.n;
-  SecureVector<uint64_t> v(kFe2Words * (n / 2));
-  to_odd_coset(tables, a, v.data(), log_size(n), pool);
-  to_elements(v.data(), a, n, pool);
-}
-
 void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
   const unsigned log_n = log_size(tables.n);
   odd_coset_product(tables.n, a, b, c, pool,
@@ -311,14 +304,6 @@ void f64_odd_coset_product_radix3(const F64Tables& tables, const F64Radix3Tables
   odd_coset_product(3 * tables.n, a, b, c, pool, [&](const Fr* x, uint64_t* v) {
     to_odd_coset_radix3(tables, r3, x, v, log_m, pool);
   });
-}
-
-void f64_to_odd_coset_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a,
-                             ThreadPool& pool) {
-  const size_t n = 3 * tables.n;
-  SecureVector<uint64_t> v(kFe2Words * (n / 2));
-  to_odd_coset_radix3(tables, r3, a, v.data(), log_size(tables.n), pool);
-  to_elements(v.data(), a, n, pool);
 }
 
 }  // namespace enygma::ntt_detail

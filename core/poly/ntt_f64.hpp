@@ -37,8 +37,6 @@ struct F64Tables {
 // address).
 F64Tables make_f64_tables(const std::vector<Fr>& twiddles, const std::vector<Fr>& factor);
 
-// NttDomain::to_odd_coset for n = tables.n >= 4, in place.
-void f64_to_odd_coset(const F64Tables& tables, Fr* a, ThreadPool& pool);
 // NttDomain::odd_coset_product for n = tables.n >= 4: a[i] = A(x_i) B(x_i) - C(x_i) on the odd
 // coset from evaluations on the n-th roots; b and c are scratch.
 void f64_odd_coset_product(const F64Tables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
@@ -53,11 +51,9 @@ F64Radix3Tables make_f64_radix3_tables(const std::vector<Fr> (&in)[2],
                                        const std::vector<Fr> (&out)[2], const Fr& w,
                                        const Fr& w_inv, const Fr& third);
 
-// EvaluationDomain::odd_coset_product and to_odd_coset for n = 3 tables.n (tables: the m-domain's,
-// m >= 4), every pass on the lanes.
+// EvaluationDomain::odd_coset_product for n = 3 tables.n (tables: the m-domain's, m >= 4),
+// every pass on the lanes.
 void f64_odd_coset_product_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a, Fr* b,
                                   Fr* c, ThreadPool& pool);
-void f64_to_odd_coset_radix3(const F64Tables& tables, const F64Radix3Tables& r3, Fr* a,
-                             ThreadPool& pool);
 
 }  // namespace enygma::ntt_detail

@@ -482,15 +482,6 @@ void destroy_ifma_tables(IfmaTables* tables) {
   delete tables;
 }
 
-void ifma_to_odd_coset(const IfmaTables& t, Fr* a, ThreadPool& pool) {
-  const size_t nb = t.blocks;
-  std::vector<Block> x(nb);
-  to_odd_coset(t, a, x.data(), pool);
-  pool.parallel_for(
-      nb, [&](size_t b0, size_t b1) { canonical_pass(x.data(), a, b0, b1); }, 256);
-  sodium_memzero(x.data(), nb * sizeof(Block));
-}
-
 void ifma_odd_coset_product(const IfmaTables& t, Fr* a, Fr* b, Fr* c, ThreadPool& pool) {
   const size_t nb = t.blocks;
   std::vector<Block> x(nb), y(nb);

@@ -48,8 +48,6 @@ void destroy_ifma_radix3_tables(IfmaRadix3Tables* tables);
 void ifma_to_odd_coset_radix3(const IfmaTables& sub, const IfmaRadix3Tables& r3, Fr* a,
                               ThreadPool& pool);
 
-// NttDomain::to_odd_coset for the domain the tables were made for (n >= kIfmaMinSize).
-void ifma_to_odd_coset(const IfmaTables& tables, Fr* a, ThreadPool& pool);
 // NttDomain::odd_coset_product for the domain the tables were made for (n >= kIfmaMinSize).
 // Witness-derived scratch is wiped before returning.
 void ifma_odd_coset_product(const IfmaTables& tables, Fr* a, Fr* b, Fr* c, ThreadPool& pool);
