@@ -10,6 +10,7 @@
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/setup.hpp"
+#include "core/parallel/thread_pool.hpp"
 #include "core/registry/circuit_prover.hpp"
 #include "support/random_r1cs.hpp"
 #include "support/test_rng.hpp"
@@ -294,6 +295,50 @@ TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) 
   r = CircuitProver::load(id, pk, vk, sequential_pool(), unchecked);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().rule, "key");
+}
+
+// On a pool of two threads or more, prove_request checks the rules beside the witness's
+// computation: the same proof as on one thread, and for a request that breaks a rule (the first
+// of several), has another shape or does not parse, the error family.witness gives.
+TEST(HardeningKeys, ProveRequestOnTwoThreadsAnswersAsOnOne) {
+  const CircuitId id = transfer_k(2);
+  const Groth16Keys keys = dev_keys(id, "two threads");
+  auto prover =
+      CircuitProver::load(id, serialize_proving_key(keys.pk, id.key_name()),
+                          serialize_verifying_key(keys.vk, id.key_name()), sequential_pool());
+  ASSERT_TRUE(prover.ok()) << prover.error().message;
+  ThreadPool two(2);
+  ProveOptions options;
+  const uint8_t test_seed[] = {2, 2};
+  options.insecure_test_seed = test_seed;
+  const std::string good = test::read_vector("transfer-k2.json");
+  auto one_thread = (*prover)->prove_request(good, sequential_pool(), options);
+  auto two_threads = (*prover)->prove_request(good, two, options);
+  ASSERT_TRUE(one_thread.ok() && two_threads.ok())
+      << (one_thread.ok() ? two_threads.error().message : one_thread.error().message);
+  EXPECT_EQ(one_thread->response_json, two_threads->response_json);
+
+  // Several rules broken at once (a balance and an amount changed): the first is named.
+  std::string two_rules = good;
+  for (const char* field : {"\"previous_sender_balance\": \"", "\"tx_values\": [\n    \""}) {
+    const size_t at = two_rules.find(field);
+    ASSERT_NE(at, std::string::npos) << field;
+    two_rules.insert(at + std::string(field).size(), "1");
+  }
+  const std::vector<std::string> bad = {test::read_vector("transfer-k2-bad.json"), two_rules,
+                                        test::read_vector("transfer-k6.json"), "{", "[]"};
+  for (const std::string& request : bad) {
+    auto expected = id.family->witness(request, 2);
+    ASSERT_FALSE(expected.ok()) << request.substr(0, 80);
+    for (ThreadPool* pool : {&sequential_pool(), &two}) {
+      auto r = (*prover)->prove_request(request, *pool, options);
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.error().rule, expected.error().rule);
+      EXPECT_EQ(r.error().field, expected.error().field);
+      EXPECT_EQ(r.error().message, expected.error().message);
+    }
+  }
+  EXPECT_GE(id.family->validate_all(two_rules, 2).size(), 2u);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ async function main() {
     const ms = performance.now() - t;
     if (out.status !== STATUS.OK) throw new Error('prove: ' + out.text);
     const stages = {};
+    if (starts.length) stages.parse = starts[0][1] - t; // request, witness: before the first stage
     for (let i = 0; i + 1 < starts.length; ++i) stages[starts[i][0]] = starts[i + 1][1] - starts[i][1];
     return { ms, stages, response: out.text };
   };

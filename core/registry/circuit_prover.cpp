@@ -85,7 +85,29 @@ std::vector<uint8_t> CircuitProver::raw_proving_key_file() const {
 Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json, ThreadPool& pool,
                                                   const ProveOptions& options) const {
   if (!has_pk_) return make_error("this instance has no proving key", "key");
-  auto witness = circuit_.family->witness(request_json, circuit_.k);
+  const CircuitFamily& family = *circuit_.family;
+  if (pool.size() < 2) {
+    auto witness = family.witness(request_json, circuit_.k);
+    if (!witness) return witness.error();
+    return prove_witness(std::move(*witness), pool, options);
+  }
+  // The rules' checks beside the witness's computation, each parsing the request: the witness
+  // is used only when no rule fails (the first failing rule is the error, as family.witness
+  // reports it), and wiped otherwise. The calling thread starts on the witness, the longer of
+  // the two; the other thread, woken, takes the checks (or the caller does, after it).
+  std::vector<Error> broken;
+  Result<std::vector<Fr>> witness = make_error("the witness was not computed", "internal");
+  pool.run_tasks(2, [&](size_t task) {
+    if (task == 0) {
+      witness = family.witness_unchecked(request_json, circuit_.k);
+    } else {
+      broken = family.validate_all(request_json, circuit_.k);
+    }
+  });
+  if (!broken.empty()) {
+    if (witness) wipe(*witness);
+    return broken.front();
+  }
   if (!witness) return witness.error();
   return prove_witness(std::move(*witness), pool, options);
 }
