@@ -114,6 +114,51 @@ TEST(HardeningKeys, EveryFlippedBitIsRefused) {
   }
 }
 
+// A verifying key whose file is intact (its digest matches) but whose points are not: gamma
+// off G2's order-r subgroup, or an IC point off the curve. Refused by name, unless the caller
+// says it checked these very points before (check_points false, the browser's key cache).
+TEST(HardeningKeys, VerifyingKeyPointsAreCheckedUnlessCheckedBefore) {
+  G2Affine twist_point;  // on the twist, of another order than r
+  for (uint64_t x = 1;; ++x) {
+    Fp2 xx{Fp::from_u64(x), Fp::one()};
+    auto y = (xx.square() * xx + G2Params::b()).sqrt();
+    if (!y) continue;
+    twist_point = G2Affine{xx, *y};
+    break;
+  }
+  VerifyingKey off_subgroup = small_keys().keys.vk;
+  off_subgroup.gamma2 = twist_point;
+  VerifyingKey off_curve = small_keys().keys.vk;
+  off_curve.ic[1].y += Fp::one();
+  const std::pair<const VerifyingKey*, const char*> cases[] = {
+      {&off_subgroup, "beta, gamma or delta is not a G2 point of order r"},
+      {&off_curve, "an IC point is not on the curve"}};
+  for (const auto& [vk, expected] : cases) {
+    for (PointFormat format : {PointFormat::kRaw, PointFormat::kCompressed}) {
+      if (format == PointFormat::kCompressed && vk == &off_curve) continue;  // not encodable
+      const auto file = serialize_verifying_key(*vk, "small", format);
+      EXPECT_EQ(vk_error(file), std::string("verifying key: ") + expected);
+      auto unchecked = load_verifying_key(file, "small", false);
+      ASSERT_TRUE(unchecked.ok()) << unchecked.error().message;
+      EXPECT_TRUE(unchecked->gamma2 == vk->gamma2 && unchecked->ic == vk->ic);
+    }
+  }
+  // Through CircuitProver::load: the same refusal unless check_verifying_key_points is false.
+  const CircuitId id = transfer_k(2);
+  const Groth16Keys keys = dev_keys(id, "vk points");
+  VerifyingKey bad = keys.vk;
+  bad.delta2 = twist_point;
+  const auto vk_file = serialize_verifying_key(bad, id.key_name());
+  auto refused = CircuitProver::load(id, {}, vk_file, sequential_pool());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "verifying key: beta, gamma or delta is not a G2 point of order r");
+  CircuitLoadOptions checked_before;
+  checked_before.check_verifying_key_points = false;
+  checked_before.prepare_verifier = false;
+  EXPECT_TRUE(CircuitProver::load(id, {}, vk_file, sequential_pool(), checked_before).ok());
+}
+
 // With two threads a raw proving key's digest is computed beside its parse: the same answers,
 // and a body flipped anywhere (the shape at the end included) is still "corrupt".
 TEST(HardeningKeys, DigestBesideTheParseOnTwoThreads) {

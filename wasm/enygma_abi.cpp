@@ -173,6 +173,7 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
   }
   CircuitLoadOptions options;
   options.check_circuit_digest = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
+  options.check_verifying_key_points = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
   options.prepare_verifier = !(flags & ENY_DEFER_VERIFIER);
   // The steps' times, each until the next step starts or load() returns.
   nlohmann::ordered_json steps = nlohmann::ordered_json::object();

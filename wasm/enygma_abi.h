@@ -33,7 +33,9 @@ enum {
 enum {
   /* The caller has loaded these very key bytes into this very module before, which compared
    * them with its circuit (a cache entry recording the module's digest): the circuit's R1CS is
-   * not built again to compare its digest; the two keys are still compared with each other. */
+   * not built again to compare its digest, nor are the verifying key's points checked again (on
+   * their curves, in G2's subgroup); the two keys are still compared with each other and each
+   * file with its digest. */
   ENY_KEYS_CHECKED_BY_THIS_MODULE = 1,
   /* The verifier's tables (e(alpha, beta), the lines of gamma and delta, the public-input
    * table) are made by the first verification instead of by the load: for a caller that makes

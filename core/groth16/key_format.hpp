@@ -79,8 +79,10 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file);
 Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
                                     const std::string& expected_circuit_name, ThreadPool& pool);
 // Verifying keys are small and may come from elsewhere: every point is also checked on the
-// curve and in its subgroup.
+// curve and in its subgroup, unless check_points is false (a key whose points this build
+// checked before and kept: the browser's key cache, CircuitLoadOptions).
 Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
-                                        const std::string& expected_circuit_name);
+                                        const std::string& expected_circuit_name,
+                                        bool check_points = true);
 
 }  // namespace enygma

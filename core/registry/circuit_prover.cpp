@@ -41,7 +41,7 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
   };
 
   step("verifying_key");
-  auto vk = load_verifying_key(vk_file, name);
+  auto vk = load_verifying_key(vk_file, name, options.check_verifying_key_points);
   if (!vk) return vk.error();
   auto vk_matches = [&](const R1cs& r1cs) {
     return vk->circuit_digest == circuit_digest(circuit) && vk->num_public == r1cs.num_public;

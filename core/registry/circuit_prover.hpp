@@ -39,6 +39,10 @@ struct CircuitLoadOptions {
   // witness does not satisfy its constraints; the error then names the key). Without a shape the
   // R1CS is needed to prove, and is checked.
   bool check_circuit_digest = true;
+  // Check the verifying key's points (on their curves, beta, gamma and delta in G2's subgroup:
+  // load_verifying_key). False only for a key whose points this build checked when it kept it
+  // (the browser's key cache): its file digest still guards against corruption.
+  bool check_verifying_key_points = true;
   // Called as each step of load() starts ("verifying_key", "r1cs", "proving_key", "verifier"),
   // for timings (core has no clock).
   std::function<void(const char* step)> on_step;
