@@ -274,13 +274,22 @@ TEST(KeyFormat, ConstraintShapeRoundTripsAndMalformedShapesAreRefused) {
     EXPECT_EQ(r.error().rule, "key");
     EXPECT_NE(r.error().message.find(reason), std::string::npos) << r.error().message;
   };
-  refused([&](ConstraintShape& s) { s.a.wire[0] = s.num_wires; }, "a wire beyond");
-  refused([&](ConstraintShape& s) { s.b.coeff[0] = uint32_t(s.coefficients.size()); },
-          "coefficient index beyond");
-  refused([&](ConstraintShape& s) { std::swap(s.coefficients[0], s.coefficients[1]); },
+  refused([&](ConstraintShape& s) { s.a.wire.edit([&](auto& v) { v[0] = s.num_wires; }); },
+          "a wire beyond");
+  refused(
+      [&](ConstraintShape& s) {
+        s.b.coeff.edit([&](auto& v) { v[0] = uint32_t(s.coefficients.size()); });
+      },
+      "coefficient index beyond");
+  refused([&](ConstraintShape& s) { s.coefficients.edit([](auto& v) { std::swap(v[0], v[1]); }); },
           "start with 1 and -1");
-  refused([&](ConstraintShape& s) { s.c.row_start[1] = s.c.row_start[2] + 1; }, "decrease");
-  refused([&](ConstraintShape& s) { s.coefficients[2].limbs[3] = ~uint64_t(0); }, "not below r");
+  refused([&](ConstraintShape& s) { s.c.row_start.edit([](auto& v) { v[1] = v[2] + 1; }); },
+          "decrease");
+  refused(
+      [&](ConstraintShape& s) {
+        s.coefficients.edit([](auto& v) { v[2].limbs[3] = ~uint64_t(0); });
+      },
+      "not below r");
 }
 
 TEST(KeyFormat, RoundTripsRawAndCompressed) {

@@ -2,6 +2,7 @@
 // another k (or is the other half of the pair) is refused with a message saying so.
 // (An interrupted `enygma setup`: hardening_setup_kill_test.cpp.)
 #include <gtest/gtest.h>
+#include <sodium.h>
 
 #include <memory>
 #include <string>
@@ -157,6 +158,121 @@ TEST(HardeningKeys, VerifyingKeyPointsAreCheckedUnlessCheckedBefore) {
   checked_before.check_verifying_key_points = false;
   checked_before.prepare_verifier = false;
   EXPECT_TRUE(CircuitProver::load(id, {}, vk_file, sequential_pool(), checked_before).ok());
+}
+
+// Every array of a proving key, for comparisons and for checking where its elements live.
+template <class F>
+void for_each_array(const ProvingKey& pk, F&& f) {
+  f(pk.a.wires, "a.wires");
+  f(pk.a.points, "a.points");
+  f(pk.b1.wires, "b1.wires");
+  f(pk.b1.points, "b1.points");
+  f(pk.b2.wires, "b2.wires");
+  f(pk.b2.points, "b2.points");
+  f(pk.c.wires, "c.wires");
+  f(pk.c.points, "c.points");
+  f(pk.h, "h");
+  if (pk.shape) {
+    f(pk.shape->coefficients, "shape.coefficients");
+    for (const ConstraintShape::Matrix* m : {&pk.shape->a, &pk.shape->b, &pk.shape->c}) {
+      f(m->row_start, "shape.row_start");
+      f(m->wire, "shape.wire");
+      f(m->coeff, "shape.coeff");
+    }
+  }
+}
+
+// A raw proving key read in place (load_proving_key's file_owner): every array lies in the
+// file's buffer, which the key keeps alive after the caller lets go of it, and the key is the
+// one a copying load gives, on one thread and on two. At an odd address (not aligned for the
+// arrays' elements) they are copied instead; a compressed key never holds on to its file.
+TEST(HardeningKeys, RawProvingKeyReadInPlace) {
+  ThreadPool two(2);
+  const auto& file = small_keys().raw.pk;
+  const auto copied = load_proving_key(file, "small", sequential_pool());
+  ASSERT_TRUE(copied.ok()) << copied.error().message;
+  for (ThreadPool* pool : {&sequential_pool(), &two}) {
+    auto owned = std::make_shared<std::vector<uint8_t>>(file);
+    const uint8_t* begin = owned->data();
+    const uint8_t* end = begin + owned->size();
+    auto in_place = load_proving_key(*owned, "small", *pool, owned);
+    owned.reset();  // the key holds the buffer now
+    ASSERT_TRUE(in_place.ok()) << in_place.error().message;
+    size_t arrays = 0;
+    for_each_array(*in_place, [&](const auto& array, const char* name) {
+      if (array.empty()) return;
+      ++arrays;
+      EXPECT_TRUE(array.borrowed()) << name;
+      const auto* p = reinterpret_cast<const uint8_t*>(array.data());
+      EXPECT_TRUE(p >= begin && p < end) << name;
+    });
+    EXPECT_EQ(arrays, 19u);
+    EXPECT_EQ(serialize_proving_key(*in_place, "small"), file);
+    EXPECT_EQ(serialize_proving_key(*copied, "small"), file);
+  }
+  // Misaligned: the same key, copied.
+  auto shifted = std::make_shared<std::vector<uint8_t>>(file.size() + 1);
+  std::copy(file.begin(), file.end(), shifted->begin() + 1);
+  auto moved = load_proving_key(std::span<const uint8_t>(*shifted).subspan(1), "small",
+                                sequential_pool(), shifted);
+  ASSERT_TRUE(moved.ok()) << moved.error().message;
+  for_each_array(
+      *moved, [&](const auto& array, const char* name) { EXPECT_FALSE(array.borrowed()) << name; });
+  EXPECT_EQ(serialize_proving_key(*moved, "small"), file);
+  // Compressed: decoded, nothing borrowed.
+  auto compressed = std::make_shared<std::vector<uint8_t>>(small_keys().compressed.pk);
+  auto decoded = load_proving_key(*compressed, "small", sequential_pool(), compressed);
+  ASSERT_TRUE(decoded.ok()) << decoded.error().message;
+  for_each_array(*decoded, [&](const auto& array, const char* name) {
+    EXPECT_FALSE(array.borrowed()) << name;
+  });
+  EXPECT_EQ(compressed.use_count(), 1);
+}
+
+// Version 4's zero padding before the points (8-byte alignment) is part of the format: a file
+// with any padding byte set, its digest made to match, is malformed.
+TEST(HardeningKeys, NonZeroAlignmentPaddingIsRefused) {
+  const auto& file = small_keys().raw.pk;
+  auto reseal = [](std::vector<uint8_t> f) {
+    crypto_generichash_state state;
+    crypto_generichash_init(&state, nullptr, 0, 32);
+    crypto_generichash_update(&state, f.data(), 104);
+    crypto_generichash_update(&state, f.data() + kKeyHeaderSize, f.size() - kKeyHeaderSize);
+    crypto_generichash_final(&state, f.data() + 104, 32);
+    return f;
+  };
+  ASSERT_EQ(pk_error(reseal(file)), "");
+  // The padding's places: after the body's three u32, after each query's wires when the count's
+  // u32 and the wires end 4 bytes past a multiple of 8, and after H's count.
+  const ProvingKey& pk = small_keys().keys.pk;
+  std::vector<size_t> padding;  // body offsets of 4-byte paddings
+  size_t pos = 12;
+  padding.push_back(pos);
+  pos += 4 + 3 * sizeof(G1Affine) + 2 * sizeof(G2Affine);
+  const std::pair<size_t, size_t> queries[] = {{pk.a.size(), sizeof(G1Affine)},
+                                               {pk.b1.size(), sizeof(G1Affine)},
+                                               {pk.b2.size(), sizeof(G2Affine)},
+                                               {pk.c.size(), sizeof(G1Affine)}};
+  for (const auto& [count, point_size] : queries) {
+    pos += 4 + 4 * count;
+    if (pos % 8) {
+      padding.push_back(pos);
+      pos += 4;
+    }
+    pos += count * point_size;
+  }
+  pos += 4;
+  ASSERT_NE(pos % 8, 0u);
+  padding.push_back(pos);
+  ASSERT_GE(padding.size(), 2u);
+  for (size_t at : padding) {
+    for (size_t i = 0; i < 4; ++i) {
+      ASSERT_EQ(file[kKeyHeaderSize + at + i], 0) << "body offset " << at + i;
+      auto bad = file;
+      bad[kKeyHeaderSize + at + i] = uint8_t(1u << i);
+      EXPECT_EQ(pk_error(reseal(bad)), "proving key body is malformed") << "body offset " << at + i;
+    }
+  }
 }
 
 // With two threads a raw proving key's digest is computed beside its parse: the same answers,

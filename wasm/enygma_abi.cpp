@@ -161,6 +161,11 @@ int eny_circuit_info(const char* circuit, eny_buffer* out) {
 
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, unsigned flags, eny_buffer* out) {
+  // Adopted bytes are freed when the last array reading them goes (or on return, unused).
+  std::shared_ptr<const void> pk_owner;
+  if ((flags & ENY_ADOPT_PROVING_KEY) && pk) {
+    pk_owner = std::shared_ptr<const void>(pk, [](const void* p) { free(const_cast<void*>(p)); });
+  }
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
@@ -168,12 +173,14 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
       pk ? std::span<const uint8_t>(pk, pk_len) : std::span<const uint8_t>();
   std::span<const uint8_t> vk_span =
       vk ? std::span<const uint8_t>(vk, vk_len) : std::span<const uint8_t>();
-  if (flags & ~unsigned(ENY_KEYS_CHECKED_BY_THIS_MODULE | ENY_DEFER_VERIFIER)) {
+  if (flags &
+      ~unsigned(ENY_KEYS_CHECKED_BY_THIS_MODULE | ENY_DEFER_VERIFIER | ENY_ADOPT_PROVING_KEY)) {
     return fail(out, ENY_REJECTED, make_error("unknown flags", "input", "flags"));
   }
   CircuitLoadOptions options;
   options.check_circuit_digest = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
   options.check_verifying_key_points = !(flags & ENY_KEYS_CHECKED_BY_THIS_MODULE);
+  options.proving_key_owner = std::move(pk_owner);
   options.prepare_verifier = !(flags & ENY_DEFER_VERIFIER);
   // The steps' times, each until the next step starts or load() returns.
   nlohmann::ordered_json steps = nlohmann::ordered_json::object();

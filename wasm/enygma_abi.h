@@ -41,7 +41,12 @@ enum {
    * table) are made by the first verification instead of by the load: for a caller that makes
    * that verification itself while idle (the worker's warm-up), so that the load, on the way to
    * proof-ready, is shorter. */
-  ENY_DEFER_VERIFIER = 2
+  ENY_DEFER_VERIFIER = 2,
+  /* pk was allocated with this module's malloc and belongs to the module from the call on: a
+   * raw proving key is read in place (its arrays stay in those bytes, no second copy), the bytes
+   * kept while the keys are loaded and freed with them; freed at once when the load fails or
+   * when the key is compressed (decoded into memory of its own). */
+  ENY_ADOPT_PROVING_KEY = 4
 };
 
 /* Proof export formats (eny_export_proof). */
@@ -85,9 +90,10 @@ int eny_circuit_info(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see
  * core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
- * flags: ENY_KEYS_CHECKED_BY_THIS_MODULE, ENY_DEFER_VERIFIER, or 0. Replaces the keys loaded before
- * for that circuit. out: {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms:
- * the milliseconds of each step of the load ("verifying_key", "r1cs", "proving_key", "verifier").
+ * flags: ENY_KEYS_CHECKED_BY_THIS_MODULE, ENY_DEFER_VERIFIER, ENY_ADOPT_PROVING_KEY, or'ed, or 0.
+ * Replaces the keys loaded before for that circuit. out:
+ * {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms: the milliseconds of
+ * each step of the load ("verifying_key", "r1cs", "proving_key", "verifier").
  */
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, unsigned flags, eny_buffer* out);

@@ -12,6 +12,7 @@
   var STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
   var PROOF_FORMATS = { reference: 0, snarkjs: 1, public_snarkjs: 2, binary_hex: 3 };
   var LOAD_FLAGS = { KEYS_CHECKED_BY_THIS_MODULE: 1, DEFER_VERIFIER: 2 };
+  var ADOPT_PROVING_KEY = 4; // loadKeys' own (wasm/enygma_abi.h ENY_ADOPT_PROVING_KEY)
 
   function bindAbi(M) {
     var memory = M.enygmaMemory();
@@ -130,13 +131,20 @@
         });
       },
       // flags: 0 (default), or LOAD_FLAGS' values or'ed (wasm/enygma_abi.h).
+      // The proving key's bytes go to the module (ENY_ADOPT_PROVING_KEY): a raw key is read where
+      // they are copied in, not copied a second time.
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
-          return withBytes(pkBytes, function (pk, pkLen) {
-            return withBytes(vkBytes, function (vk, vkLen) {
-              clearOut();
-              return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, flags >>> 0, outBuffer));
-            });
+          return withBytes(vkBytes, function (vk, vkLen) {
+            var pk = 0;
+            if (pkBytes != null) {
+              pk = M._malloc(Math.max(1, pkBytes.length));
+              if (!pk) throw new Error('enygma: out of memory (' + pkBytes.length + ' bytes)');
+              heap().set(pkBytes, pk);
+            }
+            clearOut();
+            var all = (flags >>> 0) | (pk ? ADOPT_PROVING_KEY : 0);
+            return outcome(M._eny_load_keys(c, pk, pk ? pkBytes.length : 0, vk, vkLen, all, outBuffer));
           });
         });
       },

@@ -45,24 +45,28 @@ ConstraintShape ConstraintShape::from_r1cs(const R1cs& r1cs) {
   ConstraintShape s;
   s.num_wires = r1cs.num_wires;
   s.num_public = r1cs.num_public;
-  s.coefficients = {Fr::one(), -Fr::one()};
+  std::vector<Fr> coefficients = {Fr::one(), -Fr::one()};
   std::unordered_map<std::array<uint64_t, 4>, uint32_t, LimbsHash> index;
   index.emplace(limbs_of(Fr::one()), 0);
   index.emplace(limbs_of(-Fr::one()), 1);
   auto convert = [&](const SparseMatrix& in, Matrix& out) {
     out.row_start = in.row_start;
-    out.wire.reserve(in.terms.size());
-    out.coeff.reserve(in.terms.size());
+    std::vector<uint32_t> wire, coeff;
+    wire.reserve(in.terms.size());
+    coeff.reserve(in.terms.size());
     for (const R1csTerm& t : in.terms) {
-      auto [it, added] = index.emplace(limbs_of(t.coeff), uint32_t(s.coefficients.size()));
-      if (added) s.coefficients.push_back(t.coeff);
-      out.wire.push_back(t.wire);
-      out.coeff.push_back(it->second);
+      auto [it, added] = index.emplace(limbs_of(t.coeff), uint32_t(coefficients.size()));
+      if (added) coefficients.push_back(t.coeff);
+      wire.push_back(t.wire);
+      coeff.push_back(it->second);
     }
+    out.wire = std::move(wire);
+    out.coeff = std::move(coeff);
   };
   convert(r1cs.a, s.a);
   convert(r1cs.b, s.b);
   convert(r1cs.c, s.c);
+  s.coefficients = std::move(coefficients);
   return s;
 }
 

@@ -14,16 +14,17 @@
 
 #include "core/field/fr.hpp"
 #include "core/r1cs/r1cs.hpp"
+#include "core/util/shared_array.hpp"
 
 namespace enygma {
 
 struct ConstraintShape {
   struct Matrix {
-    std::vector<uint32_t> row_start{0};  // row i: terms [row_start[i], row_start[i + 1])
-    std::vector<uint32_t> wire, coeff;   // coeff: index into coefficients
+    SharedArray<uint32_t> row_start = std::vector<uint32_t>{0};  // row i: [row_start[i], [i + 1])
+    SharedArray<uint32_t> wire, coeff;  // a term's wire, its coefficient's index
   };
   uint32_t num_wires = 0, num_public = 0;
-  std::vector<Fr> coefficients;  // [0] = 1, [1] = -1, then the others in order of appearance
+  SharedArray<Fr> coefficients;  // [0] = 1, [1] = -1, then the others in order of appearance
   Matrix a, b, c;
 
   size_t num_constraints() const { return a.row_start.size() - 1; }

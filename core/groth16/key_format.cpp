@@ -61,43 +61,73 @@ std::vector<uint8_t> wrap(KeyKind kind, bool insecure, PointFormat format,
   return w.take();
 }
 
+// Zero bytes up to the next multiple of 8 of the body's position (the body starts at offset
+// 136, a multiple of 8): what follows is aligned for in-place reads of 64-bit limbs.
+void pad8(ByteWriter& w) {
+  static const uint8_t zeros[8] = {};
+  if (const size_t rem = w.data().size() % 8) w.bytes(zeros, 8 - rem);
+}
+
+bool skip_pad8(ByteReader& r) {
+  const size_t rem = r.position() % 8;
+  if (rem == 0) return true;
+  uint8_t pad[8] = {};
+  if (!r.bytes(pad, 8 - rem)) return false;
+  for (size_t i = 0; i < 8 - rem; ++i) {
+    if (pad[i] != 0) return false;
+  }
+  return true;
+}
+
+static_assert(std::endian::native == std::endian::little,
+              "word arrays are stored as the host's 32-bit words");
+
+void put_words(ByteWriter& w, const SharedArray<uint32_t>& v) {
+  if (!v.empty()) w.bytes(v.data(), v.size() * sizeof(uint32_t));
+}
+
+// count 32-bit words (or Fr elements: T), read in place when `owner` keeps the bytes alive.
+template <class T>
+bool get_array(ByteReader& r, SharedArray<T>& v, size_t count,
+               const std::shared_ptr<const void>& owner) {
+  std::span<const uint8_t> raw;
+  if (count > r.remaining() / sizeof(T) || !r.view(raw, count * sizeof(T))) return false;
+  if (owner) {
+    v = SharedArray<T>(owner, reinterpret_cast<const T*>(raw.data()), count);
+  } else {
+    std::vector<T> copy(count);
+    if (count > 0) memcpy(copy.data(), raw.data(), raw.size());
+    v = std::move(copy);
+  }
+  return true;
+}
+
 template <class Q>
 void put_query(ByteWriter& w, const Q& q, const PointCodec& codec) {
   w.u32(uint32_t(q.size()));
-  for (uint32_t wire : q.wires) w.u32(wire);
+  put_words(w, q.wires);
+  pad8(w);
   codec.write(w, q.points);
 }
 
 template <class Q>
-bool get_query(ByteReader& r, Q& q, const PointCodec& codec, uint32_t num_wires) {
+bool get_query(ByteReader& r, Q& q, const PointCodec& codec, uint32_t num_wires,
+               const std::shared_ptr<const void>& owner) {
   uint32_t count;
   if (!r.u32(count)) return false;
-  using Affine = typename decltype(q.points)::value_type;
+  using Affine = std::remove_cvref_t<decltype(q.points[0])>;
   if (size_t(count) * (4 + codec.size_of<Affine>()) > r.remaining()) return false;
-  q.wires.resize(count);
-  for (auto& wire : q.wires) {
-    if (!r.u32(wire) || wire >= num_wires) return false;
+  if (!get_array(r, q.wires, count, owner)) return false;
+  for (uint32_t wire : q.wires) {
+    if (wire >= num_wires) return false;
   }
-  return codec.read(r, q.points, count);
-}
-
-static_assert(std::endian::native == std::endian::little,
-              "shape arrays are stored as the host's 32-bit words");
-
-void put_words(ByteWriter& w, const std::vector<uint32_t>& v) {
-  if (!v.empty()) w.bytes(v.data(), v.size() * sizeof(uint32_t));
-}
-
-bool get_words(ByteReader& r, std::vector<uint32_t>& v, size_t count) {
-  if (count > r.remaining() / sizeof(uint32_t)) return false;
-  v.resize(count);
-  return count == 0 || r.bytes(v.data(), count * sizeof(uint32_t));
+  return skip_pad8(r) && codec.read(r, q.points, count);
 }
 
 void put_shape(ByteWriter& w, const ConstraintShape& s) {
   w.u32(uint32_t(s.num_constraints()));
   w.u32(uint32_t(s.coefficients.size()));
-  w.bytes(s.coefficients.data(), s.coefficients.size() * sizeof(Fr));
+  if (!s.coefficients.empty()) w.bytes(s.coefficients.data(), s.coefficients.size() * sizeof(Fr));
   for (const ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c}) {
     w.u32(uint32_t(m->wire.size()));
     put_words(w, m->row_start);
@@ -107,11 +137,10 @@ void put_shape(ByteWriter& w, const ConstraintShape& s) {
 }
 
 // Sizes against what is left, coefficients canonical, then ConstraintShape::check().
-bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error) {
+bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error,
+               const std::shared_ptr<const void>& owner) {
   uint32_t rows = 0, table = 0;
-  if (!r.u32(rows) || !r.u32(table) || table > r.remaining() / sizeof(Fr)) return false;
-  s.coefficients.resize(table);
-  if (table > 0 && !r.bytes(s.coefficients.data(), size_t(table) * sizeof(Fr))) return false;
+  if (!r.u32(rows) || !r.u32(table) || !get_array(r, s.coefficients, table, owner)) return false;
   for (const Fr& x : s.coefficients) {
     if (cmp(x.montgomery(), Fr::kModulus) >= 0) {
       error = "a shape coefficient is not below r";
@@ -120,8 +149,8 @@ bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error) {
   }
   for (ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c}) {
     uint32_t terms = 0;
-    if (!r.u32(terms) || !get_words(r, m->row_start, size_t(rows) + 1) ||
-        !get_words(r, m->wire, terms) || !get_words(r, m->coeff, terms)) {
+    if (!r.u32(terms) || !get_array(r, m->row_start, size_t(rows) + 1, owner) ||
+        !get_array(r, m->wire, terms, owner) || !get_array(r, m->coeff, terms, owner)) {
       return false;
     }
   }
@@ -138,6 +167,7 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   w.u32(pk.num_wires);
   w.u32(pk.num_public);
   w.u32(pk.domain_size);
+  pad8(w);
   codec.write_one(w, pk.alpha1);
   codec.write_one(w, pk.beta1);
   codec.write_one(w, pk.delta1);
@@ -148,6 +178,7 @@ std::vector<uint8_t> serialize_proving_key(const ProvingKey& pk, const std::stri
   put_query(w, pk.b2, codec);
   put_query(w, pk.c, codec);
   w.u32(uint32_t(pk.h.size()));
+  pad8(w);
   codec.write(w, pk.h);
   if (!shape) shape = pk.shape.get();
   const bool with_shape = shape && format == PointFormat::kRaw;
@@ -259,28 +290,31 @@ Result<std::span<const uint8_t>> checked_body(std::span<const uint8_t> file, Key
 
 namespace {
 
+// owner: keeps `body` alive; a raw body's arrays are then read in place (none is copied).
 Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFileHeader& h,
-                                     ThreadPool& pool) {
-  const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw, &pool);
+                                     ThreadPool& pool, std::shared_ptr<const void> owner) {
+  if (h.compressed) owner = nullptr;  // decoded points, and no compressed file kept for its wires
+  const PointCodec codec(h.compressed ? PointFormat::kCompressed : PointFormat::kRaw, &pool, owner);
   ByteReader r(body);
   ProvingKey pk;
   pk.circuit_digest = h.circuit_digest;
   pk.insecure_dev = h.insecure_dev;
   bool ok = r.u32(pk.num_wires) && r.u32(pk.num_public) && r.u32(pk.domain_size) &&
             EvaluationDomain::valid_size(pk.domain_size) && pk.num_public < pk.num_wires &&
-            codec.read_one(r, pk.alpha1) && codec.read_one(r, pk.beta1) &&
+            skip_pad8(r) && codec.read_one(r, pk.alpha1) && codec.read_one(r, pk.beta1) &&
             codec.read_one(r, pk.delta1) && codec.read_one(r, pk.beta2) &&
-            codec.read_one(r, pk.delta2) && get_query(r, pk.a, codec, pk.num_wires) &&
-            get_query(r, pk.b1, codec, pk.num_wires) && get_query(r, pk.b2, codec, pk.num_wires) &&
-            get_query(r, pk.c, codec, pk.num_wires);
+            codec.read_one(r, pk.delta2) && get_query(r, pk.a, codec, pk.num_wires, owner) &&
+            get_query(r, pk.b1, codec, pk.num_wires, owner) &&
+            get_query(r, pk.b2, codec, pk.num_wires, owner) &&
+            get_query(r, pk.c, codec, pk.num_wires, owner);
   uint32_t hn = 0;
-  ok = ok && r.u32(hn) && hn == pk.domain_size && codec.read(r, pk.h, hn);
+  ok = ok && r.u32(hn) && hn == pk.domain_size && skip_pad8(r) && codec.read(r, pk.h, hn);
   std::string shape_error;
   if (ok && h.shape) {
     auto shape = std::make_shared<ConstraintShape>();
     shape->num_wires = pk.num_wires;
     shape->num_public = pk.num_public;
-    ok = get_shape(r, *shape, shape_error) &&
+    ok = get_shape(r, *shape, shape_error, owner) &&
          shape->num_constraints() + pk.num_public + 1 <= pk.domain_size;
     if (ok) pk.shape = std::move(shape);
   }
@@ -295,25 +329,26 @@ Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFil
 }  // namespace
 
 Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
-                                    const std::string& expected_circuit_name, ThreadPool& pool) {
+                                    const std::string& expected_circuit_name, ThreadPool& pool,
+                                    std::shared_ptr<const void> file_owner) {
   KeyFileHeader h;
   auto body = checked_header(file, KeyKind::kProving, expected_circuit_name, h);
   if (!body) return body.error();
   if (h.compressed || pool.size() < 2) {
     // (Compressed: the decoding is the long part and uses the pool itself.)
     if (!digest_matches(file, h)) return corrupt(KeyKind::kProving);
-    return parse_proving_key(*body, h, pool);
+    return parse_proving_key(*body, h, pool, std::move(file_owner));
   }
-  // Raw: the digest (a ~10 MB BLAKE2b) beside the parse (copies and range checks, safe on any
-  // bytes); nothing parsed is returned unless the digest matches, and a corrupt file is reported
-  // as such whatever the parse found.
+  // Raw: the digest (a ~10 MB BLAKE2b) beside the parse (range checks, and copies unless the
+  // file's owner is given; safe on any bytes); nothing parsed is returned unless the digest
+  // matches, and a corrupt file is reported as such whatever the parse found.
   bool digest_ok = false;
   std::optional<Result<ProvingKey>> parsed;
   pool.run_tasks(2, [&](size_t task) {
     if (task == 0) {
       digest_ok = digest_matches(file, h);
     } else {
-      parsed = parse_proving_key(*body, h, pool);
+      parsed = parse_proving_key(*body, h, pool, file_owner);
     }
   });
   if (!digest_ok) return corrupt(KeyKind::kProving);
@@ -331,10 +366,12 @@ Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
   VerifyingKey vk;
   vk.circuit_digest = h.circuit_digest;
   uint32_t nic = 0;
+  SharedArray<G1Affine> ic;
   bool ok = r.u32(vk.num_public) && codec.read_one(r, vk.alpha1) && codec.read_one(r, vk.beta2) &&
             codec.read_one(r, vk.gamma2) && codec.read_one(r, vk.delta2) && r.u32(nic) &&
-            nic == vk.num_public + 1 && codec.read(r, vk.ic, nic) && r.remaining() == 0;
+            nic == vk.num_public + 1 && codec.read(r, ic, nic) && r.remaining() == 0;
   if (!ok) return key_error("verifying key body is malformed" + codec.last_error_suffix());
+  vk.ic = ic.to_vector();
   if (check_points) {
     auto valid = validate_verifying_key_points(vk);
     if (!valid) return valid.error();

@@ -14,8 +14,16 @@
 //                 crypto_generichash), checked on load: every header field is covered too
 //   136     ...   body
 // Raw bodies store field elements as their Montgomery limbs (four little-endian 64-bit words,
-// R = 2^256), the in-memory form on every target, so loading is one read, one hash and copies:
-// no per-point conversion or validation (the digest vouches for the bytes). Compressed bodies
+// R = 2^256), the in-memory form on every target, so loading is one read, one hash and range
+// checks (limbs below p), the arrays used where they lie or copied: no per-point conversion or
+// curve check (the digest vouches for the bytes).
+//
+// Proving key body: u32 wires, u32 public inputs, u32 domain size n, zeros to a multiple of 8;
+// alpha1, beta1, delta1 (G1), beta2, delta2 (G2); the A, B1, B2 and C queries, each u32 count,
+// count u32 wires, zeros to a multiple of 8, count points; u32 n, zeros to a multiple of 8, the
+// n H points; then the constraint shape (below) when flag bit 2 is set. Offsets are the body's,
+// which starts at 136, a multiple of 8. Verifying key body: u32 public inputs, alpha1, beta2,
+// gamma2, delta2, u32 public inputs + 1, the IC points. Compressed bodies
 // (for the browser download) store points as 32-byte (G1) / 64-byte (G2) compressed encodings
 // (core/curve/point_encoding.hpp) and cost a square root per point to decode.
 //
@@ -28,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,8 +65,10 @@ struct KeyFileHeader {
 
 // Version 2: the digest covers the header (version 1 hashed the body only, so a flipped flag,
 // e.g. the development-key bit, went unnoticed). Version 3: the proving key's body holds its
-// domain's size n (2^k or 3 * 2^k) where version 2 held log2 n.
-inline constexpr uint32_t kKeyFormatVersion = 3;
+// domain's size n (2^k or 3 * 2^k) where version 2 held log2 n. Version 4: zero bytes before
+// the proving key's points so that each array of 64-bit limbs starts at a multiple of 8 bytes
+// (read in place: load_proving_key's file_owner).
+inline constexpr uint32_t kKeyFormatVersion = 4;
 inline constexpr size_t kKeyHeaderSize = 136;
 
 // A raw key carries pk.shape, or `shape` where given (a key loaded without one, its shape
@@ -76,8 +87,12 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file);
 // truncated, wrong magic or version, digest mismatch ("corrupt"), another circuit's key.
 // expected_circuit_name: when non-empty, a key for another circuit is refused.
 // pool: parallelises decompression of compressed bodies.
+// file_owner: keeps `file`'s bytes alive (and unchanged) for as long as it is held; a raw key's
+// arrays (points, wires, constraint shape) are then read in place, the key holding it, instead
+// of copied. Without it everything is copied.
 Result<ProvingKey> load_proving_key(std::span<const uint8_t> file,
-                                    const std::string& expected_circuit_name, ThreadPool& pool);
+                                    const std::string& expected_circuit_name, ThreadPool& pool,
+                                    std::shared_ptr<const void> file_owner = nullptr);
 // Verifying keys are small and may come from elsewhere: every point is also checked on the
 // curve and in its subgroup, unless check_points is false (a key whose points this build
 // checked before and kept: the browser's key cache, CircuitLoadOptions).

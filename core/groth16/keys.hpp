@@ -18,6 +18,7 @@
 #include "core/curve/g1.hpp"
 #include "core/curve/g2.hpp"
 #include "core/groth16/constraint_shape.hpp"
+#include "core/util/shared_array.hpp"
 
 namespace enygma {
 
@@ -25,8 +26,8 @@ namespace enygma {
 // left out (most wires of a transfer circuit do not appear in B, for example).
 template <class Affine>
 struct SparseQuery {
-  std::vector<uint32_t> wires;
-  std::vector<Affine> points;
+  SharedArray<uint32_t> wires;
+  SharedArray<Affine> points;
   size_t size() const { return wires.size(); }
 };
 
@@ -50,7 +51,7 @@ struct ProvingKey {
   SparseQuery<G1Affine> b1;  // [B_j(tau)]_1
   SparseQuery<G2Affine> b2;  // [B_j(tau)]_2
   SparseQuery<G1Affine> c;   // private wires: [(beta*A_j + alpha*B_j + C_j)/delta]_1
-  std::vector<G1Affine> h;   // domain_size points, see the file comment
+  SharedArray<G1Affine> h;   // domain_size points, see the file comment
   // The constraint system the key was made for (setup and zkey import fill it; key files of
   // the raw format carry it), so that proving needs no R1cs. May be absent (older key files,
   // the compressed format): the prover then takes the circuit's R1cs.

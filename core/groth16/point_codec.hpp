@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstring>
+#include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -12,13 +14,17 @@
 #include "core/curve/point_encoding.hpp"
 #include "core/groth16/key_format.hpp"
 #include "core/util/bytes.hpp"
+#include "core/util/shared_array.hpp"
 
 namespace enygma {
 
 class PointCodec {
  public:
-  explicit PointCodec(PointFormat format, ThreadPool* pool = nullptr)
-      : format_(format), pool_(pool) {}
+  // owner: keeps the bytes being read alive (a key file's buffer); raw points are then read in
+  // place (SharedArray borrows them) instead of copied.
+  explicit PointCodec(PointFormat format, ThreadPool* pool = nullptr,
+                      std::shared_ptr<const void> owner = nullptr)
+      : format_(format), pool_(pool), owner_(std::move(owner)) {}
 
   template <class Affine>
   size_t size_of() const {
@@ -30,9 +36,9 @@ class PointCodec {
   void write_one(ByteWriter& w, const G2Affine& p) const { write(w, std::vector<G2Affine>{p}); }
 
   template <class Affine>
-  void write(ByteWriter& w, const std::vector<Affine>& points) const {
+  void write(ByteWriter& w, std::span<const Affine> points) const {
     if (format_ == PointFormat::kRaw) {
-      w.bytes(points.data(), points.size() * sizeof(Affine));
+      if (!points.empty()) w.bytes(points.data(), points.size() * sizeof(Affine));
       return;
     }
     const size_t sz = size_of<Affine>();
@@ -46,24 +52,38 @@ class PointCodec {
       w.bytes(buf, sz);
     }
   }
+  template <class Affine>
+  void write(ByteWriter& w, const std::vector<Affine>& points) const {
+    write(w, std::span<const Affine>(points));
+  }
+  template <class Affine>
+  void write(ByteWriter& w, const SharedArray<Affine>& points) const {
+    write(w, std::span<const Affine>(points.data(), points.size()));
+  }
 
   template <class Affine>
   bool read_one(ByteReader& r, Affine& p) const {
-    std::vector<Affine> v;
+    SharedArray<Affine> v;
     if (!read(r, v, 1)) return false;
     p = v[0];
     return true;
   }
 
   template <class Affine>
-  bool read(ByteReader& r, std::vector<Affine>& points, size_t count) const {
+  bool read(ByteReader& r, SharedArray<Affine>& points, size_t count) const {
     const size_t sz = size_of<Affine>();
     std::span<const uint8_t> raw;
     if (count > r.remaining() / sz || !r.view(raw, count * sz)) return fail("truncated points");
-    points.resize(count);
     if (format_ == PointFormat::kRaw) {
-      // (an empty query has no buffer: memcpy's pointers must not be null even for 0 bytes)
-      if (count > 0) memcpy(points.data(), raw.data(), raw.size());
+      // In place when the bytes' owner is known (and they are aligned), otherwise copied.
+      if (owner_) {
+        points = SharedArray<Affine>(owner_, reinterpret_cast<const Affine*>(raw.data()), count);
+      } else {
+        std::vector<Affine> copy(count);
+        // (an empty query has no buffer: memcpy's pointers must not be null even for 0 bytes)
+        if (count > 0) memcpy(copy.data(), raw.data(), raw.size());
+        points = std::move(copy);
+      }
       // Montgomery limbs must be reduced, or arithmetic on them would be wrong.
       for (const auto& p : points) {
         if (!limbs_canonical(p)) return fail("a coordinate is not below p");
@@ -72,15 +92,19 @@ class PointCodec {
     }
     // Compressed: the digest vouches for the bytes, so decompression skips the G2 subgroup
     // check (a trusted-source decode); it still rejects encodings that are not points.
+    std::vector<Affine> decoded(count);
     BatchDecodeStatus st;
     if constexpr (std::is_same_v<Affine, G1Affine>) {
-      st = g1_from_compressed_batch(raw, points, pool_);
+      st = g1_from_compressed_batch(raw, decoded, pool_);
     } else {
-      st = g2_from_compressed_batch(raw, points, G2Check::kSkipSubgroupTrustedSource, pool_);
+      st = g2_from_compressed_batch(raw, decoded, G2Check::kSkipSubgroupTrustedSource, pool_);
     }
-    if (st.ok) return true;
-    error_ = "point " + std::to_string(st.index) + ": " + st.error;
-    return false;
+    if (!st.ok) {
+      error_ = "point " + std::to_string(st.index) + ": " + st.error;
+      return false;
+    }
+    points = std::move(decoded);
+    return true;
   }
 
   std::string last_error_suffix() const { return error_.empty() ? "" : " (" + error_ + ")"; }
@@ -101,6 +125,7 @@ class PointCodec {
 
   PointFormat format_;
   ThreadPool* pool_;
+  std::shared_ptr<const void> owner_;
   mutable std::string error_;
 };
 

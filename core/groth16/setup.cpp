@@ -130,28 +130,33 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
 
   // Sparse queries: only wires with a non-zero evaluation get a point.
   SecureVector<Fr> scalars;
+  std::vector<uint32_t> wires;
   auto fill_g1 = [&](SparseQuery<G1Affine>& q) {
-    q.points.resize(scalars.size());
-    g1.mul_many(scalars.data(), scalars.size(), q.points.data(), pool);
+    std::vector<G1Affine> points(scalars.size());
+    g1.mul_many(scalars.data(), scalars.size(), points.data(), pool);
+    q.points = std::move(points);
+    q.wires = wires;
   };
   for (uint32_t j = 0; j < nwires; ++j) {
     if (!u[j].is_zero()) {
-      pk.a.wires.push_back(j);
+      wires.push_back(j);
       scalars.push_back(u[j]);
     }
   }
   fill_g1(pk.a);
   scalars.clear();
+  wires.clear();
   for (uint32_t j = 0; j < nwires; ++j) {
     if (!v[j].is_zero()) {
-      pk.b1.wires.push_back(j);
+      wires.push_back(j);
       scalars.push_back(v[j]);
     }
   }
-  pk.b2.wires = pk.b1.wires;
   fill_g1(pk.b1);
-  pk.b2.points.resize(scalars.size());
-  g2.mul_many(scalars.data(), scalars.size(), pk.b2.points.data(), pool);
+  pk.b2.wires = pk.b1.wires;
+  std::vector<G2Affine> b2(scalars.size());
+  g2.mul_many(scalars.data(), scalars.size(), b2.data(), pool);
+  pk.b2.points = std::move(b2);
 
   // IC (public wires, over gamma) and the C query (private wires, over delta).
   Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
@@ -162,10 +167,11 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   vk.ic.resize(scalars.size());
   g1.mul_many(scalars.data(), scalars.size(), vk.ic.data(), pool);
   scalars.clear();
+  wires.clear();
   for (uint32_t j = npub + 1; j < nwires; ++j) {
     Fr k = (tw.beta * u[j] + tw.alpha * v[j] + w[j]) * delta_inv;
     if (!k.is_zero()) {
-      pk.c.wires.push_back(j);
+      wires.push_back(j);
       scalars.push_back(k);
     }
   }
@@ -181,8 +187,9 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   batch_inverse(scalars.data(), n, scratch.data());
   Fr factor = (tau_n.square() - Fr::one()) * (n_fr.dbl() * tw.delta).inverse();
   for (size_t i = 0; i < n; ++i) scalars[i] *= roots[i] * factor;
-  pk.h.resize(n);
-  g1.mul_many(scalars.data(), n, pk.h.data(), pool);
+  std::vector<G1Affine> h(n);
+  g1.mul_many(scalars.data(), n, h.data(), pool);
+  pk.h = std::move(h);
 
   sodium_memzero(&tw, sizeof tw);
   sodium_memzero(&tau_n, sizeof tau_n);

@@ -93,12 +93,16 @@ Result<std::vector<Affine>> decode_points(std::span<const uint8_t> body, size_t 
 // Dense per-wire points -> sparse query (identity points left out).
 template <class Affine>
 SparseQuery<Affine> sparse(const std::vector<Affine>& dense, uint32_t first_wire) {
-  SparseQuery<Affine> q;
+  std::vector<uint32_t> wires;
+  std::vector<Affine> points;
   for (size_t i = 0; i < dense.size(); ++i) {
     if (dense[i].is_infinity()) continue;
-    q.wires.push_back(uint32_t(first_wire + i));
-    q.points.push_back(dense[i]);
+    wires.push_back(uint32_t(first_wire + i));
+    points.push_back(dense[i]);
   }
+  SparseQuery<Affine> q;
+  q.wires = std::move(wires);
+  q.points = std::move(points);
   return q;
 }
 

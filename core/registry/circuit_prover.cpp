@@ -51,7 +51,7 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
   }
   if (!pk_file.empty()) {
     step("proving_key");
-    auto pk = load_proving_key(pk_file, name, pool);
+    auto pk = load_proving_key(pk_file, name, pool, options.proving_key_owner);
     if (!pk) return pk.error();
     if (options.check_circuit_digest || !pk->shape) {
       // Proving without a shape needs the R1CS anyway: check it as well.

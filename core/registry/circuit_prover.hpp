@@ -43,6 +43,9 @@ struct CircuitLoadOptions {
   // load_verifying_key). False only for a key whose points this build checked when it kept it
   // (the browser's key cache): its file digest still guards against corruption.
   bool check_verifying_key_points = true;
+  // Keeps the proving key file's bytes alive (and unchanged) while held: a raw key is then
+  // read in place (load_proving_key's file_owner), its arrays in those bytes, instead of copied.
+  std::shared_ptr<const void> proving_key_owner;
   // Called as each step of load() starts ("verifying_key", "r1cs", "proving_key", "verifier"),
   // for timings (core has no clock).
   std::function<void(const char* step)> on_step;

@@ -13,14 +13,18 @@ namespace enygma {
 class ByteWriter {
  public:
   void u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) buf_.push_back(uint8_t(v >> (8 * i)));
+    uint8_t b[4];
+    for (int i = 0; i < 4; ++i) b[i] = uint8_t(v >> (8 * i));
+    bytes(b, 4);
   }
   void u64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) buf_.push_back(uint8_t(v >> (8 * i)));
+    uint8_t b[8];
+    for (int i = 0; i < 8; ++i) b[i] = uint8_t(v >> (8 * i));
+    bytes(b, 8);
   }
   void bytes(const void* p, size_t n) {
-    // resize + memcpy rather than insert: g++ 12 at -O3 reports a false -Wstringop-overflow
-    // for vector::insert after a few push_backs.
+    // resize + memcpy rather than insert, and no push_back anywhere: g++ 12 at -O3 reports
+    // false -Wstringop-overflow / -Warray-bounds for a vector's growth after a few push_backs.
     if (n == 0) return;
     const size_t old = buf_.size();
     buf_.resize(old + n);

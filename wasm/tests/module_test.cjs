@@ -223,7 +223,7 @@ test('keys: KEYS_CHECKED_BY_THIS_MODULE loads without building the circuit; the 
   const proof = abi.prove(K, vector('transfer-k2.json'), null, null);
   assert.equal(abi.verify(K, proof.text).status, STATUS.OK);
   assert.equal(abi.verify(K, abi.verifierWarmupResponse(K).text).status, STATUS.INVALID);
-  const unknown = abi.loadKeys(K, keys.pk, vk, 4);
+  const unknown = abi.loadKeys(K, keys.pk, vk, 8);
   assert.equal(unknown.status, STATUS.REJECTED);
   assert.equal(unknown.json.field, 'flags');
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
@@ -241,6 +241,32 @@ test('proof export: reference round trip, snarkjs, 128-byte binary', () => {
   const bin = abi.exportProof(response.text, 'binary_hex');
   assert.match(bin.text, /^[0-9a-f]{256}$/);
   assert.equal(abi.exportProof('{}', 'reference').status, STATUS.REJECTED);
+});
+
+test('keys: loadKeys gives the proving key bytes to the module: a raw key is read in place, freed with the keys', () => {
+  const seed = abi.testSeedFromText('adopted');
+  const request = vector('transfer-k2.json');
+  const raw = abi.exportProvingKeyRaw(K).bytes;
+  const before = abi.prove(K, request, seed, null).text;
+  const inUse = () => abi.memoryStats().heap_in_use_bytes;
+  abi.unloadKeys(K);
+  const idle = inUse();
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) < 256 * 1024, `${what}: in use ${a} vs ${b}`);
+  // Refused loads (a corrupt raw key, a verifying key of another circuit) keep nothing.
+  const corrupt = raw.slice();
+  corrupt[raw.length - 1] ^= 1;
+  assert.equal(abi.loadKeys(K, corrupt, keys.vk).status, STATUS.ERROR);
+  const other = abi.insecureDevSetup(3, 'enygma-wasm-module-test');
+  assert.equal(abi.loadKeys(K, raw, other.vk).status, STATUS.ERROR);
+  near(inUse(), idle, 'after refused loads');
+  // The file's bytes are the key: about raw.length held, and the same proof.
+  assert.equal(abi.loadKeys(K, raw, keys.vk, LOAD_FLAGS.DEFER_VERIFIER).status, STATUS.OK);
+  const held = inUse() - idle;
+  assert.ok(held >= raw.length && held < raw.length + 512 * 1024, `the key holds ${held} for ${raw.length}`);
+  assert.equal(abi.prove(K, request, seed, null).text, before);
+  abi.unloadKeys(K);
+  near(inUse(), idle, 'after unloading');
+  assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
 });
 
 test('memory: twenty proofs in a row leave the heap as it was and the memory unchanged', () => {
