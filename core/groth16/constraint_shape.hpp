@@ -32,7 +32,9 @@ struct ConstraintShape {
 
   static ConstraintShape from_r1cs(const R1cs& r1cs);
 
-  // <row i of m, w>
+  // <row i of m, w>. A quarter of a payment circuit's other terms meet a wire of value 0 or 1
+  // (bits): those skip the multiplication (witness-dependent time, as the MSMs' zero and one
+  // scalars, docs/hardening.md).
   Fr dot(const Matrix& m, size_t i, std::span<const Fr> w) const {
     Fr acc = Fr::zero();
     for (uint32_t t = m.row_start[i]; t < m.row_start[i + 1]; ++t) {
@@ -42,7 +44,9 @@ struct ConstraintShape {
         acc += x;
       } else if (k == 1) {
         acc -= x;
-      } else {
+      } else if (x == Fr::one()) {
+        acc += coefficients[k];
+      } else if (!x.is_zero()) {
         acc += coefficients[k] * x;
       }
     }
