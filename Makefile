@@ -209,7 +209,7 @@ test-tsan: $(SETUP_STAMP) $(BUILD_TSAN)/CMakeCache.txt
 	@$(call timed,build-tsan,cmake --build $(BUILD_TSAN) -j $(JOBS) --target enygma enygma-load enygma_tests)
 	@$(call timed,test-tsan,TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir $(BUILD_TSAN) --output-on-failure -j $(JOBS) \
-	  -R '^(thread_pool|msm|ntt|groth16|server)_test$$')
+	  -R '^(thread_pool|msm|ntt|groth16|hardening_keys|server)_test$$')
 
 # libFuzzer targets (tests/fuzz; clang 14, ASan + UBSan) in $(BUILD_FUZZ): scripts/fuzz.sh
 # builds them and prints executions, exec/s, corpus and coverage per target.

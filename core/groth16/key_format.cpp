@@ -92,13 +92,7 @@ bool get_array(ByteReader& r, SharedArray<T>& v, size_t count,
                const std::shared_ptr<const void>& owner) {
   std::span<const uint8_t> raw;
   if (count > r.remaining() / sizeof(T) || !r.view(raw, count * sizeof(T))) return false;
-  if (owner) {
-    v = SharedArray<T>(owner, reinterpret_cast<const T*>(raw.data()), count);
-  } else {
-    std::vector<T> copy(count);
-    if (count > 0) memcpy(copy.data(), raw.data(), raw.size());
-    v = std::move(copy);
-  }
+  v = SharedArray<T>::of_bytes(raw.data(), count, owner);
   return true;
 }
 

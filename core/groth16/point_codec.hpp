@@ -76,14 +76,7 @@ class PointCodec {
     if (count > r.remaining() / sz || !r.view(raw, count * sz)) return fail("truncated points");
     if (format_ == PointFormat::kRaw) {
       // In place when the bytes' owner is known (and they are aligned), otherwise copied.
-      if (owner_) {
-        points = SharedArray<Affine>(owner_, reinterpret_cast<const Affine*>(raw.data()), count);
-      } else {
-        std::vector<Affine> copy(count);
-        // (an empty query has no buffer: memcpy's pointers must not be null even for 0 bytes)
-        if (count > 0) memcpy(copy.data(), raw.data(), raw.size());
-        points = std::move(copy);
-      }
+      points = SharedArray<Affine>::of_bytes(raw.data(), count, owner_);
       // Montgomery limbs must be reduced, or arithmetic on them would be wrong.
       for (const auto& p : points) {
         if (!limbs_canonical(p)) return fail("a coordinate is not below p");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -29,15 +30,18 @@ class SharedArray {
   SharedArray(std::shared_ptr<const void> owner, const T* data, size_t n) {
     if (n == 0) return;
     if (reinterpret_cast<uintptr_t>(data) % alignof(T) != 0) {
-      std::vector<T> copy(n);
-      std::copy_n(reinterpret_cast<const unsigned char*>(data), n * sizeof(T),
-                  reinterpret_cast<unsigned char*>(copy.data()));
-      *this = SharedArray(std::move(copy));
+      *this = copy_of(data, n);
       return;
     }
     owner_ = std::move(owner);
     data_ = data;
     size_ = n;
+  }
+  // The n elements stored in `bytes` (n * sizeof(T) of them, little-endian as in memory): in
+  // place when `owner` keeps them alive (and they are aligned), otherwise copied.
+  static SharedArray of_bytes(const uint8_t* bytes, size_t n, std::shared_ptr<const void> owner) {
+    const T* data = reinterpret_cast<const T*>(bytes);
+    return owner ? SharedArray(std::move(owner), data, n) : copy_of(data, n);
   }
 
   const T* data() const { return data_; }
@@ -64,6 +68,13 @@ class SharedArray {
   }
 
  private:
+  // Byte-wise (data need not be aligned for T).
+  static SharedArray copy_of(const T* data, size_t n) {
+    std::vector<T> copy(n);
+    if (n > 0) std::memcpy(copy.data(), data, n * sizeof(T));
+    return SharedArray(std::move(copy));
+  }
+
   std::shared_ptr<const void> owner_;
   const T* data_ = nullptr;
   size_t size_ = 0;
