@@ -63,7 +63,7 @@ help:
 	@echo "make test           set up, build both targets, run every test"
 	@echo "make build          native release ($(BUILD)/bin/enygma) and WebAssembly ($(BUILD_WASM)/)"
 	@echo "make test-native | test-wasm | test-sanitize | test-fuzz-short | test-e2e   one group"
-	@echo "make test-tsan      thread pool, MSM, NTT, prover and server under ThreadSanitizer"
+	@echo "make test-tsan      thread pool, MSM, NTT, prover, keys and server under ThreadSanitizer"
 	@echo "make test-soundness-full   the exhaustive soundness sweeps at every k (ENYGMA_SWEEP=full)"
 	@echo "make check-wasm-sodium     the WebAssembly libsodium build against libsodium's autotools"
 	@echo "make fuzz           every libFuzzer target for FUZZ_SECONDS (default 60) each"

@@ -105,10 +105,17 @@ class Server {
   }
   unsigned short port() const { return port_; }
   Child& process() { return *process_; }
+  // The exit status; when it is not 0 the server's stderr goes to the test's (a sanitizer's
+  // report is there: ThreadSanitizer exits with 66).
   int stop() {
     if (!process_) return -1;
     process_->send_signal(SIGTERM);
-    return process_->wait_exit(30s);
+    const int status = process_->wait_exit(30s);
+    if (status != 0) {
+      std::fprintf(stderr, "enygma serve exited with %d; its stderr:\n%s\n", status,
+                   process_->err().c_str());
+    }
+    return status;
   }
 
  private:
