@@ -42,7 +42,8 @@ const U256& subgroup_order();   // l (251 bits)
 const BjjPoint& generator_g();  // Pedersen G
 const BjjPoint& generator_h();  // Pedersen H
 // v*G + r*H with the canonical integer representatives of v and r (relation: Pedersen).
-// Fixed sequence of operations (Straus-Shamir, 254 doublings and additions).
+// Fixed sequence of operations: 128 additions of entries of fixed-base tables of G and H (4-bit
+// windows, each entry picked by a scan of its window), no doubling.
 BjjPoint pedersen(const Fr& v, const Fr& r);
 // The canonical integer of x reduced modulo l (a fixed sequence of three conditional
 // subtractions: x < p < 8l).
