@@ -126,58 +126,38 @@ const BjjPoint& generator_h() {
 namespace {
 
 // Fixed-base tables of G and H for Pedersen: window i of 4 bits holds d * 16^i * B for d = 0..15,
-// affine (Z = 1) with T = xy, so that v * B is 64 mixed additions of looked-up entries, no
-// doubling. Made once (one batch inversion per base).
+// normalized to Z = 1, so that v * B is 64 additions of looked-up entries, no doubling. Made once
+// (one batch inversion per base).
 constexpr unsigned kCombBits = 4, kCombWindows = 256 / kCombBits, kCombEntries = 1u << kCombBits;
-struct CombEntry {
-  Fr x, y, t;
-};
-using CombTable = std::vector<CombEntry>;  // kCombWindows * kCombEntries, window-major
+using CombTable = std::vector<Ext>;  // kCombWindows * kCombEntries, window-major
 
 CombTable make_comb(const BjjPoint& base) {
-  std::vector<Ext> ext(kCombWindows * kCombEntries);
+  CombTable table(kCombWindows * kCombEntries);
   Ext window_base = to_ext(base);  // 16^i * B
   for (unsigned i = 0; i < kCombWindows; ++i) {
-    Ext* w = &ext[i * kCombEntries];
+    Ext* w = &table[i * kCombEntries];
     w[0] = ext_identity();
     for (unsigned d = 1; d < kCombEntries; ++d) w[d] = add(w[d - 1], window_base);
     window_base = add(w[kCombEntries - 1], window_base);
   }
-  std::vector<Fr> inv(ext.size()), scratch(ext.size());
-  for (size_t k = 0; k < ext.size(); ++k) inv[k] = ext[k].z;
+  std::vector<Fr> inv(table.size()), scratch(table.size());
+  for (size_t k = 0; k < table.size(); ++k) inv[k] = table[k].z;
   batch_inverse(inv.data(), inv.size(), scratch.data(), /*public_values=*/true);
-  CombTable table(ext.size());
-  for (size_t k = 0; k < ext.size(); ++k) {
-    const Fr x = ext[k].x * inv[k], y = ext[k].y * inv[k];
-    table[k] = {x, y, x * y};
-  }
+  for (size_t k = 0; k < table.size(); ++k)
+    table[k] = to_ext({table[k].x * inv[k], table[k].y * inv[k]});
   return table;
 }
 
-// acc + entry (Z2 = 1): add-2008-hwcd, complete.
-Ext add_entry(const Ext& p, const CombEntry& q) {
-  Fr a = p.x * q.x, b = p.y * q.y, c = kD * p.t * q.t, d = p.z;
-  Fr e = (p.x + p.y) * (q.x + q.y) - a - b;
-  Fr f = d - c, g = d + c, h = b - kA * a;
-  return {e * f, g * h, f * g, e * h};
-}
-
-// acc + digits of s (4 bits at a time) times the table's base: every window's entry chosen by a
-// scan of all sixteen (no memory access or branch depends on the secret digits).
+// acc + s * (the table's base), 4 bits at a time: every window's entry chosen by a scan of all
+// sixteen (no memory access or branch depends on the secret digits).
 void add_comb(Ext& acc, const CombTable& table, const U256& s) {
   for (unsigned i = 0; i < kCombWindows; ++i) {
     const unsigned digit = unsigned(s.w[i / 16] >> (4 * (i % 16))) & (kCombEntries - 1);
-    CombEntry pick{};
-    for (unsigned d = 0; d < kCombEntries; ++d) {
-      const uint64_t mask = 0 - uint64_t(d == digit);
-      const CombEntry& e = table[i * kCombEntries + d];
-      for (int k = 0; k < 4; ++k) {
-        pick.x.limbs[k] |= e.x.limbs[k] & mask;
-        pick.y.limbs[k] |= e.y.limbs[k] & mask;
-        pick.t.limbs[k] |= e.t.limbs[k] & mask;
-      }
+    Ext pick = table[i * kCombEntries];
+    for (unsigned d = 1; d < kCombEntries; ++d) {
+      cmov(pick, table[i * kCombEntries + d], 0 - uint64_t(d == digit));
     }
-    acc = add_entry(acc, pick);
+    acc = add(acc, pick);
     sodium_memzero(&pick, sizeof pick);
   }
 }
