@@ -1,7 +1,8 @@
 // Browser benchmarks (not assertions): `e2e/run.sh --bench`. Prints one JSON object and writes
 // e2e/artifacts/bench.json:
-//   prove_ms[k]         median browser proof time (reference request, after one warm-up proof of
-//                       each k)
+//   prove_ms[k]         median browser proof time (reference request, after the warm-up rounds)
+//   warmup_rounds, warmup_prove_ms[k]  the warm-up rounds (one proof of k=2, then one of k=6,
+//                       each) and their proofs' times, in order
 //   native_prove_ms[k]  median native proof time with the same keys and threads = cores
 //                       (`enygma bench`; the server's round trip when the CLI lacks it)
 //   ratio[k]            browser / native
@@ -15,10 +16,13 @@
 //                       read and decode (loadKeys' ms), the worker's and module's start
 //   verifier_warmup     the worker's verifier warm-up after the last cached load: rounds, their
 //                       time in all, the first's and the last's (the proofs wait for its end)
+//   prover_warmup       the worker's prover warm-up after it (proofs of the loaded circuit made
+//                       while the page is idle), likewise; the bench's own warm-up rounds follow
 //   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
 //                       needed and never shrinks: the peak of the page so far)
 //   module, lane_kernel the module that ran and the lane kernel of its MSM additions
-// ENYGMA_BENCH_RUNS (default 5) proofs per k. ENYGMA_BENCH_QUERY: more of the page's query
+// ENYGMA_BENCH_RUNS (default 5) proofs per k; ENYGMA_BENCH_WARMUP (default 1) warm-up rounds.
+// ENYGMA_BENCH_QUERY: more of the page's query
 // (e.g. relaxed-simd=0: the module without the f64-lane kernel, for comparing).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -29,6 +33,7 @@ import { median } from './median';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const runs = Number(process.env.ENYGMA_BENCH_RUNS || 5);
+const warmupRounds = Number(process.env.ENYGMA_BENCH_WARMUP || 1);
 const page6 = () => `${base()}/?k=6${process.env.ENYGMA_BENCH_QUERY ? '&' + process.env.ENYGMA_BENCH_QUERY : ''}`;
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
 
@@ -79,18 +84,37 @@ test('browser benchmarks', async ({ page, request }) => {
     }
     return { state: w.state, rounds: w.rounds, busy_ms: w.busyMs, first_ms: w.firstMs, last_ms: w.lastMs };
   });
+  // Then the prover's (Enygma.create's warmProver: proofs made while the page is idle); nothing
+  // is timed while it runs (it would share the cores with the proofs or with the native bench).
+  result.prover_warmup = await page.evaluate(async () => {
+    const e = (window as any).demo.enygma;
+    if (typeof e.proverWarmup !== 'function') return null; // a page built before it
+    let w = await e.proverWarmup();
+    while (w.state === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      w = await e.proverWarmup();
+    }
+    return { state: w.state, circuit: w.circuit, rounds: w.rounds, yielded: w.yielded, busy_ms: w.busyMs, first_ms: w.firstMs,
+      last_ms: w.lastMs };
+  });
 
-  // One warm-up proof of each circuit before either is timed: the engine first runs the module's
-  // code unoptimized and optimizes a function once it has run enough, on background threads that
-  // share the two cores with the proof; most of the code is the same for k=2 and k=6, and k=2's
-  // runs, timed first, were still paying for that (docs/performance.md, stop 44).
+  // Warm-up rounds (one proof of each circuit per round) before either is timed: the engine
+  // first runs the module's code unoptimized and optimizes a function once it has run enough, on
+  // background threads that share the two cores with the proof; most of the code is the same for
+  // k=2 and k=6, and k=2's runs, timed first, were still paying for that (docs/performance.md,
+  // stop 44). The warm-up proofs' own times are reported (warmup_prove_ms): the first of each k
+  // is the page's first proof of that circuit (after the worker's own warm-up, prover_warmup).
   const requestOf = (k: number) => fs.readFileSync(path.join(webDir(), 'vectors', `transfer-k${k}.json`), 'utf8');
-  for (const k of [2, 6]) {
-    await page.evaluate(async ([kk, text]) => {
-      const e = (window as any).demo.enygma;
-      await e.loadKeys(kk);
-      await e.prove(kk, text);
-    }, [k, requestOf(k)] as [number, string]);
+  result.warmup_rounds = warmupRounds;
+  result.warmup_prove_ms = { 2: [], 6: [] };
+  for (let round = 0; round < warmupRounds; ++round) {
+    for (const k of [2, 6]) {
+      result.warmup_prove_ms[k].push(await page.evaluate(async ([kk, text]) => {
+        const e = (window as any).demo.enygma;
+        await e.loadKeys(kk);
+        return (await e.prove(kk, text)).ms;
+      }, [k, requestOf(k)] as [number, string]));
+    }
   }
   for (const k of [2, 6]) {
     const requestText = requestOf(k);

@@ -113,7 +113,7 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     expect((await request.get(`${base()}/enygma/${file}`)).status(), file).toBe(200);
   }
   const types = await (await request.get(`${base()}/enygma/index.d.ts`)).text();
-  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory', 'verifierWarmup']) {
+  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory', 'verifierWarmup', 'proverWarmup']) {
     expect(types).toContain(name);
   }
   // A page that is not the demo: the package.json document.
@@ -208,6 +208,52 @@ test('the verifier warms up once keys are loaded, between operations; warmVerifi
   expect(r.after.rounds).toBe(30); // verifications asked for by the page are not counted
   expect(r.offState).toMatchObject({ state: 'off', rounds: 0 });
   expect(r.refused).toBe('input warmVerifier');
+});
+
+test('the prover warms up when idle and stops for the page\'s operations; warmProver: 0 turns it off', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 10 });
+    const before = await e.proverWarmup();
+    await e.loadKeys('transfer-k2');
+    const req = await e.makeRequest('transfer-k2', { seed: 'prover warm-up test' });
+    // A proof asked for while a warm-up proof runs: the warm-up stops at its next stage (it may
+    // be in its last already, so up to five tries), and the page's proof is right. The state
+    // questions between do not count as operations.
+    const proofs: any[] = [];
+    let warm = await e.proverWarmup();
+    for (let i = 0; i < 5 && warm.yielded === 0; ++i) {
+      while (!e.proverWarmupRunning) await new Promise((resolve) => setTimeout(resolve, 2));
+      proofs.push(await e.prove('transfer-k2', req));
+      warm = await e.proverWarmup();
+    }
+    const mid = warm;
+    while (warm.state === 'running') warm = (await new Promise((resolve) => setTimeout(resolve, 50)), await e.proverWarmup());
+    let verified = true;
+    for (const p of proofs) verified = verified && (await e.verify('transfer-k2', p.response)).valid;
+    e.terminate();
+    const off = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmProver: 0 });
+    await off.loadKeys('transfer-k2');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const offState = await off.proverWarmup();
+    off.terminate();
+    let refused = '';
+    try {
+      await Enygma.create({ warmProver: 11 });
+    } catch (err: any) {
+      refused = `${err.rule} ${err.field}`;
+    }
+    return { before, mid, warm, verified, proofs: proofs.length, offState, refused };
+  });
+  expect(r.before).toMatchObject({ state: 'waiting', target: 10, rounds: 0 });
+  expect(r.mid.yielded).toBeGreaterThan(0);
+  expect(r.mid.circuit).toBe('transfer-k2');
+  expect(r.verified).toBe(true);
+  expect(r.warm).toMatchObject({ state: 'done', target: 10, rounds: 10, error: null });
+  expect(r.warm.firstMs).toBeGreaterThan(0);
+  expect(r.offState).toMatchObject({ state: 'off', rounds: 0 });
+  expect(r.refused).toBe('input warmProver');
 });
 
 test('twenty proofs in a row leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {

@@ -91,6 +91,22 @@ export interface VerifierWarmup {
   error: string | null;
 }
 
+export interface ProverWarmup {
+  /** 'off': none asked for, or the module without threads; 'waiting': no keys loaded yet. */
+  state: 'off' | 'waiting' | 'running' | 'done';
+  target: number;
+  /** The circuit it proves (the first whose keys were loaded). */
+  circuit: string | null;
+  /** Warm-up proofs made, and those stopped for an operation of the page (made again later). */
+  rounds: number;
+  yielded: number;
+  /** The warm-up proofs' time in all, the first one's and the latest one's. */
+  busyMs: number;
+  firstMs: number | null;
+  lastMs: number | null;
+  error: string | null;
+}
+
 export interface ProofResult {
   /** The reference service's response JSON: {pi_a, pi_b, pi_c, public_signal}. */
   response: string;
@@ -120,7 +136,11 @@ export declare class Enygma {
    * `warmVerifier` (default 40, 0 for none): once the first keys are loaded and the worker has
    * been idle for half a second, it verifies a proof that does not verify this many times while
    * it has nothing else to do, so that the engine has optimized the verifier's code before the
-   * first real verification. */
+   * first real verification. `warmProver` (default 2, 0 for none; module with threads only):
+   * after that, each time the worker has been idle for half a second, it proves a fresh random
+   * request of the first circuit whose keys were loaded, until it has made this many proofs, so
+   * that the page's first proof runs optimized code; a warm-up proof stops at its next stage
+   * as soon as the page sends an operation and is made again later. */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
@@ -129,6 +149,7 @@ export declare class Enygma {
     manifestUrl?: string | URL;
     prefetchKeys?: CircuitId[];
     warmVerifier?: number;
+    warmProver?: number;
   }): Promise<Enygma>;
 
   readonly version: string;
@@ -178,6 +199,10 @@ export declare class Enygma {
   memory(): Promise<MemoryStats>;
   /** Where the verifier's warm-up (create's `warmVerifier`) stands. */
   verifierWarmup(): Promise<VerifierWarmup>;
+  /** Where the prover's warm-up (create's `warmProver`) stands. */
+  proverWarmup(): Promise<ProverWarmup>;
+  /** Whether a warm-up proof is running in the worker now (false without threads). */
+  readonly proverWarmupRunning: boolean;
   /** Ends the worker; the instance is unusable afterwards. */
   terminate(): void;
 }

@@ -50,9 +50,14 @@ export class Enygma {
   // the first keys are loaded and the worker has been idle for half a second, it verifies a proof
   // that does not verify this many times while it has nothing else to do, so that the engine has
   // optimized the verifier's code before the first real verification (which otherwise takes
-  // several times longer); 0: no warm-up.
+  // several times longer); 0: no warm-up. warmProver: after that, each time the worker has been
+  // idle for half a second, it proves a fresh random request of the first circuit whose keys
+  // were loaded, until it has made this many proofs, so that the page's first proof runs
+  // optimized code (the first proofs of a page take several times longer); a warm-up proof
+  // stops at its next stage as soon as this page sends an operation, and is made again later.
+  // Only with threads (a cross-origin isolated page); 0: no warm-up.
   static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
-    warmVerifier = 40 } = {}) {
+    warmVerifier = 40, warmProver = 2 } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
@@ -63,7 +68,11 @@ export class Enygma {
     if (!Number.isInteger(warmVerifier) || warmVerifier < 0 || warmVerifier > 1000) {
       throw new EnygmaError('rejected', { error: 'warmVerifier must be an integer from 0 to 1000', rule: 'input', field: 'warmVerifier' });
     }
-    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl), warmVerifier);
+    if (!Number.isInteger(warmProver) || warmProver < 0 || warmProver > 10) {
+      throw new EnygmaError('rejected', { error: 'warmProver must be an integer from 0 to 10', rule: 'input', field: 'warmProver' });
+    }
+    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl),
+      { verifier: warmVerifier, prover: warmProver });
     await enygma.#start(prefetchKeys);
     return enygma;
   }
@@ -71,7 +80,7 @@ export class Enygma {
   #workerUrl;
   #threads;
   #manifestUrl; // loadKeys' default
-  #warmVerifier;
+  #warm; // {verifier, prover}: create's warmVerifier and warmProver
   #worker = null;
   #starting = null; // the promise of a (re)start in progress
   #keys = new Map(); // circuit -> how its keys were loaded, to load them again after a restart
@@ -79,14 +88,15 @@ export class Enygma {
   #pending = new Map(); // id -> {resolve, reject, onEvent}
   #info = null;
   #cancelView = null;
+  #opSeq = null; // with threads: added to before each operation is sent (see #post)
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
 
-  constructor(workerUrl, threads, manifestUrl, warmVerifier) {
+  constructor(workerUrl, threads, manifestUrl, warm) {
     this.#workerUrl = workerUrl;
     this.#threads = threads;
     this.#manifestUrl = manifestUrl;
-    this.#warmVerifier = warmVerifier;
+    this.#warm = warm;
   }
 
   // A new worker and module; the keys loaded before are loaded again (from the key cache or
@@ -101,10 +111,12 @@ export class Enygma {
       this.#pending.clear();
     };
     const info = await this.#send('init', {
-      threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warmVerifier
+      threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
+      warmProver: this.#warm.prover
     });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
+    this.#opSeq = info.opSeq && this.#cancelView ? new Int32Array(info.opSeq) : null;
     for (const [circuit, how] of this.#keys) {
       await this.#send(how.op, { circuit, ...how.args });
     }
@@ -177,6 +189,17 @@ export class Enygma {
   // lastMs (the first and the latest), error}.
   verifierWarmup() {
     return this.#call('verifierWarmup', {});
+  }
+  // The prover's warm-up (create's warmProver): {state: 'off' (none, or no threads) | 'waiting'
+  // (no keys yet) | 'running' | 'done', target, circuit, rounds (proofs made), yielded (proofs
+  // stopped for the page's operations), busyMs, firstMs, lastMs, error}.
+  proverWarmup() {
+    return this.#call('proverWarmup', {});
+  }
+  // Whether a warm-up proof is running in the worker now (read at once from memory shared with
+  // it; false without threads).
+  get proverWarmupRunning() {
+    return this.#opSeq !== null && Atomics.load(this.#opSeq, 1) === 1;
   }
   clearKeyCache() {
     return this.#call('clearKeyCache', {});
@@ -296,6 +319,12 @@ export class Enygma {
       const pending = { resolve, reject, onEvent, op };
       if (STATE_QUESTIONS.has(op)) pending.args = args;
       this.#pending.set(id, pending);
+      if (this.#opSeq && !STATE_QUESTIONS.has(op)) {
+        // A warm-up proof running in the worker stops for this operation (the order matters:
+        // enygma_worker.js proverWarmupRound).
+        Atomics.add(this.#opSeq, 0, 1);
+        Atomics.store(this.#cancelView, this.#info.warmupYieldFlag, 1);
+      }
       this.#worker.postMessage({ id, op, args });
     });
   }
@@ -315,7 +344,7 @@ export class Enygma {
 
 // Operations that only read the worker's state (READ_ONLY_OPS in enygma_worker.js): after a
 // restart the new worker answers those asked of the old one.
-const STATE_QUESTIONS = new Set(['verifierWarmup', 'memory']);
+const STATE_QUESTIONS = new Set(['verifierWarmup', 'proverWarmup', 'memory']);
 
 function asText(value) {
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -35,6 +35,9 @@ std::unique_ptr<ThreadPool> g_pool;
 std::map<std::string, std::shared_ptr<const CircuitProver>> g_provers;  // by circuit id
 // The page writes 1 here through the shared memory; the prover polls it between stages.
 alignas(4) std::atomic<bool> g_cancel{false};
+// The same for the prover's warm-up proofs only (eny_prover_warmup): the page writes 1 with
+// every operation it sends, so that a warm-up yields to it; the worker clears it before each.
+alignas(4) std::atomic<bool> g_warmup_yield{false};
 
 constexpr char kVersion[] = "enygma-wasm 0.2";
 
@@ -330,6 +333,29 @@ int eny_verifier_warmup_response(const char* circuit, eny_buffer* out) {
   return ENY_OK;
 }
 
+int eny_prover_warmup(const char* circuit, eny_buffer* out) {
+  if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  const CircuitProver* prover = prover_for(*id);
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
+  // A fresh wallet's request (its own random seed: nothing of the page's), proved as any other
+  // and dropped; its texts wiped as a request's are.
+  std::array<uint8_t, 32> seed;
+  randombytes_buf(seed.data(), seed.size());
+  auto request = id->family->make_request(id->k, seed, 0);
+  sodium_memzero(seed.data(), seed.size());
+  if (!request) return fail(out, ENY_ERROR, request.error());
+  ProveOptions options;
+  options.cancel = &g_warmup_yield;
+  auto proof = prover->prove_request(*request, *g_pool, options);
+  sodium_memzero(request->data(), request->size());
+  if (!proof) return fail(out, status_of(proof.error()), proof.error());
+  sodium_memzero(proof->response_json.data(), proof->response_json.size());
+  fill(out, R"({"proved":true})");
+  return ENY_OK;
+}
+
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out) {
   auto parsed = proof_from_reference_json(text_of(response_json, len));
   if (!parsed) return fail(out, ENY_REJECTED, parsed.error());
@@ -374,6 +400,10 @@ int eny_memory_stats(eny_buffer* out) {
 
 uint8_t* eny_cancel_flag(void) {
   return reinterpret_cast<uint8_t*>(&g_cancel);
+}
+
+uint8_t* eny_warmup_yield_flag(void) {
+  return reinterpret_cast<uint8_t*>(&g_warmup_yield);
 }
 
 void eny_buffer_free(eny_buffer* buf) {

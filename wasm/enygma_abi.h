@@ -133,6 +133,12 @@ int eny_verify(const char* circuit, const char* response_json, size_t len, eny_b
  * (generator points, public inputs of full size): eny_verify on it runs every step of a real
  * verification and ends with ENY_INVALID. For warming the engine's code of the verifier. */
 int eny_verifier_warmup_response(const char* circuit, eny_buffer* out);
+/* One proof of a fresh random request of the circuit (its wallet's make_request), made as
+ * eny_prove makes one and dropped: for warming the engine's code of the prover (and the
+ * memory a proof uses) before the page's first proof. It stops at its next stage boundary with
+ * ENY_CANCELLED once eny_warmup_yield_flag is 1 (not cleared here: the caller clears it
+ * before); out: {"proved":true} or the error. */
+int eny_prover_warmup(const char* circuit, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
 
@@ -140,6 +146,8 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
  * there stops the running eny_prove at its next stage boundary with ENY_CANCELLED, and every
  * later one until it is written 0 again. */
 uint8_t* eny_cancel_flag(void);
+/* The same kind of flag for eny_prover_warmup only (eny_prove never reads it). */
+uint8_t* eny_warmup_yield_flag(void);
 
 /* {"memory_bytes","heap_in_use_bytes","heap_free_bytes","threads"}: the module's linear memory
  * (which only grows) and what malloc holds now, for the page's memory report and the tests

@@ -120,6 +120,14 @@
       cancel: function () {
         Atomics.store(heap(), M._eny_cancel_flag(), 1);
       },
+      // The warm-up proofs' own flag (eny_warmup_yield_flag): cleared by the worker before each,
+      // written 1 by the page with each operation it sends.
+      warmupYieldFlagAddress: function () {
+        return M._eny_warmup_yield_flag();
+      },
+      resetWarmupYield: function () {
+        Atomics.store(heap(), M._eny_warmup_yield_flag(), 0);
+      },
       circuits: function () {
         clearOut();
         return outcome(M._eny_circuits(outBuffer));
@@ -250,6 +258,13 @@
         clearOut();
         return withCircuit(circuit, function (c) {
           return outcome(M._eny_verifier_warmup_response(c, outBuffer));
+        });
+      },
+      // One warm-up proof of a fresh random request (eny_prover_warmup): {status, json}.
+      proverWarmup: function (circuit) {
+        clearOut();
+        return withCircuit(circuit, function (c) {
+          return outcome(M._eny_prover_warmup(c, outBuffer));
         });
       },
       exportProof: function (responseJson, format) {

@@ -324,6 +324,20 @@ var warmupTimer = null;
 var opsInFlight = 0;
 var WARMUP_IDLE_MS = 500;
 
+// ---- the prover's warm-up, for the same reason: a page's first proofs run the prover's code
+// unoptimized and take several times longer (docs/performance.md). After the verifier's warm-up (or without one), the worker proves a fresh random request of
+// the first circuit whose keys were loaded (eny_prover_warmup) `target` times, each after
+// WARMUP_IDLE_MS with no operation. A warm-up proof yields to any operation the page sends:
+// the page adds 1 to opSeq and writes the module's warm-up yield flag before posting it, the
+// proof stops at its next stage boundary, and it is made again once the worker is idle. Only
+// in the module with threads, whose memory (holding the flag) the page shares; elsewhere a
+// warm-up proof could not yield. Enygma.create's warmProver sets target (0: none).
+var proverWarmup = { state: 'off', target: 0, circuit: null, rounds: 0, yielded: 0, busyMs: 0, firstMs: null,
+  lastMs: null, error: null };
+// Int32Array over a SharedArrayBuffer shared with the page (module with threads): [0] added to
+// by the page before each operation it sends, [1] 1 while a warm-up proof runs.
+var opSeq = null;
+
 // Flags for abi.loadKeys: keys whose load starts the warm-up leave the verifier's tables to its
 // first verification (made while the worker is idle, not on the way to proof-ready).
 function verifierLoadFlags() {
@@ -331,19 +345,67 @@ function verifierLoadFlags() {
 }
 
 function warmupStart(circuit) {
-  if (warmup.state !== 'waiting') return;
-  var sample = abi.verifierWarmupResponse(circuit);
-  if (sample.status !== EnygmaAbi.STATUS.OK) return;
-  warmupInput = { circuit: circuit, response: sample.text };
-  warmup.state = 'running';
+  if (proverWarmup.state === 'waiting') {
+    proverWarmup.circuit = circuit;
+    proverWarmup.state = 'running';
+  }
+  if (warmup.state === 'waiting') {
+    var sample = abi.verifierWarmupResponse(circuit);
+    if (sample.status === EnygmaAbi.STATUS.OK) {
+      warmupInput = { circuit: circuit, response: sample.text };
+      warmup.state = 'running';
+    }
+  }
   warmupSchedule();
 }
 
-// One timer at a time; an operation that arrives meanwhile makes the round wait for its end.
+// One timer at a time; an operation that arrives meanwhile makes the round wait for its end
+// (and an operation's end sets the timer again). The verifier's rounds first.
 function warmupSchedule() {
-  if (warmup.state !== 'running' || opsInFlight > 0) return;
+  if (opsInFlight > 0) return;
   if (warmupTimer !== null) clearTimeout(warmupTimer);
-  warmupTimer = setTimeout(warmupRound, warmup.rounds === 0 ? WARMUP_IDLE_MS : 0);
+  warmupTimer = null;
+  if (warmup.state === 'running') {
+    warmupTimer = setTimeout(warmupRound, warmup.rounds === 0 ? WARMUP_IDLE_MS : 0);
+  } else if (proverWarmup.state === 'running') {
+    warmupTimer = setTimeout(proverWarmupRound, WARMUP_IDLE_MS);
+  }
+}
+
+function proverWarmupRound() {
+  warmupTimer = null;
+  if (proverWarmup.state !== 'running' || opsInFlight > 0) return;
+  // The yield flag cleared, then no operation sent since before the clear: one sent later
+  // writes the flag after it (the page adds to opSeq first), and the proof yields to it.
+  var seq = Atomics.load(opSeq, 0);
+  abi.resetWarmupYield();
+  if (Atomics.load(opSeq, 0) !== seq) return; // its operation sets the timer again at its end
+  var t0 = now();
+  Atomics.store(opSeq, 1, 1);
+  var outcome;
+  try {
+    outcome = abi.proverWarmup(proverWarmup.circuit);
+  } catch (e) { // the ABI's own failure (out of memory): the warm-up's error, as below
+    outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
+  } finally {
+    Atomics.store(opSeq, 1, 0);
+  }
+  var ms = now() - t0;
+  if (outcome.status === EnygmaAbi.STATUS.CANCELLED) {
+    proverWarmup.yielded += 1;
+    return;
+  }
+  if (outcome.status !== EnygmaAbi.STATUS.OK) { // e.g. its keys unloaded: the next keys loaded resume it
+    proverWarmup.state = 'waiting';
+    proverWarmup.error = errorOf(outcome).error;
+    return;
+  }
+  proverWarmup.rounds += 1;
+  proverWarmup.busyMs += ms;
+  if (proverWarmup.firstMs === null) proverWarmup.firstMs = ms;
+  proverWarmup.lastMs = ms;
+  if (proverWarmup.rounds >= proverWarmup.target) proverWarmup.state = 'done';
+  warmupSchedule();
 }
 
 function warmupRound() {
@@ -370,7 +432,6 @@ function warmupRound() {
   if (warmup.rounds >= warmup.target) {
     warmup.state = 'done';
     warmupInput = null;
-    return;
   }
   warmupSchedule();
 }
@@ -384,6 +445,9 @@ var ops = {
     var t0 = now();
     warmup.target = Math.max(0, args.warmVerifier | 0);
     warmup.state = warmup.target > 0 ? 'waiting' : 'off';
+    proverWarmup.target = THREADED ? Math.max(0, args.warmProver | 0) : 0;
+    proverWarmup.state = proverWarmup.target > 0 ? 'waiting' : 'off';
+    opSeq = THREADED ? new Int32Array(new SharedArrayBuffer(8)) : null;
     (args.prefetchKeys || []).forEach(function (c) {
       var circuit = circuitOf({ circuit: c });
       var prefetch = { manifestUrl: args.prefetchManifestUrl, pending: keysFromCache(circuit, args.prefetchManifestUrl, false) };
@@ -447,6 +511,10 @@ var ops = {
         // posting an unshared memory would copy it.
         memory: THREADED ? abi.memory.buffer : null,
         cancelFlag: abi.cancelFlagAddress(),
+        // With threads: what the page writes with each operation it sends, so that a warm-up
+        // proof yields to it.
+        opSeq: opSeq ? opSeq.buffer : null,
+        warmupYieldFlag: abi.warmupYieldFlagAddress(),
         initMs: now() - t0
       };
     });
@@ -459,6 +527,12 @@ var ops = {
   verifierWarmup: function () {
     return { state: warmup.state, target: warmup.target, rounds: warmup.rounds, busyMs: warmup.busyMs,
       firstMs: warmup.firstMs, lastMs: warmup.lastMs, error: warmup.error };
+  },
+
+  proverWarmup: function () {
+    return { state: proverWarmup.state, target: proverWarmup.target, circuit: proverWarmup.circuit,
+      rounds: proverWarmup.rounds, yielded: proverWarmup.yielded, busyMs: proverWarmup.busyMs,
+      firstMs: proverWarmup.firstMs, lastMs: proverWarmup.lastMs, error: proverWarmup.error };
   },
 
   circuits: function () {
@@ -644,7 +718,7 @@ function run(message) {
 // Operations that only read the worker's state do not hold the warm-up back: they are not
 // activity that delays its start or its next verification (and after a restart the page asks
 // them of the new worker: STATE_QUESTIONS in enygma.js).
-var READ_ONLY_OPS = { verifierWarmup: true, memory: true };
+var READ_ONLY_OPS = { verifierWarmup: true, proverWarmup: true, memory: true };
 
 self.onmessage = function (event) {
   var counted = !READ_ONLY_OPS[event.data && event.data.op];

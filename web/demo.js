@@ -37,6 +37,7 @@ const demo = {
   keys: {}, // circuit id -> loadKeys result
   keysReady: false,
   verifierWarmup: null, // the worker's verifier warm-up, as last read
+  proverWarmup: null, // the worker's prover warm-up, as last read
   proof: null, // the running proof (a promise with cancel())
   last: {}, // browserProof, browserVerify, serverVerify, serverProof, serverProofVerify, error
   timings: {}, // for the chart: browserProve, serverProve, browserVerify, serverVerify (ms)
@@ -142,22 +143,29 @@ async function loadKeys() {
   setState('ready');
 }
 
-// The verifier's warm-up, which the worker runs once the first keys are loaded (Enygma.create's
-// warmVerifier), until it ends (a worker replaced by a cancel answers for its own).
+// The verifier's and the prover's warm-ups, which the worker runs once the first keys are
+// loaded (Enygma.create's warmVerifier and warmProver), until they end (a worker replaced by a
+// cancel answers for its own).
 let watchingWarmup = false;
 async function watchWarmup() {
   if (watchingWarmup) return;
   watchingWarmup = true;
   const el = $('warmup');
   for (;;) {
-    let w;
+    let w, p;
     try {
       w = await demo.enygma.verifierWarmup();
+      p = await demo.enygma.proverWarmup();
     } catch (e) {
       el.textContent = `warm-up unknown: ${e.message}`;
       break;
     }
     demo.verifierWarmup = w;
+    demo.proverWarmup = p;
+    $('prover-warmup').textContent = p.state === 'done'
+      ? `warmed up: ${p.rounds} proofs of ${p.circuit} in ${ms(p.busyMs)} (the first ${ms(p.firstMs)}, the last ${ms(p.lastMs)})`
+      : p.state === 'running' ? `warming up: ${p.rounds} / ${p.target} proofs of ${p.circuit} while idle`
+        : p.state === 'waiting' ? 'warms up once keys are loaded' : 'no warm-up';
     if (w.state === 'done') {
       el.textContent = `warmed up: ${w.rounds} verifications in ${ms(w.busyMs)} (the first ${ms(w.firstMs)}, ` +
         `the last ${ms(w.lastMs)})`;
@@ -168,7 +176,8 @@ async function watchWarmup() {
     } else {
       el.textContent = w.state === 'off' ? 'no warm-up' : `warm-up failed: ${w.error}`;
     }
-    if (w.state !== 'running') break; // 'waiting': the next keys loaded start it, and this again
+    // 'waiting': the next keys loaded start them, and this again
+    if (w.state !== 'running' && p.state !== 'running') break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   watchingWarmup = false;
@@ -473,11 +482,14 @@ async function start() {
   try {
     const threads = Number(params.get('threads')) || undefined;
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
-    // the cached proving keys as Blobs in IndexedDB, not files.
+    // the cached proving keys as Blobs in IndexedDB, not files; ?warm-prover=N: that many warm-up
+    // proofs (0: none; default create's).
+    const warmProver = params.get('warm-prover');
     demo.enygma = await Enygma.create({
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
       keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
+      ...(warmProver !== null ? { warmProver: Number(warmProver) } : {}),
       // The keys are read from the cache while the module starts (the circuit id is certain
       // before the families are known only for transfer).
       prefetchKeys: demo.family === 'transfer' ? [circuitId()] : []

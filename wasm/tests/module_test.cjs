@@ -147,6 +147,28 @@ test('the verifier warm-up response: the real path to the pairing check, which f
   assert.equal(abi.verifierWarmupResponse(6).status, STATUS.ERROR);  // no keys loaded
 });
 
+test('the prover warm-up proves a fresh request; its own flag stops it, and only it', () => {
+  abi.resetWarmupYield();
+  abi.resetCancel();
+  const made = abi.proverWarmup(K);
+  assert.equal(made.status, STATUS.OK, made.text);
+  assert.deepEqual(made.json, { proved: true });
+  // The yield flag set (as the page does with an operation): stopped at its first boundary.
+  Atomics.store(new Uint8Array(abi.memory.buffer), abi.warmupYieldFlagAddress(), 1);
+  const yielded = abi.proverWarmup(K);
+  assert.equal(yielded.status, STATUS.CANCELLED, yielded.text);
+  assert.equal(yielded.json.rule, 'cancelled');
+  // A page's proof does not read it; the cancel flag does not stop a warm-up.
+  assert.equal(abi.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
+  abi.resetWarmupYield();
+  abi.cancel();
+  assert.equal(abi.proverWarmup(K).status, STATUS.OK);
+  abi.resetCancel();
+  const noKeys = abi.proverWarmup(6);
+  assert.equal(noKeys.status, STATUS.ERROR);
+  assert.equal(noKeys.json.rule, 'key');
+});
+
 test('prove refuses an invalid request with the rule; no keys for another k', () => {
   const bad = abi.prove(K, vector('transfer-k2-bad.json'), null, null);
   assert.equal(bad.status, STATUS.REJECTED);
