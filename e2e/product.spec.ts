@@ -75,6 +75,10 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
   await expect(page.locator('#isolation')).toContainText('without threads');
   await expect(page.locator('#kernel')).toHaveText('enygma_module_st, lane kernel: none');
+  // No prover warm-up without threads: a warm-up proof could not give way to the page.
+  expect(await page.evaluate(async () => (await window.demo.enygma.proverWarmup()).state)).toBe('off');
+  expect(await page.evaluate(() => window.demo.enygma.proverWarmupRunning)).toBe(false);
+  await expect(page.locator('#prover-warmup')).toHaveText('no warm-up');
   const seed = 'e2e-no-isolation';
   await page.fill('#test-seed', seed);
   expect(await proveInPage(page)).toBe('ok');
