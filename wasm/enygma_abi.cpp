@@ -100,6 +100,32 @@ Error no_keys(const CircuitId& id) {
   return make_error("no keys loaded for " + id.str(), "key", "circuit");
 }
 
+// A valid request made by the circuit's wallet from seed32, or from a fresh random seed when
+// seed32 is null (the seed's copy wiped).
+Result<std::string> wallet_request(const CircuitId& id, const uint8_t* seed32, unsigned count) {
+  std::array<uint8_t, 32> seed;
+  if (seed32) {
+    std::memcpy(seed.data(), seed32, seed.size());
+  } else {
+    randombytes_buf(seed.data(), seed.size());
+  }
+  auto request = id.family->make_request(id.k, seed, count);
+  sodium_memzero(seed.data(), seed.size());
+  return request;
+}
+
+// eny_prove and eny_prover_warmup: the proof of a request, on the module's pool (initialized by
+// the caller's check); out = its response JSON, or the error with its status.
+int prove_into(const CircuitId& id, std::string_view request, const ProveOptions& options,
+               eny_buffer* out) {
+  const CircuitProver* prover = prover_for(id);
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(id));
+  auto proof = prover->prove_request(request, *g_pool, options);
+  if (!proof) return fail(out, status_of(proof.error()), proof.error());
+  fill(out, proof->response_json);
+  return ENY_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -258,14 +284,7 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
 int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  std::array<uint8_t, 32> seed;
-  if (seed32) {
-    std::memcpy(seed.data(), seed32, seed.size());
-  } else {
-    randombytes_buf(seed.data(), seed.size());
-  }
-  auto request = id->family->make_request(id->k, seed, count);
-  sodium_memzero(seed.data(), seed.size());
+  auto request = wallet_request(*id, seed32, count);
   if (!request) {
     // A count out of range is the caller's request error; anything else is ours.
     return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR, request.error());
@@ -289,18 +308,13 @@ int eny_prove(const char* circuit, const char* request_json, size_t len, const u
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
   ProveOptions options;
   if (test_seed && test_seed_len) options.insecure_test_seed = {test_seed, test_seed_len};
   if (on_stage) {
     options.on_stage = [on_stage, user](ProveStage stage) { on_stage(user, int(stage)); };
   }
   options.cancel = &g_cancel;
-  auto proof = prover->prove_request(text_of(request_json, len), *g_pool, options);
-  if (!proof) return fail(out, status_of(proof.error()), proof.error());
-  fill(out, proof->response_json);
-  return ENY_OK;
+  return prove_into(*id, text_of(request_json, len), options, out);
 }
 
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out) {
@@ -337,21 +351,16 @@ int eny_prover_warmup(const char* circuit, eny_buffer* out) {
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
   // A fresh wallet's request (its own random seed: nothing of the page's), proved as any other
-  // and dropped; its texts wiped as a request's are.
-  std::array<uint8_t, 32> seed;
-  randombytes_buf(seed.data(), seed.size());
-  auto request = id->family->make_request(id->k, seed, 0);
-  sodium_memzero(seed.data(), seed.size());
+  // and dropped; the request (its secret key) wiped as eny_make_request's is.
+  auto request = wallet_request(*id, nullptr, 0);
   if (!request) return fail(out, ENY_ERROR, request.error());
   ProveOptions options;
   options.cancel = &g_warmup_yield;
-  auto proof = prover->prove_request(*request, *g_pool, options);
+  const int status = prove_into(*id, *request, options, out);
   sodium_memzero(request->data(), request->size());
-  if (!proof) return fail(out, status_of(proof.error()), proof.error());
-  sodium_memzero(proof->response_json.data(), proof->response_json.size());
+  if (status != ENY_OK) return status;
+  eny_buffer_free(out);
   fill(out, R"({"proved":true})");
   return ENY_OK;
 }
