@@ -491,6 +491,32 @@ TEST_F(FakeServerTest, StaticFilesInTheirGzipFormWhereTheClientTakesIt) {
   EXPECT_FALSE(json.has_header("content-encoding"));
 }
 
+// A static file asked for with a nonempty `v` query (the package's versioned URLs) may be kept
+// without revalidation; any other query, an empty `v`, keys and the manifest are revalidated.
+TEST_F(FakeServerTest, VersionedStaticUrlsAreImmutable) {
+  const std::string kImmutable = "public, max-age=31536000, immutable";
+  for (const char* target :
+       {"/app.js?v=1a2b3c", "/app.js?x=1&v=9", "/app.js?b=2&v=x&c", "/prover.wasm?v=7"}) {
+    HttpResponse r = http_request(port(), "GET", target);
+    EXPECT_EQ(r.status, 200) << target;
+    EXPECT_EQ(r.header("cache-control"), kImmutable) << target;
+    expect_isolated(r);
+    HttpResponse again =
+        http_request(port(), "GET", target, "", {{"If-None-Match", r.header("etag")}});
+    EXPECT_EQ(again.status, 304) << target;
+    EXPECT_EQ(again.header("cache-control"), kImmutable) << target;
+  }
+  HttpResponse gz = http_request(port(), "GET", "/app.js?v=1", "", {{"Accept-Encoding", "gzip"}});
+  EXPECT_EQ(gz.body, "gzip form of app.js");
+  EXPECT_EQ(gz.header("cache-control"), kImmutable);
+  for (const char* target : {"/app.js", "/app.js?v=", "/app.js?v", "/app.js?v=&w=1",
+                             "/app.js?version=1", "/app.js?xv=1", "/keys/manifest.json?v=1"}) {
+    HttpResponse r = http_request(port(), "GET", target);
+    EXPECT_EQ(r.status, 200) << target;
+    EXPECT_EQ(r.header("cache-control"), "no-cache") << target;
+  }
+}
+
 TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
   const std::string request = vector_text("transfer-k2.json");
   ASSERT_EQ(http_request(port(), "POST", "/generateProofTransfer-2?token=abc", request).status,

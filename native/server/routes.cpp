@@ -35,17 +35,20 @@ std::string quoted_etag(std::string_view tag) {
 }
 
 template <class Response>
-void set_cache_headers(Response& res, const std::string& etag) {
+void set_cache_headers(Response& res, const std::string& etag, bool versioned = false) {
   res.set(http::field::etag, etag);
   // Stored, but revalidated on every use: a redeploy with new keys or a new build is seen at
-  // once, and an unchanged file costs a 304.
-  res.set(http::field::cache_control, "no-cache");
+  // once, and an unchanged file costs a 304. A versioned URL (a static file asked for with a
+  // `v` query, which the package sets to its build's digest) names one build's file: kept
+  // without revalidation, a new build being asked for under another URL.
+  res.set(http::field::cache_control,
+          versioned ? "public, max-age=31536000, immutable" : "no-cache");
 }
 
-StringResponse not_modified(const std::string& etag, unsigned version) {
+StringResponse not_modified(const std::string& etag, unsigned version, bool versioned = false) {
   StringResponse res{http::status::not_modified, version};
   set_common_headers(res);
-  set_cache_headers(res, etag);
+  set_cache_headers(res, etag, versioned);
   return res;
 }
 
@@ -249,8 +252,23 @@ bool not_older(const struct stat& a, const struct stat& b) {
 
 }  // namespace
 
+bool has_version_query(std::string_view target) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return false;
+  std::string_view query = target.substr(q + 1);
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view param = query.substr(0, amp);
+    if (param.size() > 2 && param.substr(0, 2) == "v=") return true;
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
 AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_match,
-                               std::string_view accept_encoding, unsigned version) const {
+                               std::string_view accept_encoding, unsigned version,
+                               bool versioned) const {
   auto file = resolve(path);
   if (!file) return not_found_response(path, version);
   struct stat st {};
@@ -271,7 +289,7 @@ AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_m
   const std::string etag = file_etag(st, gzip ? "-gzip" : "");
   auto vary = [](auto& res) { res.set(http::field::vary, "Accept-Encoding"); };
   if (etag_matches(if_none_match, etag)) {
-    StringResponse res = not_modified(etag, version);
+    StringResponse res = not_modified(etag, version, versioned);
     vary(res);
     return res;
   }
@@ -281,7 +299,7 @@ AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_m
   if (ec) return not_found_response(path, version);
   FileResponse res{http::status::ok, version};
   set_common_headers(res);
-  set_cache_headers(res, etag);
+  set_cache_headers(res, etag, versioned);
   vary(res);
   res.set(http::field::content_type, content_type_for(file->native()));
   if (gzip) res.set(http::field::content_encoding, "gzip");

@@ -27,7 +27,10 @@
 //                                     "<file>.gz" instead where the client takes gzip)
 // Key files, the manifest and static files carry an ETag (keys: "\"<blake2b hex>\"") and
 // Cache-Control: no-cache: browsers store them and revalidate (If-None-Match -> 304), so a
-// redeploy with new keys is seen at once and an unchanged key costs no download. The browser
+// redeploy with new keys is seen at once and an unchanged key costs no download. A static file
+// asked for with a `v` query (the package's files but index.mjs, which carries the build's
+// digest and asks for them so) gets "public, max-age=31536000, immutable" instead: a cached
+// page load then makes no request for them. The browser
 // (wasm/enygma_worker.js) reads the manifest, downloads the files by their "url" (relative to
 // the manifest) and checks size and BLAKE2b-256 against it.
 #pragma once
@@ -124,13 +127,19 @@ class StaticFiles {
   // A file's gzip form, "<file>.gz" beside it (the build makes them for the module and its
   // scripts), is sent instead (Content-Encoding: gzip) to a client whose Accept-Encoding takes
   // gzip, when it is at least as new as the file; every answer says Vary: Accept-Encoding.
+  // versioned (has_version_query of the target): the answer may be kept without revalidation.
   AnyResponse serve(std::string_view path, std::string_view if_none_match,
-                    std::string_view accept_encoding, unsigned version) const;
+                    std::string_view accept_encoding, unsigned version,
+                    bool versioned = false) const;
 
  private:
   std::filesystem::path root_;  // canonical
 };
 
 StringResponse not_found_response(std::string_view path, unsigned version);
+
+// Whether a request target's query has a nonempty `v` parameter ("/enygma/x.js?v=1a2b"): the
+// package's versioned URLs (wasm/enygma.js), answered with a year-long immutable Cache-Control.
+bool has_version_query(std::string_view target);
 
 }  // namespace enygma::server

@@ -214,8 +214,9 @@ void Session::dispatch() {
       const std::string if_none_match(to_sv(req[http::field::if_none_match]));
       auto path = decode_target_path(to_sv(req.target())).value_or("/");
       if (route_.kind == RouteKind::kStatic) {
-        return send(server_.static_files().serve(
-            path, if_none_match, to_sv(req[http::field::accept_encoding]), version));
+        return send(server_.static_files().serve(path, if_none_match,
+                                                 to_sv(req[http::field::accept_encoding]), version,
+                                                 has_version_query(to_sv(req.target()))));
       }
       return send(server_.key_files().serve(path, if_none_match, version));
     }
