@@ -4,7 +4,8 @@
 //   without threads: it says so, proves the same bytes as the CLI, and cancels;
 // - the ES-module package (build-wasm/web/enygma/: package.json with exports, index.mjs,
 //   index.d.ts) imported in a fresh page: create, keys, make a request, validate, prove with
-//   progress, verify, memory, terminate;
+//   progress, verify, memory, terminate; its files asked for by its build's version, from the
+//   cache on a second load;
 // - the verifier's warm-up runs once keys are loaded, between the page's operations, and stops at
 //   its target; the prover's warm-up proves while the worker is idle and stops for a proof the
 //   page asks for (which is right); warmVerifier: 0 and warmProver: 0 turn them off;
@@ -168,6 +169,45 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.refused).toBe('rejected input');
   expect(result.digestRefused).toBe('key');
   expect(result.memory.memory_bytes).toBeGreaterThan(0);
+});
+
+// index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI
+// calls and the module with `?v=<version>`, which the server answers as immutable: a second
+// load of the demo takes them from the browser's cache without a request (transferSize 0; a
+// revalidation would transfer its headers).
+test('the package asks for its files by version; a cached page load makes no request for them', async ({ page, request }) => {
+  const index = await (await request.get(`${base()}/enygma/index.mjs`)).text();
+  const version = index.match(/const PACKAGE_VERSION = '([0-9a-f]{16})';/)?.[1];
+  expect(version, 'index.mjs carries its build\'s version').toBeTruthy();
+  const files = ['enygma_worker.js', 'enygma_abi.js', 'enygma_module_relaxed.js', 'enygma_module_relaxed.wasm'];
+  for (const file of files) {
+    const r = await request.get(`${base()}/enygma/${file}?v=${version}`);
+    expect(r.status(), file).toBe(200);
+    expect(r.headers()['cache-control'], file).toBe('public, max-age=31536000, immutable');
+  }
+  expect((await request.get(`${base()}/enygma/index.mjs`)).headers()['cache-control']).toBe('no-cache');
+  const load = async () => {
+    await page.goto(`${base()}/?k=2`);
+    await page.waitForFunction(() => window.demo?.keysReady, null, { timeout: 300_000 });
+  };
+  await load();
+  await load();
+  // The resource entries of the page (the worker's script) and of the worker (what it loads).
+  type Entry = { name: string; transferSize: number };
+  const entries: Entry[] = await page.evaluate(() => performance.getEntriesByType('resource').map((e: any) => ({ name: e.name, transferSize: e.transferSize })));
+  const worker = page.workers().find((w) => w.url().includes('enygma_worker.js'));
+  expect(worker, 'the demo\'s worker').toBeTruthy();
+  expect(worker!.url()).toContain(`enygma_worker.js?v=${version}`);
+  entries.push(...await worker!.evaluate(() => performance.getEntriesByType('resource').map((e: any) => ({ name: e.name, transferSize: e.transferSize }))));
+  for (const file of files.slice(1)) {
+    const entry = entries.find((e) => new URL(e.name).pathname.endsWith(`/enygma/${file}`));
+    expect(entry, `${file} loaded`).toBeTruthy();
+    expect(new URL(entry!.name).searchParams.get('v'), file).toBe(version);
+    expect(entry!.transferSize, `${file} from the cache, without a request`).toBe(0);
+  }
+  // The manifest is still asked for every time (a redeploy's keys are seen at once).
+  const manifest = entries.find((e) => e.name.endsWith('/keys/manifest.json'));
+  expect(manifest?.transferSize ?? 0).toBeGreaterThan(0);
 });
 
 test('the verifier warms up once keys are loaded, between operations', async ({ page }) => {

@@ -20,6 +20,13 @@
 // proofs; `threaded` says which runs). Operations run one at a time in call order: a proof
 // asked for while another runs waits for it.
 
+// The build's version of the files this module has the browser load (the worker, the ABI
+// calls, the modules): set by the build in index.mjs (wasm/package_version.cmake), empty in the
+// source. The worker is asked for with `?v=<version>` and asks for the others so: a server may
+// keep such URLs cached without revalidation (`enygma serve` does), and a new build's files
+// come under other URLs.
+const PACKAGE_VERSION = '';
+
 export const STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
 
 export class EnygmaError extends Error {
@@ -59,6 +66,7 @@ export class Enygma {
   static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
     warmVerifier = 40, warmProver = 2 } = {}) {
     const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
+    if (PACKAGE_VERSION && !url.searchParams.has('v')) url.searchParams.set('v', PACKAGE_VERSION);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
     else if (keyStore !== 'auto') throw new EnygmaError('rejected', { error: "keyStore must be 'auto' or 'blob'", rule: 'input', field: 'keyStore' });

@@ -48,6 +48,16 @@ var KEY_STORE = 'keys';
 // `?key-store=blob` on this script's URL (Enygma.create's keyStore: 'blob'): the raw proving
 // keys as Blobs in IndexedDB even where the origin private file system is available.
 var FORCE_BLOB_KEY_STORE = new URLSearchParams(self.location.search).get('key-store') === 'blob';
+// The package's build version this worker was asked for with (wasm/enygma.js): the files it
+// loads beside it are asked for with the same, so that a server may keep them all cached.
+var PACKAGE_VERSION = new URLSearchParams(self.location.search).get('v');
+
+// A file of the package beside this worker, with its version.
+function packageUrl(name) {
+  var url = new URL(name, self.location.href);
+  if (PACKAGE_VERSION) url.searchParams.set('v', PACKAGE_VERSION);
+  return url.href;
+}
 
 function now() {
   return performance.now();
@@ -253,7 +263,7 @@ async function download(id, url, expect) {
 var moduleDigest = null; // hex, or null where there is no crypto.subtle (insecure contexts)
 
 function instantiateModule(imports) {
-  var url = new URL(MODULE_SCRIPT.replace(/\.js$/, '.wasm'), self.location.href).href;
+  var url = packageUrl(MODULE_SCRIPT.replace(/\.js$/, '.wasm'));
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
     var bytes = response.clone().arrayBuffer();
@@ -458,13 +468,13 @@ var ops = {
       }, PREFETCH_KEEP_MS);
     });
     try {
-      importScripts('enygma_abi.js', MODULE_SCRIPT);
+      importScripts(packageUrl('enygma_abi.js'), packageUrl(MODULE_SCRIPT));
     } catch (e) {
       throw new Failure('error', { error: 'the module script ' + MODULE_SCRIPT + ' did not load: ' + e.message, rule: 'internal', field: '' });
     }
     var options = {
       locateFile: function (path) {
-        return new URL(path, self.location.href).href;
+        return packageUrl(path);
       },
       print: function (text) {
         console.log(text);
@@ -478,7 +488,7 @@ var ops = {
       // caller's thread is one of the pool's `threads`.
       options.enygmaWorkers = Math.max(1, threads - 1);
       // The pthread workers load the module script itself (not this worker's script).
-      options.mainScriptUrlOrBlob = new URL(MODULE_SCRIPT, self.location.href).href;
+      options.mainScriptUrlOrBlob = packageUrl(MODULE_SCRIPT);
     }
     var failed;
     var instantiateFailed = new Promise(function (resolve, reject) {

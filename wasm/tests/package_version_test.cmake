@@ -1,0 +1,52 @@
+# cmake -DSCRIPT=<wasm/package_version.cmake> -DWORK=<scratch folder> -P package_version_test.cmake
+#
+# wasm/package_version.cmake: the version is 16 hex digits, the same for the same files, another
+# when any file changes; the rest of the template is kept; a template without the marker line
+# or a missing file fails the build.
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+file(WRITE "${WORK}/template.js" "// head\nconst PACKAGE_VERSION = '';\nexport const X = 1;\n")
+file(WRITE "${WORK}/a.js" "a")
+file(WRITE "${WORK}/b.wasm" "b")
+
+function(version_of out)
+  execute_process(COMMAND "${CMAKE_COMMAND}" "-DTEMPLATE=${WORK}/template.js"
+                          "-DOUT=${WORK}/index.mjs" "-DFILES=${WORK}/a.js;${WORK}/b.wasm"
+                          -P "${SCRIPT}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+  if(NOT rc EQUAL 0)
+    set(${out} "failed" PARENT_SCOPE)
+    return()
+  endif()
+  file(READ "${WORK}/index.mjs" text)
+  if(NOT text MATCHES "^// head\nconst PACKAGE_VERSION = '([0-9a-f]+)';\nexport const X = 1;\n$")
+    message(FATAL_ERROR "package_version_test: unexpected index.mjs:\n${text}")
+  endif()
+  set(${out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+
+version_of(v1)
+string(LENGTH "${v1}" n)
+if(NOT n EQUAL 16)
+  message(FATAL_ERROR "package_version_test: version '${v1}' is not 16 hex digits")
+endif()
+version_of(v2)
+if(NOT v2 STREQUAL v1)
+  message(FATAL_ERROR "package_version_test: the same files gave ${v1}, then ${v2}")
+endif()
+file(WRITE "${WORK}/b.wasm" "b2")
+version_of(v3)
+if(v3 STREQUAL v1 OR v3 STREQUAL "failed")
+  message(FATAL_ERROR "package_version_test: a changed file kept the version (${v1} -> ${v3})")
+endif()
+file(REMOVE "${WORK}/a.js")
+version_of(v4)
+if(NOT v4 STREQUAL "failed")
+  message(FATAL_ERROR "package_version_test: a missing file did not fail (${v4})")
+endif()
+file(WRITE "${WORK}/a.js" "a")
+file(WRITE "${WORK}/template.js" "const VERSION = '';\n")
+version_of(v5)
+if(NOT v5 STREQUAL "failed")
+  message(FATAL_ERROR "package_version_test: a template without the marker did not fail (${v5})")
+endif()
+message(STATUS "package_version_test: ${v1} -> ${v3}; missing file and marker refused")
