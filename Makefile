@@ -142,7 +142,7 @@ build: build-native build-wasm
 # page), and what the tests need besides (the test program, the f64 lane check); not the
 # benchmark programs, built by build-wasm and bench-wasm from the same sources that build-native
 # compiles.
-WASM_PAGE_TARGETS := enygma_module enygma_module_relaxed enygma_module_st enygma_web enygma_package
+WASM_PAGE_TARGETS := enygma_module enygma_module_relaxed enygma_module_st enygma_web enygma_package enygma_demo_page
 build-wasm-page: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 	@$(call timed,build-wasm,cmake --build $(BUILD_WASM) -j $(JOBS) --target $(WASM_PAGE_TARGETS))
 build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt

@@ -172,10 +172,11 @@ test('the package imports in a fresh page and proves, with progress, and verifie
 });
 
 // index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI
-// calls and the module with `?v=<version>`, which the server answers as immutable: a second
-// load of the demo takes them from the browser's cache without a request (transferSize 0; a
-// revalidation would transfer its headers).
-test('the package asks for its files by version; a cached page load makes no request for them', async ({ page, request }) => {
+// calls and the module with `?v=<version>`, which the server answers as immutable; the demo's
+// index.html names its stylesheet, demo.js and index.mjs so too. A second load of the demo takes
+// them all from the browser's cache without a request (transferSize 0; a revalidation would
+// transfer its headers).
+test('the package and the demo ask for their files by version; a cached page load makes no request for them', async ({ page, request }) => {
   const index = await (await request.get(`${base()}/enygma/index.mjs`)).text();
   const version = index.match(/const PACKAGE_VERSION = '([0-9a-f]{16})';/)?.[1];
   expect(version, 'index.mjs carries its build\'s version').toBeTruthy();
@@ -203,6 +204,13 @@ test('the package asks for its files by version; a cached page load makes no req
     const entry = entries.find((e) => new URL(e.name).pathname.endsWith(`/enygma/${file}`));
     expect(entry, `${file} loaded`).toBeTruthy();
     expect(new URL(entry!.name).searchParams.get('v'), file).toBe(version);
+    expect(entry!.transferSize, `${file} from the cache, without a request`).toBe(0);
+  }
+  // The demo page's own files: index.html names them by version (demo.js the package's index.mjs).
+  for (const file of ['/demo.css', '/demo.js', '/enygma/index.mjs']) {
+    const entry = entries.find((e) => new URL(e.name).pathname === file);
+    expect(entry, `${file} loaded`).toBeTruthy();
+    expect(new URL(entry!.name).searchParams.get('v'), file).toMatch(/^[0-9a-f]{16}$/);
     expect(entry!.transferSize, `${file} from the cache, without a request`).toBe(0);
   }
   // The manifest is still asked for every time (a redeploy's keys are seen at once).

@@ -21,7 +21,7 @@
 // asked for while another runs waits for it.
 
 // The build's version of the files this module has the browser load (the worker, the ABI
-// calls, the modules): set by the build in index.mjs (wasm/package_version.cmake), empty in the
+// calls, the modules): set by the build in index.mjs (wasm/stamp_versions.cmake), empty in the
 // source. The worker is asked for with `?v=<version>` and asks for the others so: a server may
 // keep such URLs cached without revalidation (`enygma serve` does), and a new build's files
 // come under other URLs.
