@@ -277,7 +277,22 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
   expect(await page.evaluate(() => window.demo.keys['transfer-k2'].prefetched)).toBe(true);
   expect(await proveInPage(page)).toBe('ok');
 
-  // An entry cached by another module (another SHA-256): compared with the circuit again, once.
+  // The module that compared them is named by its build's version (index.mjs's stamp, which
+  // covers the .wasm), not hashed again on every load.
+  const checkedBy = await page.evaluate(() => new Promise<string>((resolve, reject) => {
+    const open = indexedDB.open('enygma-keys');
+    open.onsuccess = () => {
+      const get = open.result.transaction('keys', 'readonly').objectStore('keys').get('transfer-k2');
+      get.onsuccess = () => {
+        open.result.close();
+        resolve(get.result.checkedBy);
+      };
+      get.onerror = () => reject(get.error);
+    };
+    open.onerror = () => reject(open.error);
+  }));
+  expect(checkedBy).toMatch(/^build [0-9a-f]{16} enygma_module_relaxed\.js$/);
+  // An entry cached by another module (another version): compared with the circuit again, once.
   await page.evaluate(() => new Promise<void>((resolve, reject) => {
     const open = indexedDB.open('enygma-keys');
     open.onsuccess = () => {

@@ -216,6 +216,31 @@ test('the package and the demo ask for their files by version; a cached page loa
   // The manifest is still asked for every time (a redeploy's keys are seen at once).
   const manifest = entries.find((e) => e.name.endsWith('/keys/manifest.json'));
   expect(manifest?.transferSize ?? 0).toBeGreaterThan(0);
+  // The key cache names the module that compared the keys with its circuit by the build's
+  // version; a worker asked for under another version (not index.mjs's) hashes its .wasm.
+  const checkedBy = async () => page.evaluate(() => new Promise<string>((resolve, reject) => {
+    const open = indexedDB.open('enygma-keys');
+    open.onsuccess = () => {
+      const get = open.result.transaction('keys', 'readonly').objectStore('keys').get('transfer-k2');
+      get.onsuccess = () => {
+        open.result.close();
+        resolve(get.result?.checkedBy);
+      };
+      get.onerror = () => reject(get.error);
+    };
+    open.onerror = () => reject(open.error);
+  }));
+  expect(await checkedBy()).toBe(`build ${version} enygma_module_relaxed.js`);
+  await page.goto(`${base()}/enygma/package.json`);
+  const loaded = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ workerUrl: '/enygma/enygma_worker.js?v=another', warmVerifier: 0, warmProver: 0 });
+    const keys = await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json' });
+    e.terminate();
+    return { source: keys.source, circuitChecked: keys.circuitChecked };
+  });
+  expect(loaded).toEqual({ source: 'cache', circuitChecked: true });
+  expect(await checkedBy()).toMatch(/^[0-9a-f]{64}$/);
 });
 
 test('the verifier warms up once keys are loaded, between operations', async ({ page }) => {

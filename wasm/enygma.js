@@ -120,7 +120,7 @@ export class Enygma {
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
-      warmProver: this.#warm.prover
+      warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION
     });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;

@@ -258,21 +258,33 @@ async function download(id, url, expect) {
   return bytes;
 }
 
-// ---- the module's WebAssembly: compiled as it streams in, and hashed (SHA-256) on the way, so
-// that a key cache entry can record which module compared its keys with the circuit ----------
-var moduleDigest = null; // hex, or null where there is no crypto.subtle (insecure contexts)
+// ---- the module's WebAssembly: compiled as it streams in. A key cache entry records which
+// module compared its keys with the circuit (moduleDigest): the build's version where this
+// worker runs the files of the index.mjs that started it (their version covers the .wasm's
+// bytes: wasm/stamp_versions.cmake), else the SHA-256 of the .wasm, hashed as it streams in --
+var moduleDigest = null; // null where there is neither (no crypto.subtle: insecure contexts)
 
-function instantiateModule(imports) {
+// buildVersion: the version index.mjs was stamped with, or '' (a source checkout, another
+// worker URL).
+function instantiateModule(imports, buildVersion) {
   var url = packageUrl(MODULE_SCRIPT.replace(/\.js$/, '.wasm'));
+  var versioned = !!buildVersion && buildVersion === PACKAGE_VERSION;
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
-    var bytes = response.clone().arrayBuffer();
+    // Without a version the bytes are read twice (compiled and hashed); with one, only compiled.
+    var bytes = versioned ? null : response.clone().arrayBuffer();
+    var bytesAgain = function () {
+      return bytes || fetch(url, { credentials: 'same-origin' }).then(function (r) {
+        return r.arrayBuffer();
+      });
+    };
     // A server without the application/wasm type: compiled from the bytes instead.
     var instantiated = WebAssembly.instantiateStreaming(response, imports).catch(function () {
-      return bytes.then(function (b) {
+      return bytesAgain().then(function (b) {
         return WebAssembly.instantiate(b, imports);
       });
     });
+    if (versioned) return Promise.all([instantiated, 'build ' + buildVersion + ' ' + MODULE_SCRIPT]);
     var digest = bytes.then(function (b) {
       return self.crypto && crypto.subtle ? crypto.subtle.digest('SHA-256', b).then(function (d) {
         return hex(new Uint8Array(d));
@@ -495,7 +507,7 @@ var ops = {
       failed = reject;
     });
     options.instantiateWasm = function (imports, receiveInstance) {
-      instantiateModule(imports).then(function (r) {
+      instantiateModule(imports, typeof args.packageVersion === 'string' ? args.packageVersion : '').then(function (r) {
         moduleDigest = r[1];
         receiveInstance(r[0].instance, r[0].module);
       }, function (e) {
