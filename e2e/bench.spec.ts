@@ -54,6 +54,22 @@ function nativeProveMs(k: number): { ms: number; how: string } {
   }
 }
 
+// The state of one of the worker's warm-ups (Enygma's verifierWarmup or proverWarmup) once it
+// is in none of the states `busy`, polled every 20 ms; null for a page built before it.
+async function warmupOver(page: Page, method: string, busy: string[]): Promise<any> {
+  return page.evaluate(async ([name, busyStates]) => {
+    const e = (window as any).demo.enygma;
+    if (typeof e[name] !== 'function') return null;
+    let w = await e[name]();
+    while ((busyStates as string[]).includes(w.state)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      w = await e[name]();
+    }
+    return { state: w.state, circuit: w.circuit, rounds: w.rounds, yielded: w.yielded, busy_ms: w.busyMs,
+      first_ms: w.firstMs, last_ms: w.lastMs };
+  }, [method, busy] as [string, string[]]);
+}
+
 test('browser benchmarks', async ({ page, request }) => {
   const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
     memory_mib: {} };
@@ -72,31 +88,11 @@ test('browser benchmarks', async ({ page, request }) => {
   ]);
   result.key_load_cached_ms = await page.evaluate(() => (window as any).demo.keys['transfer-k6'].ms);
   result.module_start_cached_ms = await page.evaluate(() => (window as any).demo.enygma.initMs);
-  // The verifier's warm-up (Enygma.create's warmVerifier) runs once the keys are loaded; the
-  // proofs below start once it is done.
-  result.verifier_warmup = await page.evaluate(async () => {
-    const e = (window as any).demo.enygma;
-    if (typeof e.verifierWarmup !== 'function') return null; // a page built before it
-    let w = await e.verifierWarmup();
-    while (w.state === 'running' || w.state === 'waiting') {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      w = await e.verifierWarmup();
-    }
-    return { state: w.state, rounds: w.rounds, busy_ms: w.busyMs, first_ms: w.firstMs, last_ms: w.lastMs };
-  });
-  // Then the prover's (Enygma.create's warmProver: proofs made while the page is idle); nothing
-  // is timed while it runs (it would share the cores with the proofs or with the native bench).
-  result.prover_warmup = await page.evaluate(async () => {
-    const e = (window as any).demo.enygma;
-    if (typeof e.proverWarmup !== 'function') return null; // a page built before it
-    let w = await e.proverWarmup();
-    while (w.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      w = await e.proverWarmup();
-    }
-    return { state: w.state, circuit: w.circuit, rounds: w.rounds, yielded: w.yielded, busy_ms: w.busyMs, first_ms: w.firstMs,
-      last_ms: w.lastMs };
-  });
+  // The verifier's warm-up (Enygma.create's warmVerifier) runs once the keys are loaded, then
+  // the prover's (warmProver: proofs made while the page is idle); nothing below is timed until
+  // both are over (they would share the cores with the proofs or with the native bench).
+  result.verifier_warmup = await warmupOver(page, 'verifierWarmup', ['running', 'waiting']);
+  result.prover_warmup = await warmupOver(page, 'proverWarmup', ['running']);
 
   // Warm-up rounds (one proof of each circuit per round) before either is timed: the engine
   // first runs the module's code unoptimized and optimizes a function once it has run enough, on

@@ -347,9 +347,10 @@ var opsInFlight = 0;
 var WARMUP_IDLE_MS = 500;
 
 // ---- the prover's warm-up, for the same reason: a page's first proofs run the prover's code
-// unoptimized and take several times longer (docs/performance.md). After the verifier's warm-up (or without one), the worker proves a fresh random request of
-// the first circuit whose keys were loaded (eny_prover_warmup) `target` times, each after
-// WARMUP_IDLE_MS with no operation. A warm-up proof yields to any operation the page sends:
+// unoptimized and take several times longer (docs/performance.md). After the verifier's warm-up
+// (or without one), the worker proves a fresh random request of the first circuit whose keys
+// were loaded (eny_prover_warmup) `target` times, each after WARMUP_IDLE_MS with no operation.
+// A warm-up proof yields to any operation the page sends:
 // the page adds 1 to opSeq and writes the module's warm-up yield flag before posting it, the
 // proof stops at its next stage boundary, and it is made again once the worker is idle. Only
 // in the module with threads, whose memory (holding the flag) the page shares; elsewhere a
