@@ -6,6 +6,9 @@
 //   native_prove_ms[k]  median native proof time with the same keys and threads = cores
 //                       (`enygma bench`; the server's round trip when the CLI lacks it)
 //   ratio[k]            browser / native
+//   native_kernels      the kernels of that native run (`enygma bench`'s "kernels")
+//   native_by_kernel[k] the native proof run once more with each kernel this CPU has, the others
+//                       switched off (ENYGMA_DISABLE_KERNELS): {ifma, adx, portable}: ms, ratio
 //   verify_ms           median browser verification (k=6; 21 after 10 untimed)
 //   ready_cached_ms     navigation start -> keys loaded, proof-ready, keys in IndexedDB
 //   ready_network_ms    the same on a first visit (download + decompression)
@@ -43,15 +46,36 @@ async function ready(page: Page, url: string): Promise<number> {
   return page.evaluate(() => (window as any).demo.readyAt);
 }
 
-function nativeProveMs(k: number): { ms: number; how: string } {
+// disable: ENYGMA_DISABLE_KERNELS for the run ('' for the build's default kernels); kernels:
+// the ones the run used, as `enygma bench` reports them.
+function nativeProveMs(k: number, disable = ''): { ms: number; how: string; kernels?: any } {
   const request = path.join(webDir(), 'vectors', `transfer-k${k}.json`);
+  const env = { ...process.env };
+  if (disable) env.ENYGMA_DISABLE_KERNELS = disable;
+  else delete env.ENYGMA_DISABLE_KERNELS;
   try {
-    const out = execFileSync(process.env.ENYGMA_BIN!, ['bench', '--k', String(k), '--keys', process.env.ENYGMA_E2E_KEYS!,
-      '--runs', String(runs), '--input', request], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return { ms: JSON.parse(out).median_ms.prove_total, how: 'enygma bench' };
+    const out = JSON.parse(execFileSync(process.env.ENYGMA_BIN!, ['bench', '--k', String(k), '--keys',
+      process.env.ENYGMA_E2E_KEYS!, '--runs', String(runs), '--input', request],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env }));
+    return { ms: out.median_ms.prove_total, how: 'enygma bench', kernels: out.kernels };
   } catch {
     return { ms: NaN, how: 'unavailable' };
   }
+}
+
+// The native proof with each arithmetic kernel this CPU runs (`ifma`: AVX-512 IFMA, eight 52-bit
+// products per instruction; `adx`: 64-bit limbs with ADX/BMI2; `portable`: neither), the more
+// capable ones switched off by ENYGMA_DISABLE_KERNELS: the browser's ratio to each. The default
+// run (the most capable kernel) is not repeated.
+function nativeByKernel(k: number, defaultRun: { ms: number; kernels?: any }): { [kernel: string]: { ms: number; ratio?: number } } {
+  const kernelOf = (kernels: any) => (kernels?.ifma ? 'ifma' : kernels?.adx ? 'adx' : 'portable');
+  const out: { [kernel: string]: { ms: number } } = { [kernelOf(defaultRun.kernels)]: { ms: defaultRun.ms } };
+  for (const [name, disable] of [['adx', 'ifma'], ['portable', 'adx,ifma']]) {
+    if (out[name] || (name === 'adx' && !defaultRun.kernels?.adx)) continue;
+    const run = nativeProveMs(k, disable);
+    if (!Number.isNaN(run.ms) && kernelOf(run.kernels) === name) out[name] = { ms: run.ms };
+  }
+  return out;
 }
 
 // The state of one of the worker's warm-ups (Enygma's verifierWarmup or proverWarmup) once it
@@ -72,7 +96,7 @@ async function warmupOver(page: Page, method: string, busy: string[]): Promise<a
 
 test('browser benchmarks', async ({ page, request }) => {
   const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
-    memory_mib: {} };
+    native_by_kernel: {}, memory_mib: {} };
   result.ready_network_ms = await ready(page, page6());
   result.key_load_network_ms = await page.evaluate(() => {
     const k = (window as any).demo.keys['transfer-k6'];
@@ -139,7 +163,13 @@ test('browser benchmarks', async ({ page, request }) => {
     }
     result.native_prove_ms[k] = native.ms;
     result.native_how = native.how;
+    result.native_kernels = native.kernels;
     result.ratio[k] = result.prove_ms[k] / native.ms;
+    if (native.how === 'enygma bench') {
+      const byKernel = nativeByKernel(k, native);
+      for (const name of Object.keys(byKernel)) byKernel[name].ratio = result.prove_ms[k] / byKernel[name].ms;
+      result.native_by_kernel[k] = byKernel;
+    }
   }
 
   const text6 = fs.readFileSync(path.join(webDir(), 'vectors', 'transfer-k6.json'), 'utf8');
