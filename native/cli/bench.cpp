@@ -172,7 +172,7 @@ int run_bench(int argc, char** argv) {
   return 0;
 }
 
-cli::Registration reg{
+cli::Registration register_bench{
     {"bench", "time key load, witness, proving stages and verification", &run_bench}};
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The subcommand registry of the enygma CLI. A subcommand is defined in its own file with
-//   static enygma::cli::Registration reg{{"name", "one-line summary", &run_fn}};
-// and receives argv with argv[0] = its own name.
+//   enygma::cli::Registration register_<name>{{"name", "one-line summary", &run_fn}};
+// in an anonymous namespace (its name unique across the CLI: the CLI is a unity build) and
+// receives argv with argv[0] = its own name.
 #pragma once
 
 #include <cstdio>

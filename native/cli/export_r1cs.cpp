@@ -45,7 +45,7 @@ int run_export_r1cs(int argc, char** argv) {
   return 0;
 }
 
-enygma::cli::Registration reg{
+enygma::cli::Registration register_export_r1cs{
     {"export-r1cs", "write a circuit as circom's .r1cs (for snarkjs)", &run_export_r1cs}};
 
 }  // namespace

@@ -115,8 +115,8 @@ int run_export_solidity(int argc, char** argv) {
   return 0;
 }
 
-enygma::cli::Registration reg{{"export-solidity",
-                               "write a Solidity Groth16 verifier contract for a verifying key",
-                               &run_export_solidity}};
+enygma::cli::Registration register_export_solidity{
+    {"export-solidity", "write a Solidity Groth16 verifier contract for a verifying key",
+     &run_export_solidity}};
 
 }  // namespace

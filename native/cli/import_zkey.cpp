@@ -107,8 +107,8 @@ int run_import_zkey(int argc, char** argv) {
   return 0;
 }
 
-enygma::cli::Registration reg{{"import-zkey",
-                               "import a snarkjs Groth16 .zkey (ceremony keys) as key files",
-                               &run_import_zkey}};
+enygma::cli::Registration register_import_zkey{
+    {"import-zkey", "import a snarkjs Groth16 .zkey (ceremony keys) as key files",
+     &run_import_zkey}};
 
 }  // namespace

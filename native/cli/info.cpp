@@ -11,7 +11,7 @@
 namespace enygma::cli {
 namespace {
 
-const char kHelp[] =
+const char kInfoHelp[] =
     "usage: enygma info [--circuit LIST] [--k K] [--digest]\n"
     "\n"
     "Prints the size of a circuit as JSON:\n"
@@ -65,7 +65,7 @@ int run_info(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"})) return 1;
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kInfoHelp, stdout);
     return 0;
   }
   auto circuits = native::circuits_option(args, "transfer");
@@ -83,7 +83,8 @@ int run_info(int argc, char** argv) {
   return 0;
 }
 
-Registration reg{{"info", "print circuit sizes (constraints, wires, domain) as JSON", &run_info}};
+Registration register_info{
+    {"info", "print circuit sizes (constraints, wires, domain) as JSON", &run_info}};
 
 }  // namespace
 }  // namespace enygma::cli

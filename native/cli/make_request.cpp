@@ -14,7 +14,7 @@
 namespace enygma::cli {
 namespace {
 
-const char kHelp[] =
+const char kMakeRequestHelp[] =
     "usage: enygma make-request [--circuit NAME] [--k K] [--seed S] [--count N] [--out FILE]\n"
     "\n"
     "Builds a valid request of a circuit (default transfer) with its wallet code and prints it\n"
@@ -37,7 +37,7 @@ int run_make_request(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"})) return 1;
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kMakeRequestHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
@@ -60,9 +60,9 @@ int run_make_request(int argc, char** argv) {
   return write_request_text(args, text);
 }
 
-Registration reg{{"make-request",
-                  "build a valid request of any circuit (JSON) from a seed (wallet side)",
-                  &run_make_request}};
+Registration register_make_request{
+    {"make-request", "build a valid request of any circuit (JSON) from a seed (wallet side)",
+     &run_make_request}};
 
 }  // namespace
 }  // namespace enygma::cli

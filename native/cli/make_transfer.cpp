@@ -17,7 +17,7 @@
 namespace enygma::cli {
 namespace {
 
-const char kHelp[] =
+const char kMakeTransferHelp[] =
     "usage: enygma make-transfer --k K --seed S [--split N] [--out FILE]\n"
     "       enygma make-transfer --k K --secret-key SK --balance V --random R\n"
     "                            (--amount v --recipient-index I | --recipients I:a,I:a,..)\n"
@@ -204,7 +204,7 @@ int run_make_transfer(int argc, char** argv) {
     return 1;
   }
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kMakeTransferHelp, stdout);
     return 0;
   }
   if (!args.get("k")) return fail_with(usage("k", "is required"), 1);
@@ -219,8 +219,9 @@ int run_make_transfer(int argc, char** argv) {
   return write_request_text(args, text);
 }
 
-Registration reg{{"make-transfer", "build a valid transfer request (JSON) from a seed or values",
-                  &run_make_transfer}};
+Registration register_make_transfer{{"make-transfer",
+                                     "build a valid transfer request (JSON) from a seed or values",
+                                     &run_make_transfer}};
 
 }  // namespace
 }  // namespace enygma::cli

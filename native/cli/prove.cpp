@@ -17,7 +17,7 @@ namespace {
 
 using namespace enygma;
 
-const char* kHelp =
+const char* kProveHelp =
     "usage: enygma prove [--circuit NAME] [--k K] --input REQ.json [--keys DIR]\n"
     "                    [--out RESP.json] [--threads N] [--test-seed TEXT]\n"
     "\n"
@@ -84,7 +84,7 @@ int run_prove(int argc, char** argv) {
   }
   StepTimer timer(args.has("timings"));
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kProveHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
@@ -139,6 +139,7 @@ int run_prove(int argc, char** argv) {
   return 0;
 }
 
-cli::Registration reg{{"prove", "prove a request (reference response JSON out)", &run_prove}};
+cli::Registration register_prove{
+    {"prove", "prove a request (reference response JSON out)", &run_prove}};
 
 }  // namespace

@@ -120,6 +120,6 @@ int run_serve(int argc, char** argv) {
   return server.run();
 }
 
-enygma::cli::Registration reg{{"serve", "run the proving server (HTTP)", &run_serve}};
+enygma::cli::Registration register_serve{{"serve", "run the proving server (HTTP)", &run_serve}};
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 
 using namespace enygma;
 
-const char* kHelp =
+const char* kSetupHelp =
     "usage: enygma setup [--circuit LIST] [--k K] [--out DIR] [--threads N]\n"
     "                    [--insecure-seed TEXT]\n"
     "\n"
@@ -45,7 +45,7 @@ int run_setup(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"})) return 2;
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kSetupHelp, stdout);
     return 0;
   }
   auto circuits = native::circuits_option(args, "all");
@@ -96,6 +96,6 @@ int run_setup(int argc, char** argv) {
   return 0;
 }
 
-cli::Registration reg{{"setup", "generate Groth16 keys for the circuits", &run_setup}};
+cli::Registration register_setup{{"setup", "generate Groth16 keys for the circuits", &run_setup}};
 
 }  // namespace

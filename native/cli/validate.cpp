@@ -16,7 +16,7 @@
 namespace enygma::cli {
 namespace {
 
-const char kHelp[] =
+const char kValidateHelp[] =
     "usage: enygma validate [--circuit NAME] [--k K] --input REQUEST.json [--all]\n"
     "\n"
     "Checks a request (the reference JSON of the circuit's route, e.g. POST\n"
@@ -38,7 +38,7 @@ int run_validate(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"})) return 1;
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kValidateHelp, stdout);
     return 0;
   }
   if (!args.get("input")) return fail_with(make_error("--input is required", "usage", "input"), 1);
@@ -69,8 +69,9 @@ int run_validate(int argc, char** argv) {
   return fail_with(errors.front(), 2);
 }
 
-Registration reg{{"validate", "check a request against its relation's rules (exit 0 valid, 2 not)",
-                  &run_validate}};
+Registration register_validate{
+    {"validate", "check a request against its relation's rules (exit 0 valid, 2 not)",
+     &run_validate}};
 
 }  // namespace
 }  // namespace enygma::cli

@@ -12,7 +12,7 @@ namespace {
 
 using namespace enygma;
 
-const char* kHelp =
+const char* kVerifyHelp =
     "usage: enygma verify [--circuit NAME] [--k K] --proof RESP.json [--keys DIR]\n"
     "\n"
     "Verifies a proof in the reference response format against DIR/<circuit>.vk\n"
@@ -25,7 +25,7 @@ int run_verify(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"})) return 2;
   if (args.help()) {
-    fputs(kHelp, stdout);
+    fputs(kVerifyHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
@@ -49,6 +49,7 @@ int run_verify(int argc, char** argv) {
   return 1;
 }
 
-cli::Registration reg{{"verify", "verify a proof (exit 0 valid, 1 invalid)", &run_verify}};
+cli::Registration register_verify{
+    {"verify", "verify a proof (exit 0 valid, 1 invalid)", &run_verify}};
 
 }  // namespace

@@ -25,6 +25,6 @@ int run_version(int, char**) {
   return 0;
 }
 
-enygma::cli::Registration reg{{"version", "print build facts as JSON", &run_version}};
+enygma::cli::Registration register_version{{"version", "print build facts as JSON", &run_version}};
 
 }  // namespace

@@ -77,7 +77,7 @@ int run_witness(int argc, char** argv) {
   return 0;
 }
 
-enygma::cli::Registration reg{
+enygma::cli::Registration register_witness{
     {"witness", "write a request's witness as circom's .wtns (for snarkjs)", &run_witness}};
 
 }  // namespace

@@ -52,6 +52,13 @@ class ProofBackend {
   // (malformed: the request's fault).
   virtual Status verify(const CircuitId& circuit, std::string_view response_json) const = 0;
 
+  // The served circuits' ids, in circuits()' order.
+  std::vector<CircuitId> served() const {
+    std::vector<CircuitId> ids;
+    for (const auto& c : circuits()) ids.push_back(c.circuit);
+    return ids;
+  }
+
   bool serves(const CircuitId& circuit) const {
     for (const auto& c : circuits()) {
       if (c.circuit == circuit) return true;

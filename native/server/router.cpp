@@ -8,12 +8,6 @@ namespace enygma::server {
 
 namespace {
 
-std::vector<CircuitId> served_circuits(const ProofBackend& backend) {
-  std::vector<CircuitId> out;
-  for (const auto& c : backend.circuits()) out.push_back(c.circuit);
-  return out;
-}
-
 // The reference's refusal: 500 with {"error": message} (gin's JSON of a map: one key).
 StringResponse reference_error(std::string_view message, unsigned version) {
   nlohmann::json j;
@@ -25,7 +19,7 @@ StringResponse reference_error(std::string_view message, unsigned version) {
 
 Router::Router(const ProofBackend& backend, bool reference_status_codes)
     : backend_(backend),
-      table_(served_circuits(backend)),
+      table_(backend.served()),
       reference_status_codes_(reference_status_codes) {}
 
 std::optional<Refusal> Router::check(const Route& route, http::verb method) const {

@@ -8,21 +8,11 @@
 
 namespace enygma::server {
 
-namespace {
-
-std::vector<CircuitId> served_circuits(const ProofBackend& backend) {
-  std::vector<CircuitId> ids;
-  for (const auto& c : backend.circuits()) ids.push_back(c.circuit);
-  return ids;
-}
-
-}  // namespace
-
 Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
     : config_(std::move(config)),
       backend_(std::move(backend)),
       router_(*backend_, config_.reference_status_codes),
-      metrics_(served_circuits(*backend_)),
+      metrics_(backend_->served()),
       access_log_(config_.access_log),
       key_files_(backend_->circuits()),
       static_files_(config_.web_dir),
