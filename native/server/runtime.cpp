@@ -20,10 +20,11 @@ Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
       // Verifying is a few milliseconds of pairings: one thread each, as many as provers.
       verifiers_(config_.max_inflight, config_.queue, 1),
       ioc_(static_cast<int>(config_.io_threads)),
-      acceptor_(ioc_),
-      signals_(ioc_, SIGINT, SIGTERM),
-      accept_retry_timer_(ioc_),
-      drain_timer_(ioc_) {
+      control_(asio::make_strand(ioc_)),
+      acceptor_(control_),
+      signals_(control_, SIGINT, SIGTERM),
+      accept_retry_timer_(control_),
+      drain_timer_(control_) {
   for (const auto& c : backend_->circuits()) {
     metrics_.set_key_load_seconds(c.circuit, c.load_seconds);
   }
@@ -146,7 +147,7 @@ void Server::session_ended(uint64_t id) {
     std::lock_guard lock(sessions_mu_);
     sessions_.erase(id);
   }
-  if (draining_.load()) asio::post(ioc_, [this] { maybe_finish_drain(); });
+  if (draining_.load()) asio::post(control_, [this] { maybe_finish_drain(); });
 }
 
 void Server::maybe_finish_drain() {

@@ -71,6 +71,11 @@ class Server {
 
   asio::io_context ioc_;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard_;
+  // The listener, the signals, the accept retry and the drain run their handlers on one strand:
+  // a signal's shutdown, an accept and the drain's end (posted by the last session's
+  // destructor from its own strand) touch the same objects and must not run at once on the
+  // network threads.
+  asio::strand<asio::io_context::executor_type> control_;
   tcp::acceptor acceptor_;
   asio::signal_set signals_;
   asio::steady_timer accept_retry_timer_;
