@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect, Page, test } from '@playwright/test';
 import { proveAndCancel } from './cancel';
+import { cacheCheckedBy } from './key_cache';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
@@ -279,19 +280,7 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
 
   // The module that compared them is named by its build's version (index.mjs's stamp, which
   // covers the .wasm), not hashed again on every load.
-  const checkedBy = await page.evaluate(() => new Promise<string>((resolve, reject) => {
-    const open = indexedDB.open('enygma-keys');
-    open.onsuccess = () => {
-      const get = open.result.transaction('keys', 'readonly').objectStore('keys').get('transfer-k2');
-      get.onsuccess = () => {
-        open.result.close();
-        resolve(get.result.checkedBy);
-      };
-      get.onerror = () => reject(get.error);
-    };
-    open.onerror = () => reject(open.error);
-  }));
-  expect(checkedBy).toMatch(/^build [0-9a-f]{16} enygma_module_relaxed\.js$/);
+  expect(await cacheCheckedBy(page, 'transfer-k2')).toMatch(/^build [0-9a-f]{16} enygma_module_relaxed\.js$/);
   // An entry cached by another module (another version): compared with the circuit again, once.
   await page.evaluate(() => new Promise<void>((resolve, reject) => {
     const open = indexedDB.open('enygma-keys');

@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { expect, Page, test } from '@playwright/test';
 import { proveAndCancel } from './cancel';
+import { cacheCheckedBy } from './key_cache';
 
 const base = () => process.env.ENYGMA_E2E_URL!;
 const plainBase = () => process.env.ENYGMA_E2E_URL_NO_ISOLATION!;
@@ -218,18 +219,7 @@ test('the package and the demo ask for their files by version; a cached page loa
   expect(manifest?.transferSize ?? 0).toBeGreaterThan(0);
   // The key cache names the module that compared the keys with its circuit by the build's
   // version; a worker asked for under another version (not index.mjs's) hashes its .wasm.
-  const checkedBy = async () => page.evaluate(() => new Promise<string>((resolve, reject) => {
-    const open = indexedDB.open('enygma-keys');
-    open.onsuccess = () => {
-      const get = open.result.transaction('keys', 'readonly').objectStore('keys').get('transfer-k2');
-      get.onsuccess = () => {
-        open.result.close();
-        resolve(get.result?.checkedBy);
-      };
-      get.onerror = () => reject(get.error);
-    };
-    open.onerror = () => reject(open.error);
-  }));
+  const checkedBy = () => cacheCheckedBy(page, 'transfer-k2');
   expect(await checkedBy()).toBe(`build ${version} enygma_module_relaxed.js`);
   await page.goto(`${base()}/enygma/package.json`);
   const loaded = await page.evaluate(async () => {
