@@ -270,20 +270,29 @@ TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
   auto load = start_load(4, 4);
   ASSERT_TRUE(wait_for([&] { return proved(instance_ports_[1]) >= 2; }, 5s));
   ASSERT_EQ(kill(instance_pid(2), SIGTERM), 0);
-  auto report = report_of(*load);
-  EXPECT_EQ(report["failures"], 0) << report.dump();
-  // It drained (finished its admitted proofs) and stopped. (Generous limits: CI once took over
-  // 10 s from the closed port to the last log line, with both cores busy with other tests.)
+  const auto signalled_at = std::chrono::steady_clock::now();
+  // It drains (finishes its admitted proofs, at most 5 of 300 ms) and stops while the load
+  // still runs. (Generous limits: both cores may be busy with other tests.)
   EXPECT_TRUE(wait_for(
       [&] { return !enygma::test::HttpConnection(instance_ports_[1], 1s).connected(); }, 30s));
-  EXPECT_TRUE(wait_for(
+  const bool stopped = wait_for(
       [&] {
         return read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\"") !=
                std::string::npos;
       },
-      30s));
-  EXPECT_NE(read_all(run_dir() + "/instance-2.log").find("\"event\":\"stopped\""),
-            std::string::npos);
+      30s);
+  printf("instance 2 logged 'stopped' %.2f s after its SIGTERM\n",
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count());
+  // On failure, what the instance said (its access log and events, its standard error) and
+  // whether it still runs: a drain that hangs and a crash read differently.
+  EXPECT_TRUE(stopped) << "instance 2 "
+                       << (kill(instance_pid(2), 0) == 0 ? "still runs" : "is gone")
+                       << "; its log:\n"
+                       << read_all(run_dir() + "/instance-2.log") << "\nits stderr:\n"
+                       << read_all(run_dir() + "/instance-2.err");
+  // The balancer sent what instance 2 refused or dropped while draining to instance 1.
+  auto report = report_of(*load);
+  EXPECT_EQ(report["failures"], 0) << report.dump();
 }
 
 }  // namespace
