@@ -69,6 +69,18 @@ bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds 
   return false;
 }
 
+// Where a process's threads are (gdb's backtraces), for the report of a hang; gdb may be absent.
+std::string threads_of(pid_t pid) {
+  Child gdb("/bin/sh",
+            {"-c",
+             "command -v gdb >/dev/null || { echo 'no gdb: no backtraces'; exit 0; }; "
+             "exec gdb -p " +
+                 std::to_string(pid) + " -batch -nx -ex 'thread apply all bt' 2>&1 | tail -n 300"},
+            {});
+  const auto result = gdb.wait(60s);
+  return "its threads:\n" + result.out;
+}
+
 class ClusterTest : public ::testing::Test {
  protected:
   static constexpr int kProveMs = 300;
@@ -285,11 +297,14 @@ TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
          std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled_at).count());
   // On failure, what the instance said (its access log and events, its standard error) and
   // whether it still runs: a drain that hangs and a crash read differently.
-  EXPECT_TRUE(stopped) << "instance 2 "
-                       << (kill(instance_pid(2), 0) == 0 ? "still runs" : "is gone")
-                       << "; its log:\n"
-                       << read_all(run_dir() + "/instance-2.log") << "\nits stderr:\n"
-                       << read_all(run_dir() + "/instance-2.err");
+  if (!stopped) {
+    const bool runs = kill(instance_pid(2), 0) == 0;
+    ADD_FAILURE() << "instance 2 did not log 'stopped' and " << (runs ? "still runs" : "is gone")
+                  << "; its log:\n"
+                  << read_all(run_dir() + "/instance-2.log") << "\nits stderr:\n"
+                  << read_all(run_dir() + "/instance-2.err") << "\n"
+                  << (runs ? threads_of(instance_pid(2)) : "");
+  }
   // The balancer sent what instance 2 refused or dropped while draining to instance 1.
   auto report = report_of(*load);
   EXPECT_EQ(report["failures"], 0) << report.dump();

@@ -700,8 +700,9 @@ TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
 
 TEST_F(DedicatedServerTest, SigtermFinishesEveryAdmittedProofThenExitsZero) {
   Server server;
+  // --drain-timeout 3s: the drain reports what it waits for every 300 ms.
   ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2-3", "--fake-prove-time", "300ms",
-                            "--max-inflight", "1", "--queue", "3"},
+                            "--max-inflight", "1", "--queue", "3", "--drain-timeout", "3s"},
                            dir_));
   HttpConnection idle(server.port());
   ASSERT_EQ(idle.request("GET", "/healthcheck").status, 200);
@@ -733,7 +734,20 @@ TEST_F(DedicatedServerTest, SigtermFinishesEveryAdmittedProofThenExitsZero) {
     EXPECT_EQ(r.header("connection"), "close");
   }
   EXPECT_EQ(server.process().wait_exit(10s), 0);
-  EXPECT_NE(server.process().out().find("\"event\":\"stopped\""), std::string::npos);
+  const std::string out = server.process().out();
+  const size_t draining = out.find("\"event\":\"draining\"");
+  const size_t waiting = out.find("{\"event\":\"drain_waiting\"");
+  const size_t stopped = out.find("\"event\":\"stopped\"");
+  ASSERT_NE(stopped, std::string::npos) << out;
+  // While it waited (4 proofs of 300 ms), it said for what: the first report, 300 ms in, still
+  // has admitted proofs and their connections; none comes after 'stopped'.
+  ASSERT_NE(waiting, std::string::npos) << out;
+  EXPECT_LT(draining, waiting);
+  EXPECT_EQ(out.find("drain_waiting", stopped), std::string::npos) << out;
+  const auto report = nlohmann::json::parse(out.substr(waiting, out.find('\n', waiting) - waiting));
+  EXPECT_GE(report["waited_ms"].get<int>(), 300) << report.dump();
+  EXPECT_GE(report["admitted"].get<int>(), 1) << report.dump();
+  EXPECT_GE(report["open_connections"].get<int>(), 1) << report.dump();
 }
 
 TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {

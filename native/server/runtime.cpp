@@ -1,5 +1,6 @@
 #include "native/server/runtime.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -24,7 +25,8 @@ Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
       acceptor_(control_),
       signals_(control_, SIGINT, SIGTERM),
       accept_retry_timer_(control_),
-      drain_timer_(control_) {
+      drain_timer_(control_),
+      drain_report_timer_(control_) {
   for (const auto& c : backend_->circuits()) {
     metrics_.set_key_load_seconds(c.circuit, c.load_seconds);
   }
@@ -115,11 +117,10 @@ void Server::begin_shutdown(int signal_number) {
     AccessLog::event(R"({"event":"second_signal","status":"admitted work abandoned"})");
     std::_Exit(1);
   });
+  drain_began_ = std::chrono::steady_clock::now();
   AccessLog::event(std::string(R"({"event":"draining","signal":")") +
                    (signal_number == SIGTERM ? "SIGTERM" : "SIGINT") + R"(","admitted":)" +
-                   std::to_string(provers_.waiting() + provers_.running() + verifiers_.waiting() +
-                                  verifiers_.running()) +
-                   "}");
+                   std::to_string(admitted()) + "}");
   beast::error_code ec;
   acceptor_.close(ec);
   accept_retry_timer_.cancel();
@@ -139,7 +140,32 @@ void Server::begin_shutdown(int signal_number) {
     drain_timed_out_.store(true);
     ioc_.stop();
   });
+  report_drain();
   maybe_finish_drain();
+}
+
+size_t Server::admitted() const {
+  return provers_.waiting() + provers_.running() + verifiers_.waiting() + verifiers_.running();
+}
+
+void Server::report_drain() {
+  const auto interval = std::clamp<std::chrono::milliseconds>(
+      config_.drain_timeout / 10, std::chrono::milliseconds(100), std::chrono::seconds(5));
+  drain_report_timer_.expires_after(interval);
+  drain_report_timer_.async_wait([this](beast::error_code ec) {
+    if (ec || drain_finished_) return;
+    size_t open;
+    {
+      std::lock_guard lock(sessions_mu_);
+      open = sessions_.size();
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - drain_began_);
+    AccessLog::event(R"({"event":"drain_waiting","waited_ms":)" + std::to_string(waited.count()) +
+                     R"(,"open_connections":)" + std::to_string(open) + R"(,"admitted":)" +
+                     std::to_string(admitted()) + "}");
+    report_drain();
+  });
 }
 
 void Server::session_ended(uint64_t id) {
@@ -156,7 +182,9 @@ void Server::maybe_finish_drain() {
     if (!sessions_.empty()) return;
   }
   // Nothing admitted is left (every job holds its connection): let the network threads go.
+  drain_finished_ = true;
   drain_timer_.cancel();
+  drain_report_timer_.cancel();
   signals_.cancel();
   work_guard_.reset();
 }

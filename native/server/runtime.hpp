@@ -7,6 +7,8 @@
 // whose proof is queued or running get their answer (with Connection: close) and then close.
 // When the last connection is gone the network threads return, the work queues are joined and
 // run() returns 0. If that takes longer than --drain-timeout, run() gives up and returns 1.
+// While it waits, it logs what it waits for (drain_waiting) every tenth of --drain-timeout, at
+// most every 5 s.
 #pragma once
 
 #include <atomic>
@@ -58,6 +60,9 @@ class Server {
   void on_accept(beast::error_code ec, tcp::socket socket);
   void begin_shutdown(int signal_number);
   void maybe_finish_drain();
+  // Logs what the drain still waits for, then again after the report interval.
+  void report_drain();
+  size_t admitted() const;
 
   ServerConfig config_;
   std::unique_ptr<ProofBackend> backend_;
@@ -80,6 +85,9 @@ class Server {
   asio::signal_set signals_;
   asio::steady_timer accept_retry_timer_;
   asio::steady_timer drain_timer_;
+  asio::steady_timer drain_report_timer_;
+  std::chrono::steady_clock::time_point drain_began_;  // these two: on control_ only
+  bool drain_finished_ = false;
   std::atomic<bool> draining_{false};
   std::atomic<bool> drain_timed_out_{false};
 
