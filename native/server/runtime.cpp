@@ -148,22 +148,22 @@ size_t Server::admitted() const {
   return provers_.waiting() + provers_.running() + verifiers_.waiting() + verifiers_.running();
 }
 
+size_t Server::open_connections() const {
+  std::lock_guard lock(sessions_mu_);
+  return sessions_.size();
+}
+
 void Server::report_drain() {
   const auto interval = std::clamp<std::chrono::milliseconds>(
       config_.drain_timeout / 10, std::chrono::milliseconds(100), std::chrono::seconds(5));
   drain_report_timer_.expires_after(interval);
   drain_report_timer_.async_wait([this](beast::error_code ec) {
     if (ec || drain_finished_) return;
-    size_t open;
-    {
-      std::lock_guard lock(sessions_mu_);
-      open = sessions_.size();
-    }
     const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - drain_began_);
     AccessLog::event(R"({"event":"drain_waiting","waited_ms":)" + std::to_string(waited.count()) +
-                     R"(,"open_connections":)" + std::to_string(open) + R"(,"admitted":)" +
-                     std::to_string(admitted()) + "}");
+                     R"(,"open_connections":)" + std::to_string(open_connections()) +
+                     R"(,"admitted":)" + std::to_string(admitted()) + "}");
     report_drain();
   });
 }
@@ -177,10 +177,7 @@ void Server::session_ended(uint64_t id) {
 }
 
 void Server::maybe_finish_drain() {
-  {
-    std::lock_guard lock(sessions_mu_);
-    if (!sessions_.empty()) return;
-  }
+  if (open_connections() > 0) return;
   // Nothing admitted is left (every job holds its connection): let the network threads go.
   drain_finished_ = true;
   drain_timer_.cancel();
@@ -195,10 +192,7 @@ std::string Server::render_metrics() const {
   gauges.proofs_in_flight = provers_.running();
   gauges.verify_queue_depth = verifiers_.waiting();
   gauges.verifies_in_flight = verifiers_.running();
-  {
-    std::lock_guard lock(sessions_mu_);
-    gauges.open_connections = sessions_.size();
-  }
+  gauges.open_connections = open_connections();
   gauges.ready = !draining_.load();
   return metrics_.render(gauges);
 }

@@ -62,7 +62,8 @@ class Server {
   void maybe_finish_drain();
   // Logs what the drain still waits for, then again after the report interval.
   void report_drain();
-  size_t admitted() const;
+  size_t admitted() const;  // proofs and verifications queued or running
+  size_t open_connections() const;
 
   ServerConfig config_;
   std::unique_ptr<ProofBackend> backend_;
