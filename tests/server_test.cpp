@@ -937,6 +937,7 @@ class RealServerTest : public ::testing::Test {
                  "): " + setup.err();
       return;
     }
+    printf("RealServerTest: keys made by %s\n", setup_program.c_str());
     server_ = new Server();
     if (!server_->start({"--keys", keys_.string(), "--circuits", kCircuits, "--k", "2,6"}, dir_)) {
       failure_ = "enygma serve with real keys did not start: " + server_->process().err();
