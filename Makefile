@@ -182,8 +182,8 @@ test-wasm: build-wasm-run
 # slower; `make fuzz` builds its own folder with it everywhere). cluster_test, the interop tests
 # and the checks of the source tree (layers, docs, format: the release build runs them) are not
 # built here. server_test's keys for its real proofs are made by the release build's program
-# where it is built (ENYGMA_TEST_SETUP_BINARY; the same key files, made faster): the set-up under
-# the sanitizers is cli_test's and the set-up tests'.
+# where that build is configured (brought up to date first; ENYGMA_TEST_SETUP_BINARY: the same
+# key files, made faster): the set-up under the sanitizers is cli_test's and the set-up tests'.
 $(BUILD_ASAN)/CMakeCache.txt: | $(SETUP_STAMP)
 	CC=clang-14 CXX=clang++-14 cmake -S . -B $(BUILD_ASAN) $(CMAKE_GENERATOR_FLAGS) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
@@ -194,6 +194,7 @@ $(BUILD_ASAN)/CMakeCache.txt: | $(SETUP_STAMP)
 
 test-sanitize: $(SETUP_STAMP) $(BUILD_ASAN)/CMakeCache.txt
 	@$(call timed,build-sanitize,cmake --build $(BUILD_ASAN) -j $(JOBS))
+	@if [ -f $(BUILD)/build.ninja ]; then cmake --build $(BUILD) -j $(JOBS) --target enygma >/dev/null; fi
 	@$(call timed,test-sanitize,ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ENYGMA_TEST_SETUP_BINARY=$$([ -x $(ENYGMA) ] && echo $(abspath $(ENYGMA))) \
