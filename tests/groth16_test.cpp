@@ -395,6 +395,26 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
       err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\", \"2\"], [\"3\", 4]], \"pi_c\": [], "
           "\"public_signal\": []}");
   EXPECT_EQ(e.field, "pi_b[1][1]");
+  // A member given twice (JSON readers differ on which one counts) is refused in every format.
+  const std::string twice = "{\"pi_a\": [\"1\", \"2\"], " + ref.substr(1);
+  e = err(twice);
+  EXPECT_EQ(e.rule, "input");
+  EXPECT_EQ(e.field, "pi_a");
+  EXPECT_NE(e.message.find("pi_a is given twice"), std::string::npos) << e.message;
+  const std::string sj_text = proof_to_snarkjs_json(*proof);
+  auto sj_twice = proof_from_snarkjs_json("{\"protocol\": \"groth16\", " + sj_text.substr(1));
+  ASSERT_FALSE(sj_twice.ok());
+  EXPECT_EQ(sj_twice.error().field, "protocol");
+  const std::string vk_text = verifying_key_to_snarkjs_json(f.keys.vk);
+  const size_t ic = vk_text.find("\"IC\"");
+  ASSERT_NE(ic, std::string::npos);
+  auto vk_twice =
+      verifying_key_from_snarkjs_json(vk_text.substr(0, ic) + "\"IC\": [], " + vk_text.substr(ic));
+  ASSERT_FALSE(vk_twice.ok());
+  EXPECT_EQ(vk_twice.error().field, "IC");
+  auto pub_twice = public_from_snarkjs_json("[\"1\", {\"a\": 1, \"a\": 1}]");
+  ASSERT_FALSE(pub_twice.ok());
+  EXPECT_EQ(pub_twice.error().field, "[1].a");
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/util/json_parse.hpp"
+
 namespace enygma::dvp {
 
 Error input_error(const std::string& field, const std::string& what) {
@@ -25,12 +27,19 @@ Status parse_object(std::string_view text, Json& doc) {
         "request is larger than " + std::to_string(kMaxDvpRequestJsonBytes) + " bytes", "input",
         "");
   }
+  std::string duplicate;
   try {
-    doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    ParsedJson parsed = parse_json(text);
+    doc = std::move(parsed.value);
+    duplicate = std::move(parsed.duplicate);
   } catch (const std::exception& e) {  // e.g. std::bad_alloc; nlohmann itself is told not to
     return make_error(std::string("request could not be parsed: ") + e.what(), "input", "");
   }
   if (doc.is_discarded()) return make_error("request is not valid JSON", "input", "");
+  if (!duplicate.empty()) {
+    wipe_strings(doc, 4);
+    return make_error(duplicate_member_message(duplicate), "input", duplicate);
+  }
   if (!doc.is_object()) {
     std::string what("request must be a JSON object, not a JSON ");
     what.append(doc.type_name());

@@ -4,6 +4,7 @@
 
 #include "core/curve/g2_subgroup.hpp"
 #include "core/curve/point_encoding.hpp"
+#include "core/util/json_parse.hpp"
 
 namespace enygma {
 
@@ -98,10 +99,14 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
 }
 
 Result<json> parse_object(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  ParsedJson parsed = parse_json(text);
+  json& j = parsed.value;
   if (j.is_discarded()) return make_error("the body is not valid JSON", "input");
+  if (!parsed.duplicate.empty()) {
+    return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+  }
   if (!j.is_object()) return make_error("the body must be a JSON object", "input");
-  return j;
+  return std::move(j);
 }
 
 // ---- writing helpers ----------------------------------------------------------------------
@@ -220,8 +225,12 @@ Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
 }
 
 Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
-  json j = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  ParsedJson parsed = parse_json(json_text);
+  const json& j = parsed.value;
   if (j.is_discarded()) return make_error("the public inputs are not valid JSON", "input");
+  if (!parsed.duplicate.empty()) {
+    return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+  }
   return fr_array(j, "public");
 }
 

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_parse.hpp"
+
 namespace enygma {
 
 namespace {
@@ -134,8 +136,12 @@ Result<RequestJson> RequestJson::parse(std::string_view text) {
   }
   try {
     auto doc = std::make_unique<Doc>();
-    doc->value = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    ParsedJson parsed = parse_json(text);
+    doc->value = std::move(parsed.value);
     if (doc->value.is_discarded()) return make_error("request is not valid JSON", "input", "");
+    if (!parsed.duplicate.empty()) {
+      return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+    }
     if (!doc->value.is_object()) {
       return make_error(
           std::string("request must be a JSON object, not a JSON ") + doc->value.type_name(),

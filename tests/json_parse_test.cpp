@@ -1,0 +1,63 @@
+// parse_json (core/util/json_parse.hpp): nlohmann's parse plus the first member name given twice
+// within one object, as a path. The per-family and per-format refusals are in registry_test and
+// groth16_test; the memory bounds of deeply nested text in hardening_request_test.
+#include "core/util/json_parse.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace enygma {
+namespace {
+
+std::string duplicate_in(const std::string& text) {
+  ParsedJson p = parse_json(text);
+  EXPECT_FALSE(p.value.is_discarded()) << text;
+  return p.duplicate;
+}
+
+TEST(JsonParse, NamesTheFirstMemberGivenTwiceByItsPath) {
+  EXPECT_EQ(duplicate_in(R"({"a": 1, "a": 2})"), "a");
+  EXPECT_EQ(duplicate_in(R"({"a": 1, "b": 1, "b": 2, "a": 3})"), "b");
+  EXPECT_EQ(duplicate_in(R"({"x": [1, {"y": {"z": 1, "z": 2}}]})"), "x[1].y.z");
+  EXPECT_EQ(duplicate_in(R"({"x": [[], [0, [{"q": 1}, {"r": 1, "r": 1}]]]})"), "x[1][1][1].r");
+  EXPECT_EQ(duplicate_in(R"([{"a": 1}, {"b": 1, "b": {}}])"), "[1].b");
+  EXPECT_EQ(duplicate_in(R"({"a": {"b": 1}, "c": 1, "a": 2})"), "a");
+  // The same value twice is no better: the text still says two things.
+  EXPECT_EQ(duplicate_in(R"({"a": "1", "a": "1"})"), "a");
+}
+
+TEST(JsonParse, TheSameNameInDifferentObjectsIsFine) {
+  EXPECT_EQ(duplicate_in(R"({"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 1}, {"a": 2}]})"), "");
+  EXPECT_EQ(duplicate_in(R"({"o": {"k": 1}, "p": {"k": 1}, "q": [{"k": 1, "j": 2}]})"), "");
+  EXPECT_EQ(duplicate_in(R"({"a": 1, "A": 2, "a ": 3})"), "");  // names compare exactly
+  EXPECT_EQ(duplicate_in("[]"), "");
+  EXPECT_EQ(duplicate_in("7"), "");
+  const ParsedJson p = parse_json(R"({"a": [1, 2, {"b": "c"}], "d": null})");
+  EXPECT_EQ(p.value["a"][2]["b"], "c");
+  EXPECT_TRUE(p.value["d"].is_null());
+}
+
+TEST(JsonParse, ManyMembersAndDeepNesting) {
+  // Many names in one object: each checked against the others (a hash set, not a scan).
+  std::string many = "{";
+  for (int i = 0; i < 50000; ++i) many += "\"m" + std::to_string(i) + "\": 0, ";
+  EXPECT_EQ(duplicate_in(many + "\"last\": 0}"), "");
+  EXPECT_EQ(duplicate_in(many + "\"m49999\": 1}"), "m49999");
+  // A name repeated at every depth of a nest of objects, each time once.
+  std::string nest;
+  for (int i = 0; i < 10000; ++i) nest += "{\"a\": 1, \"n\": ";
+  nest += "0" + std::string(10000, '}');
+  EXPECT_EQ(duplicate_in(nest), "");
+}
+
+TEST(JsonParse, TextThatIsNotJsonIsDiscarded) {
+  for (const char* bad : {"", "{", "{\"a\": 1, \"a\": }", "[1,]", "{\"a\" 1}", "nul"}) {
+    EXPECT_TRUE(parse_json(bad).value.is_discarded()) << bad;
+  }
+  EXPECT_EQ(duplicate_member_message("x[1].y"),
+            "x[1].y is given twice (a member name must be unique within its object)");
+}
+
+}  // namespace
+}  // namespace enygma
