@@ -83,6 +83,11 @@ test('the reference requests validate; the broken ones name their rule and field
   const garbage = abi.validate(2, '{"sender_id": ');
   assert.equal(garbage.status, STATUS.REJECTED);
   assert.equal(garbage.json.rule, 'input');
+  // a member given twice: refused in the page as on the server, named
+  const twice = abi.validate(2, '{"secret_key": "1", ' + vector('transfer-k2.json').trimStart().slice(1));
+  assert.equal(twice.status, STATUS.REJECTED);
+  assert.deepEqual([twice.json.rule, twice.json.field], ['input', 'secret_key']);
+  assert.match(twice.json.error, /secret_key is given twice/);
   const wrongK = abi.validate(2, vector('transfer-k6.json'));
   assert.equal(wrongK.status, STATUS.REJECTED);
 });
