@@ -201,3 +201,27 @@ TEST(HttpHeaders, AcceptsGzip) {
     EXPECT_FALSE(accepts_gzip(no)) << no;
   }
 }
+
+TEST(HttpTarget, OriginAndAbsoluteFormsGiveTheDecodedPath) {
+  using enygma::server::decode_target_path;
+  const std::pair<const char*, const char*> cases[] = {
+      {"/healthcheck", "/healthcheck"},
+      {"/app.js?v=3", "/app.js"},
+      {"/a%20b#frag", "/a b"},
+      {"http://127.0.0.1:3003/healthcheck", "/healthcheck"},
+      {"HTTP://Example.com/generateProofTransfer-2?x=1", "/generateProofTransfer-2"},
+      {"https://host/keys/manifest.json", "/keys/manifest.json"},
+      {"http://host", "/"},
+      {"http://host?x=1", "/"},
+      {"http://host/%2e%2e/outside.txt", "/../outside.txt"},  // the static files refuse it
+      {"httpx://host/p", "httpx://host/p"},                   // not a scheme served: no path
+  };
+  for (const auto& [target, path] : cases) {
+    auto decoded = decode_target_path(target);
+    ASSERT_TRUE(decoded.has_value()) << target;
+    EXPECT_EQ(*decoded, path) << target;
+  }
+  for (const char* bad : {"/%zz", "/%00", "http://host/%0", "http://host/a%00b"}) {
+    EXPECT_FALSE(decode_target_path(bad).has_value()) << bad;
+  }
+}

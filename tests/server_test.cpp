@@ -444,6 +444,16 @@ TEST_F(FakeServerTest, StaticFilesWithTypesAndNoEscape) {
     EXPECT_EQ(r.body.find("OUTSIDE SECRET"), std::string::npos) << target;
     expect_isolated(r);
   }
+  // The absolute form (RFC 9112 3.2.2), as a client configured with a proxy sends it.
+  for (const auto& [target, status] :
+       {std::pair{"http://127.0.0.1/app.js?v=3", 200}, std::pair{"HTTP://x:1/sub/", 200},
+        std::pair{"http://x/%2e%2e/outside.txt", 404}}) {
+    HttpConnection c(port());
+    ASSERT_TRUE(c.send_raw(std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\n\r\n"));
+    HttpResponse r = c.read_response();
+    EXPECT_EQ(r.status, status) << target;
+    EXPECT_EQ(r.body.find("OUTSIDE SECRET"), std::string::npos) << target;
+  }
 }
 
 TEST_F(FakeServerTest, StaticFilesInTheirGzipFormWhereTheClientTakesIt) {

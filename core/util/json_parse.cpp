@@ -90,14 +90,22 @@ ParsedJson parse_json(std::string_view text) {
   using Event = nlohmann::json::parse_event_t;
   auto callback = [&finder](int, Event event, nlohmann::json& parsed) {
     switch (event) {
-      case Event::object_start: finder.begin(false); break;
-      case Event::array_start: finder.begin(true); break;
+      case Event::object_start:
+        finder.begin(false);
+        break;
+      case Event::array_start:
+        finder.begin(true);
+        break;
       case Event::object_end:
-      case Event::array_end: finder.end(); break;
+      case Event::array_end:
+        finder.end();
+        break;
       case Event::key:
         if (parsed.is_string()) finder.key(parsed.get_ref<const std::string&>());
         break;
-      case Event::value: finder.value(); break;
+      case Event::value:
+        finder.value();
+        break;
     }
     return true;
   };

@@ -12,9 +12,9 @@
 namespace enygma {
 
 struct ParsedJson {
-  nlohmann::json value;    // discarded (value.is_discarded()) when the text is not JSON
-  std::string duplicate;   // the first member named twice, as a path ("keyPairsIn[0].publicKey"),
-                           // or empty
+  nlohmann::json value;   // discarded (value.is_discarded()) when the text is not JSON
+  std::string duplicate;  // the first member named twice, as a path ("keyPairsIn[0].publicKey"),
+                          // or empty
 };
 
 // Never throws for bad text (nlohmann is told not to); std::bad_alloc passes through.

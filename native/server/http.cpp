@@ -56,6 +56,20 @@ StringResponse error_response(http::status status, std::string_view message, std
 }
 
 std::optional<std::string> decode_target_path(std::string_view target) {
+  // The absolute form (RFC 9112 3.2.2: a server must accept it): "http://host:port/p?q" is
+  // "/p?q"; the authority is not checked (neither is the Host header).
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (target.size() >= scheme.size() &&
+        std::equal(scheme.begin(), scheme.end(), target.begin(), [](char a, char b) {
+          return a == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      target.remove_prefix(scheme.size());
+      const size_t path = target.find_first_of("/?");
+      target = path == std::string_view::npos ? std::string_view() : target.substr(path);
+      if (target.empty() || target[0] == '?') return std::string("/");
+      break;
+    }
+  }
   target = target.substr(0, target.find_first_of("?#"));
   std::string out;
   out.reserve(target.size());
