@@ -167,6 +167,18 @@ TEST(Cli, MissingRequiredOptionsExitTwoNamingThem) {
   EXPECT_NE(r.err.find("enygma export-r1cs: --out is required"), std::string::npos) << r.err;
 }
 
+// `enygma prove --help` describes each of its options on a line of its own, and ends with the
+// exit codes (the help once lost --input and --out, with the exit codes among the options).
+TEST(Cli, ProveHelpDescribesEveryOption) {
+  auto r = run_enygma({"prove", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--circuit NAME", "--k K", "--input REQ.json", "--out RESP.json",
+                             "--keys DIR", "--threads N", "--test-seed TEXT", "--timings"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + option), std::string::npos) << option;
+  }
+  EXPECT_LT(r.out.find("--timings "), r.out.find("\nExit codes: 0 proved"));
+}
+
 TEST(Cli, TestSeedMakesProofsReproducible) {
   std::vector<std::string> base = {"prove",
                                    "--k",

@@ -19,7 +19,7 @@ using namespace enygma;
 
 const char* kProveHelp =
     "usage: enygma prove [--circuit NAME] [--k K] --input REQ.json [--keys DIR]\n"
-    "                    [--out RESP.json] [--threads N] [--test-seed TEXT]\n"
+    "                    [--out RESP.json] [--threads N] [--test-seed TEXT] [--timings]\n"
     "\n"
     "Validates the request against the rules of its relation, builds the witness and writes\n"
     "the Groth16 proof as the reference service's response JSON (stdout, or --out), with the\n"
@@ -28,15 +28,17 @@ const char* kProveHelp =
     "  --circuit NAME    transfer (default), deposit, withdraw, joinsplit-enygma,\n"
     "                    joinsplit-1155, ownership-721\n"
     "  --k K             anonymity-set size, for the circuits that have one\n"
-    "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 1 other failures.\n"
-    "\n"
+    "  --input REQ.json  the request (the relation document's JSON)\n"
+    "  --out RESP.json   where to write the response (default: stdout)\n"
     "  --keys DIR        key folder (default keys/dev)\n"
     "  --threads N       prover threads (default: all cores)\n"
     "  --test-seed TEXT  deterministic blinding derived from TEXT: INSECURE, for cross-target\n"
     "                    tests only (the same keys, request and seed give the same bytes).\n"
     "  --timings         the milliseconds of each step as JSON on stderr: start_up (CPU time\n"
     "                    before the command ran), read_request, witness, read_keys, r1cs,\n"
-    "                    verifying_key, proving_key, the proof's stages, output, total.\n";
+    "                    verifying_key, proving_key, the proof's stages, output, total.\n"
+    "\n"
+    "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 1 other failures.\n";
 
 // Wall-clock milliseconds of consecutive steps, for --timings: mark(name) ends the step before
 // and starts `name`.
