@@ -4,6 +4,7 @@
 
 #if !defined(__EMSCRIPTEN__)
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "core/field/cpu_features.hpp"
@@ -80,6 +81,49 @@ TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
       {"verify", "--k", "2", "--keys", keys().path().string(), "--proof", tmp / "malformed.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"field\":\"pi_a\""), std::string::npos) << r.err;
+}
+
+// "-" reads the request or the response from standard input; a text input over 16 MiB (a file
+// or standard input) is refused naming it, before a file is read.
+TEST(Cli, StandardInputAndTheTextInputBound) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  auto r = run_enygma(
+      {"prove", "--k", "2", "--keys", keys_dir, "--input", "-", "--out", tmp / "proof.json"},
+      std::chrono::seconds(300), vector_path("transfer-k2.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"verify", "--k", "2", "--keys", keys_dir, "--proof", "-"},
+                 std::chrono::seconds(300), tmp / "proof.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"valid\":true}\n");
+  r = run_enygma({"validate", "--k", "2", "--input", "-"}, std::chrono::seconds(300),
+                 vector_path("transfer-k2-bad.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("\"rule\":\"R"), std::string::npos) << r.err;
+  r = run_enygma({"witness", "--k", "2", "--input", "-", "--explain"}, std::chrono::seconds(300),
+                 vector_path("transfer-k2.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"satisfied\":true}\n");
+
+  const std::string big = tmp / "big.json";
+  { std::ofstream(big) << std::string((size_t(16) << 20) + 1, ' '); }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"validate", "--k", "2", "--input", big},
+        {"prove", "--k", "2", "--input", big},
+        {"witness", "--k", "2", "--input", big, "--explain"},
+        {"verify", "--k", "2", "--keys", keys_dir, "--proof", big}}) {
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, args[0] == "verify" ? 2 : 1) << args[0];
+    EXPECT_NE(r.err.find(big + " is larger than 16 MiB"), std::string::npos) << r.err;
+  }
+  r = run_enygma({"validate", "--k", "2", "--input", "-"}, std::chrono::seconds(300), big);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("standard input is larger than 16 MiB"), std::string::npos) << r.err;
+  // Just under the bound a file is read (and the request parser refuses it on its own terms).
+  { std::ofstream(big, std::ios::trunc) << std::string(size_t(16) << 20, ' '); }
+  r = run_enygma({"validate", "--k", "2", "--input", big});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("request is larger than"), std::string::npos) << r.err;
 }
 
 // enygma bench: every timing present and positive, the proofs it times verify (it exits 1

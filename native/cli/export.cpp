@@ -51,7 +51,8 @@ int run_export_proof(int argc, char** argv) {
     fputs(
         "usage: enygma export-proof --proof RESP.json [--format snarkjs] --out-proof proof.json\n"
         "                           --out-public public.json\n"
-        "\nConverts a reference response JSON into snarkjs's proof.json and public.json.\n",
+        "\nConverts a reference response JSON (--proof -: from standard input) into snarkjs's\n"
+        "proof.json and public.json.\n",
         stdout);
     return 0;
   }

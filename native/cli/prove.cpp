@@ -28,7 +28,7 @@ const char* kProveHelp =
     "  --circuit NAME    transfer (default), deposit, withdraw, joinsplit-enygma,\n"
     "                    joinsplit-1155, ownership-721\n"
     "  --k K             anonymity-set size, for the circuits that have one\n"
-    "  --input REQ.json  the request (the relation document's JSON)\n"
+    "  --input REQ.json  the request (the relation document's JSON); - for standard input\n"
     "  --out RESP.json   where to write the response (default: stdout)\n"
     "  --keys DIR        key folder (default keys/dev)\n"
     "  --threads N       prover threads (default: all cores)\n"

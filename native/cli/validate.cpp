@@ -3,8 +3,6 @@
 #include <sodium.h>
 
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -44,15 +42,9 @@ int run_validate(int argc, char** argv) {
   if (!args.get("input")) return fail_with(make_error("--input is required", "usage", "input"), 1);
   auto circuit = native::circuit_option(args);
   if (!circuit) return fail_with(circuit.error(), 1);
-  const std::string path = *args.get("input");
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    auto file = native::read_text_file(path);
-    if (!file) return fail_with(file.error(), 1);
-    text = std::move(*file);
-  }
+  auto file = native::read_text_file(*args.get("input"));  // "-": standard input
+  if (!file) return fail_with(file.error(), 1);
+  std::string text = std::move(*file);
   const std::vector<Error> errors = circuit->family->validate_all(text, circuit->k);
   sodium_memzero(text.data(), text.size());  // the request's secrets as text
   if (errors.empty()) {

@@ -2,10 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sodium.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace enygma::native {
@@ -102,9 +104,55 @@ Result<MappedFile> map_file(const std::string& path) {
 }
 
 Result<std::string> read_text_file(const std::string& path) {
-  auto bytes = read_file(path);
-  if (!bytes) return bytes.error();
-  return std::string(bytes->begin(), bytes->end());
+  const bool from_stdin = path == "-";
+  const std::string name = from_stdin ? std::string("standard input") : path;
+  auto too_large = [&] {
+    return make_error(name + " is larger than " + std::to_string(kMaxTextInputBytes >> 20) +
+                          " MiB: not a request, proof or key text",
+                      "io", path);
+  };
+  int fd = STDIN_FILENO;
+  size_t expected = 64 * 1024;  // a first guess for standard input, which grows as it comes
+  if (!from_stdin) {
+    auto file = open_regular_file(path);
+    if (!file) return file.error();
+    fd = file->fd;
+    if (file->size > kMaxTextInputBytes) {
+      close(fd);
+      return too_large();
+    }
+    expected = file->size;
+  }
+  // Read into the string itself (one more byte than expected, to see the end): a larger buffer
+  // takes the text over and the old one is wiped, so no copy of a secret stays in freed memory.
+  std::string out(expected + 1, '\0');
+  size_t done = 0;
+  for (;;) {
+    if (done == out.size()) {
+      if (out.size() > kMaxTextInputBytes) {
+        sodium_memzero(out.data(), out.size());
+        if (!from_stdin) close(fd);
+        return too_large();
+      }
+      std::string larger(std::min(2 * out.size(), kMaxTextInputBytes + 1), '\0');
+      std::memcpy(larger.data(), out.data(), done);
+      sodium_memzero(out.data(), out.size());
+      out.swap(larger);
+    }
+    const ssize_t n = read(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      Error e = io_error("cannot read", name);
+      sodium_memzero(out.data(), out.size());
+      if (!from_stdin) close(fd);
+      return e;
+    }
+    if (n == 0) break;
+    done += size_t(n);
+  }
+  if (!from_stdin) close(fd);
+  out.resize(done);  // shrinks in place: the capacity, and any bytes past `done`, stay
+  return out;
 }
 
 Status write_file_atomic(const std::string& path, const void* data, size_t size) {

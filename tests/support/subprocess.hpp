@@ -68,13 +68,14 @@ inline std::string read_all(const std::string& path) {
 // read its partial output). The destructor kills and reaps a process still running.
 class Child {
  public:
-  explicit Child(const std::vector<std::string>& args) {
+  // stdin_path: a file for its standard input (otherwise the test's own).
+  explicit Child(const std::vector<std::string>& args, const std::string& stdin_path = {}) {
     std::vector<std::string> full = {enygma_binary().string()};
     full.insert(full.end(), args.begin(), args.end());
     std::vector<char*> envp;
     for (char** e = environ; *e; ++e) envp.push_back(*e);
     envp.push_back(nullptr);
-    spawn(full, envp);
+    spawn(full, envp, stdin_path);
   }
   // Any program (a path; argv[0] is the program itself), with extra "NAME=value" environment
   // entries. Inherited ENYGMA_* variables are dropped so that a developer's shell cannot change
@@ -155,13 +156,17 @@ class Child {
   std::string err() const { return read_all(io_ / "stderr"); }
 
  private:
-  void spawn(std::vector<std::string>& full, std::vector<char*>& envp) {
+  void spawn(std::vector<std::string>& full, std::vector<char*>& envp,
+             const std::string& stdin_path = {}) {
     const std::string out = io_ / "stdout", err = io_ / "stderr";
     std::vector<char*> argv;
     for (auto& a : full) argv.push_back(a.data());
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    if (!stdin_path.empty()) {
+      posix_spawn_file_actions_addopen(&actions, 0, stdin_path.c_str(), O_RDONLY, 0);
+    }
     posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data()) != 0) pid_ = -1;
@@ -175,9 +180,11 @@ class Child {
 };
 
 // Runs enygma with args to its end (killed at the deadline: exit_code -1); the captured output.
+// stdin_path: a file for its standard input.
 inline RunResult run_enygma(const std::vector<std::string>& args,
-                            std::chrono::seconds deadline = std::chrono::seconds(300)) {
-  Child child(args);
+                            std::chrono::seconds deadline = std::chrono::seconds(300),
+                            const std::string& stdin_path = {}) {
+  Child child(args, stdin_path);
   if (!child.started()) return {};
   return child.wait(deadline);
 }
