@@ -30,7 +30,7 @@ TEST(JsonParse, NamesTheFirstMemberGivenTwiceByItsPath) {
 TEST(JsonParse, TheSameNameInDifferentObjectsIsFine) {
   EXPECT_EQ(duplicate_in(R"({"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 1}, {"a": 2}]})"), "");
   EXPECT_EQ(duplicate_in(R"({"o": {"k": 1}, "p": {"k": 1}, "q": [{"k": 1, "j": 2}]})"), "");
-  EXPECT_EQ(duplicate_in(R"({"a": 1, "A": 2, "a ": 3})"), "");  // names compare exactly
+  EXPECT_EQ(duplicate_in(R"({"a": 1, "a ": 2, " a": 3, "a_": 4})"), "");  // other names
   EXPECT_EQ(duplicate_in("[]"), "");
   EXPECT_EQ(duplicate_in("7"), "");
   const ParsedJson p = parse_json(R"({"a": [1, 2, {"b": "c"}], "d": null})");
@@ -55,8 +55,38 @@ TEST(JsonParse, TextThatIsNotJsonIsDiscarded) {
   for (const char* bad : {"", "{", "{\"a\": 1, \"a\": }", "[1,]", "{\"a\" 1}", "nul"}) {
     EXPECT_TRUE(parse_json(bad).value.is_discarded()) << bad;
   }
-  EXPECT_EQ(duplicate_member_message("x[1].y"),
-            "x[1].y is given twice (a member name must be unique within its object)");
+}
+
+TEST(JsonParse, TheMessageSaysWhichNamesCollide) {
+  ParsedJson p = parse_json(R"({"x": [{"y": 1, "y": 2}]})");
+  EXPECT_EQ(p.duplicate_message,
+            "x[0].y is given twice (a member name must be unique within its object)");
+  p = parse_json(R"({"sender_id": "1", "Sender_ID": "2"})");
+  EXPECT_EQ(p.duplicate, "sender_id");  // named as it first came
+  EXPECT_EQ(p.duplicate_message,
+            "sender_id is given twice, as \"sender_id\" and \"Sender_ID\" (names that differ "
+            "only in case are one member to Go's encoding/json)");
+  EXPECT_TRUE(parse_json(R"({"a": 1})").duplicate_message.empty());
+}
+
+// Names that Go's encoding/json binds to one field (bytes.EqualFold against an ASCII name) are
+// one member: ASCII case, and the long s and the Kelvin sign, which fold to 's' and 'k'.
+TEST(JsonParse, NamesThatDifferOnlyInCaseAreOneMember) {
+  EXPECT_EQ(duplicate_in(R"({"secret_key": "1", "SECRET_KEY": "2"})"), "secret_key");
+  EXPECT_EQ(duplicate_in(R"({"pi_a": [], "Pi_A": []})"), "pi_a");
+  EXPECT_EQ(duplicate_in("{\"sender_id\": \"1\", \"\xC5\xBF"
+                         "ender_id\": \"2\"}"),
+            "sender_id");
+  EXPECT_EQ(duplicate_in("{\"tokenId\": \"1\", \"to\xE2\x84\xAA"
+                         "enId\": \"2\"}"),
+            "tokenId");
+  EXPECT_EQ(duplicate_in(R"({"o": [{"valuesIn": 1, "VALUESIN": 2}]})"), "o[0].valuesIn");
+  // Other non-ASCII letters fold among themselves only: never onto an ASCII field's name.
+  EXPECT_EQ(duplicate_in("{\"e\": 1, \"\xC3\xA9\": 2, \"\xC3\x89\": 3}"), "");
+  EXPECT_EQ(fold_member_name("Erc1155TokenId"), "erc1155tokenid");
+  EXPECT_EQ(fold_member_name("\xC5\xBF\xE2\x84\xAA_Z\xC3\x89"), "sk_z\xC3\x89");
+  EXPECT_EQ(fold_member_name(""), "");
+  EXPECT_EQ(fold_member_name("\xC5"), "\xC5");  // a truncated sequence stays as it is
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -161,6 +162,15 @@ TEST(Registry, EveryFamilyRefusesAMemberGivenTwice) {
         EXPECT_NE(e.message.find(name + " is given twice"), std::string::npos) << e.message;
       }
       EXPECT_FALSE(f->first_violation(text, k).ok()) << name;
+      // The same with the second name in upper case: Go's encoding/json binds both to one field.
+      std::string upper = name;
+      for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+      const std::string cased =
+          request->substr(0, request->size() - 1) + ", \"" + upper + "\": " + other.dump() + "}";
+      const Error e = f->witness(cased, k).error();
+      EXPECT_EQ(e.rule, "input") << upper;
+      EXPECT_EQ(e.field, name);
+      EXPECT_NE(e.message.find("\"" + upper + "\""), std::string::npos) << e.message;
     }
   }
 }

@@ -27,18 +27,19 @@ Status parse_object(std::string_view text, Json& doc) {
         "request is larger than " + std::to_string(kMaxDvpRequestJsonBytes) + " bytes", "input",
         "");
   }
-  std::string duplicate;
+  std::string duplicate, duplicate_message;
   try {
     ParsedJson parsed = parse_json(text);
     doc = std::move(parsed.value);
     duplicate = std::move(parsed.duplicate);
+    duplicate_message = std::move(parsed.duplicate_message);
   } catch (const std::exception& e) {  // e.g. std::bad_alloc; nlohmann itself is told not to
     return make_error(std::string("request could not be parsed: ") + e.what(), "input", "");
   }
   if (doc.is_discarded()) return make_error("request is not valid JSON", "input", "");
   if (!duplicate.empty()) {
     wipe_strings(doc, 4);
-    return make_error(duplicate_member_message(duplicate), "input", duplicate);
+    return make_error(std::move(duplicate_message), "input", duplicate);
   }
   if (!doc.is_object()) {
     std::string what("request must be a JSON object, not a JSON ");
@@ -64,14 +65,8 @@ const Json* optional_member(const Json& obj, const char* key) {
 }
 
 Result<const Json*> member_ignoring_case(const Json& obj, std::string_view key) {
-  auto same = [&](const std::string& k) {
-    if (k.size() != key.size()) return false;
-    for (size_t i = 0; i < k.size(); ++i) {
-      auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-      if (lower(k[i]) != lower(key[i])) return false;
-    }
-    return true;
-  };
+  const std::string folded = fold_member_name(key);
+  auto same = [&](const std::string& k) { return fold_member_name(k) == folded; };
   const Json* found = nullptr;
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     if (!same(it.key())) continue;

@@ -103,7 +103,7 @@ Result<json> parse_object(std::string_view text) {
   json& j = parsed.value;
   if (j.is_discarded()) return make_error("the body is not valid JSON", "input");
   if (!parsed.duplicate.empty()) {
-    return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+    return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }
   if (!j.is_object()) return make_error("the body must be a JSON object", "input");
   return std::move(j);
@@ -229,7 +229,7 @@ Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
   const json& j = parsed.value;
   if (j.is_discarded()) return make_error("the public inputs are not valid JSON", "input");
   if (!parsed.duplicate.empty()) {
-    return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+    return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }
   return fr_array(j, "public");
 }

@@ -140,7 +140,7 @@ Result<RequestJson> RequestJson::parse(std::string_view text) {
     doc->value = std::move(parsed.value);
     if (doc->value.is_discarded()) return make_error("request is not valid JSON", "input", "");
     if (!parsed.duplicate.empty()) {
-      return make_error(duplicate_member_message(parsed.duplicate), "input", parsed.duplicate);
+      return make_error(parsed.duplicate_message, "input", parsed.duplicate);
     }
     if (!doc->value.is_object()) {
       return make_error(

@@ -3,31 +3,51 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <unordered_set>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace enygma {
 
+std::string fold_member_name(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c >= 'A' && c <= 'Z') {
+      out.push_back(char(c - 'A' + 'a'));
+    } else if (name.substr(i, 2) == "\xC5\xBF") {  // U+017F
+      out.push_back('s');
+      i += 1;
+    } else if (name.substr(i, 3) == "\xE2\x84\xAA") {  // U+212A
+      out.push_back('k');
+      i += 2;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // An array or object still open while parsing: for an array the elements begun so far; for an
-// object where its member names start in the name stack (its current member is the last).
+// object where its member names start in the name stacks (its current member is the last).
 struct Open {
   uint32_t elements = 0;
   uint32_t first_name = 0;
   bool array = false;
 };
 
-// A member name within the object open at a given depth.
+// A folded member name within the object open at a given depth.
 struct Member {
   size_t depth;
-  std::string_view name;
-  bool operator==(const Member& o) const { return depth == o.depth && name == o.name; }
+  std::string_view folded;
+  bool operator==(const Member& o) const { return depth == o.depth && folded == o.folded; }
 };
 struct MemberHash {
   size_t operator()(const Member& m) const {
-    return std::hash<std::string_view>()(m.name) ^ (m.depth * 0x9e3779b97f4a7c15ull);
+    return std::hash<std::string_view>()(m.folded) ^ (m.depth * 0x9e3779b97f4a7c15ull);
   }
 };
 
@@ -43,44 +63,58 @@ class DuplicateFinder {
     if (open_.empty()) return;
     const size_t depth = open_.size();
     while (names_.size() > open_.back().first_name) {
-      seen_.erase({depth, names_.back()});
+      seen_.erase({depth, folded_.back()});
       names_.pop_back();
+      folded_.pop_back();
     }
     open_.pop_back();
   }
   void key(const std::string& name) {
     if (open_.empty() || open_.back().array) return;
-    names_.push_back(name);  // the deque keeps the other names (and the set's views) in place
-    if (!seen_.insert({open_.size(), names_.back()}).second && duplicate_.empty()) {
-      duplicate_ = path();
+    // The deques keep the other names (and the map's views of them) in place.
+    names_.push_back(name);
+    folded_.push_back(fold_member_name(name));
+    const auto [it, inserted] =
+        seen_.try_emplace({open_.size(), folded_.back()}, names_.size() - 1);
+    if (inserted || !duplicate_.empty()) return;
+    const std::string& earlier = names_[it->second];
+    duplicate_ = path(earlier);
+    if (earlier == name) {
+      message_ = duplicate_ + " is given twice (a member name must be unique within its object)";
+    } else {
+      message_ = duplicate_ + " is given twice, as \"" + earlier + "\" and \"" + name +
+                 "\" (names that differ only in case are one member to Go's encoding/json)";
     }
   }
   void value() { element_begins(); }
-  std::string take_duplicate() { return std::move(duplicate_); }
+  void take_result(ParsedJson& out) {
+    out.duplicate = std::move(duplicate_);
+    out.duplicate_message = std::move(message_);
+  }
 
  private:
   void element_begins() {
     if (!open_.empty() && open_.back().array) ++open_.back().elements;
   }
-  // "a[1].b": for each open value, the element or member now being read.
-  std::string path() const {
+  // "a[1].b": for each open value, the element or member now being read; `name` for the
+  // innermost object's.
+  std::string path(const std::string& name) const {
     std::string out;
     for (const Open& v : open_) {
       if (v.array) {
         out.append("[").append(std::to_string(v.elements - 1)).append("]");
       } else {
         if (!out.empty()) out.append(".");
-        const size_t current = &v == &open_.back() ? names_.size() - 1 : (&v + 1)->first_name - 1;
-        out.append(names_[current]);
+        out.append(&v == &open_.back() ? name : names_[(&v + 1)->first_name - 1]);
       }
     }
     return out;
   }
 
   std::vector<Open> open_;
-  std::deque<std::string> names_;
-  std::unordered_set<Member, MemberHash> seen_;
-  std::string duplicate_;
+  std::deque<std::string> names_, folded_;
+  std::unordered_map<Member, size_t, MemberHash> seen_;  // -> the index of its name
+  std::string duplicate_, message_;
 };
 
 }  // namespace
@@ -112,12 +146,8 @@ ParsedJson parse_json(std::string_view text) {
   ParsedJson out;
   out.value = nlohmann::json::parse(text.begin(), text.end(), callback,
                                     /*allow_exceptions=*/false);
-  out.duplicate = finder.take_duplicate();
+  finder.take_result(out);
   return out;
-}
-
-std::string duplicate_member_message(const std::string& path) {
-  return path + " is given twice (a member name must be unique within its object)";
 }
 
 }  // namespace enygma

@@ -1,8 +1,9 @@
 // Parsing the JSON a client sends (requests, proofs, verifying keys) into nlohmann::json with
-// one check nlohmann leaves out: a member name given twice in one object. RFC 8259 leaves the
-// meaning of such text to the reader (nlohmann and Go's encoding/json keep the last value,
-// other readers the first), so a relayer and this prover could read two different requests in
-// the same bytes. Every caller refuses it, naming the member.
+// the check nlohmann leaves out: a member name given twice in one object, exactly or as Go's
+// encoding/json compares names (ignoring case). RFC 8259 leaves the meaning of such text to the
+// reader: nlohmann and Go keep the last value, other readers the first, and Go binds "Sender_ID"
+// to the field sender_id. A relayer and this prover could otherwise read two different requests
+// in the same bytes. Every caller refuses it, naming the member.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,15 +13,19 @@
 namespace enygma {
 
 struct ParsedJson {
-  nlohmann::json value;   // discarded (value.is_discarded()) when the text is not JSON
-  std::string duplicate;  // the first member named twice, as a path ("keyPairsIn[0].publicKey"),
-                          // or empty
+  nlohmann::json value;  // discarded (value.is_discarded()) when the text is not JSON
+  // The first member whose name repeats one before it in the same object: its path
+  // ("keyPairsIn[0].publicKey") and the message that says so; both empty when none does.
+  std::string duplicate;
+  std::string duplicate_message;
 };
 
 // Never throws for bad text (nlohmann is told not to); std::bad_alloc passes through.
 ParsedJson parse_json(std::string_view text);
 
-// "<path> is given twice (a member name must be unique within its object)".
-std::string duplicate_member_message(const std::string& path);
+// A member name as Go's encoding/json compares it with an ASCII field name (bytes.EqualFold):
+// ASCII letters in lower case, and the two other characters that fold to ASCII letters, U+017F
+// (long s) to 's' and U+212A (Kelvin sign) to 'k'; every other byte as it is.
+std::string fold_member_name(std::string_view name);
 
 }  // namespace enygma
