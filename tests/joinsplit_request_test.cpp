@@ -87,8 +87,11 @@ TEST(JoinSplitRequest, Erc1155FieldsAndTheCaseInsensitiveTokenId) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->token_id, Fr::one());
   const std::vector<Fr> pub = r->public_inputs();
-  // Go's encoding/json matches the untagged field Erc1155TokenId ignoring case.
-  for (const char* key : {"Erc1155TokenId", "ERC1155TOKENID", "erc1155tokenid"}) {
+  // Go's encoding/json matches the untagged field Erc1155TokenId ignoring case (bytes.EqualFold:
+  // the Kelvin sign U+212A is a k there).
+  for (const char* key : {"Erc1155TokenId", "ERC1155TOKENID", "erc1155tokenid",
+                          "erc1155To\xE2\x84\xAA"
+                          "enId"}) {
     ordered_json d = doc;
     d.erase("erc1155TokenId");
     d[key] = "1";
