@@ -224,4 +224,9 @@ TEST(HttpTarget, OriginAndAbsoluteFormsGiveTheDecodedPath) {
   for (const char* bad : {"/%zz", "/%00", "http://host/%0", "http://host/a%00b"}) {
     EXPECT_FALSE(decode_target_path(bad).has_value()) << bad;
   }
+  // What the access log records: no query, no authority (which may hold credentials).
+  using enygma::server::target_path;
+  EXPECT_EQ(target_path("http://user:secret@host:1/a%20b?q=1"), "/a%20b");
+  EXPECT_EQ(target_path("/x?secret=1#f"), "/x");
+  EXPECT_EQ(target_path("https://user:secret@host#frag"), "/");
 }

@@ -529,15 +529,25 @@ TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
   ASSERT_EQ(http_request(port(), "POST", "/generateProofTransfer-2?token=abc", request).status,
             200);
   const std::string secret = nlohmann::json::parse(request)["secret_key"];
+  {  // the absolute form: its authority may hold credentials, which are not logged either
+    HttpConnection c(port());
+    ASSERT_TRUE(
+        c.send_raw("GET http://user:hunter2@x/readyz?token=def HTTP/1.1\r\nHost: x\r\n\r\n"));
+    EXPECT_EQ(c.read_response().status, 200);
+  }
   ASSERT_TRUE(wait_for(
       [&] {
-        return server_->process().out().find("\"/generateProofTransfer-2\"") != std::string::npos;
+        const std::string out = server_->process().out();
+        return out.find("\"/generateProofTransfer-2\"") != std::string::npos &&
+               out.find("\"/readyz\"") != std::string::npos;
       },
       2s));
   const std::string out = server_->process().out(), err = server_->process().err();
   EXPECT_EQ(out.find(secret), std::string::npos);
   EXPECT_EQ(err.find(secret), std::string::npos);
   EXPECT_EQ(out.find("token=abc"), std::string::npos);
+  EXPECT_EQ(out.find("hunter2"), std::string::npos);
+  EXPECT_EQ(out.find("token=def"), std::string::npos);
   bool found = false;
   std::istringstream lines(out);
   std::string line;

@@ -55,22 +55,26 @@ StringResponse error_response(http::status status, std::string_view message, std
   return json_response(status, error_json(message, rule, field), version);
 }
 
-std::optional<std::string> decode_target_path(std::string_view target) {
+std::string_view target_path(std::string_view target) {
   // The absolute form (RFC 9112 3.2.2: a server must accept it): "http://host:port/p?q" is
-  // "/p?q"; the authority is not checked (neither is the Host header).
+  // "/p?q"; the authority (which may hold credentials) is neither checked nor kept.
   for (std::string_view scheme : {"http://", "https://"}) {
     if (target.size() >= scheme.size() &&
         std::equal(scheme.begin(), scheme.end(), target.begin(), [](char a, char b) {
           return a == std::tolower(static_cast<unsigned char>(b));
         })) {
       target.remove_prefix(scheme.size());
-      const size_t path = target.find_first_of("/?");
+      const size_t path = target.find_first_of("/?#");
       target = path == std::string_view::npos ? std::string_view() : target.substr(path);
-      if (target.empty() || target[0] == '?') return std::string("/");
+      if (target.empty() || target[0] != '/') return "/";
       break;
     }
   }
-  target = target.substr(0, target.find_first_of("?#"));
+  return target.substr(0, target.find_first_of("?#"));
+}
+
+std::optional<std::string> decode_target_path(std::string_view target) {
+  target = target_path(target);
   std::string out;
   out.reserve(target.size());
   auto hex = [](char c) -> int {

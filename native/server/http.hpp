@@ -63,8 +63,10 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
                               std::string_view field, unsigned version);
 
-// The path of a request target (origin form "/p?q" or absolute form "http://host/p?q") without
-// its query string, and "%xx" decoded; nullopt when the encoding is broken or decodes to a NUL.
+// The path part of a request target, undecoded: "/p" of the origin form "/p?q" and of the
+// absolute form "http://host/p?q" ("/" when the latter has none).
+std::string_view target_path(std::string_view target);
+// target_path with "%xx" decoded; nullopt when the encoding is broken or decodes to a NUL.
 std::optional<std::string> decode_target_path(std::string_view target);
 
 // Limits of json_shape_problem: far above anything a transfer request or response needs (depth

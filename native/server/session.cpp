@@ -129,7 +129,7 @@ void Session::after_header() {
   head_ = req.method() == http::verb::head;
   record_.method = std::string(to_sv(req.method_string()));
   const std::string_view target = to_sv(req.target());
-  record_.path = std::string(target.substr(0, target.find('?')));
+  record_.path = std::string(target_path(target));  // no query, no authority
   auto path = decode_target_path(target);
   if (!path) {
     route_ = Route{};
