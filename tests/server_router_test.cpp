@@ -202,6 +202,17 @@ TEST(HttpHeaders, AcceptsGzip) {
   }
 }
 
+TEST(HttpHeaders, BodyCoding) {
+  using enygma::server::body_coding;
+  for (const char* none : {"", "identity", "IDENTITY", " identity ", "identity, identity"}) {
+    EXPECT_EQ(body_coding(none), "") << none;
+  }
+  EXPECT_EQ(body_coding("gzip"), "gzip");
+  EXPECT_EQ(body_coding("identity, br"), "br");
+  EXPECT_EQ(body_coding(" deflate , gzip"), "deflate");
+  EXPECT_EQ(body_coding("identityx"), "identityx");
+}
+
 TEST(HttpTarget, OriginAndAbsoluteFormsGiveTheDecodedPath) {
   using enygma::server::decode_target_path;
   const std::pair<const char*, const char*> cases[] = {

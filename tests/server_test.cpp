@@ -253,6 +253,28 @@ TEST_F(FakeServerTest, MalformedJsonIs400) {
                "input", "sender_id");
 }
 
+// A compressed request body is refused as such (415, Accept-Encoding: identity), not parsed as
+// JSON and reported as "not valid JSON"; identity is the body as sent.
+TEST_F(FakeServerTest, CompressedRequestBodiesAre415) {
+  const std::string request = vector_text("transfer-k2.json");
+  for (const char* coding : {"gzip", "deflate, gzip", "br", "identity, gzip"}) {
+    HttpResponse r = http_request(port(), "POST", "/generateProofTransfer-2", "\x1f\x8b\x08",
+                                  {{"Content-Encoding", coding}});
+    expect_error(r, 415, "http", "content-encoding");
+    EXPECT_EQ(r.header("accept-encoding"), "identity") << coding;
+  }
+  expect_error(
+      http_request(port(), "POST", "/verifyProofTransfer-2", "x", {{"Content-Encoding", "gzip"}}),
+      415, "http", "content-encoding");
+  for (const char* coding : {"identity", "IDENTITY", " identity ", ""}) {
+    EXPECT_EQ(http_request(port(), "POST", "/generateProofTransfer-2", request,
+                           {{"Content-Encoding", coding}})
+                  .status,
+              200)
+        << coding;
+  }
+}
+
 TEST_F(FakeServerTest, UnknownPathsAndUnservedKAre404) {
   HttpResponse r = http_request(port(), "GET", "/no/such/thing");
   expect_error(r, 404, "path");

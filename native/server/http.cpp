@@ -169,6 +169,19 @@ bool accepts_gzip(std::string_view accept_encoding) {
   return gzip.value_or(any.value_or(false));
 }
 
+std::string_view body_coding(std::string_view content_encoding) {
+  std::string_view found;
+  any_list_item(content_encoding, [&](std::string_view item) {
+    const bool identity =
+        item.size() == 8 && std::equal(item.begin(), item.end(), "identity",
+                                       [](char a, char b) { return (a | 0x20) == b; });
+    if (item.empty() || identity) return false;
+    found = item;
+    return true;
+  });
+  return found;
+}
+
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   // Entity tags, possibly weak (W/"..."); weak comparison applies.
   if (etag.substr(0, 2) == "W/") etag.remove_prefix(2);

@@ -87,6 +87,9 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag);
 
 // True when an Accept-Encoding header value accepts gzip ("gzip" or "*", with no q=0).
 bool accepts_gzip(std::string_view accept_encoding);
+// The first content coding of a Content-Encoding header value other than "identity" (any case),
+// or empty when there is none: the body is then as sent.
+std::string_view body_coding(std::string_view content_encoding);
 
 // Content type by file extension (.wasm -> application/wasm, .js -> text/javascript, ...).
 const char* content_type_for(std::string_view path);

@@ -143,6 +143,14 @@ void Session::after_header() {
   const bool work = route_.kind == RouteKind::kProve || route_.kind == RouteKind::kVerify;
   if (work) {
     record_.circuit = route_.circuit.str();
+    // A compressed body would reach the JSON parser as binary: say what is wrong instead.
+    if (const std::string_view coding = body_coding(to_sv(req[http::field::content_encoding]));
+        !coding.empty()) {
+      return send_error(http::status::unsupported_media_type,
+                        "a request body in Content-Encoding '" + std::string(coding) +
+                            "' is not taken: send the JSON as it is (identity)",
+                        "http", "content-encoding", request_body_pending());
+    }
     WorkQueue& queue = route_.kind == RouteKind::kProve ? server_.provers() : server_.verifiers();
     // Refuse before reading the body when it could not be admitted anyway.
     if (queue.waiting() + queue.running() >= size_t{queue.workers()} + queue.capacity()) {
@@ -324,6 +332,9 @@ void Session::send_error(http::status status, std::string_view message, std::str
   StringResponse res = error_response(status, message, rule, field, version_);
   if (status == http::status::service_unavailable) res.set(http::field::retry_after, "1");
   if (status == http::status::method_not_allowed) res.set(http::field::allow, route_.allow);
+  if (status == http::status::unsupported_media_type) {
+    res.set(http::field::accept_encoding, "identity");  // RFC 9110 12.5.3
+  }
   send(std::move(res), close_after);
 }
 
