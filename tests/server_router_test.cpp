@@ -172,6 +172,11 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
   EXPECT_EQ(p.config->circuits.size(), 1u);
   EXPECT_FALSE(p.config->reference_status_codes);
   EXPECT_NE(p.config->to_json().find("\"circuits\":[\"transfer-k6\"]"), std::string::npos);
+  for (const char* address : {"0.0.0.0", "127.0.0.1", "::", "::1", "fe80::1"}) {
+    p = parse({"--bind", address});
+    ASSERT_TRUE(p.config.has_value()) << address;
+    EXPECT_EQ(p.config->bind, address);
+  }
   // Refused: unknown circuits, k out of every range, bad values, unknown flags.
   for (std::vector<std::string> bad :
        std::vector<std::vector<std::string>>{{"--circuits", "nope"},
@@ -180,6 +185,9 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
                                              {"--reference-status-codes", "maybe"},
                                              {"--no-such-flag", "1"},
                                              {"--port"},
+                                             {"--bind", "999.1.1.1"},
+                                             {"--bind", "localhost"},
+                                             {"--bind", ""},
                                              {"stray"}}) {
     ConfigParse r = parse(bad);
     EXPECT_FALSE(r.config.has_value()) << bad[0];

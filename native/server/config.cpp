@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it
 
 #include "native/common/options.hpp"
 
@@ -48,10 +50,12 @@ bool set_bool(bool& field, const std::string& value) {
 const Option kOptions[] = {
     {"port", "ENYGMA_PORT", "TCP port (0: any free port, printed at start-up) [3003]",
      [](ServerConfig& c, const std::string& v) { return set_unsigned(c.port, v, 65535); }},
-    {"bind", "ENYGMA_BIND", "address to listen on [127.0.0.1]",
+    {"bind", "ENYGMA_BIND", "IPv4 or IPv6 address to listen on [127.0.0.1]",
      [](ServerConfig& c, const std::string& v) {
        c.bind = v;
-       return !v.empty();
+       boost::system::error_code ec;  // an IPv4 or IPv6 address, checked before keys load
+       boost::asio::ip::make_address(v, ec);
+       return !ec;
      }},
     {"keys", "ENYGMA_KEYS", "folder with the key files <circuit>.pk and <circuit>.vk [keys/dev]",
      [](ServerConfig& c, const std::string& v) {
