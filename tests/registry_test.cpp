@@ -142,8 +142,8 @@ TEST(Registry, EveryFamilysWalletRequestSatisfiesItsCircuit) {
 // A member given twice is refused, naming it, by every family and every entry point: JSON
 // readers differ on which of the two counts (nlohmann and Go keep the last), so a relayer and
 // the prover could otherwise read different requests in the same bytes. Each of the wallet
-// request's top-level members in turn, given again first with another value (a copy of a
-// member that differs, or "0").
+// request's top-level members in turn, given again first (a string member as "0", any other
+// with its own value: a repeat is refused whatever its value), then last in upper case.
 TEST(Registry, EveryFamilyRefusesAMemberGivenTwice) {
   for (const CircuitFamily* f : circuit_families()) {
     const unsigned k = f->has_k() ? f->min_k : 0;
@@ -155,8 +155,11 @@ TEST(Registry, EveryFamilyRefusesAMemberGivenTwice) {
     for (const auto& [name, value] : doc.items()) {
       const nlohmann::ordered_json other = value.is_string() ? nlohmann::ordered_json("0") : value;
       const std::string text = "{\"" + name + "\": " + other.dump() + ", " + request->substr(1);
-      for (const Error& e : {f->witness(text, k).error(), f->witness_unchecked(text, k).error(),
-                             f->validate_all(text, k).at(0)}) {
+      auto witness = f->witness(text, k);
+      auto unchecked = f->witness_unchecked(text, k);
+      const std::vector<Error> all = f->validate_all(text, k);
+      ASSERT_TRUE(!witness.ok() && !unchecked.ok() && all.size() == 1) << name;
+      for (const Error& e : {witness.error(), unchecked.error(), all[0]}) {
         EXPECT_EQ(e.rule, "input") << name;
         EXPECT_EQ(e.field, name);
         EXPECT_NE(e.message.find(name + " is given twice"), std::string::npos) << e.message;
@@ -167,7 +170,9 @@ TEST(Registry, EveryFamilyRefusesAMemberGivenTwice) {
       for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
       const std::string cased =
           request->substr(0, request->size() - 1) + ", \"" + upper + "\": " + other.dump() + "}";
-      const Error e = f->witness(cased, k).error();
+      auto cased_witness = f->witness(cased, k);
+      ASSERT_FALSE(cased_witness.ok()) << upper;
+      const Error& e = cased_witness.error();
       EXPECT_EQ(e.rule, "input") << upper;
       EXPECT_EQ(e.field, name);
       EXPECT_NE(e.message.find("\"" + upper + "\""), std::string::npos) << e.message;
