@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 
 #include "core/util/error_json.hpp"
 
@@ -16,6 +15,14 @@ std::string_view trim_ows(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
   return v;
+}
+
+// True when `text` equals `lower` (lower-case ASCII) ignoring ASCII case.
+bool equals_ignoring_case(std::string_view text, std::string_view lower) {
+  return text.size() == lower.size() &&
+         std::equal(text.begin(), text.end(), lower.begin(), [](char a, char b) {
+           return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+         });
 }
 
 // Calls fn with each item of a comma-separated header value, trimmed, until fn returns true;
@@ -59,10 +66,7 @@ std::string_view target_path(std::string_view target) {
   // The absolute form (RFC 9112 3.2.2: a server must accept it): "http://host:port/p?q" is
   // "/p?q"; the authority (which may hold credentials) is neither checked nor kept.
   for (std::string_view scheme : {"http://", "https://"}) {
-    if (target.size() >= scheme.size() &&
-        std::equal(scheme.begin(), scheme.end(), target.begin(), [](char a, char b) {
-          return a == std::tolower(static_cast<unsigned char>(b));
-        })) {
+    if (equals_ignoring_case(target.substr(0, scheme.size()), scheme)) {
       target.remove_prefix(scheme.size());
       const size_t path = target.find_first_of("/?#");
       target = path == std::string_view::npos ? std::string_view() : target.substr(path);
@@ -159,10 +163,7 @@ bool accepts_gzip(std::string_view accept_encoding) {
       std::string_view q = trim_ows(params.substr(2));
       refused = !q.empty() && q[0] == '0' && q.find_first_not_of("0.", 0) == std::string_view::npos;
     }
-    const bool is_gzip =
-        item.size() == 4 && std::equal(item.begin(), item.end(), "gzip",
-                                       [](char a, char b) { return (a | 0x20) == b; });
-    if (is_gzip) gzip = !refused;
+    if (equals_ignoring_case(item, "gzip")) gzip = !refused;
     if (item == "*") any = !refused;
     return false;
   });
@@ -172,10 +173,7 @@ bool accepts_gzip(std::string_view accept_encoding) {
 std::string_view body_coding(std::string_view content_encoding) {
   std::string_view found;
   any_list_item(content_encoding, [&](std::string_view item) {
-    const bool identity =
-        item.size() == 8 && std::equal(item.begin(), item.end(), "identity",
-                                       [](char a, char b) { return (a | 0x20) == b; });
-    if (item.empty() || identity) return false;
+    if (item.empty() || equals_ignoring_case(item, "identity")) return false;
     found = item;
     return true;
   });
@@ -227,12 +225,7 @@ const char* content_type_for(std::string_view path) {
       {"vk", "application/octet-stream"},
   };
   for (const auto& t : kTypes) {
-    if (ext.size() == t.ext.size() &&
-        std::equal(ext.begin(), ext.end(), t.ext.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == b;
-        })) {
-      return t.type;
-    }
+    if (equals_ignoring_case(ext, t.ext)) return t.type;
   }
   return "application/octet-stream";
 }
