@@ -64,20 +64,12 @@ const Json* optional_member(const Json& obj, const char* key) {
   return &*it;
 }
 
-Result<const Json*> member_ignoring_case(const Json& obj, std::string_view key) {
+const Json* member_ignoring_case(const Json& obj, std::string_view key) {
   const std::string folded = fold_member_name(key);
-  auto same = [&](const std::string& k) { return fold_member_name(k) == folded; };
-  const Json* found = nullptr;
   for (auto it = obj.begin(); it != obj.end(); ++it) {
-    if (!same(it.key())) continue;
-    if (found) {
-      const std::string field(key);
-      return input_error(field, "is given more than once (keys are matched ignoring case)");
-    }
-    found = &*it;
+    if (fold_member_name(it.key()) == folded) return it->is_null() ? nullptr : &*it;
   }
-  if (found && found->is_null()) found = nullptr;  // null is read as absent
-  return found;
+  return nullptr;
 }
 
 Result<Fr> decimal(const Json& v, const std::string& field) {

@@ -46,11 +46,10 @@ void wipe_strings(J& v, int depth) {
 Result<const Json*> required_member(const Json& obj, const char* key, const std::string& field);
 // The member `key`, or nullptr when absent or null (an optional field).
 const Json* optional_member(const Json& obj, const char* key);
-// The one member whose key equals `key` ignoring case as Go's encoding/json compares names
-// (fold_member_name; Go binds a field without a struct tag by its Go name that way), or nullptr.
-// Two such members are an error (parse_json already refuses them): which one Go keeps depends
-// on their order, which this project does not let decide a proof.
-Result<const Json*> member_ignoring_case(const Json& obj, std::string_view key);
+// The member whose key equals `key` ignoring case as Go's encoding/json compares names
+// (fold_member_name; Go binds a field without a struct tag by its Go name that way), or nullptr
+// when absent or null. There is at most one: parse_object refuses two names that fold alike.
+const Json* member_ignoring_case(const Json& obj, std::string_view key);
 
 // A canonical field element: a decimal string of digits below p (leading zeros allowed; no
 // sign, spaces or 0x).

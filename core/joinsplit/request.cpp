@@ -143,11 +143,9 @@ Status parse_fields(const Json& doc, JoinSplitRequest& q) {
   if (format == NoteFormat::kErc1155) {
     // Go field Erc1155TokenId without a struct tag: its key is matched ignoring case. Not
     // required by the binding, but "" does not parse (the reference crashes): refused.
-    auto id = dvp::member_ignoring_case(doc, "erc1155TokenId");
-    if (!id) return id.error();
-    if (*id == nullptr)
-      return make_error("missing field erc1155TokenId", "input", "erc1155TokenId");
-    auto value = dvp::decimal(**id, "erc1155TokenId");
+    const dvp::Json* id = dvp::member_ignoring_case(doc, "erc1155TokenId");
+    if (id == nullptr) return make_error("missing field erc1155TokenId", "input", "erc1155TokenId");
+    auto value = dvp::decimal(*id, "erc1155TokenId");
     if (!value) return value.error();
     q.token_id = *value;
   }
