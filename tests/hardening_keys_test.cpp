@@ -5,6 +5,7 @@
 #include <sodium.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -352,6 +353,82 @@ TEST(HardeningKeys, KeysOfAnotherCircuitOrKAreRefusedByName) {
 // A compressed key carries no constraint shape; its raw export (the browser's key cache) gets
 // the one derived from the circuit: the same file as the setup's raw key, which then loads
 // unchecked without building the circuit and proves the same.
+// A proving key and a verifying key of one circuit but of two setups load as a pair no longer:
+// the proofs made would fail against that verifying key. Checked with and without the circuit
+// check; an empty proving key is a truncated one, not a verify-only instance.
+// Development keys of the k = 2 transfer circuit, made once for the tests below.
+const Groth16Keys& transfer_k2_keys() {
+  static const Groth16Keys keys = dev_keys(transfer_k(2), "pair");
+  return keys;
+}
+
+TEST(HardeningKeys, KeysOfTwoSetupsAreRefusedAsAPair) {
+  const CircuitId id = transfer_k(2);
+  const Groth16Keys& keys = transfer_k2_keys();
+  const auto pk = serialize_proving_key(keys.pk, id.key_name());
+  CircuitLoadOptions unchecked;
+  unchecked.check_circuit_digest = false;
+  unchecked.prepare_verifier = false;
+  for (int point = 0; point < 3; ++point) {
+    VerifyingKey other = keys.vk;
+    if (point == 0) other.alpha1 = other.alpha1.to_jacobian().dbl().to_affine();
+    if (point == 1) other.beta2 = other.beta2.to_jacobian().dbl().to_affine();
+    if (point == 2) other.delta2 = other.delta2.to_jacobian().dbl().to_affine();
+    const auto vk = serialize_verifying_key(other, id.key_name());
+    for (const CircuitLoadOptions& options : {CircuitLoadOptions{}, unchecked}) {
+      auto r = CircuitProver::load(id, pk, vk, sequential_pool(), options);
+      ASSERT_FALSE(r.ok()) << point;
+      EXPECT_EQ(r.error().rule, "key");
+      EXPECT_EQ(r.error().field, "proving_key");
+      EXPECT_NE(r.error().message.find("different setups"), std::string::npos) << r.error().message;
+    }
+    // Verify-only, the verifying key alone is whatever setup it is.
+    EXPECT_TRUE(CircuitProver::load(id, std::nullopt, vk, sequential_pool()).ok());
+  }
+  const auto vk = serialize_verifying_key(keys.vk, id.key_name());
+  EXPECT_TRUE(CircuitProver::load(id, pk, vk, sequential_pool()).ok());
+  auto empty = CircuitProver::load(id, std::span<const uint8_t>(), vk, sequential_pool());
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().field, "proving_key");
+  EXPECT_NE(empty.error().message.find("truncated"), std::string::npos) << empty.error().message;
+  // A verifying key error names the verifying key.
+  auto swapped = CircuitProver::load(id, pk, pk, sequential_pool());
+  ASSERT_FALSE(swapped.ok());
+  EXPECT_EQ(swapped.error().field, "verifying_key");
+}
+
+// A response whose public_signal is not as long as the circuit's public inputs (another
+// circuit's, cut short, extended) is malformed, named by its field: not a proof that fails.
+TEST(HardeningKeys, AResponseOfAnotherLengthIsMalformed) {
+  const CircuitId id = transfer_k(2);
+  const Groth16Keys& keys = transfer_k2_keys();
+  auto prover = CircuitProver::load(id, serialize_proving_key(keys.pk, id.key_name()),
+                                    serialize_verifying_key(keys.vk, id.key_name()),
+                                    sequential_pool());
+  ASSERT_TRUE(prover.ok()) << prover.error().message;
+  auto proof = (*prover)->prove_request(test::read_vector("transfer-k2.json"), sequential_pool());
+  ASSERT_TRUE(proof.ok()) << proof.error().message;
+  EXPECT_TRUE((*prover)->verify_response(proof->response_json).ok());
+  auto response = nlohmann::json::parse(proof->response_json);
+  auto tampered = response;
+  tampered["public_signal"][0] = "1";
+  EXPECT_EQ((*prover)->verify_response(tampered.dump()).error().rule, "invalid");
+  for (size_t length : {size_t(0), size_t(17), size_t(19), size_t(50)}) {
+    auto other = response;
+    auto& signal = other["public_signal"];
+    while (signal.size() > length) signal.erase(signal.size() - 1);
+    while (signal.size() < length) signal.push_back("1");
+    const Status st = (*prover)->verify_response(other.dump());
+    ASSERT_FALSE(st.ok()) << length;
+    EXPECT_EQ(st.error().rule, "proof") << length;
+    EXPECT_EQ(st.error().field, "public_signal") << length;
+    EXPECT_NE(st.error().message.find("has " + std::to_string(length) +
+                                      " values; the transfer-k2 circuit has 18 public inputs"),
+              std::string::npos)
+        << st.error().message;
+  }
+}
+
 TEST(HardeningKeys, RawExportOfACompressedKeyCarriesTheShape) {
   const CircuitId id = transfer_k(2);
   const Groth16Keys keys = dev_keys(id, "raw export");

@@ -198,8 +198,9 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  std::span<const uint8_t> pk_span =
-      pk ? std::span<const uint8_t>(pk, pk_len) : std::span<const uint8_t>();
+  // No pointer: no proving key (a verify-only instance); a pointer with no bytes: a truncated key.
+  std::optional<std::span<const uint8_t>> pk_span;
+  if (pk) pk_span = std::span<const uint8_t>(pk, pk_len);
   std::span<const uint8_t> vk_span =
       vk ? std::span<const uint8_t>(vk, vk_len) : std::span<const uint8_t>();
   if (flags &

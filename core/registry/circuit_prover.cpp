@@ -9,10 +9,20 @@ namespace enygma {
 
 namespace {
 
+// The field of load()'s errors: which of the two keys (a caller that read them from files
+// names the file instead).
+constexpr const char* kProvingKey = "proving_key";
+constexpr const char* kVerifyingKey = "verifying_key";
+
 Error key_mismatch(const std::string& what, const CircuitId& circuit) {
   return make_error(what + " was made for another version of the " + circuit.str() +
                         " circuit (circuit digest differs); regenerate it",
-                    "key");
+                    "key", what == "the proving key" ? kProvingKey : kVerifyingKey);
+}
+
+Error of_key(Error e, const char* which) {
+  e.field = which;
+  return e;
 }
 
 void wipe(std::vector<Fr>& w) {
@@ -22,8 +32,8 @@ void wipe(std::vector<Fr>& w) {
 }  // namespace
 
 Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
-    const CircuitId& circuit, std::span<const uint8_t> pk_file, std::span<const uint8_t> vk_file,
-    ThreadPool& pool, const CircuitLoadOptions& options) {
+    const CircuitId& circuit, std::optional<std::span<const uint8_t>> pk_file,
+    std::span<const uint8_t> vk_file, ThreadPool& pool, const CircuitLoadOptions& options) {
   auto step = [&](const char* name) {
     if (options.on_step) options.on_step(name);
   };
@@ -42,17 +52,17 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
 
   step("verifying_key");
   auto vk = load_verifying_key(vk_file, name, options.check_verifying_key_points);
-  if (!vk) return vk.error();
+  if (!vk) return of_key(vk.error(), kVerifyingKey);
   auto vk_matches = [&](const R1cs& r1cs) {
     return vk->circuit_digest == circuit_digest(circuit) && vk->num_public == r1cs.num_public;
   };
   if (options.check_circuit_digest && !vk_matches(build())) {
     return key_mismatch("the verifying key", circuit);
   }
-  if (!pk_file.empty()) {
+  if (pk_file) {
     step("proving_key");
-    auto pk = load_proving_key(pk_file, name, pool, options.proving_key_owner);
-    if (!pk) return pk.error();
+    auto pk = load_proving_key(*pk_file, name, pool, options.proving_key_owner);
+    if (!pk) return of_key(pk.error(), kProvingKey);
     if (options.check_circuit_digest || !pk->shape) {
       // Proving without a shape needs the R1CS anyway: check it as well.
       const R1cs& r1cs = build();
@@ -64,6 +74,14 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
     } else if (vk->circuit_digest != pk->circuit_digest || vk->num_public != pk->num_public) {
       // Unchecked against this build, the two keys must at least belong together.
       return key_mismatch("the verifying key", circuit);
+    }
+    // Keys of one circuit from two setups: the proofs made would fail against this verifying
+    // key. The proving key holds three of the verifying key's points.
+    if (!(pk->alpha1 == vk->alpha1) || !(pk->beta2 == vk->beta2) || !(pk->delta2 == vk->delta2)) {
+      return make_error(
+          "the proving key and the verifying key come from different setups (their alpha, beta "
+          "or delta differ); use the two files that one `enygma setup` made",
+          "key", kProvingKey);
     }
     prover->pk_ = std::move(*pk);
     prover->has_pk_ = true;
@@ -162,6 +180,13 @@ Error CircuitProver::diagnose(std::span<const Fr> witness) const {
 Status CircuitProver::verify_response(std::string_view response_json, ThreadPool& pool) const {
   auto parsed = proof_from_reference_json(response_json);
   if (!parsed) return parsed.error();
+  // A response of another circuit, or cut short: malformed for this one, not a proof that fails.
+  if (parsed->public_inputs.size() != vk_.num_public) {
+    return make_error("public_signal has " + std::to_string(parsed->public_inputs.size()) +
+                          " values; the " + circuit_.str() + " circuit has " +
+                          std::to_string(vk_.num_public) + " public inputs",
+                      "proof", "public_signal");
+  }
   return verify(parsed->proof, parsed->public_inputs, pool);
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,14 +54,13 @@ struct CircuitLoadOptions {
 
 class CircuitProver {
  public:
-  // Keys are the files' bytes (core does no file I/O). The proving key may be empty for a
-  // verify-only instance. Checks that both keys were made for this circuit (name and R1CS
-  // digest); errors (rule "key") say which key.
-  static Result<std::shared_ptr<const CircuitProver>> load(const CircuitId& circuit,
-                                                           std::span<const uint8_t> pk_file,
-                                                           std::span<const uint8_t> vk_file,
-                                                           ThreadPool& pool,
-                                                           const CircuitLoadOptions& options = {});
+  // Keys are the files' bytes (core does no file I/O). No proving key (nullopt) makes a
+  // verify-only instance; an empty one is a truncated file. Checks that both keys were made for
+  // this circuit (name and R1CS digest) and by the same setup (alpha, beta and delta); errors
+  // (rule "key") say which key.
+  static Result<std::shared_ptr<const CircuitProver>> load(
+      const CircuitId& circuit, std::optional<std::span<const uint8_t>> pk_file,
+      std::span<const uint8_t> vk_file, ThreadPool& pool, const CircuitLoadOptions& options = {});
 
   const CircuitId& circuit() const { return circuit_; }
   bool can_prove() const { return has_pk_; }
@@ -78,8 +78,9 @@ class CircuitProver {
   Result<CircuitProof> prove_witness(std::vector<Fr> witness, ThreadPool& pool,
                                      const ProveOptions& options = {}) const;
 
-  // A reference response JSON: Error when it is malformed (rule "proof", naming the field);
-  // otherwise ok() means valid and an Error with rule "invalid" says why it is not.
+  // A reference response JSON: Error when it is malformed (rule "proof", naming the field; a
+  // public_signal of another length than this circuit's public inputs too); otherwise ok()
+  // means valid and an Error with rule "invalid" says why it is not.
   Status verify_response(std::string_view response_json,
                          ThreadPool& pool = sequential_pool()) const;
   Status verify(const Proof& proof, std::span<const Fr> public_inputs,

@@ -1,6 +1,7 @@
 #include "native/common/key_loading.hpp"
 
 #include <sodium.h>
+#include <sys/stat.h>
 
 #include "native/common/file_io.hpp"
 
@@ -9,6 +10,10 @@ namespace enygma::native {
 namespace {
 
 std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
+  // --keys names a folder; a key file given instead gets no advice to write keys into it.
+  if (struct stat st; stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+    return " (--keys names the folder of the key files, not a file)";
+  }
   std::string hint = " (generate keys with `enygma setup --circuit ";
   hint += circuit.family->name;
   if (circuit.family->has_k()) hint += " --k " + std::to_string(circuit.k);
@@ -34,11 +39,13 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
     }
     pk = std::move(*mapped);
   }
-  auto prover = CircuitProver::load(circuit, pk.bytes(), *vk, pool, options);
+  std::optional<std::span<const uint8_t>> pk_bytes;
+  if (with_proving_key) pk_bytes = pk.bytes();
+  auto prover = CircuitProver::load(circuit, pk_bytes, *vk, pool, options);
   if (!prover) {
+    // say which file (the error's field names the key)
     const Error& e = prover.error();
-    // say which file: the verifying key is checked first
-    std::string file = e.message.find("proving") != std::string::npos ? pk_path : vk_path;
+    const std::string& file = e.field == "proving_key" ? pk_path : vk_path;
     return make_error(file + ": " + e.message, e.rule, file);
   }
   return prover;
