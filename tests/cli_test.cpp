@@ -4,8 +4,12 @@
 
 #if !defined(__EMSCRIPTEN__)
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
 
 #include "core/field/cpu_features.hpp"
 #include "support/subprocess.hpp"
@@ -100,6 +104,22 @@ TEST(Cli, StandardInputAndTheTextInputBound) {
                  vector_path("transfer-k2-bad.json"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("\"rule\":\"R"), std::string::npos) << r.err;
+  // A pipe by name (a shell's <(cmd)) and a character device are read as standard input is; a
+  // folder is refused.
+  const std::string fifo = tmp / "request.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream(fifo, std::ios::binary) << test::read_all(vector_path("transfer-k2.json"));
+  });
+  r = run_enygma({"validate", "--k", "2", "--input", fifo});
+  writer.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"validate", "--k", "2", "--input", "/dev/null"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("not valid JSON"), std::string::npos) << r.err;
+  r = run_enygma({"validate", "--k", "2", "--input", tmp.path().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("is not a file or a pipe"), std::string::npos) << r.err;
   r = run_enygma({"witness", "--k", "2", "--input", "-", "--explain"}, std::chrono::seconds(300),
                  vector_path("transfer-k2.json"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -113,7 +133,7 @@ TEST(Cli, StandardInputAndTheTextInputBound) {
         {"witness", "--k", "2", "--input", big, "--explain"},
         {"verify", "--k", "2", "--keys", keys_dir, "--proof", big}}) {
     r = run_enygma(args);
-    EXPECT_EQ(r.exit_code, args[0] == "verify" ? 2 : 1) << args[0];
+    EXPECT_EQ(r.exit_code, 1) << args[0];
     EXPECT_NE(r.err.find(big + " is larger than 16 MiB"), std::string::npos) << r.err;
   }
   r = run_enygma({"validate", "--k", "2", "--input", "-"}, std::chrono::seconds(300), big);
@@ -197,18 +217,75 @@ TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
-// A missing required option: exit 2 and one line naming the required options.
-TEST(Cli, MissingRequiredOptionsExitTwoNamingThem) {
+// A missing required option: a usage error (exit 64) and one line naming the required options.
+TEST(Cli, MissingRequiredOptionsAreUsageErrorsNamingThem) {
   auto r = run_enygma({"witness", "--k", "2"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("enygma witness: --input and --out are required"), std::string::npos)
       << r.err;
   r = run_enygma({"import-zkey", "--k", "2", "--out", "x"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("--zkey and --out are required"), std::string::npos) << r.err;
   r = run_enygma({"export-r1cs", "--k", "2"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("enygma export-r1cs: --out is required"), std::string::npos) << r.err;
+}
+
+// One exit-code scheme for every command (README.md, "Exit codes"): a usage error is 64, in
+// every command alike, and never 1 or 2, which a script reads as a failure or a refused request.
+TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
+  const auto commands = [] {
+    std::vector<std::string> names;
+    std::istringstream usage(run_enygma({"--help"}).out);
+    std::string line;
+    bool in_list = false;
+    while (std::getline(usage, line)) {
+      if (line == "commands:") in_list = true;
+      if (!in_list || line.rfind("  ", 0) != 0) continue;
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    }
+    return names;
+  }();
+  ASSERT_GE(commands.size(), 16u);
+  for (const std::string& command : commands) {
+    auto r = run_enygma({command, "--no-such-option", "1"});
+    EXPECT_EQ(r.exit_code, 64) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("unknown option --no-such-option"), std::string::npos) << r.err;
+    // An option given twice is refused, not read as the last of the two.
+    r = run_enygma({command, "--help", "--help"});
+    EXPECT_EQ(r.exit_code, 0) << command;
+  }
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"prove", "--k", "2", "--k", "6", "--input", "x"},
+        {"validate", "--circuit", "transfer", "--circuit", "deposit", "--input", "x"},
+        {"version", "extra"},
+        {"prove", "--k", "2", "--threads", "abc", "--input", "x"},
+        {"witness", "--k", "2", "--input", "x", "--out", "y", "--explain"},
+        {"export-proof", "--proof", "a", "--out-proof", "b", "--out-public", "c", "--format", "x"},
+        {"export-solidity", "--k", "2", "--vk", "a.vk", "--out", "b.sol"},
+        {"make-request", "--circuit", "joinsplit-enygma", "--count", "-1"},
+        {"info", "--k", "17"},
+        {"bench", "--runs", "0"}}) {
+    auto r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << args[0] << " " << args.back() << ": " << r.err;
+  }
+  auto r = run_enygma({"prove", "--k", "2", "--k", "6", "--input", "x"});
+  EXPECT_NE(r.err.find("--k is given twice"), std::string::npos) << r.err;
+  r = run_enygma({"export-proof", "--proof", "a", "--out-proof", "b", "--out-public", "c",
+                  "--format", "reference"});
+  EXPECT_NE(r.err.find("the only --format is snarkjs"), std::string::npos) << r.err;
+  r = run_enygma({"export-solidity", "--k", "2", "--vk", "a.vk", "--out", "b.sol"});
+  EXPECT_NE(r.err.find("give one or the other"), std::string::npos) << r.err;
+  r = run_enygma({"prove", "--k", "2", "--threads", "abc", "--input", "x"});
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], "threads") << r.err;
+  // The values of a wallet command that make no valid request: refused (2), not a usage error.
+  r = run_enygma({"make-request", "--circuit", "joinsplit-enygma", "--count", "11"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // verify: a key that cannot be read is a failure (1) with the error as JSON, as in prove.
+  r = run_enygma(
+      {"verify", "--k", "2", "--keys", "/nonexistent", "--proof", vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["rule"], "key") << r.err;
 }
 
 // `enygma prove --help` describes each of its options on a line of its own, and ends with the
@@ -263,7 +340,7 @@ TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
   EXPECT_EQ(nlohmann::json::parse(off.out).at("kernels"),
             nlohmann::json({{"adx", false}, {"ifma", false}}));
   const auto bad = run_with({"version"}, "ENYGMA_DISABLE_KERNELS=ifma,avx");
-  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.exit_code, 64);
   EXPECT_NE(bad.err.find("unknown kernel 'avx'"), std::string::npos) << bad.err;
 
   const std::vector<std::string> prove = seeded_prove_k2("k");
@@ -280,6 +357,11 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("transfer-k2.vk"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("enygma setup"), std::string::npos) << r.err;
+  // A key file given as --keys: told that --keys names a folder, not to write keys into the file.
+  r = run_enygma({"prove", "--k", "2", "--keys", (keys() / "transfer-k2.pk"), "--input",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--keys names the folder of the key files"), std::string::npos) << r.err;
 
   TempDir bad;
   auto pk = test::read_all(keys() / "transfer-k2.pk");
@@ -297,7 +379,7 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
   write(foreign / "transfer-k3.vk", vk);
   r = run_enygma({"verify", "--k", "3", "--keys", foreign.path().string(), "--proof",
                   vector_path("transfer-k2.json")});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("enygma-transfer-k2"), std::string::npos) << r.err;
 }
 
@@ -333,9 +415,9 @@ TEST(Cli, WalletRequestsValidateAndInfoReportsSizes) {
   EXPECT_EQ(info["fft_domain"], 32768);
   EXPECT_EQ(info["public_inputs"], 50);
   r = run_enygma({"prove", "--k", "99"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 64);
   r = run_enygma({"no-such-command"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 64);
 }
 
 TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
@@ -346,7 +428,7 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_enygma({"validate", "--k", "5", "--input", tmp / "split.json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(run_enygma({"make-transfer", "--k", "3", "--seed", "8", "--split", "3"}).exit_code, 1);
+  EXPECT_EQ(run_enygma({"make-transfer", "--k", "3", "--seed", "8", "--split", "3"}).exit_code, 64);
   // Explicit values: positions 1 and 3 receive 30 and 12 of v = 42; the others 0.
   const std::vector<std::string> base = {"make-transfer",
                                          "--k",
@@ -384,9 +466,9 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   EXPECT_NE(r.err.find("payees[0]"), std::string::npos) << r.err;
   r = with({"--recipients", "1:100,3:1"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 1);
-  EXPECT_EQ(with({"--recipients", "1:30", "--recipient-index", "1"}).exit_code, 1);
-  EXPECT_EQ(with({"--recipients", "9:30"}).exit_code, 1);
+  EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 64);
+  EXPECT_EQ(with({"--recipients", "1:30", "--recipient-index", "1"}).exit_code, 64);
+  EXPECT_EQ(with({"--recipients", "9:30"}).exit_code, 64);
 }
 
 }  // namespace

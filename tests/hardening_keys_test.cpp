@@ -402,9 +402,9 @@ TEST(HardeningKeys, KeysOfTwoSetupsAreRefusedAsAPair) {
 TEST(HardeningKeys, AResponseOfAnotherLengthIsMalformed) {
   const CircuitId id = transfer_k(2);
   const Groth16Keys& keys = transfer_k2_keys();
-  auto prover = CircuitProver::load(id, serialize_proving_key(keys.pk, id.key_name()),
-                                    serialize_verifying_key(keys.vk, id.key_name()),
-                                    sequential_pool());
+  auto prover =
+      CircuitProver::load(id, serialize_proving_key(keys.pk, id.key_name()),
+                          serialize_verifying_key(keys.vk, id.key_name()), sequential_pool());
   ASSERT_TRUE(prover.ok()) << prover.error().message;
   auto proof = (*prover)->prove_request(test::read_vector("transfer-k2.json"), sequential_pool());
   ASSERT_TRUE(proof.ok()) << proof.error().message;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "native/common/options.hpp"
 #include "native/server/backend.hpp"
 #include "native/server/config.hpp"
 #include "native/server/http.hpp"
@@ -191,7 +192,7 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
                                              {"stray"}}) {
     ConfigParse r = parse(bad);
     EXPECT_FALSE(r.config.has_value()) << bad[0];
-    EXPECT_EQ(r.exit_code, 2) << bad[0];
+    EXPECT_EQ(r.exit_code, enygma::native::kExitUsage) << bad[0];
   }
 }
 

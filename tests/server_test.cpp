@@ -813,7 +813,7 @@ TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
                                                {"serve", "--no-such-flag", "1"},
                                                {"serve", "--port", "70000"}}) {
     auto p = spawn_enygma(args);
-    EXPECT_EQ(p->wait_exit(10s), 2) << args[1];
+    EXPECT_EQ(p->wait_exit(10s), 64) << args[1];
     EXPECT_FALSE(p->err().empty());
   }
 }

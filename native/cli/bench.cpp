@@ -36,7 +36,9 @@ double median(std::vector<double> v) {
 
 int run_bench(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "keys", "threads", "runs", "input"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "threads", "runs", "input"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(
         "usage: enygma bench [--circuit NAME] [--k K] [--keys DIR] [--threads N] [--runs R]\n"
@@ -53,26 +55,27 @@ int run_bench(int argc, char** argv) {
     return 0;
   }
   auto circuit = native::circuit_option(args, 6);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   auto threads = args.get_uint("threads", 0, 0, 1024);
   auto runs = args.get_uint("runs", 10, 1, 100000);
-  if (!threads || !runs) return 2;
+  if (!threads) return cli::fail(threads.error());
+  if (!runs) return cli::fail(runs.error());
   const std::string dir = args.get_or("keys", "keys/dev");
   ThreadPool pool{unsigned(*threads)};
 
   std::string request;
   if (auto input = args.get("input")) {
     auto text = native::read_text_file(*input);
-    if (!text) return cli::fail_with(text.error(), 1);
+    if (!text) return cli::fail(text.error());
     request = std::move(*text);
   } else {
     std::array<uint8_t, 32> seed{1};
     auto made = circuit->family->make_request(circuit->k, seed, 0);
-    if (!made) return cli::fail_with(made.error(), 1);
+    if (!made) return cli::fail(made.error());
     request = std::move(*made);
   }
   if (auto w = circuit->family->witness(request, circuit->k); !w) {
-    return cli::fail_with(w.error(), 2);
+    return cli::fail(w.error());
   } else {
     sodium_memzero(w->data(), w->size() * sizeof(Fr));
   }
@@ -91,14 +94,14 @@ int run_bench(int argc, char** argv) {
   for (unsigned long run = 0; run < *runs; ++run) {
     auto t0 = Clock::now();
     auto loaded = native::load_circuit_prover(dir, *circuit, true, pool);
-    if (!loaded) return cli::fail_with(loaded.error(), 1);
+    if (!loaded) return cli::fail(loaded.error());
     load.push_back(ms_since(t0));
     prover = *loaded;
 
     t0 = Clock::now();
     auto w = circuit->family->witness(request, circuit->k);
     witness.push_back(ms_since(t0));
-    if (!w) return cli::fail_with(w.error(), 1);
+    if (!w) return cli::fail(w.error());
     sodium_memzero(w->data(), w->size() * sizeof(Fr));
 
     ProveOptions options;
@@ -118,14 +121,14 @@ int run_bench(int argc, char** argv) {
     auto proof = prover->prove_request(request, pool, options);
     prove.push_back(ms_since(t0));
     prove_cpu.push_back(cpu_ms() - c0);
-    if (!proof) return cli::fail_with(proof.error(), 1);
+    if (!proof) return cli::fail(proof.error());
 
     // The first verification after a proof, on one thread: the proof's ~40 MB of memory
     // traffic has evicted the verifier's tables and lines from the caches.
     t0 = Clock::now();
     auto st = prover->verify(proof->proof, proof->public_inputs);
     verify_after_prove.push_back(ms_since(t0));
-    if (!st) return cli::fail_with(st.error(), 1);
+    if (!st) return cli::fail(st.error());
     proofs.push_back(std::move(*proof));
   }
   // Verification as a verifying service does it, proof after proof: on one thread ("verify")
@@ -138,11 +141,11 @@ int run_bench(int argc, char** argv) {
     auto t0 = Clock::now();
     auto st = prover->verify(p.proof, p.public_inputs);
     verify.push_back(ms_since(t0));
-    if (!st) return cli::fail_with(st.error(), 1);
+    if (!st) return cli::fail(st.error());
     t0 = Clock::now();
     st = prover->verify(p.proof, p.public_inputs, pool);
     verify_pool.push_back(ms_since(t0));
-    if (!st) return cli::fail_with(st.error(), 1);
+    if (!st) return cli::fail(st.error());
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);

@@ -27,7 +27,11 @@ void print_usage(FILE* out) {
   std::sort(cmds.begin(), cmds.end(),
             [](const Command& a, const Command& b) { return strcmp(a.name, b.name) < 0; });
   for (const auto& c : cmds) fprintf(out, "  %-16s %s\n", c.name, c.summary);
-  fprintf(out, "\nRun 'enygma <command> --help' for the options of a command.\n");
+  fprintf(out,
+          "\nRun 'enygma <command> --help' for the options of a command.\n"
+          "Exit codes: 0 success; 2 the request (or verify's proof file) refused, the error as\n"
+          "JSON on stderr; 1 anything else (keys, files; verify: a proof that does not verify);\n"
+          "64 a usage error.\n");
 }
 
 }  // namespace enygma::cli

@@ -16,7 +16,9 @@ using namespace enygma;
 
 int run_export_vk(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "keys", "format", "out"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "format", "out"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(
         "usage: enygma export-vk [--circuit NAME] [--k K] [--keys DIR] [--format snarkjs]\n"
@@ -27,17 +29,17 @@ int run_export_vk(int argc, char** argv) {
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   if (args.get_or("format", "snarkjs") != "snarkjs") {
     fputs("enygma export-vk: the only --format is snarkjs\n", stderr);
-    return 2;
+    return native::kExitUsage;
   }
   auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
                                             sequential_pool());
-  if (!prover) return cli::fail_with(prover.error(), 1);
+  if (!prover) return cli::fail(prover.error());
   std::string text = verifying_key_to_snarkjs_json((*prover)->verifying_key()) + "\n";
   if (auto out = args.get("out")) {
-    if (auto st = native::write_file_atomic(*out, text); !st) return cli::fail_with(st.error(), 1);
+    if (auto st = native::write_file_atomic(*out, text); !st) return cli::fail(st.error());
   } else {
     fputs(text.c_str(), stdout);
   }
@@ -46,7 +48,9 @@ int run_export_vk(int argc, char** argv) {
 
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public"})) return 2;
+  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(
         "usage: enygma export-proof --proof RESP.json [--format snarkjs] --out-proof proof.json\n"
@@ -56,21 +60,22 @@ int run_export_proof(int argc, char** argv) {
         stdout);
     return 0;
   }
-  if (!args.get("proof") || !args.get("out-proof") || !args.get("out-public") ||
-      args.get_or("format", "snarkjs") != "snarkjs") {
-    fputs("enygma export-proof: --proof, --out-proof and --out-public are required (see --help)\n",
-          stderr);
-    return 2;
+  if (!args.require("export-proof", {"proof", "out-proof", "out-public"})) {
+    return native::kExitUsage;
+  }
+  if (args.get_or("format", "snarkjs") != "snarkjs") {
+    fputs("enygma export-proof: the only --format is snarkjs\n", stderr);
+    return native::kExitUsage;
   }
   auto text = native::read_text_file(*args.get("proof"));
-  if (!text) return cli::fail_with(text.error(), 1);
+  if (!text) return cli::fail(text.error());
   auto parsed = proof_from_reference_json(*text);
-  if (!parsed) return cli::fail_with(parsed.error(), 2);
+  if (!parsed) return cli::fail(parsed.error());
   auto st = native::write_file_atomic(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
   if (st)
     st = native::write_file_atomic(*args.get("out-public"),
                                    public_to_snarkjs_json(parsed->public_inputs));
-  if (!st) return cli::fail_with(st.error(), 1);
+  if (!st) return cli::fail(st.error());
   return 0;
 }
 

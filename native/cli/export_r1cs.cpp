@@ -17,7 +17,7 @@ using namespace enygma;
 
 int run_export_r1cs(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "out"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "out"})) return native::kExitUsage;
   if (args.help()) {
     fputs(
         "usage: enygma export-r1cs [--circuit NAME] [--k K] --out FILE.r1cs\n"
@@ -32,12 +32,12 @@ int run_export_r1cs(int argc, char** argv) {
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
-  if (!args.require("export-r1cs", {"out"})) return 2;
+  if (!circuit) return cli::fail(circuit.error());
+  if (!args.require("export-r1cs", {"out"})) return native::kExitUsage;
   auto out = args.get("out");
   const R1cs& r1cs = circuit_r1cs(*circuit);
   if (auto st = native::write_file_atomic(*out, write_r1cs_file(r1cs)); !st) {
-    return cli::fail_with(st.error(), 1);
+    return cli::fail(st.error());
   }
   printf("{%s,\"constraints\":%zu,\"wires\":%u,\"public_inputs\":%u,\"out\":%s}\n",
          cli::circuit_json_fields(*circuit).c_str(), r1cs.num_constraints(), r1cs.num_wires,

@@ -20,7 +20,7 @@ using namespace enygma;
 int run_export_solidity(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "keys", "vk", "out", "contract", "license"})) {
-    return 2;
+    return native::kExitUsage;
   }
   if (args.help()) {
     fputs(
@@ -45,18 +45,25 @@ int run_export_solidity(int argc, char** argv) {
   }
   auto out = args.get("out");
   const bool from_keys = args.has("k") || args.has("circuit") || args.has("keys");
-  if (!out || from_keys == args.has("vk")) {
+  if (from_keys && args.has("vk")) {
+    fputs(
+        "enygma export-solidity: --vk names the key file; --circuit, --k and --keys name a key "
+        "folder's: give one or the other (see --help)\n",
+        stderr);
+    return native::kExitUsage;
+  }
+  if (!out || !(from_keys || args.has("vk"))) {
     fputs(
         "enygma export-solidity: --out and one of --circuit/--k or --vk are required (see "
         "--help)\n",
         stderr);
-    return 2;
+    return native::kExitUsage;
   }
   SolidityVerifierOptions options;
   std::string vk_path, expected_name;
   if (from_keys) {
     auto circuit = native::circuit_option(args);
-    if (!circuit) return cli::fail_with(circuit.error(), 2);
+    if (!circuit) return cli::fail(circuit.error());
     vk_path = native::verifying_key_path(args.get_or("keys", "keys/dev"), *circuit);
     expected_name = circuit->key_name();
     // "joinsplit-enygma" -> "JoinsplitEnygma"
@@ -80,25 +87,25 @@ int run_export_solidity(int argc, char** argv) {
   if (!is_solidity_identifier(options.contract_name)) {
     fprintf(stderr, "enygma export-solidity: '%s' is not a valid contract name\n",
             options.contract_name.c_str());
-    return 2;
+    return native::kExitUsage;
   }
   for (char c : options.license) {
     if (!(isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == ' ' ||
           c == '(' || c == ')')) {
       fputs("enygma export-solidity: --license must be an SPDX expression\n", stderr);
-      return 2;
+      return native::kExitUsage;
     }
   }
 
   auto bytes = native::read_file(vk_path);
-  if (!bytes) return cli::fail_with(bytes.error(), 1);
+  if (!bytes) return cli::fail(bytes.error());
   auto header = read_key_header(*bytes);
-  if (!header) return cli::fail_with(header.error(), 1);
+  if (!header) return cli::fail(header.error());
   auto vk = load_verifying_key(*bytes, expected_name);
-  if (!vk) return cli::fail_with(vk.error(), 1);
+  if (!vk) return cli::fail(vk.error());
   options.circuit_name = header->circuit_name;
   if (auto st = native::write_file_atomic(*out, solidity_verifier_source(*vk, options)); !st) {
-    return cli::fail_with(st.error(), 1);
+    return cli::fail(st.error());
   }
   printf(
       "{\"contract\":%s,\"circuit\":%s,\"public_inputs\":%u,\"insecure_dev_key\":%s,"

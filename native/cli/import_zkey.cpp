@@ -22,7 +22,7 @@ int run_import_zkey(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "zkey", "out", "check-vk", "threads"},
                   {"allow-insecure"})) {
-    return 2;
+    return native::kExitUsage;
   }
   if (args.help()) {
     fputs(
@@ -43,44 +43,43 @@ int run_import_zkey(int argc, char** argv) {
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   auto threads = args.get_uint("threads", ThreadPool::hardware_threads(), 1, 1024);
-  if (!threads) return 2;
-  if (!args.require("import-zkey", {"zkey", "out"})) return 2;
+  if (!threads) return cli::fail(threads.error());
+  if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
   auto zkey = native::read_file(*zkey_path);
-  if (!zkey) return cli::fail_with(zkey.error(), 1);
+  if (!zkey) return cli::fail(zkey.error());
   ThreadPool pool(static_cast<unsigned>(*threads));
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
   auto imported = import_zkey(*zkey, circuit_r1cs(*circuit), pool, options);
-  if (!imported) return cli::fail_with(imported.error(), 1);
+  if (!imported) return cli::fail(imported.error());
   const Groth16Keys& keys = imported->keys;
 
   if (auto vk_path = args.get("check-vk")) {
     auto text = native::read_text_file(*vk_path);
-    if (!text) return cli::fail_with(text.error(), 1);
+    if (!text) return cli::fail(text.error());
     auto published = verifying_key_from_snarkjs_json(*text);
-    if (!published) return cli::fail_with(published.error(), 1);
+    if (!published) return cli::fail(published.error());
     if (published->num_public != keys.vk.num_public || published->ic != keys.vk.ic ||
         published->alpha1 != keys.vk.alpha1 || published->beta2 != keys.vk.beta2 ||
         published->gamma2 != keys.vk.gamma2 || published->delta2 != keys.vk.delta2) {
-      return cli::fail_with(
-          make_error(*vk_path + " is not the verifying key of " + *zkey_path, "key", "check-vk"),
-          1);
+      return cli::fail(
+          make_error(*vk_path + " is not the verifying key of " + *zkey_path, "key", "check-vk"));
     }
   }
 
   const std::string name = circuit->key_name();
   const std::string pk_path = native::proving_key_path(*dir, *circuit);
   const std::string vk_path = native::verifying_key_path(*dir, *circuit);
-  if (auto st = native::make_directories(*dir); !st) return cli::fail_with(st.error(), 1);
+  if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
   if (auto st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name)); !st) {
-    return cli::fail_with(st.error(), 1);
+    return cli::fail(st.error());
   }
   if (auto st = native::write_file_atomic(vk_path, serialize_verifying_key(keys.vk, name)); !st) {
-    return cli::fail_with(st.error(), 1);
+    return cli::fail(st.error());
   }
 
   std::string contributions;

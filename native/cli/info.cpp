@@ -27,7 +27,7 @@ const char kInfoHelp[] =
     "                  defaults, 2-6)\n"
     "  --digest        also print \"digest\": the BLAKE2b-256 of the R1CS (hex), as in key files\n"
     "\n"
-    "Exit status: 0, or 1 on a usage error.\n";
+    "Exit status: 0, or 64 on a usage error.\n";
 
 std::string info_json(const CircuitId& circuit, bool with_digest) {
   const CircuitInfo info = circuit_info(circuit);
@@ -63,13 +63,13 @@ std::string info_json(const CircuitId& circuit, bool with_digest) {
 
 int run_info(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"})) return 1;
+  if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"})) return native::kExitUsage;
   if (args.help()) {
     fputs(kInfoHelp, stdout);
     return 0;
   }
   auto circuits = native::circuits_option(args, "transfer");
-  if (!circuits) return fail_with(circuits.error(), 1);
+  if (!circuits) return fail(circuits.error());
   const bool digest = args.has("digest");
   if (circuits->size() == 1) {
     printf("%s\n", info_json(circuits->front(), digest).c_str());

@@ -11,6 +11,7 @@
 
 #include "core/field/cpu_features.hpp"
 #include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
@@ -48,18 +49,18 @@ int main(int argc, char** argv) {
   mallopt(M_ARENA_MAX, 1);
 #endif
   if (const char* off = getenv("ENYGMA_DISABLE_KERNELS"); off && !apply_disabled_kernels(off)) {
-    return 2;
+    return enygma::native::kExitUsage;
   }
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
       !strcmp(argv[1], "help")) {
     print_usage(stdout);
-    return argc < 2 ? 2 : 0;
+    return argc < 2 ? enygma::native::kExitUsage : 0;
   }
   const Command* cmd = find_command(argv[1]);
   if (!cmd) {
     fprintf(stderr, "enygma: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
-    return 2;
+    return enygma::native::kExitUsage;
   }
   return cmd->run(argc - 1, argv + 1);
 }

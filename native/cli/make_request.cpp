@@ -28,33 +28,36 @@ const char kMakeRequestHelp[] =
     "                  fresh random one\n"
     "  --count N       the circuit's main count: transfer, the recipients sharing the amount\n"
     "                  (1..k-1); withdraw, the notes consumed (1..10); join-split, the real\n"
-    "                  inputs (0..10); default: the circuit's own\n"
+    "                  inputs (1..10); 0 or none: the circuit's default\n"
     "  --out FILE      write the JSON to FILE instead of standard output\n"
     "\n"
-    "Exit status: 0 written, 1 usage error, 2 the values cannot make a valid request.\n";
+    "Exit status: 0 written, 2 the values cannot make a valid request (the error as JSON on\n"
+    "standard error), 1 FILE cannot be written, 64 a usage error.\n";
 
 int run_make_request(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"})) return 1;
+  if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(kMakeRequestHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return fail_with(circuit.error(), 1);
+  if (!circuit) return fail(circuit.error());
   auto count = args.get_uint("count", 0, 0, 1000);
-  if (!count) return 1;
+  if (!count) return fail(count.error());
   std::array<uint8_t, 32> seed{};
   if (auto text = args.get("seed")) {
     auto parsed = parse_seed(*text);
-    if (!parsed) return fail_with(parsed.error(), 1);
+    if (!parsed) return fail(parsed.error());
     seed = *parsed;
   } else {
     randombytes_buf(seed.data(), seed.size());
   }
   auto request = circuit->family->make_request(circuit->k, seed, unsigned(*count));
   sodium_memzero(seed.data(), seed.size());
-  if (!request) return fail_with(request.error(), 2);
+  if (!request) return fail(request.error());
   std::string text = *request + "\n";
   sodium_memzero(request->data(), request->size());
   return write_request_text(args, text);

@@ -48,8 +48,9 @@ const char kMakeTransferHelp[] =
     "                      random values below l when omitted\n"
     "  --out FILE          write the JSON to FILE instead of standard output\n"
     "\n"
-    "All numbers are decimal. Exit status: 0 written, 1 usage error, 2 the values cannot make a\n"
-    "valid request ({\"error\", \"rule\", \"field\"} on standard error).\n";
+    "All numbers are decimal. Exit status: 0 written, 2 the values cannot make a valid request\n"
+    "({\"error\", \"rule\", \"field\"} on standard error), 1 FILE cannot be written, 64 a usage\n"
+    "error.\n";
 
 Error usage(const std::string& field, const std::string& what) {
   return make_error("--" + field + " " + what, "usage", field);
@@ -201,20 +202,20 @@ int run_make_transfer(int argc, char** argv) {
                   {"k", "seed", "split", "secret-key", "balance", "random", "amount",
                    "sender-index", "recipient-index", "recipients", "anonymity-set", "block-number",
                    "shared-secrets", "public-keys", "out"})) {
-    return 1;
+    return native::kExitUsage;
   }
   if (args.help()) {
     fputs(kMakeTransferHelp, stdout);
     return 0;
   }
-  if (!args.get("k")) return fail_with(usage("k", "is required"), 1);
+  if (!args.get("k")) return fail(usage("k", "is required"));
   auto k = args.get_uint("k", 0, kMinK, kMaxK);
-  if (!k) return 1;
+  if (!k) return fail(k.error());
 
   Result<WalletInputs> in = inputs_from_args(args, unsigned(*k));
-  if (!in) return fail_with(in.error(), 1);
+  if (!in) return fail(in.error());
   auto request = make_transfer_checked(*in);
-  if (!request) return fail_with(request.error(), 2);
+  if (!request) return fail(request.error());
   std::string text = transfer_request_to_json(*request) + "\n";
   return write_request_text(args, text);
 }

@@ -15,15 +15,21 @@ std::string json_string(const std::string& s) {
   return nlohmann::json(s).dump();
 }
 
-int fail_with(const Error& e, int exit_code) {
+int exit_code_for(const Error& e) {
+  if (e.rule == "usage") return native::kExitUsage;
+  if (e.rule == "wallet") return native::kExitRefused;  // the values cannot make a request
+  return is_request_error(e) ? native::kExitRefused : native::kExitFailed;
+}
+
+int fail(const Error& e) {
   fprintf(stderr, "%s\n", error_json(e).c_str());
-  return exit_code;
+  return exit_code_for(e);
 }
 
 int write_request_text(const native::Args& args, std::string& text) {
   int status = 0;
   if (auto out = args.get("out")) {
-    if (Status st = native::write_file_atomic(*out, text); !st) status = fail_with(st.error(), 1);
+    if (Status st = native::write_file_atomic(*out, text); !st) status = fail(st.error());
   } else {
     fputs(text.c_str(), stdout);
   }

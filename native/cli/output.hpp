@@ -16,8 +16,12 @@ namespace enygma::cli {
 
 // A JSON string literal (quoted, escaped).
 std::string json_string(const std::string& s);
-// Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code.
-int fail_with(const Error& e, int exit_code);
+// The exit code for a failure (native/common/options.hpp): rule "usage" kExitUsage, the
+// request's (or proof file's) fault kExitRefused (core/util/error_kind.hpp) as a wallet
+// command's values that make no valid request (rule "wallet"), else kExitFailed.
+int exit_code_for(const Error& e);
+// Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code_for(e).
+int fail(const Error& e);
 // --seed S of the wallet commands: a decimal 64-bit integer (its 8 little-endian bytes, then
 // zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
 Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);

@@ -38,7 +38,8 @@ const char* kProveHelp =
     "                    before the command ran), read_request, witness, read_keys, r1cs,\n"
     "                    verifying_key, proving_key, the proof's stages, output, total.\n"
     "\n"
-    "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 1 other failures.\n";
+    "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 64 usage error,\n"
+    "1 other failures (keys, files).\n";
 
 // Wall-clock milliseconds of consecutive steps, for --timings: mark(name) ends the step before
 // and starts `name`.
@@ -82,7 +83,7 @@ int run_prove(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "input", "keys", "out", "threads", "test-seed"},
                   {"timings"})) {
-    return 2;
+    return native::kExitUsage;
   }
   StepTimer timer(args.has("timings"));
   if (args.help()) {
@@ -90,20 +91,18 @@ int run_prove(int argc, char** argv) {
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   auto threads = args.get_uint("threads", 0, 0, 1024);
-  if (!threads || !args.get("input")) {
-    if (!args.get("input")) fputs("enygma prove: --input REQ.json is required\n", stderr);
-    return 2;
-  }
+  if (!threads) return cli::fail(threads.error());
+  if (!args.require("prove", {"input"})) return native::kExitUsage;
   timer.mark("read_request");
   auto request = native::read_text_file(*args.get("input"));
-  if (!request) return cli::fail_with(request.error(), 1);
+  if (!request) return cli::fail(request.error());
   // The request first: a bad request is reported even where no keys exist.
   timer.mark("witness");
   auto witness = circuit->family->witness(*request, circuit->k);
   sodium_memzero(request->data(), request->size());  // the request's secrets as text
-  if (!witness) return cli::fail_with(witness.error(), 2);
+  if (!witness) return cli::fail(witness.error());
   timer.mark("thread_pool");
   ThreadPool pool{unsigned(*threads)};
   CircuitLoadOptions load;
@@ -116,7 +115,7 @@ int run_prove(int argc, char** argv) {
       native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, true, pool, load);
   if (!prover) {
     sodium_memzero(witness->data(), witness->size() * sizeof(Fr));
-    return cli::fail_with(prover.error(), 1);
+    return cli::fail(prover.error());
   }
   ProveOptions options;
   options.on_stage = [&](ProveStage stage) { timer.mark(prove_stage_name(stage)); };
@@ -128,11 +127,11 @@ int run_prove(int argc, char** argv) {
     options.insecure_test_seed = seed;
   }
   auto proof = (*prover)->prove_witness(std::move(*witness), pool, options);
-  if (!proof) return cli::fail_with(proof.error(), is_request_error(proof.error()) ? 2 : 1);
+  if (!proof) return cli::fail(proof.error());
   timer.mark("output");
   if (auto out = args.get("out")) {
     if (auto st = native::write_file_atomic(*out, proof->response_json + "\n"); !st) {
-      return cli::fail_with(st.error(), 1);
+      return cli::fail(st.error());
     }
   } else {
     printf("%s\n", proof->response_json.c_str());

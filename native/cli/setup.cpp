@@ -43,15 +43,17 @@ const char* kSetupHelp =
 
 int run_setup(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(kSetupHelp, stdout);
     return 0;
   }
   auto circuits = native::circuits_option(args, "all");
-  if (!circuits) return cli::fail_with(circuits.error(), 2);
+  if (!circuits) return cli::fail(circuits.error());
   auto threads = args.get_uint("threads", 0, 0, 1024);
-  if (!threads) return 2;
+  if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
   if (auto st = native::make_directories(dir); !st) {
     fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());

@@ -30,20 +30,20 @@ const char kValidateHelp[] =
     "                 the first\n"
     "\n"
     "Exit status: 0 valid ({\"valid\":true} on standard output), 2 invalid (the error as\n"
-    "{\"error\", \"rule\", \"field\"} on standard error), 1 usage or file error.\n";
+    "{\"error\", \"rule\", \"field\"} on standard error), 1 file error, 64 usage error.\n";
 
 int run_validate(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"})) return 1;
+  if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"})) return native::kExitUsage;
   if (args.help()) {
     fputs(kValidateHelp, stdout);
     return 0;
   }
-  if (!args.get("input")) return fail_with(make_error("--input is required", "usage", "input"), 1);
+  if (!args.get("input")) return fail(make_error("--input is required", "usage", "input"));
   auto circuit = native::circuit_option(args);
-  if (!circuit) return fail_with(circuit.error(), 1);
+  if (!circuit) return fail(circuit.error());
   auto file = native::read_text_file(*args.get("input"));  // "-": standard input
-  if (!file) return fail_with(file.error(), 1);
+  if (!file) return fail(file.error());
   std::string text = std::move(*file);
   const std::vector<Error> errors = circuit->family->validate_all(text, circuit->k);
   sodium_memzero(text.data(), text.size());  // the request's secrets as text
@@ -56,9 +56,9 @@ int run_validate(int argc, char** argv) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const Error& e : errors) list.push_back(nlohmann::ordered_json::parse(error_json(e)));
     fprintf(stderr, "%s\n", list.dump().c_str());
-    return 2;
+    return native::kExitRefused;
   }
-  return fail_with(errors.front(), 2);
+  return fail(errors.front());
 }
 
 Registration register_validate{

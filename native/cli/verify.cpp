@@ -19,34 +19,35 @@ const char* kVerifyHelp =
     "(--circuit: transfer (default), deposit, withdraw, joinsplit-enygma, ...; --k for the\n"
     "circuits with an anonymity-set size). --proof -: the response from standard input.\n"
     "Prints {\"valid\": true} and exits 0, or {\"valid\": false, \"reason\": ...} and exits 1;\n"
-    "a malformed proof file exits 2 with the error as JSON on stderr.\n";
+    "a malformed proof file exits 2 with the error as JSON on stderr; missing or bad keys and\n"
+    "an unreadable file exit 1 (the error as JSON), a usage error 64.\n";
 
 int run_verify(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"})) return native::kExitUsage;
   if (args.help()) {
     fputs(kVerifyHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   if (!args.get("proof")) {
     fputs("enygma verify: --proof RESP.json is required\n", stderr);
-    return 2;
+    return native::kExitUsage;
   }
   auto text = native::read_text_file(*args.get("proof"));
-  if (!text) return cli::fail_with(text.error(), 2);
+  if (!text) return cli::fail(text.error());
   auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
                                             sequential_pool());
-  if (!prover) return cli::fail_with(prover.error(), 2);
+  if (!prover) return cli::fail(prover.error());
   auto st = (*prover)->verify_response(*text);
   if (st) {
     printf("{\"valid\":true}\n");
     return 0;
   }
-  if (st.error().rule != "invalid") return cli::fail_with(st.error(), 2);
+  if (st.error().rule != "invalid") return cli::fail(st.error());
   printf("{\"valid\":false,\"reason\":%s}\n", cli::json_string(st.error().message).c_str());
-  return 1;
+  return native::kExitFailed;
 }
 
 cli::Registration register_verify{

@@ -8,10 +8,20 @@
 #include "core/groth16/key_format.hpp"
 #include "core/parallel/thread_pool.hpp"
 #include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
 
 namespace {
 
-int run_version(int, char**) {
+int run_version(int argc, char** argv) {
+  enygma::cli::Args args;
+  if (!args.parse(argc, argv, {})) return enygma::native::kExitUsage;
+  if (args.help()) {
+    fputs(
+        "usage: enygma version\n\nBuild facts and the x86-64 kernels in use, as JSON\n"
+        "(ENYGMA_DISABLE_KERNELS=adx,ifma or all turns kernels off).\n",
+        stdout);
+    return 0;
+  }
   printf(
       "{\"name\":\"enygma-prover\",\"limbs\":\"%s\",\"hardware_threads\":%u,\"key_format\":%u,"
       "\"kernels\":{\"adx\":%s,\"ifma\":%s}}\n",

@@ -20,7 +20,9 @@ using namespace enygma;
 
 int run_witness(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "input", "out"}, {"explain"})) return 2;
+  if (!args.parse(argc, argv, {"circuit", "k", "input", "out"}, {"explain"})) {
+    return native::kExitUsage;
+  }
   if (args.help()) {
     fputs(
         "usage: enygma witness [--circuit NAME] [--k K] --input REQ.json --out FILE.wtns\n"
@@ -32,45 +34,50 @@ int run_witness(int argc, char** argv) {
         "  snarkjs wtns check transfer-k6.r1cs FILE.wtns\n"
         "--explain: validation bypassed, print the label of the first constraint the request's\n"
         "witness violates ({\"satisfied\": true} when none does): why a request fails.\n"
-        "Exit codes: 0 written, 2 invalid request (the error as JSON on stderr), 1 other.\n",
+        "Exit codes: 0 written (--explain: satisfied), 2 invalid request (the error as JSON on\n"
+        "stderr; --explain: a constraint violated), 64 usage error, 1 other.\n",
         stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
-  if (!circuit) return cli::fail_with(circuit.error(), 2);
+  if (!circuit) return cli::fail(circuit.error());
   if (args.has("explain")) {
-    if (!args.require("witness", {"input"})) return 2;
+    if (!args.require("witness", {"input"})) return native::kExitUsage;
+    if (args.has("out")) {
+      fputs("enygma witness: --explain writes no witness: --out cannot be given with it\n", stderr);
+      return native::kExitUsage;
+    }
     auto text = native::read_text_file(*args.get("input"));
-    if (!text) return cli::fail_with(text.error(), 1);
+    if (!text) return cli::fail(text.error());
     auto label = circuit->family->first_violation(*text, circuit->k);
     sodium_memzero(text->data(), text->size());
-    if (!label) return cli::fail_with(label.error(), 2);
+    if (!label) return cli::fail(label.error());
     if (label->empty()) {
       printf("{\"satisfied\":true}\n");
       return 0;
     }
     printf("{\"satisfied\":false,\"first_violated\":%s}\n", cli::json_string(*label).c_str());
-    return 2;
+    return native::kExitRefused;
   }
-  if (!args.require("witness", {"input", "out"})) return 2;
+  if (!args.require("witness", {"input", "out"})) return native::kExitUsage;
   auto input = args.get("input");
   auto out = args.get("out");
   auto text = native::read_text_file(*input);
-  if (!text) return cli::fail_with(text.error(), 1);
+  if (!text) return cli::fail(text.error());
   auto computed = circuit->family->witness(*text, circuit->k);
   sodium_memzero(text->data(), text->size());
-  if (!computed) return cli::fail_with(computed.error(), 2);
+  if (!computed) return cli::fail(computed.error());
   std::vector<Fr> witness = std::move(*computed);
   const R1cs& r1cs = circuit_r1cs(*circuit);
   if (witness.size() != r1cs.num_wires || r1cs.first_unsatisfied(witness)) {
     sodium_memzero(witness.data(), witness.size() * sizeof(Fr));
-    return cli::fail_with(
-        make_error("the witness does not satisfy the circuit (internal error)", "internal"), 1);
+    return cli::fail(
+        make_error("the witness does not satisfy the circuit (internal error)", "internal"));
   }
   SecureVector<uint8_t> bytes = write_wtns_file(witness);
   sodium_memzero(witness.data(), witness.size() * sizeof(Fr));
   if (auto st = native::write_file_atomic(*out, bytes.data(), bytes.size()); !st) {
-    return cli::fail_with(st.error(), 1);
+    return cli::fail(st.error());
   }
   printf("{%s,\"wires\":%u,\"out\":%s}\n", cli::circuit_json_fields(*circuit).c_str(),
          r1cs.num_wires, cli::json_string(*out).c_str());

@@ -17,12 +17,14 @@ Error io_error(const std::string& what, const std::string& path) {
   return make_error(what + " " + path + ": " + strerror(errno), "io", path);
 }
 
-// A regular file opened for reading, and its size (the caller closes fd).
+// A file opened for reading, and its size (the caller closes fd): a regular file, or where
+// streams are allowed also a pipe or a character device (`<(cmd)`, /dev/stdin), size unknown.
 struct OpenFile {
   int fd;
   size_t size;
+  bool stream = false;
 };
-Result<OpenFile> open_regular_file(const std::string& path) {
+Result<OpenFile> open_input_file(const std::string& path, bool streams_allowed = false) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error("cannot open", path);
   struct stat st;
@@ -31,16 +33,21 @@ Result<OpenFile> open_regular_file(const std::string& path) {
     close(fd);
     return e;
   }
+  if (streams_allowed && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    return OpenFile{fd, 0, true};
+  }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return make_error(path + " is not a regular file", "io", path);
+    return make_error(
+        path + (streams_allowed ? " is not a file or a pipe" : " is not a regular file"), "io",
+        path);
   }
   return OpenFile{fd, size_t(st.st_size)};
 }
 }  // namespace
 
 Result<std::vector<uint8_t>> read_file(const std::string& path) {
-  auto file = open_regular_file(path);
+  auto file = open_input_file(path);
   if (!file) return file.error();
   const int fd = file->fd;
   std::vector<uint8_t> out(file->size);
@@ -84,7 +91,7 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
 }
 
 Result<MappedFile> map_file(const std::string& path) {
-  auto file = open_regular_file(path);
+  auto file = open_input_file(path);
   if (!file) return file.error();
   const int fd = file->fd;
   MappedFile out;
@@ -112,16 +119,16 @@ Result<std::string> read_text_file(const std::string& path) {
                       "io", path);
   };
   int fd = STDIN_FILENO;
-  size_t expected = 64 * 1024;  // a first guess for standard input, which grows as it comes
+  size_t expected = 64 * 1024;  // a first guess for a stream, which grows as it comes
   if (!from_stdin) {
-    auto file = open_regular_file(path);
+    auto file = open_input_file(path, true);
     if (!file) return file.error();
     fd = file->fd;
     if (file->size > kMaxTextInputBytes) {
       close(fd);
       return too_large();
     }
-    expected = file->size;
+    if (!file->stream) expected = file->size;
   }
   // Read into the string itself (one more byte than expected, to see the end): a larger buffer
   // takes the text over and the old one is wiped, so no copy of a secret stays in freed memory.
@@ -157,15 +164,16 @@ Result<std::string> read_text_file(const std::string& path) {
 
 Status write_file_atomic(const std::string& path, const void* data, size_t size) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
+  // Errors name the file asked for (the temporary one is this function's business).
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error("cannot create", tmp);
+  if (fd < 0) return io_error("cannot create", path);
   const auto* p = static_cast<const uint8_t*>(data);
   size_t done = 0;
   while (done < size) {
     ssize_t n = write(fd, p + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      Error e = io_error("cannot write", tmp);
+      Error e = io_error("cannot write", path);
       close(fd);
       unlink(tmp.c_str());
       return e;
@@ -173,12 +181,12 @@ Status write_file_atomic(const std::string& path, const void* data, size_t size)
     done += size_t(n);
   }
   if (fsync(fd) != 0 || close(fd) != 0) {
-    Error e = io_error("cannot flush", tmp);
+    Error e = io_error("cannot flush", path);
     unlink(tmp.c_str());
     return e;
   }
   if (rename(tmp.c_str(), path.c_str()) != 0) {
-    Error e = io_error("cannot rename to", path);
+    Error e = io_error("cannot write", path);
     unlink(tmp.c_str());
     return e;
   }

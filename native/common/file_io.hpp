@@ -37,8 +37,9 @@ Result<MappedFile> map_file(const std::string& path);
 // The largest text input read: a request, a proof or a verifying key as JSON (a k = 16 withdraw
 // request is about 14 KB); anything larger is not one of them.
 inline constexpr size_t kMaxTextInputBytes = size_t(16) << 20;
-// A text input read whole: the file at `path`, or standard input when `path` is "-". Refused,
-// naming the path, when larger than kMaxTextInputBytes (a file before it is read). The text may
+// A text input read whole: the file at `path` (a regular file, a pipe or a character device), or
+// standard input when `path` is "-". Refused, naming the path, when larger than
+// kMaxTextInputBytes (a regular file before it is read). The text may
 // hold a request's secrets: no copy of it is left behind (the caller wipes the result).
 Result<std::string> read_text_file(const std::string& path);
 Status write_file_atomic(const std::string& path, const void* data, size_t size);

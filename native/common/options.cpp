@@ -20,7 +20,9 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
     }
     if (name == "help" || flag_options.count(name)) {
       if (has_value) return fail(program, "--" + name + " takes no value");
-      flags_.insert(name);
+      if (!flags_.insert(name).second && name != "help") {
+        return fail(program, "--" + name + " is given twice");
+      }
       continue;
     }
     if (!value_options.count(name)) return fail(program, "unknown option --" + name);
@@ -28,22 +30,22 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
       value = argv[++i];
     }
-    values_[name] = value;
+    if (!values_.emplace(name, value).second) return fail(program, "--" + name + " is given twice");
   }
   return true;
 }
 
-std::optional<unsigned long> Args::get_uint(const std::string& name, unsigned long fallback,
-                                            unsigned long lo, unsigned long hi) const {
+Result<unsigned long> Args::get_uint(const std::string& name, unsigned long fallback,
+                                     unsigned long lo, unsigned long hi) const {
   auto v = get(name);
   if (!v) return fallback;
   auto x = parse_unsigned(*v, hi);
   if (!x || *x < lo) {
-    fprintf(stderr, "enygma: --%s must be an integer in %lu..%lu, got '%s'\n", name.c_str(), lo, hi,
-            v->c_str());
-    return std::nullopt;
+    return make_error("--" + name + " must be an integer in " + std::to_string(lo) + ".." +
+                          std::to_string(hi) + ", got '" + *v + "'",
+                      "usage", name);
   }
-  return x;
+  return *x;
 }
 
 bool Args::require(const char* command, const std::vector<std::string>& names) const {
@@ -227,8 +229,17 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
     for (unsigned k : ks) {
       bool served = false;
       for (const CircuitId& id : out) served = served || id.k == k;
+      unsigned lo = 0, hi = 0;  // the k range of the families named
+      for (const std::string& name : names) {
+        const CircuitFamily* f = find_circuit_family(name);
+        if (!f->has_k()) continue;
+        lo = lo ? std::min(lo, f->min_k) : f->min_k;
+        hi = std::max(hi, f->max_k);
+      }
       if (!served) {
-        return usage("k", "= " + std::to_string(k) + " is not served by the circuits chosen");
+        std::string why = "= " + std::to_string(k) + " is not served by the circuits chosen";
+        if (hi) why += " (their k: " + std::to_string(lo) + ".." + std::to_string(hi) + ")";
+        return usage("k", why);
       }
     }
   }

@@ -18,11 +18,21 @@
 
 namespace enygma::native {
 
+// The exit codes of every native command (README.md, "Exit codes"). kExitRefused: the request,
+// or verify's proof file, is refused (its error, as JSON on stderr, names the rule and field);
+// kExitFailed: anything else (keys, files, the machine; verify: a proof that does not verify);
+// kExitUsage: the command line (an unknown, repeated or missing option, a value out of range),
+// sysexits.h's EX_USAGE.
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitRefused = 2;
+constexpr int kExitUsage = 64;
+
 class Args {
  public:
   // value_options take a value; flag_options do not. Returns false (after printing the reason,
-  // prefixed by `program`, to stderr) on unknown options or missing values. --help is always
-  // accepted.
+  // prefixed by `program`, to stderr) on unknown or repeated options or missing values. --help
+  // is always accepted.
   bool parse(int argc, char** argv, const std::set<std::string>& value_options,
              const std::set<std::string>& flag_options = {}, const char* program = "enygma");
 
@@ -36,9 +46,10 @@ class Args {
   std::string get_or(const std::string& name, const std::string& fallback) const {
     return get(name).value_or(fallback);
   }
-  // Unsigned integer option in [lo, hi]; prints an error and returns nullopt when invalid.
-  std::optional<unsigned long> get_uint(const std::string& name, unsigned long fallback,
-                                        unsigned long lo, unsigned long hi) const;
+  // Unsigned integer option in [lo, hi] (fallback when absent). Errors: rule "usage", field
+  // name.
+  Result<unsigned long> get_uint(const std::string& name, unsigned long fallback, unsigned long lo,
+                                 unsigned long hi) const;
   // True when every option in names was given; otherwise prints
   // "enygma COMMAND: --a, --b and --c are required (see --help)" and returns false.
   bool require(const char* command, const std::vector<std::string>& names) const;

@@ -221,7 +221,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   for (const auto& option : kOptions) flags.insert(option.flag);
   native::Args args;
   if (!args.parse(argc, argv, flags, {"no-isolation"}, "enygma serve")) {
-    result.exit_code = 2;
+    result.exit_code = native::kExitUsage;
     return result;
   }
   if (args.help()) {
@@ -236,7 +236,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     if (!value) continue;
     if (!option.apply(config, value)) {
       fprintf(stderr, "enygma serve: invalid %s=%s\n", option.env, value);
-      result.exit_code = 2;
+      result.exit_code = native::kExitUsage;
       return result;
     }
     if (!strcmp(option.flag, "web")) web_set = true;
@@ -246,7 +246,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     if (!value) continue;
     if (!option.apply(config, *value)) {
       fprintf(stderr, "enygma serve: invalid value '%s' for --%s\n", value->c_str(), option.flag);
-      result.exit_code = 2;
+      result.exit_code = native::kExitUsage;
       return result;
     }
     if (!strcmp(option.flag, "web")) web_set = true;
@@ -255,7 +255,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   auto circuits = native::resolve_circuits(config.circuits_spec, config.k_spec, "circuits");
   if (!circuits) {
     fprintf(stderr, "enygma serve: %s\n", circuits.error().message.c_str());
-    result.exit_code = 2;
+    result.exit_code = native::kExitUsage;
     return result;
   }
   config.circuits = std::move(*circuits);
