@@ -18,6 +18,9 @@ export interface ErrorJson {
   field: string;
 }
 
+/** Every call's promise rejects with one. An argument of the wrong type or value: status
+ * 'rejected', rule 'input', field the argument's name ('circuit', 'seed', 'count', 'format',
+ * 'pk', 'options', ...); a call that answers with a promise never throws. */
 export declare class EnygmaError extends Error {
   /** 'rejected' (the input breaks a rule or the format), 'cancelled', 'invalid', 'error'. */
   readonly status: string;
@@ -173,8 +176,11 @@ export declare class Enygma {
     noCache?: boolean;
     onDownload?: (event: { url: string; loaded: number; total: number }) => void;
   }): Promise<KeysLoaded>;
-  /** Keys from the bytes of key files (raw or compressed); with the digests given, bytes with
-   * other BLAKE2b-256 digests are refused. */
+  /** Keys from the bytes of key files (raw or compressed); pk null (or undefined) for a
+   * verify-only instance, while empty bytes are a truncated key file, refused (rule 'key'). With
+   * the digests given (64 hex digits each), bytes with other BLAKE2b-256 digests are refused
+   * (rule 'key'); a digest that is not 64 hex digits, or pkBlake2b without a pk, is refused
+   * (rule 'input'). A refused load keeps the circuit's keys loaded before. */
   loadKeyBytes(circuit: CircuitId, pk: ArrayBuffer | ArrayBufferView | null,
                vk: ArrayBuffer | ArrayBufferView,
                expect?: { pkBlake2b?: string; vkBlake2b?: string }):
@@ -182,9 +188,17 @@ export declare class Enygma {
   unloadKeys(circuit: CircuitId): Promise<boolean>;
   clearKeyCache(): Promise<boolean>;
 
-  /** A valid request (JSON text) built by the circuit's wallet code. */
-  makeRequest(circuit: CircuitId, options?: { seed?: string | Uint8Array; count?: number }): Promise<string>;
-  makeTransfer(k: number, options?: { seed?: string | Uint8Array; payees?: number }): Promise<string>;
+  /** A valid request (JSON text) built by the circuit's wallet code. seed: a nonempty text (its
+   * BLAKE2b-256 is the seed) or exactly 32 bytes, for a reproducible request; absent: a fresh
+   * random one. count: the family's main count, a whole number, 0 or absent for the family's
+   * default: transfer, recipients sharing the amount, 1..k-1 (default 1); withdraw, notes,
+   * 1..10 (default 1); join-split, real inputs, 1..10 (default 2); deposit, 1; ownership,
+   * unused. Other seeds and counts are refused (rule 'input', field 'seed' or 'count'), counts
+   * out of the family's range by its wallet (rule 'wallet'). */
+  makeRequest(circuit: CircuitId, options?: { seed?: string | Uint8Array | ArrayBuffer; count?: number }): Promise<string>;
+  makeTransfer(k: number, options?: { seed?: string | Uint8Array | ArrayBuffer; payees?: number }): Promise<string>;
+  /** Whether the request is valid: a request that breaks a rule or does not parse resolves
+   * {valid: false, error}; an unknown circuit rejects, as in every call. */
   validate(circuit: CircuitId, request: string | object): Promise<ValidateResult>;
   /** The Groth16 proof of a request. testSeed: INSECURE deterministic blinding (the CLI's
    * --test-seed), for cross-target tests only. */
@@ -194,6 +208,8 @@ export declare class Enygma {
   }): ProofPromise;
   cancel(id?: number): boolean;
   verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
+  /** Another format, default 'reference'; any other format is refused (rule 'input', field
+   * 'format'). */
   exportProof(response: string | object,
               format?: 'reference' | 'snarkjs' | 'public_snarkjs' | 'binary_hex'): Promise<string>;
   memory(): Promise<MemoryStats>;
@@ -203,6 +219,7 @@ export declare class Enygma {
   proverWarmup(): Promise<ProverWarmup>;
   /** Whether a warm-up proof is running in the worker now (false without threads). */
   readonly proverWarmupRunning: boolean;
-  /** Ends the worker; the instance is unusable afterwards. */
+  /** Ends the worker. The calls still waiting reject, and so does every later call (status and
+   * rule 'cancelled'). */
   terminate(): void;
 }

@@ -14,7 +14,10 @@
 //
 // All heavy work runs in a dedicated Worker (enygma_worker.js) that hosts the WebAssembly
 // module, whose thread pool is made of further Workers: the page never blocks. Errors reject
-// with an EnygmaError carrying the {error, rule, field} of the core ("R13", "input", "key"...).
+// with an EnygmaError carrying the {error, rule, field} of the core ("R13", "input", "key"...);
+// an argument of the wrong type or value too (status 'rejected', rule 'input', field: the
+// argument's name), refused here or in the worker: a call that answers with a promise never
+// throws.
 // A cross-origin isolated page (COOP same-origin + COEP require-corp) gets the module with
 // threads; any other page the same module linked without threads (one thread, the same
 // proofs; `threaded` says which runs). Operations run one at a time in call order: a proof
@@ -40,9 +43,42 @@ export class EnygmaError extends Error {
   }
 }
 
+// An argument of the wrong type or value: status 'rejected', rule 'input', the argument named
+// (as the worker and the module refuse theirs).
+function argumentError(field, error) {
+  return new EnygmaError('rejected', { error, rule: 'input', field });
+}
+
+// The error of every call waiting when terminate() is called, and of every later one.
+function terminatedError() {
+  return new EnygmaError('cancelled', { error: 'the prover was terminated (Enygma#terminate)', rule: 'cancelled', field: '' });
+}
+
+// An options argument: an object, or nothing (undefined, null) for the defaults.
+function optionsOf(options, field = 'options') {
+  if (options == null) return {};
+  if (typeof options !== 'object') throw argumentError(field, `${field} must be an object, not ${typeof options}`);
+  return options;
+}
+
+// A callback argument: a function, or nothing.
+function callbackOf(fn, field) {
+  if (fn != null && typeof fn !== 'function') throw argumentError(field, `${field} must be a function, not ${typeof fn}`);
+  return fn;
+}
+
+// A URL argument, relative to the page.
+function urlOf(url, field) {
+  try {
+    return new URL(url, location.href);
+  } catch (e) {
+    throw argumentError(field, `${field} is not a URL: ${e.message}`);
+  }
+}
+
 // A manifest's URL, default 'keys/manifest.json' relative to the page.
 function manifestUrlOf(url) {
-  return new URL(url || 'keys/manifest.json', location.href).href;
+  return urlOf(url || 'keys/manifest.json', 'manifestUrl').href;
 }
 
 export class Enygma {
@@ -63,21 +99,23 @@ export class Enygma {
   // optimized code (the first proofs of a page take several times longer); a warm-up proof
   // stops at its next stage as soon as this page sends an operation, and is made again later.
   // Only with threads (a cross-origin isolated page); 0: no warm-up.
-  static async create({ threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
-    warmVerifier = 40, warmProver = 2 } = {}) {
-    const url = new URL(workerUrl || new URL('./enygma_worker.js', import.meta.url), location.href);
+  static async create(options) {
+    const { threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
+      warmVerifier = 40, warmProver = 2 } = optionsOf(options);
+    const url = urlOf(workerUrl || new URL('./enygma_worker.js', import.meta.url), 'workerUrl');
     if (PACKAGE_VERSION && !url.searchParams.has('v')) url.searchParams.set('v', PACKAGE_VERSION);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
-    else if (keyStore !== 'auto') throw new EnygmaError('rejected', { error: "keyStore must be 'auto' or 'blob'", rule: 'input', field: 'keyStore' });
-    if (!Array.isArray(prefetchKeys)) {
-      throw new EnygmaError('rejected', { error: 'prefetchKeys must be an array of circuit ids', rule: 'input', field: 'prefetchKeys' });
+    else if (keyStore !== 'auto') throw argumentError('keyStore', "keyStore must be 'auto' or 'blob'");
+    if (threads != null && (!Number.isInteger(threads) || threads < 0)) {
+      throw argumentError('threads', 'threads must be a whole number (0: the default)');
     }
+    if (!Array.isArray(prefetchKeys)) throw argumentError('prefetchKeys', 'prefetchKeys must be an array of circuit ids');
     if (!Number.isInteger(warmVerifier) || warmVerifier < 0 || warmVerifier > 1000) {
-      throw new EnygmaError('rejected', { error: 'warmVerifier must be an integer from 0 to 1000', rule: 'input', field: 'warmVerifier' });
+      throw argumentError('warmVerifier', 'warmVerifier must be an integer from 0 to 1000');
     }
     if (!Number.isInteger(warmProver) || warmProver < 0 || warmProver > 10) {
-      throw new EnygmaError('rejected', { error: 'warmProver must be an integer from 0 to 10', rule: 'input', field: 'warmProver' });
+      throw argumentError('warmProver', 'warmProver must be an integer from 0 to 10');
     }
     const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl),
       { verifier: warmVerifier, prover: warmProver });
@@ -99,6 +137,7 @@ export class Enygma {
   #opSeq = null; // with threads: added to before each operation is sent (see #post)
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
+  #terminated = false; // terminate() was called: every call rejects
 
   constructor(workerUrl, threads, manifestUrl, warm) {
     this.#workerUrl = workerUrl;
@@ -114,9 +153,7 @@ export class Enygma {
     this.#worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);
     worker.onerror = (event) => {
-      const error = new EnygmaError('error', { error: 'worker failed: ' + (event.message || 'unknown'), rule: 'internal', field: '' });
-      for (const pending of this.#pending.values()) pending.reject(error);
-      this.#pending.clear();
+      this.#rejectPending(new EnygmaError('error', { error: 'worker failed: ' + (event.message || 'unknown'), rule: 'internal', field: '' }));
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
@@ -167,24 +204,29 @@ export class Enygma {
   // manifest's sizes and BLAKE2b digests, decoded, and cached decoded (an OPFS file or an
   // IndexedDB Blob). -> {circuit, k, source: 'cache'|'network', insecureDevKeys, circuitChecked,
   // prefetched, ms, decodeSteps}
-  loadKeys(circuit, { manifestUrl, noCache = false, onDownload } = {}) {
+  async loadKeys(circuit, options) {
+    let { manifestUrl, noCache = false, onDownload } = optionsOf(options);
     manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
+    callbackOf(onDownload, 'onDownload');
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
     loaded.then(() => this.#keys.set(circuit, { op: 'loadKeys', args: { manifestUrl } }), () => {});
     return loaded;
   }
-  // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed); with
-  // pkBlake2b / vkBlake2b (hex BLAKE2b-256), bytes with another digest are refused.
-  loadKeyBytes(circuit, pk, vk, { pkBlake2b, vkBlake2b } = {}) {
-    const args = { pk: toBuffer(pk), vk: toBuffer(vk), pkBlake2b, vkBlake2b };
+  // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed; pk null for a
+  // verify-only instance, empty bytes are a truncated key file: refused); with pkBlake2b /
+  // vkBlake2b (64 hex digits, BLAKE2b-256), bytes with another digest are refused. A refused
+  // load keeps the circuit's keys loaded before.
+  async loadKeyBytes(circuit, pk, vk, expect) {
+    const { pkBlake2b, vkBlake2b } = optionsOf(expect, 'expect');
+    const args = { pk: pk == null ? null : toBuffer(pk, 'pk'), vk: toBuffer(vk, 'vk'), pkBlake2b, vkBlake2b };
     const loaded = this.#call('loadKeyBytes', { circuit, ...args });
     loaded.then(() => this.#keys.set(circuit, { op: 'loadKeyBytes', args }), () => {});
     return loaded;
   }
   // Forgets a circuit's keys (their memory is freed in the module).
-  unloadKeys(circuit) {
+  async unloadKeys(circuit) {
     this.#keys.delete(circuit);
     return this.#call('unloadKeys', { circuit });
   }
@@ -212,37 +254,47 @@ export class Enygma {
   clearKeyCache() {
     return this.#call('clearKeyCache', {});
   }
-  // A valid request (JSON text) of a circuit, built by its wallet code; seed: a text (hashed
-  // with BLAKE2b-256) for a reproducible one, otherwise a fresh random one; count: the
-  // family's main count (transfer: recipients sharing the amount, 1..k-1; withdraw: notes,
-  // 1..10; join-split: real inputs, 0..10), default the family's own.
-  makeRequest(circuit, { seed, count } = {}) {
+  // A valid request (JSON text) of a circuit, built by its wallet code; seed: a nonempty text
+  // (its BLAKE2b-256 is the seed) or 32 bytes (Uint8Array or ArrayBuffer) for a reproducible
+  // one, otherwise a fresh random one; count: the family's main count, 0 or absent for its
+  // default (transfer: recipients sharing the amount, 1..k-1, default 1; withdraw: notes,
+  // 1..10, default 1; join-split: real inputs, 1..10, default 2; deposit and ownership: 1).
+  async makeRequest(circuit, options) {
+    const { seed, count } = optionsOf(options);
     return this.#call('makeRequest', { circuit, seed, count });
   }
   // The transfer form of makeRequest: payees = the recipients sharing the amount.
-  makeTransfer(k, { seed, payees } = {}) {
+  async makeTransfer(k, options) {
+    const { seed, payees } = optionsOf(options);
     return this.makeRequest('transfer-k' + k, { seed, count: payees });
   }
-  // -> {valid: true} or {valid: false, error: {error, rule, field}}
-  validate(circuit, request) {
-    return this.#call('validate', { circuit, request: asText(request) });
+  // -> {valid: true} or {valid: false, error: {error, rule, field}} (a request that does not
+  // parse included); an unknown circuit rejects, as in every call.
+  async validate(circuit, request) {
+    return this.#call('validate', { circuit, request: asText(request, 'request') });
   }
   // A proof of the request: a promise of {response (reference JSON text), ms, stages: {name:
   // ms}, memory (the module's, right after the proof)} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
   // since the proof began). testSeed: INSECURE deterministic blinding, the CLI's --test-seed.
-  prove(circuit, request, { onStage, testSeed } = {}) {
+  prove(circuit, request, options) {
     let id = 0;
-    const promise = this.#call('prove', { circuit, request: asText(request), testSeed }, (event) => {
-      if (event.event === 'started') {
-        this.#runningProof = event.id;
-        // cancelled before it started: the worker cleared the flag on entry, set it again
-        if (this.#cancelled.has(event.id)) this.cancel(event.id);
-      } else if (event.event === 'stage' && onStage) {
-        onStage({ stage: event.stage, name: event.name, t: event.t });
-      }
-    }, (newId) => {
-      id = newId;
-    });
+    // Runs at once up to #call, which numbers the proof: id is set when this returns (0 when an
+    // argument is refused).
+    const promise = (async () => {
+      const { onStage, testSeed } = optionsOf(options);
+      callbackOf(onStage, 'onStage');
+      return this.#call('prove', { circuit, request: asText(request, 'request'), testSeed }, (event) => {
+        if (event.event === 'started') {
+          this.#runningProof = event.id;
+          // cancelled before it started: the worker cleared the flag on entry, set it again
+          if (this.#cancelled.has(event.id)) this.cancel(event.id);
+        } else if (event.event === 'stage' && onStage) {
+          onStage({ stage: event.stage, name: event.name, t: event.t });
+        }
+      }, (newId) => {
+        id = newId;
+      });
+    })();
     const done = () => {
       if (this.#runningProof === id) this.#runningProof = null;
       this.#cancelled.delete(id);
@@ -256,7 +308,7 @@ export class Enygma {
   // and its promise rejects with status 'cancelled'.
   cancel(id) {
     const target = id || this.#runningProof;
-    if (!target) return false;
+    if (!target || this.#terminated) return false;
     this.#cancelled.add(target);
     if (this.#runningProof === target) {
       if (this.#cancelView) {
@@ -273,31 +325,45 @@ export class Enygma {
 
   #restart(why) {
     this.#worker.terminate();
-    const error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' });
-    const asked = []; // questions about the worker's state: the new worker answers them
-    for (const pending of this.#pending.values()) {
-      if (STATE_QUESTIONS.has(pending.op)) asked.push(pending);
-      else pending.reject(error);
-    }
-    this.#pending.clear();
+    // questions about the worker's state: the new worker answers them
+    const asked = this.#rejectPending(new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
+      (pending) => STATE_QUESTIONS.has(pending.op));
     this.#runningProof = null;
     this.#starting = this.#start().finally(() => {
       this.#starting = null;
     });
+    this.#starting.catch(() => {}); // a failed start rejects the calls that wait for it
     for (const { op, args, resolve, reject } of asked) {
       this.#starting.then(() => this.#post(this.#nextId++, op, args)).then(resolve, reject);
     }
   }
   // -> {valid: true, ms} | {valid: false, ms, error}; malformed responses reject.
-  verify(circuit, response) {
-    return this.#call('verify', { circuit, response: asText(response) });
+  async verify(circuit, response) {
+    return this.#call('verify', { circuit, response: asText(response, 'response') });
   }
   // The response in another format: 'reference', 'snarkjs', 'public_snarkjs', 'binary_hex'.
-  exportProof(response, format = 'reference') {
-    return this.#call('exportProof', { response: asText(response), format });
+  async exportProof(response, format = 'reference') {
+    return this.#call('exportProof', { response: asText(response, 'response'), format });
   }
+  // Ends the worker. The calls still waiting reject, and so does every later call, with status
+  // and rule 'cancelled'.
   terminate() {
+    this.#terminated = true;
     this.#worker.terminate();
+    this.#rejectPending(terminatedError());
+    this.#runningProof = null;
+  }
+
+  // Rejects the calls waiting for the worker's answers, except those keep(pending) holds, which
+  // are returned.
+  #rejectPending(error, keep = () => false) {
+    const kept = [];
+    for (const pending of this.#pending.values()) {
+      if (keep(pending)) kept.push(pending);
+      else pending.reject(error);
+    }
+    this.#pending.clear();
+    return kept;
   }
 
   #setCancelFlag() {
@@ -322,6 +388,7 @@ export class Enygma {
 
   #post(id, op, args, onEvent) {
     return new Promise((resolve, reject) => {
+      if (this.#terminated) return reject(terminatedError());
       // A state question keeps its arguments, to be asked of a new worker after a restart; other
       // calls' arguments (a proof's request with its secret key) are not held here.
       const pending = { resolve, reject, onEvent, op };
@@ -333,7 +400,12 @@ export class Enygma {
         Atomics.add(this.#opSeq, 0, 1);
         Atomics.store(this.#cancelView, this.#info.warmupYieldFlag, 1);
       }
-      this.#worker.postMessage({ id, op, args });
+      try {
+        this.#worker.postMessage({ id, op, args });
+      } catch (e) { // an argument that cannot be copied to the worker (a function, a symbol)
+        this.#pending.delete(id);
+        reject(argumentError('', `an argument of ${op} cannot be sent to the worker: ${e.message}`));
+      }
     });
   }
 
@@ -354,12 +426,23 @@ export class Enygma {
 // restart the new worker answers those asked of the old one.
 const STATE_QUESTIONS = new Set(['verifierWarmup', 'proverWarmup', 'memory']);
 
-function asText(value) {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+// A request or response argument: JSON text, or an object written as JSON.
+function asText(value, field) {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object') {
+    try {
+      return JSON.stringify(value);
+    } catch (e) { // a cycle, a BigInt
+      throw argumentError(field, `${field} cannot be written as JSON: ${e.message}`);
+    }
+  }
+  throw argumentError(field, `${field} must be JSON text or an object, not ${value === null ? 'null' : typeof value}`);
 }
 
-function toBuffer(bytes) {
-  if (bytes == null) return null;
+// Key file bytes (an ArrayBuffer, or a typed array or DataView over one) as an ArrayBuffer of
+// their own.
+function toBuffer(bytes, field) {
   if (bytes instanceof ArrayBuffer) return bytes;
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  if (ArrayBuffer.isView(bytes)) return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  throw argumentError(field, `${field} must be an ArrayBuffer or a typed array of key file bytes, not ${bytes === null ? 'null' : typeof bytes}`);
 }

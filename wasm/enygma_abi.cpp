@@ -282,10 +282,16 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
   crypto_generichash(out, 32, data, len, nullptr, 0);
 }
 
-int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count, eny_buffer* out) {
+int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, unsigned count,
+                     eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  auto request = wallet_request(*id, seed32, count);
+  if (seed && seed_len != 32) {
+    return fail(
+        out, ENY_REJECTED,
+        make_error("seed is " + std::to_string(seed_len) + " bytes, not 32", "input", "seed"));
+  }
+  auto request = wallet_request(*id, seed, count);
   if (!request) {
     // A count out of range is the caller's request error; anything else is ours.
     return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR, request.error());
@@ -299,7 +305,7 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const std::vector<Error> errors = id->family->validate_all(text_of(request_json, len), id->k);
-  if (!errors.empty()) return fail(out, ENY_REJECTED, errors.front());
+  if (!errors.empty()) return fail(out, ENY_INVALID, errors.front());
   fill(out, R"({"valid":true})");
   return ENY_OK;
 }
@@ -367,6 +373,10 @@ int eny_prover_warmup(const char* circuit, eny_buffer* out) {
 }
 
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out) {
+  if (format < ENY_PROOF_REFERENCE || format > ENY_PROOF_BINARY_HEX) {
+    return fail(out, ENY_REJECTED,
+                make_error("unknown proof format " + std::to_string(format), "input", "format"));
+  }
   auto parsed = proof_from_reference_json(text_of(response_json, len));
   if (!parsed) return fail(out, ENY_REJECTED, parsed.error());
   switch (format) {
@@ -390,10 +400,8 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
       fill(out, hex);
       return ENY_OK;
     }
-    default:
-      return fail(out, ENY_ERROR,
-                  make_error("unknown proof format " + std::to_string(format), "usage", "format"));
   }
+  return ENY_ERROR;  // not reached: the format was checked above
 }
 
 int eny_memory_stats(eny_buffer* out) {

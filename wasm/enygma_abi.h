@@ -23,8 +23,11 @@ extern "C" {
 /* Status codes. */
 enum {
   ENY_OK = 0,
-  ENY_INVALID = 1,   /* a well-formed proof that does not verify (buffer: the reason) */
-  ENY_REJECTED = 2,  /* the input breaks a rule or the format (buffer: rule-naming error) */
+  ENY_INVALID = 1,   /* a well-formed proof that does not verify, a request that breaks a rule
+                        (eny_validate) (buffer: the reason) */
+  ENY_REJECTED = 2,  /* the input breaks a rule or the format, or an argument is refused (an
+                        unknown circuit, flag or format; rule "input") (buffer: rule-naming
+                        error) */
   ENY_CANCELLED = 3, /* the proof was cancelled through the cancel flag */
   ENY_ERROR = 4      /* anything else: keys, state, usage (buffer: error JSON) */
 };
@@ -89,7 +92,9 @@ int eny_circuits(eny_buffer* out);
 int eny_circuit_info(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see
- * core/groth16/key_format.hpp); pk may be empty (pk_len 0) for a verify-only instance.
+ * core/groth16/key_format.hpp); pk NULL for a verify-only instance (a pointer with pk_len 0 is
+ * an empty, truncated key file: refused, rule "key"). On any refusal the keys loaded before
+ * stay.
  * flags: ENY_KEYS_CHECKED_BY_THIS_MODULE, ENY_DEFER_VERIFIER, ENY_ADOPT_PROVING_KEY, or'ed, or 0.
  * Replaces the keys loaded before for that circuit. out:
  * {"circuit","insecure_dev_keys","can_prove","steps_ms"} or error; steps_ms: the milliseconds of
@@ -111,13 +116,17 @@ int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t le
 /* BLAKE2b-256 (unkeyed), the digest of the key manifest and of --test-seed texts. */
 void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]);
 
-/* A valid request JSON of a circuit built by its wallet code from a 32-byte seed
- * (deterministic), or from a fresh random seed when seed is NULL. count: the family's main
- * count (transfer: recipients sharing the amount, 1..k-1; withdraw: notes, 1..10; join-split:
- * real inputs, 0..10), 0 for its default; out of range: ENY_REJECTED. */
-int eny_make_request(const char* circuit, const uint8_t* seed32, unsigned count, eny_buffer* out);
-/* Parse + the rules of the circuit's relation: ENY_OK with {"valid":true}, or ENY_REJECTED
- * with the first rule broken as {"error","rule","field"}. */
+/* A valid request JSON of a circuit built by its wallet code from a seed of seed_len = 32 bytes
+ * (deterministic; another length: ENY_REJECTED, rule "input", field "seed"), or from a fresh
+ * random seed when seed is NULL. count: the family's main count, 0 for its default (transfer:
+ * recipients sharing the amount, 1..k-1, default 1; withdraw: notes, 1..10, default 1;
+ * join-split: real inputs, 1..10, default 2; deposit and ownership: 0 or 1); out of range:
+ * ENY_REJECTED (rule "wallet"). */
+int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, unsigned count,
+                     eny_buffer* out);
+/* Parse + the rules of the circuit's relation: ENY_OK with {"valid":true}, or ENY_INVALID with
+ * the first rule broken as {"error","rule","field"} (a request that does not parse: rule
+ * "input"). An unknown circuit is ENY_REJECTED, as everywhere. */
 int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out);
 
 /* The Groth16 proof of a request: out = the reference response JSON. test_seed (may be NULL):
@@ -139,7 +148,8 @@ int eny_verifier_warmup_response(const char* circuit, eny_buffer* out);
  * ENY_CANCELLED once eny_warmup_yield_flag is 1 (not cleared here: the caller clears it
  * before); out: {"proved":true} or the error. */
 int eny_prover_warmup(const char* circuit, eny_buffer* out);
-/* A reference response JSON in another format (ENY_PROOF_*). Needs no keys. */
+/* A reference response JSON in another format (ENY_PROOF_*; another value: ENY_REJECTED, rule
+ * "input", field "format"). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
 
 /* Address of the cancel flag (one byte, a C++ std::atomic<bool>, 4-byte aligned): writing 1

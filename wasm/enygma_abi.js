@@ -14,6 +14,14 @@
   var LOAD_FLAGS = { KEYS_CHECKED_BY_THIS_MODULE: 1, DEFER_VERIFIER: 2 };
   var ADOPT_PROVING_KEY = 4; // loadKeys' own (wasm/enygma_abi.h ENY_ADOPT_PROVING_KEY)
 
+  // A value as an error message shows it: a text quoted, a number as it is, anything else by
+  // its type.
+  function shown(value) {
+    if (typeof value === 'string') return JSON.stringify(value);
+    if (typeof value === 'number') return String(value);
+    return value === null ? 'null' : 'a value of type ' + typeof value;
+  }
+
   function bindAbi(M) {
     var memory = M.enygmaMemory();
     var encoder = new TextEncoder();
@@ -36,12 +44,19 @@
       if (stageHandler) stageHandler(stage);
     }, 'vii');
 
-    // Copies bytes into the heap for the duration of fn(ptr, len), then wipes and frees them.
-    function withBytes(bytes, fn) {
-      if (bytes == null) return fn(0, 0);
+    // Copies bytes into the heap: a pointer that is never null, even for no bytes (malloc(0) may
+    // return null, which the module reads as no bytes given).
+    function copyIn(bytes) {
       var ptr = M._malloc(Math.max(1, bytes.length));
       if (!ptr) throw new Error('enygma: out of memory (' + bytes.length + ' bytes)');
       heap().set(bytes, ptr);
+      return ptr;
+    }
+    // Copies bytes into the heap for the duration of fn(ptr, len), then wipes and frees them;
+    // null: fn(0, 0).
+    function withBytes(bytes, fn) {
+      if (bytes == null) return fn(0, 0);
+      var ptr = copyIn(bytes);
       try {
         return fn(ptr, bytes.length);
       } finally {
@@ -74,6 +89,12 @@
       var bytes = ptr ? heap().slice(ptr, ptr + len) : new Uint8Array(0);
       M._eny_buffer_free(outBuffer);
       return bytes;
+    }
+    // An argument refused before the module is called, in the shape of the module's refusals
+    // (ENY_REJECTED, rule "input").
+    function refused(field, error) {
+      var json = { error: error, rule: 'input', field: field };
+      return { status: STATUS.REJECTED, statusName: 'rejected', text: JSON.stringify(json), json: json };
     }
     function clearOut() {
       new Uint32Array(memory.buffer, outBuffer, 2).fill(0);
@@ -140,16 +161,12 @@
       },
       // flags: 0 (default), or LOAD_FLAGS' values or'ed (wasm/enygma_abi.h).
       // The proving key's bytes go to the module (ENY_ADOPT_PROVING_KEY): a raw key is read where
-      // they are copied in, not copied a second time.
+      // they are copied in, not copied a second time. pkBytes null: no proving key (verify only);
+      // no bytes: an empty key file, which the module refuses.
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(vkBytes, function (vk, vkLen) {
-            var pk = 0;
-            if (pkBytes != null) {
-              pk = M._malloc(Math.max(1, pkBytes.length));
-              if (!pk) throw new Error('enygma: out of memory (' + pkBytes.length + ' bytes)');
-              heap().set(pkBytes, pk);
-            }
+            var pk = pkBytes == null ? 0 : copyIn(pkBytes);
             clearOut();
             var all = (flags >>> 0) | (pk ? ADOPT_PROVING_KEY : 0);
             return outcome(M._eny_load_keys(c, pk, pk ? pkBytes.length : 0, vk, vkLen, all, outBuffer));
@@ -211,13 +228,18 @@
           M._free(digest);
         }
       },
-      // count: the family's main count (transfer recipients, withdraw notes, join-split
-      // inputs), 0 or absent for its default.
-      makeRequest: function (circuit, seed32, count) {
+      // seed: 32 bytes (a Uint8Array; another length is refused), or null for a random one.
+      // count: the family's main count (transfer recipients, withdraw notes, join-split inputs),
+      // 0 or absent for its default; anything but a whole number from 0 up is refused.
+      makeRequest: function (circuit, seed, count) {
+        if (count == null) count = 0;
+        if (!Number.isInteger(count) || count < 0 || count > 0xffffffff) {
+          return refused('count', 'count must be a whole number from 0 up (0: the circuit\'s default), not ' + shown(count));
+        }
         clearOut();
         return withCircuit(circuit, function (c) {
-          return withBytes(seed32 || null, function (p) {
-            return outcome(M._eny_make_request(c, p, (count || 0) >>> 0, outBuffer));
+          return withBytes(seed, function (p, n) {
+            return outcome(M._eny_make_request(c, p, n, count, outBuffer));
           });
         });
       },
@@ -267,9 +289,12 @@
           return outcome(M._eny_prover_warmup(c, outBuffer));
         });
       },
+      // format: a name of PROOF_FORMATS.
       exportProof: function (responseJson, format) {
-        var f = typeof format === 'string' ? PROOF_FORMATS[format] : format;
-        if (f === undefined) throw new Error('enygma: unknown proof format ' + format);
+        if (!Object.prototype.hasOwnProperty.call(PROOF_FORMATS, format)) {
+          return refused('format', 'unknown proof format ' + shown(format) + ' (' + Object.keys(PROOF_FORMATS).join(', ') + ')');
+        }
+        var f = PROOF_FORMATS[format];
         clearOut();
         return withText(responseJson, function (p, n) {
           return outcome(M._eny_export_proof(p, n, f, outBuffer));
@@ -284,6 +309,7 @@
 
   var api = {
     bindAbi: bindAbi,
+    shown: shown,
     STATUS: STATUS,
     STATUS_NAMES: STATUS_NAMES,
     STAGES: STAGES,

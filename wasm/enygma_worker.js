@@ -79,13 +79,27 @@ function check(outcome) {
   return outcome;
 }
 
+// An argument of the wrong type or value, as the module refuses one: status 'rejected', rule
+// 'input', the argument named.
+function argumentFailure(field, error) {
+  return new Failure('rejected', { error: error, rule: 'input', field: field });
+}
+
 // The circuit of an operation: args.circuit ("transfer-k6", "ownership-721"), or args.k for
 // the transfer circuit of that k.
 function circuitOf(args) {
   if (typeof args.circuit === 'string' && args.circuit) return args.circuit;
   if (typeof args.circuit === 'number') return 'transfer-k' + args.circuit;
   if (args.k != null) return 'transfer-k' + args.k;
-  throw new Failure('rejected', { error: 'no circuit given', rule: 'input', field: 'circuit' });
+  throw argumentFailure('circuit', args.circuit == null ? 'no circuit given'
+    : 'circuit must be a circuit id (a text, or a number k), not ' + EnygmaAbi.shown(args.circuit));
+}
+
+// The bytes of an ArrayBuffer or of a view of one (a typed array, a DataView), else null.
+function bytesOf(value) {
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return null;
 }
 
 function hex(bytes) {
@@ -628,15 +642,21 @@ var ops = {
     };
   },
 
-  // Keys given as bytes (tests, files picked by the user); with args.pkBlake2b / vkBlake2b
-  // (hex), the bytes must have those BLAKE2b-256 digests.
+  // Keys given as bytes (tests, files picked by the user; the page sends ArrayBuffers, pk null
+  // for none); with args.pkBlake2b / vkBlake2b (64 hex digits), the bytes must have those
+  // BLAKE2b-256 digests. A digest that cannot be checked (not hex, no bytes to check) is refused.
   loadKeyBytes: function (id, args) {
-    var pk = args.pk ? new Uint8Array(args.pk) : null;
+    var pk = args.pk != null ? new Uint8Array(args.pk) : null;
     var vk = new Uint8Array(args.vk);
     [[pk, args.pkBlake2b, 'pk'], [vk, args.vkBlake2b, 'vk']].forEach(function (c) {
-      if (!c[1] || !c[0]) return;
+      var field = c[2] + 'Blake2b';
+      if (c[1] == null) return;
+      if (typeof c[1] !== 'string' || !/^[0-9a-fA-F]{64}$/.test(c[1])) {
+        throw argumentFailure(field, field + ' must be 64 hex digits (a BLAKE2b-256 digest), not ' + EnygmaAbi.shown(c[1]));
+      }
+      if (!c[0]) throw argumentFailure(field, field + ' is given without a proving key to check');
       var digest = hex(abi.blake2b256(c[0]));
-      if (digest !== String(c[1]).toLowerCase()) {
+      if (digest !== c[1].toLowerCase()) {
         throw new Failure('error', { error: 'the ' + c[2] + ' bytes have BLAKE2b-256 ' + digest + ', not ' + c[1], rule: 'key', field: c[2] });
       }
     });
@@ -657,23 +677,31 @@ var ops = {
     return true;
   },
 
+  // args.seed: a nonempty text (its BLAKE2b-256 is the seed) or 32 bytes (the module refuses
+  // another length); absent: a random seed.
   makeRequest: function (id, args) {
     var seed = null;
     if (args.seed != null) {
-      seed = typeof args.seed === 'string' ? abi.testSeedFromText(args.seed) : new Uint8Array(args.seed);
+      seed = typeof args.seed === 'string' && args.seed ? abi.testSeedFromText(args.seed) : bytesOf(args.seed);
+      if (!seed) {
+        throw argumentFailure('seed', 'seed must be a nonempty text or 32 bytes (a Uint8Array or an ArrayBuffer), not ' + EnygmaAbi.shown(args.seed));
+      }
     }
-    return check(abi.makeRequest(circuitOf(args), seed, args.count || 0)).text;
+    return check(abi.makeRequest(circuitOf(args), seed, args.count)).text;
   },
 
   validate: function (id, args) {
     var outcome = abi.validate(circuitOf(args), args.request);
     if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true };
-    if (outcome.status === EnygmaAbi.STATUS.REJECTED) return { valid: false, error: errorOf(outcome) };
+    if (outcome.status === EnygmaAbi.STATUS.INVALID) return { valid: false, error: errorOf(outcome) };
     throw new Failure(outcome.statusName, errorOf(outcome));
   },
 
   prove: function (id, args) {
-    var seed = args.testSeed != null ? abi.testSeedFromText(String(args.testSeed)) : null;
+    if (args.testSeed != null && typeof args.testSeed !== 'string') {
+      throw argumentFailure('testSeed', 'testSeed must be a text, not ' + EnygmaAbi.shown(args.testSeed));
+    }
+    var seed = args.testSeed != null ? abi.testSeedFromText(args.testSeed) : null;
     var starts = [];
     abi.resetCancel(); // before 'started': a cancel the page writes after it is never lost
     postMessage({ id: id, event: 'started' });
@@ -708,7 +736,7 @@ var ops = {
   },
 
   exportProof: function (id, args) {
-    return check(abi.exportProof(args.response, args.format || 'reference')).text;
+    return check(abi.exportProof(args.response, args.format)).text;
   }
 };
 

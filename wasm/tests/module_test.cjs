@@ -75,21 +75,25 @@ test('the reference requests validate; the broken ones name their rule and field
   assert.deepEqual(abi.validate(6, vector('transfer-k6.json')).json, { valid: true });
   for (const [k, name] of [[2, 'transfer-k2-bad.json'], [6, 'transfer-k6-bad.json']]) {
     const bad = abi.validate(k, vector(name));
-    assert.equal(bad.status, STATUS.REJECTED, name);
+    assert.equal(bad.status, STATUS.INVALID, name);
     assert.match(bad.json.rule, /^(R\d+|input)$/, name);
     assert.equal(typeof bad.json.field, 'string');
     assert.equal(typeof bad.json.error, 'string');
   }
   const garbage = abi.validate(2, '{"sender_id": ');
-  assert.equal(garbage.status, STATUS.REJECTED);
+  assert.equal(garbage.status, STATUS.INVALID);
   assert.equal(garbage.json.rule, 'input');
   // a member given twice: refused in the page as on the server, named
   const twice = abi.validate(2, '{"secret_key": "1", ' + vector('transfer-k2.json').trimStart().slice(1));
-  assert.equal(twice.status, STATUS.REJECTED);
+  assert.equal(twice.status, STATUS.INVALID);
   assert.deepEqual([twice.json.rule, twice.json.field], ['input', 'secret_key']);
   assert.match(twice.json.error, /secret_key is given twice/);
   const wrongK = abi.validate(2, vector('transfer-k6.json'));
-  assert.equal(wrongK.status, STATUS.REJECTED);
+  assert.equal(wrongK.status, STATUS.INVALID);
+  // An unknown circuit is the call's own error, not an answer about the request.
+  const unknown = abi.validate('nope', vector('transfer-k2.json'));
+  assert.equal(unknown.status, STATUS.REJECTED);
+  assert.deepEqual([unknown.json.rule, unknown.json.field], ['input', 'circuit']);
 });
 
 test('make-transfer: a seed gives the same valid request, no seed a fresh one', () => {
@@ -111,6 +115,30 @@ test('make-transfer: a seed gives the same valid request, no seed a fresh one', 
   const paid = JSON.parse(split.text).tx_values.filter((v, i, all) => v !== '0');
   assert.equal(paid.length, 3);  // the sender's entry and two recipients (the seed's amount is not 0)
   assert.equal(abi.makeRequest(3, seed, 3).status, STATUS.REJECTED);
+});
+
+test('make-request: a seed of another length than 32 bytes, or a count that is not a whole number, is refused', () => {
+  const seed = abi.testSeedFromText('wallet seed');
+  for (const length of [0, 3, 31, 33]) {
+    const refused = abi.makeRequest(K, new Uint8Array(length).fill(7));
+    assert.equal(refused.status, STATUS.REJECTED, `${length} bytes: ${refused.text}`);
+    assert.deepEqual([refused.json.rule, refused.json.field], ['input', 'seed']);
+    assert.match(refused.json.error, new RegExp(`seed is ${length} bytes, not 32`));
+  }
+  for (const count of [-1, 1.5, NaN, 2 ** 32, '1']) {
+    const bad = abi.makeRequest(K, seed, count);
+    assert.equal(bad.status, STATUS.REJECTED, String(count));
+    assert.deepEqual([bad.json.rule, bad.json.field], ['input', 'count']);
+    assert.match(bad.json.error, new RegExp('not ' + (typeof count === 'string' ? '"1"' : String(count))));
+  }
+  // 0 and absent are the family's default: for join-split, two real inputs (1..10 may be asked).
+  const joinSplit = (count) => abi.makeRequest('joinsplit-enygma', seed, count);
+  assert.equal(joinSplit(0).status, STATUS.OK, joinSplit(0).text);
+  assert.equal(joinSplit(0).text, joinSplit(2).text);
+  assert.equal(joinSplit(undefined).text, joinSplit(2).text);
+  assert.notEqual(joinSplit(1).text, joinSplit(2).text);
+  assert.deepEqual(abi.validate('joinsplit-enygma', joinSplit(10).text).json, { valid: true });
+  assert.equal(joinSplit(11).json.rule, 'wallet');
 });
 
 test('prove -> verify; stages in order; a test seed gives the same bytes twice', () => {
@@ -212,6 +240,11 @@ test('keys: raw export reloads; compressed bytes are refused when corrupt', () =
   assert.equal(refused.json.rule, 'key');
   // the earlier keys stay loaded
   assert.equal(abi.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
+  // an empty proving key is a truncated file (not "no proving key"): refused, the keys stay
+  const empty = abi.loadKeys(K, new Uint8Array(0), keys.vk);
+  assert.equal(empty.status, STATUS.ERROR, empty.text);
+  assert.equal(empty.json.rule, 'key');
+  assert.equal(abi.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
   // a verify-only instance (no proving key) verifies but does not prove
   const proof = abi.prove(K, vector('transfer-k2.json'), abi.testSeedFromText('vk-only'), null);
   const vkOnly = abi.loadKeys(K, null, keys.vk);
@@ -268,6 +301,13 @@ test('proof export: reference round trip, snarkjs, 128-byte binary', () => {
   const bin = abi.exportProof(response.text, 'binary_hex');
   assert.match(bin.text, /^[0-9a-f]{256}$/);
   assert.equal(abi.exportProof('{}', 'reference').status, STATUS.REJECTED);
+  // An unknown format, a name or a number, is the same refusal of the argument.
+  for (const format of ['nope', 7, 0, 'toString', null]) {
+    const unknown = abi.exportProof(response.text, format);
+    assert.equal(unknown.status, STATUS.REJECTED, String(format));
+    assert.deepEqual([unknown.json.rule, unknown.json.field], ['input', 'format']);
+    assert.match(unknown.json.error, /^unknown proof format .* \(reference, snarkjs, public_snarkjs, binary_hex\)$/);
+  }
 });
 
 test('keys: loadKeys gives the proving key bytes to the module: a raw key is read in place, freed with the keys', () => {
@@ -359,6 +399,211 @@ test('the module with the f64-lane kernel: the kernel runs, the same keys and pr
   assert.equal(proof.text, abi.prove(K, request, seed, null).text);
   assert.equal(relaxed.verify(K, proof.text).status, STATUS.OK);
   assert.equal(abi.verify(K, proof.text).status, STATUS.OK);
+});
+
+// ---- The page's API (index.mjs) over its worker (enygma_worker.js), under Node. The worker's
+// script runs in this process with a `self` and `postMessage` of its own, over a module without
+// threads (what a page without cross-origin isolation runs); its 'init', which loads the module
+// scripts, is answered here instead. Messages go as structured clones, in later tasks, as
+// between a page and a Worker; a terminated worker answers nothing more. ---------------------
+class NodeWorker {
+  static abi = null; // the bound module every NodeWorker's script calls
+  static source = fs.readFileSync(path.join(webDir, 'enygma_worker.js'), 'utf8');
+  #terminated = false;
+  #self = { location: new URL('http://localhost/enygma/enygma_worker.js'), crossOriginIsolated: false };
+
+  constructor() {
+    const toPage = (data) => this.#deliver(() => this.onmessage({ data: structuredClone(data) }));
+    const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source + '\nreturn (a) => { abi = a; };');
+    script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')))(NodeWorker.abi);
+  }
+  postMessage(message) {
+    const data = structuredClone(message); // throws where a browser's postMessage does
+    if (data.op !== 'init') return this.#deliver(() => this.#self.onmessage({ data }));
+    const a = NodeWorker.abi;
+    const result = { version: a.version(), poolSize: a.poolSize(), threaded: false, module: 'enygma_module_st',
+      laneKernel: a.laneKernel(), crossOriginIsolated: false, memory: null, cancelFlag: a.cancelFlagAddress(),
+      opSeq: null, warmupYieldFlag: a.warmupYieldFlagAddress(), initMs: 0 };
+    this.#deliver(() => this.onmessage({ data: { id: data.id, ok: true, result } }));
+  }
+  terminate() {
+    this.#terminated = true;
+  }
+  #deliver(fn) {
+    setImmediate(() => {
+      if (!this.#terminated) fn();
+    });
+  }
+}
+
+let pageApi = null; // {Enygma, enygma}: the API over a NodeWorker, transfer-k2's keys loaded
+async function api() {
+  if (pageApi) return pageApi;
+  const createSingle = require(path.join(webDir, 'enygma_module_st.js'));
+  NodeWorker.abi = bindAbi(await createSingle({}));
+  assert.equal(NodeWorker.abi.init(1), STATUS.OK);
+  globalThis.Worker = NodeWorker;
+  globalThis.location = new URL('http://localhost/');
+  const { Enygma } = await import(require('node:url').pathToFileURL(path.join(webDir, 'index.mjs')).href);
+  const enygma = await Enygma.create({ threads: 1 });
+  await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+  pageApi = { Enygma, enygma };
+  return pageApi;
+}
+
+// fn() must return a promise (not throw) that rejects with an EnygmaError of that status, rule
+// and field (and a message matching `message`).
+async function rejectsWith(fn, { status = 'rejected', rule = 'input', field, message }) {
+  let promise;
+  assert.doesNotThrow(() => {
+    promise = fn();
+  }, fn.toString());
+  await assert.rejects(within(promise, 10000), (e) => {
+    assert.equal(e.name, 'EnygmaError', `${fn}: ${e.stack}`);
+    assert.deepEqual({ status: e.status, rule: e.rule, field: e.field }, { status, rule, field }, `${fn}: ${e.message}`);
+    if (message) assert.match(e.message, message, String(fn));
+    return true;
+  });
+}
+// The promise, or a rejection once it has been pending for `ms`.
+function within(promise, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+test('page API: makeRequest takes a nonempty text or 32 bytes as its seed; anything else is refused, naming seed', async () => {
+  const { enygma } = await api();
+  const bytes = abi.testSeedFromText('api seed');
+  const expected = abi.makeRequest(K, bytes).text;
+  assert.equal(await enygma.makeRequest('transfer-k2', { seed: 'api seed' }), expected);
+  assert.equal(await enygma.makeRequest('transfer-k2', { seed: bytes }), expected);
+  assert.equal(await enygma.makeRequest('transfer-k2', { seed: bytes.slice().buffer }), expected);
+  assert.equal(await enygma.makeTransfer(2, { seed: bytes }), expected);
+  // a 3-byte seed read past its end, a number became 32 zero bytes: refused
+  for (const seed of [new Uint8Array(3), new Uint8Array(33).buffer, bytes.subarray(1)]) {
+    await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed }), { field: 'seed', message: /bytes, not 32/ });
+  }
+  for (const seed of [42, '', true, {}, [1, 2, 3]]) {
+    await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed }), { field: 'seed', message: /nonempty text or 32 bytes/ });
+  }
+});
+
+test('page API: makeRequest refuses a count that is not a whole number from 0 up, naming it and its value', async () => {
+  const { enygma } = await api();
+  for (const [count, shown] of [[-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], ['2', '"2"']]) {
+    await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed: 'count', count }), { field: 'count', message: new RegExp(`, not ${shown}$`) });
+  }
+  await rejectsWith(() => enygma.makeTransfer(2, { payees: -1 }), { field: 'count', message: /not -1$/ });
+  // within range for the module, out of range for the family: the family's refusal
+  await rejectsWith(() => enygma.makeRequest('transfer-k2', { count: 2 }), { rule: 'wallet', field: 'recipients' });
+  assert.deepEqual(await enygma.validate('transfer-k2', await enygma.makeRequest('transfer-k2', { count: 0 })), { valid: true });
+});
+
+test('page API: validate answers about the request; an unknown circuit rejects as in every call', async () => {
+  const { enygma } = await api();
+  assert.deepEqual(await enygma.validate('transfer-k2', vector('transfer-k2.json')), { valid: true });
+  const bad = await enygma.validate('transfer-k2', vector('transfer-k2-bad.json'));
+  assert.equal(bad.valid, false);
+  assert.match(bad.error.rule, /^(R\d+|input)$/);
+  assert.equal((await enygma.validate('transfer-k2', '{"sender_id": ')).error.rule, 'input');
+  for (const call of [(c) => enygma.validate(c, vector('transfer-k2.json')), (c) => enygma.verify(c, '{}'),
+    (c) => enygma.makeRequest(c), (c) => enygma.circuitInfo(c)]) {
+    await rejectsWith(() => call('nope'), { field: 'circuit', message: /no circuit "nope"/ });
+  }
+});
+
+test('page API: exportProof refuses an unknown format, a name or a number, naming format', async () => {
+  const { enygma } = await api();
+  const { response } = await enygma.prove('transfer-k2', vector('transfer-k2.json'), { testSeed: 'export' });
+  assert.match(await enygma.exportProof(response, 'binary_hex'), /^[0-9a-f]{256}$/);
+  assert.equal(await enygma.exportProof(response), await enygma.exportProof(response, 'reference'));
+  for (const format of ['nope', 7, null]) {
+    await rejectsWith(() => enygma.exportProof(response, format), { field: 'format', message: /^unknown proof format / });
+  }
+});
+
+test('page API: loadKeyBytes refuses an empty proving key (rule key) and keeps the keys loaded before', async () => {
+  const { enygma } = await api();
+  for (const pk of [new ArrayBuffer(0), new Uint8Array(0), keys.pk.subarray(0, 0)]) {
+    await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', pk, keys.vk), { status: 'error', rule: 'key', field: 'proving_key', message: /0 bytes/ });
+  }
+  const { response } = await enygma.prove('transfer-k2', vector('transfer-k2.json'));
+  assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
+  // no proving key: a verify-only instance
+  const vkOnly = await enygma.loadKeyBytes('transfer-k2', null, keys.vk);
+  assert.equal(vkOnly.can_prove, false);
+  await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), { status: 'error', rule: 'key', field: 'circuit' });
+  assert.equal((await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk)).can_prove, true);
+});
+
+test('page API: loadKeyBytes checks the digests given; one that cannot be checked is refused, not ignored', async () => {
+  const { enygma } = await api();
+  const digest = (bytes) => Buffer.from(abi.blake2b256(bytes)).toString('hex');
+  const pkBlake2b = digest(keys.pk);
+  const vkBlake2b = digest(keys.vk);
+  const loaded = await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, { pkBlake2b: pkBlake2b.toUpperCase(), vkBlake2b });
+  assert.equal(loaded.can_prove, true);
+  await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, { vkBlake2b: '00'.repeat(32) }),
+    { status: 'error', rule: 'key', field: 'vk' });
+  for (const [expect, field] of [[{ pkBlake2b: '' }, 'pkBlake2b'], [{ vkBlake2b: '' }, 'vkBlake2b'],
+    [{ vkBlake2b: vkBlake2b.slice(2) }, 'vkBlake2b'], [{ pkBlake2b: 42 }, 'pkBlake2b']]) {
+    await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, expect), { field, message: /64 hex digits/ });
+  }
+  await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', null, keys.vk, { pkBlake2b, vkBlake2b }),
+    { field: 'pkBlake2b', message: /without a proving key/ });
+  assert.equal((await enygma.prove('transfer-k2', vector('transfer-k2.json'))).response.length > 0, true);
+});
+
+test('page API: every call rejects arguments of the wrong type with an EnygmaError naming them, never throws', async () => {
+  const { Enygma, enygma } = await api();
+  const request = vector('transfer-k2.json');
+  const cases = [
+    [() => Enygma.create(7), 'options'],
+    [() => Enygma.create({ threads: -1 }), 'threads'],
+    [() => Enygma.create({ workerUrl: 'http://[' }), 'workerUrl'],
+    [() => Enygma.create({ keyStore: 'disk' }), 'keyStore'],
+    [() => enygma.circuitInfo({}), 'circuit'],
+    [() => enygma.circuitInfo(), 'circuit'],
+    [() => enygma.loadKeys('transfer-k2', 5), 'options'],
+    [() => enygma.loadKeys('transfer-k2', { manifestUrl: 'http://[' }), 'manifestUrl'],
+    [() => enygma.loadKeys('transfer-k2', { onDownload: 'log' }), 'onDownload'],
+    [() => enygma.loadKeyBytes('transfer-k2', 'str', keys.vk), 'pk'],
+    [() => enygma.loadKeyBytes('transfer-k2', 12345, keys.vk), 'pk'],
+    [() => enygma.loadKeyBytes('transfer-k2', keys.pk), 'vk'],
+    [() => enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, 'digest'), 'expect'],
+    [() => enygma.unloadKeys(true), 'circuit'],
+    [() => enygma.makeRequest('transfer-k2', 'seed'), 'options'],
+    [() => enygma.makeTransfer(2, 3), 'options'],
+    [() => enygma.validate('transfer-k2', 42), 'request'],
+    [() => enygma.validate('transfer-k2', { amount: 1n }), 'request'],
+    [() => enygma.prove('transfer-k2'), 'request'],
+    [() => enygma.prove('transfer-k2', request, 'fast'), 'options'],
+    [() => enygma.prove('transfer-k2', request, { onStage: 1 }), 'onStage'],
+    [() => enygma.prove('transfer-k2', request, { testSeed: 7 }), 'testSeed'],
+    [() => enygma.verify('transfer-k2', null), 'response'],
+    [() => enygma.exportProof(true), 'response'],
+    [() => enygma.makeRequest(() => 'transfer-k2'), ''], // cannot be sent to the worker
+  ];
+  for (const [call, field] of cases) await rejectsWith(call, { field });
+  // the keys are still loaded, and the worker still answers
+  assert.equal((await enygma.validate('transfer-k2', request)).valid, true);
+  assert.equal((await enygma.prove('transfer-k2', request)).response.length > 0, true);
+});
+
+test('page API: terminate() rejects the calls still waiting and every later one', async () => {
+  const { Enygma } = await api();
+  const enygma = await Enygma.create({ threads: 1 });
+  const waiting = [enygma.circuits(), enygma.makeRequest('transfer-k2'), enygma.prove('transfer-k2', vector('transfer-k2.json'))];
+  enygma.terminate();
+  const terminated = { status: 'cancelled', rule: 'cancelled', field: '', message: /terminated/ };
+  for (const call of waiting) await rejectsWith(() => call, terminated);
+  await rejectsWith(() => enygma.validate('transfer-k2', vector('transfer-k2.json')), terminated);
+  await rejectsWith(() => enygma.memory(), terminated);
+  await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), terminated);
+  enygma.terminate(); // again: nothing more to do
 });
 
 test('BLAKE2b-256 known answer (empty input)', () => {
