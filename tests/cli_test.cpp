@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -195,6 +196,12 @@ TEST(Cli, ProveTimingsReportEveryStep) {
   EXPECT_FALSE(j.contains("r1cs")) << last;
   EXPECT_FALSE(j.contains("verifier")) << last;
   EXPECT_GE(j["total"].get<double>(), j["witness"].get<double>());
+  // Every step reported is one that --help names.
+  const std::string help = run_enygma({"prove", "--help"}).out;
+  for (const auto& [step, ms] : j.items()) {
+    const std::regex word("(^|[^a-z0-9_])" + step + "([^a-z0-9_]|$)");
+    EXPECT_TRUE(std::regex_search(help, word)) << step << " is not in --help";
+  }
 }
 
 TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {

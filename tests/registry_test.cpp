@@ -126,6 +126,11 @@ TEST(Registry, EveryFamilysWalletRequestSatisfiesItsCircuit) {
       // The same seed gives the same request; another seed another one.
       EXPECT_EQ(*f->make_request(k, seed_of(k + 100), 0), *request);
       EXPECT_NE(*f->make_request(k, seed_of(k + 101), 0), *request);
+      // A count beyond the family's (every family has one, if only "one note, one token") is
+      // refused, never ignored.
+      auto too_many = f->make_request(k, seed_of(k + 100), 1000);
+      ASSERT_FALSE(too_many.ok());
+      EXPECT_EQ(too_many.error().rule, "wallet") << too_many.error().message;
       // A request that does not parse is an "input" error naming a field, never a crash.
       for (const char* junk : {"", "{", "[]", "{}", "null"}) {
         auto bad = f->witness(junk, k);

@@ -14,7 +14,11 @@ R1cs build_r1cs(unsigned) {
   return build_ownership_r1cs();
 }
 
-Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed, unsigned) {
+Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed, unsigned count) {
+  if (count > 1) {
+    return make_error("count = " + std::to_string(count) + ": an ownership proof is of one token",
+                      "wallet", "count");
+  }
   return ownership_request_to_json(ownership_request_from_seed(seed));
 }
 

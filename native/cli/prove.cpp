@@ -35,8 +35,10 @@ const char* kProveHelp =
     "  --test-seed TEXT  deterministic blinding derived from TEXT: INSECURE, for cross-target\n"
     "                    tests only (the same keys, request and seed give the same bytes).\n"
     "  --timings         the milliseconds of each step as JSON on stderr: start_up (CPU time\n"
-    "                    before the command ran), read_request, witness, read_keys, r1cs,\n"
-    "                    verifying_key, proving_key, the proof's stages, output, total.\n"
+    "                    before the command ran), read_request, witness, thread_pool,\n"
+    "                    read_keys, r1cs (a key without its constraint shape only),\n"
+    "                    verifying_key, proving_key, the proof's stages (constraints,\n"
+    "                    quotient, msm_a, msm_b1, msm_b2, msm_c, msm_h, done), output, total.\n"
     "\n"
     "Exit codes: 0 proved, 2 invalid request (the error as JSON on stderr), 64 usage error,\n"
     "1 other failures (keys, files).\n";
