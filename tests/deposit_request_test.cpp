@@ -106,7 +106,8 @@ TEST(DepositRequest, TransferFieldsAreCheckedAsForATransfer) {
   EXPECT_EQ(deposit_parse_error(pair).field, "tx_commits[1]");
   EXPECT_EQ(parse_deposit_request(deposit_k2_json().dump(), 17).error().field, "k");
   EXPECT_EQ(parse_deposit_request("[]", 2).error().rule, "input");
-  EXPECT_EQ(parse_deposit_request("{", 2).error().message, "request is not valid JSON");
+  EXPECT_EQ(parse_deposit_request("{", 2).error().message,
+            "request is not valid JSON (it ends before its JSON value does)");
 }
 
 }  // namespace

@@ -57,6 +57,29 @@ TEST(JsonParse, TextThatIsNotJsonIsDiscarded) {
   }
 }
 
+// Text that is not JSON is told where it goes wrong, by line and column, without a quote of it
+// (a request's text holds its secret key).
+TEST(JsonParse, TextThatIsNotJsonIsPlacedByLineAndColumn) {
+  auto where = [](const std::string& text) {
+    ParsedJson p = parse_json(text);
+    EXPECT_TRUE(p.value.is_discarded()) << text;
+    return p.syntax_error;
+  };
+  // The column is where the token that cannot be there ends.
+  EXPECT_EQ(where(R"({"a": 1 "b": 2})"), "line 1, column 11");
+  EXPECT_EQ(where("{\n  \"a\": 1,\n  \"b\": x\n}"), "line 3, column 8");
+  EXPECT_EQ(where("x"), "line 1, column 1");
+  EXPECT_EQ(where(R"({"secret": "12345)"), "it ends before its JSON value does");
+  EXPECT_EQ(where("{"), "it ends before its JSON value does");
+  EXPECT_EQ(where(""), "it holds no JSON value");
+  EXPECT_EQ(where(" \n\t"), "it holds no JSON value");
+  EXPECT_EQ(where(R"({"a": 1} x)"), "line 1, column 10");
+  EXPECT_EQ(where(R"({"secret": "12345"x})").find("12345"), std::string::npos);
+  EXPECT_EQ(not_json_message("request", parse_json("[1,]")),
+            "request is not valid JSON (line 1, column 4)");
+  EXPECT_EQ(parse_json("{}").syntax_error, "");
+}
+
 TEST(JsonParse, TheMessageSaysWhichNamesCollide) {
   ParsedJson p = parse_json(R"({"x": [{"y": 1, "y": 2}]})");
   EXPECT_EQ(p.duplicate_message,

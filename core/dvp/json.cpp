@@ -27,16 +27,17 @@ Status parse_object(std::string_view text, Json& doc) {
         "request is larger than " + std::to_string(kMaxDvpRequestJsonBytes) + " bytes", "input",
         "");
   }
-  std::string duplicate, duplicate_message;
+  std::string duplicate, duplicate_message, not_json;
   try {
     ParsedJson parsed = parse_json(text);
     doc = std::move(parsed.value);
     duplicate = std::move(parsed.duplicate);
     duplicate_message = std::move(parsed.duplicate_message);
+    if (doc.is_discarded()) not_json = not_json_message("request", parsed);
   } catch (const std::exception& e) {  // e.g. std::bad_alloc; nlohmann itself is told not to
     return make_error(std::string("request could not be parsed: ") + e.what(), "input", "");
   }
-  if (doc.is_discarded()) return make_error("request is not valid JSON", "input", "");
+  if (doc.is_discarded()) return make_error(std::move(not_json), "input", "");
   if (!duplicate.empty()) {
     wipe_strings(doc, 4);
     return make_error(std::move(duplicate_message), "input", duplicate);

@@ -101,7 +101,7 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
 Result<json> parse_object(std::string_view text) {
   ParsedJson parsed = parse_json(text);
   json& j = parsed.value;
-  if (j.is_discarded()) return make_error("the body is not valid JSON", "input");
+  if (j.is_discarded()) return make_error(not_json_message("the body", parsed), "input");
   if (!parsed.duplicate.empty()) {
     return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }

@@ -138,7 +138,8 @@ Result<RequestJson> RequestJson::parse(std::string_view text) {
     auto doc = std::make_unique<Doc>();
     ParsedJson parsed = parse_json(text);
     doc->value = std::move(parsed.value);
-    if (doc->value.is_discarded()) return make_error("request is not valid JSON", "input", "");
+    if (doc->value.is_discarded())
+      return make_error(not_json_message("request", parsed), "input", "");
     if (!parsed.duplicate.empty()) {
       return make_error(parsed.duplicate_message, "input", parsed.duplicate);
     }

@@ -1,5 +1,6 @@
 #include "core/util/json_parse.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -117,6 +118,43 @@ class DuplicateFinder {
   std::string duplicate_, message_;
 };
 
+// A SAX handler that keeps nothing: it only learns where the text stops being JSON.
+struct SyntaxErrorFinder : nlohmann::json::json_sax_t {
+  size_t byte = 0;  // nlohmann's: 1 + the offset of the last character read
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(size_t position, const std::string&,
+                   const nlohmann::detail::exception&) override {
+    byte = position;
+    return false;
+  }
+};
+
+// Where text that is not JSON goes wrong, without quoting it (it may hold a secret key):
+// "line 3, column 7", or that it ends early or holds nothing.
+std::string syntax_error_position(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return "it holds no JSON value";
+  SyntaxErrorFinder finder;
+  nlohmann::json::sax_parse(text.begin(), text.end(), &finder);
+  if (finder.byte == 0) return "";
+  const size_t at = std::min(finder.byte - 1, text.size());
+  if (at >= text.size()) return "it ends before its JSON value does";
+  const size_t line = size_t(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+  const size_t newline = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+  const size_t column = newline == std::string_view::npos ? at + 1 : at - newline;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 }  // namespace
 
 ParsedJson parse_json(std::string_view text) {
@@ -147,6 +185,13 @@ ParsedJson parse_json(std::string_view text) {
   out.value = nlohmann::json::parse(text.begin(), text.end(), callback,
                                     /*allow_exceptions=*/false);
   finder.take_result(out);
+  if (out.value.is_discarded()) out.syntax_error = syntax_error_position(text);
+  return out;
+}
+
+std::string not_json_message(const std::string& what, const ParsedJson& parsed) {
+  std::string out = what + " is not valid JSON";
+  if (!parsed.syntax_error.empty()) out += " (" + parsed.syntax_error + ")";
   return out;
 }
 

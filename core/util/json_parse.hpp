@@ -18,7 +18,14 @@ struct ParsedJson {
   // ("keyPairsIn[0].publicKey") and the message that says so; both empty when none does.
   std::string duplicate;
   std::string duplicate_message;
+  // Text that is not JSON: where it goes wrong ("line 3, column 7": where the token that cannot
+  // be there ends; "it ends before its JSON value does"; "it holds no JSON value"), never
+  // quoting the text.
+  std::string syntax_error;
 };
+
+// "<what> is not valid JSON (<where>)": the error of text that parse_json discarded.
+std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 
 // Never throws for bad text (nlohmann is told not to); std::bad_alloc passes through.
 ParsedJson parse_json(std::string_view text);
