@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "native/common/options.hpp"
 #include "native/server/backend.hpp"
@@ -43,7 +44,7 @@ TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
     Route verify = f.router.classify(id.verify_route());
     EXPECT_EQ(verify.kind, RouteKind::kVerify) << id.str();
     EXPECT_EQ(verify.circuit, id);
-    EXPECT_FALSE(f.router.check(prove, http::verb::post).has_value());
+    EXPECT_FALSE(f.router.check(prove, "POST").has_value());
     // Metrics labels name the route, never a raw path or a k.
     EXPECT_EQ(prove.endpoint.find('/'), std::string::npos) << prove.endpoint;
   }
@@ -58,24 +59,51 @@ TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
 
 TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
   RouterFixture f;
-  for (const char* path : {"/generateProofTransfer-7", "/generateProofTransfer-abc",
-                           "/verifyProofTransfer-1", "/generateProofTransfer-"}) {
+  for (const char* path :
+       {"/generateProofTransfer-7", "/generateProofTransfer-0", "/verifyProofTransfer-1",
+        "/generateProofTransfer-123456789012345678901"}) {
     Route r = f.router.classify(path);
     ASSERT_EQ(r.kind, RouteKind::kNotServed) << path;
-    auto refusal = f.router.check(r, http::verb::post);
+    auto refusal = f.router.check(r, "POST");
     ASSERT_TRUE(refusal.has_value()) << path;
     EXPECT_EQ(refusal->status, http::status::not_found);
     EXPECT_EQ(refusal->rule, "k");
     EXPECT_NE(refusal->message.find("this server serves transfer k = 2,3"), std::string::npos)
         << refusal->message;
   }
-  auto wrong = f.router.check(f.router.classify("/generateProofTransfer-2"), http::verb::get);
+  // Only a canonical decimal k makes a k route: anything else is no route at all.
+  for (const char* path :
+       {"/generateProofTransfer-abc", "/generateProofTransfer-", "/generateProofTransfer-2/",
+        "/generateProofTransfer-02", "/generateProofTransfer-2x", "/generateProofTransfer--1",
+        "/verifyProofTransfer-+2", "/generateProofTransfer- 2"}) {
+    EXPECT_EQ(f.router.classify(path).kind, RouteKind::kStatic) << path;
+  }
+  auto wrong = f.router.check(f.router.classify("/generateProofTransfer-2"), "GET");
   ASSERT_TRUE(wrong.has_value());
   EXPECT_EQ(wrong->status, http::status::method_not_allowed);
   EXPECT_EQ(wrong->rule, "method");
-  auto post_health = f.router.check(f.router.classify("/healthcheck"), http::verb::post);
+  EXPECT_EQ(wrong->message, "method GET is not allowed here; use POST");
+  auto post_health = f.router.check(f.router.classify("/healthcheck"), "POST");
   ASSERT_TRUE(post_health.has_value());
   EXPECT_EQ(post_health->status, http::status::method_not_allowed);
+  // A path that names nothing is 404 whatever the method; 405 only where it names something.
+  const Route file = f.router.classify("/no/such/file");
+  auto missing = f.router.check(file, "POST", "/no/such/file", false);
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(missing->status, http::status::not_found);
+  EXPECT_EQ(missing->rule, "path");
+  EXPECT_EQ(f.router.check(file, "PUT", "/app.js", true)->status, http::status::method_not_allowed);
+  EXPECT_FALSE(f.router.check(file, "GET", "/no/such/file", false).has_value());
+  // A method this server does not implement at all: 501, named as sent, wherever.
+  for (const char* method : {"BREW", "get", "Post", "PROPFIND-X"}) {
+    for (const Route& route :
+         {file, f.router.classify("/healthcheck"), f.router.classify("/generateProofTransfer-2")}) {
+      auto r = f.router.check(route, method, "/x", false);
+      ASSERT_TRUE(r.has_value()) << method;
+      EXPECT_EQ(r->status, http::status::not_implemented) << method;
+      EXPECT_EQ(r->message.rfind(std::string("method ") + method + " ", 0), 0u) << r->message;
+    }
+  }
 }
 
 TEST(ServerRouter, JobsAndTheirAnswers) {
@@ -168,6 +196,23 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
   ASSERT_EQ(p.config->circuits.size(), 1u);
   EXPECT_EQ(p.config->circuits[0].str(), "transfer-k3");
   EXPECT_TRUE(p.config->reference_status_codes);
+  // The boolean options alone are on (as --no-isolation is a flag); a value still works.
+  for (std::vector<std::string> on :
+       std::vector<std::vector<std::string>>{{"--reference-status-codes"},
+                                             {"--reference-status-codes", "--k", "2"},
+                                             {"--k", "2", "--reference-status-codes"},
+                                             {"--reference-status-codes", "on"},
+                                             {"--reference-status-codes=yes"}}) {
+    p = parse(on);
+    ASSERT_TRUE(p.config.has_value()) << on[0];
+    EXPECT_TRUE(p.config->reference_status_codes) << on[0];
+  }
+  p = parse({"--reference-status-codes", "off", "--isolation", "--access-log"},
+            {{"ENYGMA_ISOLATION", "off"}, {"ENYGMA_ACCESS_LOG", "off"}});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_FALSE(p.config->reference_status_codes);
+  EXPECT_TRUE(p.config->isolation);
+  EXPECT_TRUE(p.config->access_log);
   p = parse({"--circuits", "transfer-k6", "--reference-status-codes=off"});
   ASSERT_TRUE(p.config.has_value());
   EXPECT_EQ(p.config->circuits.size(), 1u);
@@ -220,6 +265,120 @@ TEST(HttpHeaders, BodyCoding) {
   EXPECT_EQ(body_coding("identity, br"), "br");
   EXPECT_EQ(body_coding(" deflate , gzip"), "deflate");
   EXPECT_EQ(body_coding("identityx"), "identityx");
+}
+
+TEST(HttpJsonShape, ProblemsNameTheirPlace) {
+  using enygma::server::json_shape_problem;
+  using enygma::server::JsonShapeLimits;
+  const JsonShapeLimits small{4, 3, 12, 5};  // depth, array entries, string bytes, number chars
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"sender_id": "12345678901234"})", "sender_id"},
+      {R"({"a": "1", "public_keys": [1, 2, 3, 4]})", "public_keys"},
+      {R"({"a": [1, {"b": 1234567}]})", "a[1].b"},
+      {R"({"keyPairsIn": [{"x": 1}, {"publicKey": "abcdefghijklmn"}]})", "keyPairsIn[1].publicKey"},
+      {R"({"a": {"b": [[[1]]]}})", "a.b[0][0]"},
+      {R"({"a": [1], "b": {"c": [[], "xxxxxxxxxxxxxxx"]}})", "b.c[1]"},
+      {R"({"a-name-over-twelve": 1})", "body"},
+      {R"({"a": {"a-name-over-twelve": 1}})", "a"},
+      {R"("abcdefghijklmnop")", "body"},
+      {"[1, 2, 3, 4]", "body"},
+      {"1234567", "body"},
+  };
+  for (const auto& [body, field] : cases) {
+    auto problem = json_shape_problem(body, small);
+    ASSERT_TRUE(problem.has_value()) << body;
+    EXPECT_EQ(problem->field, field) << body << ": " << problem->message;
+  }
+  EXPECT_FALSE(json_shape_problem(R"({"a": [1, 2], "b": {"c": "x\"y"}})", small).has_value());
+}
+
+TEST(HttpHeaders, HeaderProblems) {
+  namespace http = boost::beast::http;
+  using enygma::server::header_problem;
+  struct Case {
+    std::vector<std::pair<std::string, std::string>> fields;
+    unsigned version;
+    bool chunked;
+    int status;  // 0: none
+    const char* field;
+  };
+  const Case cases[] = {
+      {{{"Host", "x"}}, 11, false, 0, ""},
+      {{}, 10, false, 0, ""},
+      {{}, 11, false, 400, "host"},
+      {{{"Host", "x"}, {"Host", "x"}}, 10, false, 400, "host"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "chunked"}}, 11, true, 0, ""},
+      {{{"Host", "x"}, {"Transfer-Encoding", " CHUNKED "}}, 11, true, 0, ""},
+      {{{"Host", "x"}, {"Transfer-Encoding", "chunked"}}, 10, true, 400, "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "gzip"}}, 11, false, 400, "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "chunked, chunked"}},
+       11,
+       false,
+       400,
+       "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "chunked, identity"}},
+       11,
+       false,
+       400,
+       "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", ""}}, 11, false, 400, "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "gzip, chunked"}}, 11, true, 501, "transfer-encoding"},
+      {{{"Host", "x"}, {"Transfer-Encoding", "gzip"}, {"Transfer-Encoding", "chunked"}},
+       11,
+       true,
+       501,
+       "transfer-encoding"},
+      {{{"Host", "x"}, {"Expect", "100-Continue"}}, 11, false, 0, ""},
+      {{{"Host", "x"}, {"Expect", "100-continue, foo"}}, 11, false, 417, "expect"},
+      {{{"Host", "x"}, {"Expect", "foo"}}, 10, false, 417, "expect"},
+  };
+  for (const Case& c : cases) {
+    http::request_header<> req;
+    req.method(http::verb::get);
+    req.target("/healthcheck");
+    req.version(c.version);
+    std::string text;
+    for (const auto& [name, value] : c.fields) {
+      req.insert(name, value);
+      text += name + ": " + value + "; ";
+    }
+    auto problem = header_problem(req, c.chunked);
+    if (c.status == 0) {
+      EXPECT_FALSE(problem.has_value()) << text << c.version << " " << problem->message;
+      continue;
+    }
+    ASSERT_TRUE(problem.has_value()) << text << c.version;
+    EXPECT_EQ(static_cast<int>(problem->status), c.status) << text << c.version;
+    EXPECT_EQ(problem->field, c.field) << text << c.version;
+  }
+  using enygma::server::request_line_version;
+  EXPECT_EQ(request_line_version("GET / HTTP/2.0\r\nHost: x\r\n"), 20u);
+  EXPECT_EQ(request_line_version("GET /x HTTP/3.0"), 30u);
+  EXPECT_EQ(request_line_version("PRI * HTTP/2.0\r\n\r\nSM"), 20u);
+  EXPECT_EQ(request_line_version("GET / HTTP/1.2\r\n"), 12u);
+  for (const char* bad :
+       {"", "GET / HTTP/x.y\r\n", "GET /HTTP/2.0\r\n", "HTTP/2.0", "GET / http/2.0"}) {
+    EXPECT_FALSE(request_line_version(bad).has_value()) << bad;
+  }
+  // The request target's forms (RFC 9112 3.2).
+  for (const auto& [method, target, ok] : {std::tuple{http::verb::get, "/", true},
+                                           {http::verb::get, "http://h/x", true},
+                                           {http::verb::post, "HTTPS://h", true},
+                                           {http::verb::options, "*", true},
+                                           {http::verb::get, "*", false},
+                                           {http::verb::get, "x/y", false},
+                                           {http::verb::connect, "host:443", false},
+                                           {http::verb::get, "httpx://h/", false}}) {
+    http::request_header<> req;
+    req.method(method);
+    req.target(target);
+    req.set(http::field::host, "x");
+    auto problem = header_problem(req, false);
+    EXPECT_EQ(problem.has_value(), !ok) << target;
+    if (problem) {
+      EXPECT_EQ(problem->field, "path") << target;
+    }
+  }
 }
 
 TEST(HttpTarget, OriginAndAbsoluteFormsGiveTheDecodedPath) {

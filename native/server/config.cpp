@@ -24,6 +24,7 @@ struct Option {
   const char* env;
   const char* help;
   bool (*apply)(ServerConfig& c, const std::string& value);
+  bool boolean = false;  // on/off; the flag alone is on
 };
 
 template <class T>
@@ -117,21 +118,23 @@ const Option kOptions[] = {
      [](ServerConfig& c, const std::string& v) { return set_duration(c.body_timeout, v); }},
     {"idle-timeout", "ENYGMA_IDLE_TIMEOUT", "keep-alive wait for the next request [60s]",
      [](ServerConfig& c, const std::string& v) { return set_duration(c.idle_timeout, v); }},
-    {"write-timeout", "ENYGMA_WRITE_TIMEOUT", "time for a client to take a response [30s]",
+    {"write-timeout", "ENYGMA_WRITE_TIMEOUT",
+     "longest time a client may take nothing of a response [30s]",
      [](ServerConfig& c, const std::string& v) { return set_duration(c.write_timeout, v); }},
     {"drain-timeout", "ENYGMA_DRAIN_TIMEOUT",
      "on SIGTERM, longest wait for admitted proofs before giving up (exit 1) [120s]",
      [](ServerConfig& c, const std::string& v) { return set_duration(c.drain_timeout, v); }},
     {"access-log", "ENYGMA_ACCESS_LOG", "one JSON line per request on stdout: on/off [on]",
-     [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); }},
+     [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); }, true},
     {"isolation", "ENYGMA_ISOLATION",
      "send the cross-origin isolation headers (COOP, COEP) that browsers need for threads: "
      "on/off; --no-isolation is off [on]",
-     [](ServerConfig& c, const std::string& v) { return set_bool(c.isolation, v); }},
+     [](ServerConfig& c, const std::string& v) { return set_bool(c.isolation, v); }, true},
     {"reference-status-codes", "ENYGMA_REFERENCE_STATUS_CODES",
-     "answer a refused request with 500 and the reference's {\"error\"} body, not 400: on/off "
-     "[off]",
-     [](ServerConfig& c, const std::string& v) { return set_bool(c.reference_status_codes, v); }},
+     "answer a refused request with 500 and the reference's {\"error\"} body, not 400: on/off, "
+     "alone on [off]",
+     [](ServerConfig& c, const std::string& v) { return set_bool(c.reference_status_codes, v); },
+     true},
     {"backend", "ENYGMA_BACKEND",
      "circuits (real proofs) or fake (sleeps, fixed answer: HTTP-layer tests only) [circuits]",
      [](ServerConfig& c, const std::string& v) {
@@ -141,6 +144,26 @@ const Option kOptions[] = {
     {"fake-prove-time", "ENYGMA_FAKE_PROVE_TIME", "how long a fake proof sleeps [200ms]",
      [](ServerConfig& c, const std::string& v) { return set_duration(c.fake_prove_time, v); }},
 };
+
+// The command line with each boolean option that is not followed by a boolean value given the
+// value on ("--reference-status-codes" -> "--reference-status-codes=on"): the one option parser
+// takes an option either with a value or as a flag, and these take both.
+std::vector<std::string> booleans_valued(int argc, char** argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  for (size_t i = 1; i < out.size(); ++i) {
+    if (out[i].rfind("--", 0) != 0 || out[i].find('=') != std::string::npos) continue;
+    for (const auto& option : kOptions) {
+      if (out[i] != std::string("--") + option.flag) continue;
+      if (!option.boolean) {
+        ++i;  // its value
+      } else if (i + 1 == out.size() || !native::parse_bool(out[i + 1])) {
+        out[i] += "=on";
+      }
+      break;
+    }
+  }
+  return out;
+}
 
 std::string exe_dir() {
   std::error_code ec;
@@ -216,11 +239,15 @@ void print_serve_usage(FILE* out) {
 ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*)) {
   ConfigParse result;
   // The command line through the one option parser of the native programs; every serve option
-  // takes a value.
+  // takes a value (a boolean one alone: on).
   std::set<std::string> flags;
   for (const auto& option : kOptions) flags.insert(option.flag);
+  std::vector<std::string> arg_text = booleans_valued(argc, argv);
+  std::vector<char*> arg_pointers;
+  for (auto& a : arg_text) arg_pointers.push_back(a.data());
   native::Args args;
-  if (!args.parse(argc, argv, flags, {"no-isolation"}, "enygma serve")) {
+  if (!args.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data(), flags,
+                  {"no-isolation"}, "enygma serve")) {
     result.exit_code = native::kExitUsage;
     return result;
   }

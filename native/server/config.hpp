@@ -34,7 +34,7 @@ struct ServerConfig {
   std::chrono::milliseconds header_timeout{10'000};  // first byte .. end of the header
   std::chrono::milliseconds body_timeout{30'000};    // end of header .. end of the body
   std::chrono::milliseconds idle_timeout{60'000};    // keep-alive wait for the next request
-  std::chrono::milliseconds write_timeout{30'000};   // one response
+  std::chrono::milliseconds write_timeout{30'000};   // longest time a response makes no progress
   std::chrono::milliseconds drain_timeout{120'000};  // SIGTERM: longest wait for admitted work
   bool access_log = true;
   // Answer a refused request (a broken rule, a malformed body) with 500 and the reference's

@@ -38,6 +38,15 @@ bool any_list_item(std::string_view value, Fn&& fn) {
   }
   return false;
 }
+
+// The length of the absolute form's scheme ("http://", "https://", any case) that target starts
+// with; 0 when it does not.
+size_t scheme_length(std::string_view target) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (equals_ignoring_case(target.substr(0, scheme.size()), scheme)) return scheme.size();
+  }
+  return 0;
+}
 }  // namespace
 
 void set_cross_origin_isolation(bool on) {
@@ -62,17 +71,93 @@ StringResponse error_response(http::status status, std::string_view message, std
   return json_response(status, error_json(message, rule, field), version);
 }
 
+std::optional<unsigned> request_line_version(std::string_view request) {
+  std::string_view line = request.substr(0, request.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() < 9 || line[line.size() - 9] != ' ') return std::nullopt;
+  const std::string_view v = line.substr(line.size() - 8);  // HTTP/d.d
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (v.substr(0, 5) != "HTTP/" || !digit(v[5]) || v[6] != '.' || !digit(v[7])) {
+    return std::nullopt;
+  }
+  return unsigned(v[5] - '0') * 10 + unsigned(v[7] - '0');
+}
+
+std::optional<HeaderProblem> header_problem(const http::request_header<>& req, bool chunked) {
+  const unsigned version = req.version();
+  // RFC 9112 6.1, 6.3: a body is read as chunks, or by its Content-Length; anything else would
+  // leave its end unknown, and what follows it could be read as another request.
+  if (req.count(http::field::transfer_encoding) > 0) {
+    if (version < 11) {
+      return HeaderProblem{http::status::bad_request,
+                           "Transfer-Encoding is not allowed in an HTTP/1.0 request",
+                           "transfer-encoding"};
+    }
+    std::string_view last, other;  // over every Transfer-Encoding line, in order
+    size_t chunked_codings = 0;
+    auto [line, end] = req.equal_range(http::field::transfer_encoding);
+    for (; line != end; ++line) {
+      any_list_item(to_sv(line->value()), [&](std::string_view coding) {
+        if (coding.empty()) return false;
+        last = coding;
+        if (equals_ignoring_case(coding, "chunked")) {
+          ++chunked_codings;
+        } else if (other.empty()) {
+          other = coding;
+        }
+        return false;
+      });
+    }
+    if (!equals_ignoring_case(last, "chunked") || chunked_codings != 1 || !chunked) {
+      return HeaderProblem{http::status::bad_request,
+                           "the request body's length cannot be known: its Transfer-Encoding "
+                           "must end with chunked, applied once",
+                           "transfer-encoding"};
+    }
+    if (!other.empty()) {
+      return HeaderProblem{http::status::not_implemented,
+                           "transfer coding '" + std::string(other.substr(0, 64)) +
+                               "' is not implemented: send the body chunked or with a "
+                               "Content-Length",
+                           "transfer-encoding"};
+    }
+  }
+  // RFC 9112 3.2.
+  if (const size_t hosts = req.count(http::field::host);
+      hosts > 1 || (hosts == 0 && version > 10)) {
+    return HeaderProblem{http::status::bad_request,
+                         hosts > 1 ? "a request has one Host header, not several"
+                                   : "an HTTP/1.1 request needs a Host header",
+                         "host"};
+  }
+  // RFC 9110 10.1.1.
+  auto [expect, expect_end] = req.equal_range(http::field::expect);
+  for (; expect != expect_end; ++expect) {
+    if (any_list_item(to_sv(expect->value()), [](std::string_view e) {
+          return !e.empty() && !equals_ignoring_case(e, "100-continue");
+        })) {
+      return HeaderProblem{http::status::expectation_failed,
+                           "the only expectation met here is 100-continue", "expect"};
+    }
+  }
+  // RFC 9112 3.2: the origin form, the absolute form, and the asterisk form of OPTIONS.
+  const std::string_view target = to_sv(req.target());
+  if (target.substr(0, 1) != "/" && scheme_length(target) == 0 &&
+      !(target == "*" && req.method() == http::verb::options)) {
+    return HeaderProblem{http::status::bad_request,
+                         "the request target must be a path (/...) or an absolute URL", "path"};
+  }
+  return std::nullopt;
+}
+
 std::string_view target_path(std::string_view target) {
   // The absolute form (RFC 9112 3.2.2: a server must accept it): "http://host:port/p?q" is
   // "/p?q"; the authority (which may hold credentials) is neither checked nor kept.
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (equals_ignoring_case(target.substr(0, scheme.size()), scheme)) {
-      target.remove_prefix(scheme.size());
-      const size_t path = target.find_first_of("/?#");
-      target = path == std::string_view::npos ? std::string_view() : target.substr(path);
-      if (target.empty() || target[0] != '/') return "/";
-      break;
-    }
+  if (const size_t scheme = scheme_length(target)) {
+    target.remove_prefix(scheme);
+    const size_t path = target.find_first_of("/?#");
+    target = path == std::string_view::npos ? std::string_view() : target.substr(path);
+    if (target.empty() || target[0] != '/') return "/";
   }
   return target.substr(0, target.find_first_of("?#"));
 }
@@ -102,22 +187,44 @@ std::optional<std::string> decode_target_path(std::string_view target) {
   return out;
 }
 
-std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLimits limits) {
-  // Entries of each open array, innermost last; depth is bounded by max_depth, so this is a
-  // fixed array on the stack.
+std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonShapeLimits limits) {
+  // Per open container, innermost last (depth is bounded by max_depth, so these are fixed arrays
+  // on the stack): whether it is an array, its entries so far, and, in an object, the name of
+  // its current member and whether a name comes next.
   constexpr unsigned kMaxTrackedDepth = 64;
   size_t entries[kMaxTrackedDepth] = {};
   bool is_array[kMaxTrackedDepth] = {};
+  std::string_view name[kMaxTrackedDepth] = {};
+  bool name_next[kMaxTrackedDepth] = {};
   const unsigned max_depth = std::min(limits.max_depth, kMaxTrackedDepth - 1);
   unsigned depth = 0;
   size_t number_run = 0;
+  // The problem at the value that the containers 1..at lead to: "a.b[2].c", or "body".
+  auto problem = [&](std::string message, unsigned at) {
+    std::string field;
+    for (unsigned d = 1; d <= at; ++d) {
+      if (is_array[d]) {
+        field.append("[").append(std::to_string(entries[d])).append("]");
+      } else {
+        field.append(field.empty() ? "" : ".").append(name[d]);
+      }
+    }
+    return JsonShapeProblem{std::move(message), field.empty() ? "body" : field};
+  };
   for (size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
     if (c == '"') {
       const size_t start = ++i;
       while (i < body.size() && body[i] != '"') i += body[i] == '\\' ? 2 : 1;
+      const bool is_name = depth > 0 && name_next[depth];
       if (i - start > limits.max_string_bytes) {
-        return "a JSON string is longer than " + std::to_string(limits.max_string_bytes) + " bytes";
+        return problem(
+            "a JSON string is longer than " + std::to_string(limits.max_string_bytes) + " bytes",
+            is_name ? depth - 1 : depth);
+      }
+      if (is_name) {
+        name[depth] = body.substr(start, i - start);
+        name_next[depth] = false;
       }
       number_run = 0;
       continue;
@@ -126,22 +233,28 @@ std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLi
         (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
     number_run = number_char ? number_run + 1 : 0;
     if (number_run > limits.max_number_chars) {
-      return "a JSON number is longer than " + std::to_string(limits.max_number_chars) +
-             " characters";
+      return problem(
+          "a JSON number is longer than " + std::to_string(limits.max_number_chars) + " characters",
+          depth);
     }
     if (c == '[' || c == '{') {
       if (depth >= max_depth) {
-        return "JSON nested deeper than " + std::to_string(max_depth) + " levels";
+        return problem("JSON nested deeper than " + std::to_string(max_depth) + " levels", depth);
       }
       ++depth;
       is_array[depth] = c == '[';
       entries[depth] = 0;
+      name[depth] = {};
+      name_next[depth] = c == '{';
     } else if (c == ']' || c == '}') {
       if (depth > 0) --depth;
-    } else if (c == ',' && depth > 0 && is_array[depth]) {
-      if (++entries[depth] >= limits.max_array_entries) {
-        return "a JSON array has more than " + std::to_string(limits.max_array_entries) +
-               " entries";
+    } else if (c == ',' && depth > 0) {
+      if (!is_array[depth]) {
+        name_next[depth] = true;
+      } else if (++entries[depth] >= limits.max_array_entries) {
+        return problem(
+            "a JSON array has more than " + std::to_string(limits.max_array_entries) + " entries",
+            depth - 1);
       }
     }
   }

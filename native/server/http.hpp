@@ -63,6 +63,24 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
                               std::string_view field, unsigned version);
 
+// What makes a parsed request header unfit to be read on (RFC 9110, RFC 9112): a
+// Transfer-Encoding in an HTTP/1.0 request, or one whose codings are not exactly one final
+// "chunked" (400 where that leaves the body's length unknown, 501 for a coding not
+// implemented); a missing (HTTP/1.1) or repeated Host (400); an expectation other than
+// 100-continue (417); a target that is neither a path, nor the absolute form, nor the "*" of
+// OPTIONS (400). field: "transfer-encoding", "host", "expect" or "path". chunked: whether the
+// parser reads the body as chunks (it must, for a Transfer-Encoding to pass).
+struct HeaderProblem {
+  http::status status;
+  std::string message, field;
+};
+std::optional<HeaderProblem> header_problem(const http::request_header<>& req, bool chunked);
+
+// The version at the end of a request's first line, from the raw bytes ("GET / HTTP/2.0\r\n"
+// -> 20): Beast's parser refuses every version but 1.0 and 1.1 as malformed, and another major
+// version is answered 505. nullopt when the line does not end so.
+std::optional<unsigned> request_line_version(std::string_view request);
+
 // The path part of a request target, undecoded: "/p" of the origin form "/p?q" and of the
 // absolute form "http://host/p?q" ("/" when the latter has none).
 std::string_view target_path(std::string_view target);
@@ -77,10 +95,16 @@ struct JsonShapeLimits {
   size_t max_string_bytes = 1024;
   size_t max_number_chars = 100;
 };
-// One pass over a request body, without allocating: a message naming the first hostile shape
-// (nesting too deep, an array with too many entries, a string or number too long), or nullopt.
-// Not a JSON validator: what passes is still parsed and checked by the backend.
-std::optional<std::string> json_shape_problem(std::string_view body, JsonShapeLimits limits = {});
+// The first hostile shape of a request body (nesting too deep, an array with too many entries, a
+// string or number too long): a message, and where it is as validation names a field
+// ("sender_id", "public_keys", "keyPairsIn[0].publicKey"; "body" for the whole body).
+struct JsonShapeProblem {
+  std::string message, field;
+};
+// One pass, allocating only for the answer. Not a JSON validator: what passes is still parsed
+// and checked by the backend.
+std::optional<JsonShapeProblem> json_shape_problem(std::string_view body,
+                                                   JsonShapeLimits limits = {});
 
 // True when an If-None-Match header value names etag (or is "*").
 bool etag_matches(std::string_view if_none_match, std::string_view etag);

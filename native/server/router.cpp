@@ -22,11 +22,22 @@ Router::Router(const ProofBackend& backend, bool reference_status_codes)
       table_(backend.served()),
       reference_status_codes_(reference_status_codes) {}
 
-std::optional<Refusal> Router::check(const Route& route, http::verb method) const {
-  if (!method_allowed(route, method)) {
+std::optional<Refusal> Router::check(const Route& route, std::string_view method,
+                                     std::string_view path, bool exists) const {
+  const http::verb verb = http::string_to_verb({method.data(), method.size()});
+  if (verb == http::verb::unknown) {  // RFC 9110 9.1
+    return Refusal{http::status::not_implemented,
+                   "method " + std::string(method.substr(0, 64)) +
+                       " is not implemented by this server (GET, HEAD, POST)",
+                   "method", "method"};
+  }
+  if (!method_allowed(route, verb)) {
+    if (!exists) {
+      return Refusal{http::status::not_found, "no such resource: " + std::string(path), "path",
+                     "path"};
+    }
     return Refusal{http::status::method_not_allowed,
-                   std::string("method ") + std::string(to_sv(http::to_string(method))) +
-                       " is not allowed here; use " + route.allow,
+                   "method " + std::string(method) + " is not allowed here; use " + route.allow,
                    "method", "method"};
   }
   if (route.kind == RouteKind::kNotServed) {
@@ -60,7 +71,7 @@ StringResponse Router::answer(const Result<std::string>& result, unsigned versio
 
 StringResponse Router::refuse(const Refusal& r, unsigned version) const {
   // Only what the reference itself answers with 400/500 changes; the protocol's own answers
-  // (404, 405, 408, 413, 431, 503) are kept.
+  // (404, 405, 413, 415, 501, 503) are kept.
   if (reference_status_codes_ && r.status == http::status::bad_request) {
     return reference_error(r.message, version);
   }

@@ -29,8 +29,13 @@ class Router {
 
   Route classify(std::string_view path) const { return table_.classify(path); }
 
-  // After the header: a refusal for a wrong method or a circuit not served; nullopt to go on.
-  std::optional<Refusal> check(const Route& route, http::verb method) const;
+  // After the header: a refusal, or nullopt to go on. In order: 501 for a method this server
+  // does not implement at all (named as sent), 404 for a path that names nothing, 405 for a
+  // method not allowed where it names something, 404 for a circuit not served. method: as sent;
+  // path: decoded; exists: whether a file route (kStatic, kKeyFile) names a file (the caller
+  // needs to look only where the method is not allowed).
+  std::optional<Refusal> check(const Route& route, std::string_view method,
+                               std::string_view path = {}, bool exists = true) const;
 
   // The job of a kProve / kVerify route, run on a worker thread: the reference response JSON,
   // {"valid":true} or {"valid":false}, or an Error (classified by core/util/error_kind.hpp).
@@ -42,7 +47,8 @@ class Router {
   // fault 500; a cancelled job 499-like (never sent: the client left).
   StringResponse answer(const Result<std::string>& result, unsigned version) const;
   // The answer of a refusal (Refusal, or a body the shape check refused), with the same
-  // reference_status_codes mapping for the request's faults (4xx other than 404/405/408/413).
+  // reference_status_codes mapping for the request's faults (400 only: a refusal's other
+  // statuses are the protocol's own answers and stay).
   StringResponse refuse(const Refusal& refusal, unsigned version) const;
 
   const RouteTable& table() const { return table_; }

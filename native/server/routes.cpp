@@ -22,12 +22,20 @@ Pattern split_route(std::string_view route) {
   return {route.substr(0, at), route.substr(at + 3)};
 }
 
+// Whether path is the route with some k: a canonical decimal (digits, no leading zero; any
+// size: an absurd k is a k this server does not serve).
 bool matches(std::string_view path, std::string_view route) {
   const Pattern p = split_route(route);
   if (p.suffix.empty() && route.find("{k}") == std::string_view::npos) return path == p.prefix;
-  return path.size() >= p.prefix.size() + p.suffix.size() &&
-         path.substr(0, p.prefix.size()) == p.prefix &&
-         path.substr(path.size() - p.suffix.size()) == p.suffix;
+  if (path.size() <= p.prefix.size() + p.suffix.size() ||
+      path.substr(0, p.prefix.size()) != p.prefix ||
+      path.substr(path.size() - p.suffix.size()) != p.suffix) {
+    return false;
+  }
+  const std::string_view k =
+      path.substr(p.prefix.size(), path.size() - p.prefix.size() - p.suffix.size());
+  return k.find_first_not_of("0123456789") == std::string_view::npos &&
+         (k[0] != '0' || k.size() == 1);
 }
 
 std::string quoted_etag(std::string_view tag) {
@@ -115,7 +123,7 @@ std::vector<RouteRow> route_rows() {
                     std::string(f->name) + " verification: response JSON -> {\"valid\": ...}"});
   }
   rows.push_back({"GET", "/healthcheck", "the reference's health answer"});
-  rows.push_back({"GET", "/readyz", "200 when serving, 503 while draining"});
+  rows.push_back({"GET", "/readyz", "200 while serving (the port closes at SIGTERM)"});
   rows.push_back({"GET", "/metrics", "Prometheus metrics"});
   rows.push_back({"GET", "/keys/manifest.json", "the served circuits' keys for the browser"});
   rows.push_back({"GET", "/keys/<circuit>.pk", "a compressed key file (.pk, .vk)"});
@@ -176,6 +184,11 @@ KeyFiles::KeyFiles(const std::vector<CircuitKeys>& circuits) {
   manifest_ = manifest.dump();
   manifest_etag_ = quoted_etag(
       blake2b_hex(reinterpret_cast<const uint8_t*>(manifest_.data()), manifest_.size()));
+}
+
+bool KeyFiles::has(std::string_view path) const {
+  return path == "/keys/manifest.json" ||
+         (path.substr(0, 6) == "/keys/" && files_.count(path.substr(6)) > 0);
 }
 
 AnyResponse KeyFiles::serve(std::string_view path, std::string_view if_none_match,

@@ -11,8 +11,10 @@
 //   POST <verify route> of each circuit, e.g. /verifyProofTransfer-{k},
 //        /verifyProof/join-split-enygma: a response JSON -> {"valid": true|false}
 //   GET  /healthcheck                 {"message":"Server is healthy","status":"ok"} (reference)
-//   GET  /readyz                      200 {"status":"ready"}; 503 {"status":"draining"} after
-//                                     SIGTERM. The port opens only once every key is loaded.
+//   GET  /readyz                      200 {"status":"ready"}. The port opens only once every
+//                                     key is loaded and closes at SIGTERM (probes then get
+//                                     connection refused); 503 {"status":"draining"} only to a
+//                                     request that races the signal.
 //   GET  /metrics                     Prometheus text format 0.0.4
 //   GET  /keys/manifest.json          {"format":"enygma-groth16-bn254-compressed",
 //                                      "digest":"blake2b-256","circuits":[{"id","family","k",
@@ -25,6 +27,8 @@
 //   GET  /<anything else>             static files of --web (index.html for folders;
 //                                     .wasm application/wasm, .js/.mjs text/javascript;
 //                                     "<file>.gz" instead where the client takes gzip)
+// A path that names nothing (no route, no file) is 404 for every method; 405 (with Allow) is
+// for a method not allowed where the path names something.
 // Key files, the manifest and static files carry an ETag (keys: "\"<blake2b hex>\"") and
 // Cache-Control: no-cache: browsers store them and revalidate (If-None-Match -> 304), so a
 // redeploy with new keys is seen at once and an unchanged key costs no download. A static file
@@ -108,6 +112,8 @@ class KeyFiles {
   explicit KeyFiles(const std::vector<CircuitKeys>& circuits);
   // path is "/keys/..." (kKeysManifest or kKeyFile)
   AnyResponse serve(std::string_view path, std::string_view if_none_match, unsigned version) const;
+  // Whether path ("/keys/...") names the manifest or a key file.
+  bool has(std::string_view path) const;
   const std::string& manifest() const { return manifest_; }
 
  private:

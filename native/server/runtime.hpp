@@ -2,9 +2,10 @@
 // own strand), a prover WorkQueue and a verifier WorkQueue whose threads do all the CPU work,
 // and the shutdown sequence.
 //
-// Shutdown (SIGTERM/SIGINT): close the listening socket (no new connections), mark the server
-// draining (/readyz -> 503), close every connection that has no admitted work; connections
-// whose proof is queued or running get their answer (with Connection: close) and then close.
+// Shutdown (SIGTERM/SIGINT): close the listening socket (no new connections: readiness probes
+// get connection refused), mark the server draining (a request racing the signal: /readyz 503),
+// close every connection that has no admitted work; connections whose proof is queued or
+// running get their answer (with Connection: close) and then close.
 // When the last connection is gone the network threads return, the work queues are joined and
 // run() returns 0. If that takes longer than --drain-timeout, run() gives up and returns 1.
 // While it waits, it logs what it waits for (drain_waiting) every tenth of --drain-timeout, at

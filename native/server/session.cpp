@@ -107,11 +107,34 @@ void Session::on_read_error(beast::error_code ec) {
         "the request body is larger than " + std::to_string(server_.config().max_body) + " bytes",
         "max_body", "body", true);
   }
+  // The parser consumes the request line once it has read it; until then the buffer starts
+  // with it.
+  const std::string_view unparsed =
+      parser_ && to_sv(parser_->get().target()).empty()
+          ? std::string_view(static_cast<const char*>(buffer_.data().data()), buffer_.size())
+          : std::string_view();
   if (ec == http::error::header_limit) {
+    // No line end within the limit: the request line alone is too long.
+    if (!unparsed.empty() &&
+        unparsed.substr(0, server_.config().max_header).find('\n') == std::string_view::npos) {
+      return send_error(http::status::uri_too_long,
+                        "the request line is longer than " +
+                            std::to_string(server_.config().max_header) + " bytes",
+                        "max_header", "path", true);
+    }
     return send_error(http::status::request_header_fields_too_large,
                       "the request header is larger than " +
                           std::to_string(server_.config().max_header) + " bytes",
                       "max_header", "header", true);
+  }
+  // The parser takes HTTP/1.0 and 1.1 only: another major version is 505, not malformed.
+  if (ec == http::error::bad_version) {
+    if (const auto version = request_line_version(unparsed); version && *version / 10 != 1) {
+      return send_error(http::status::http_version_not_supported,
+                        "HTTP/" + std::to_string(*version / 10) + "." +
+                            std::to_string(*version % 10) + " is not supported: use HTTP/1.1",
+                        "http", "version", true);
+    }
   }
   send_error(http::status::bad_request, "malformed HTTP request: " + ec.message(), "http", "",
              true);
@@ -124,20 +147,40 @@ bool Session::request_body_pending() const {
 
 void Session::after_header() {
   const auto& req = parser_->get();
-  version_ = req.version();
+  version_ = req.version();  // 10 or 11: the parser refuses every other version
   keep_alive_ = req.keep_alive();
   head_ = req.method() == http::verb::head;
   record_.method = std::string(to_sv(req.method_string()));
   const std::string_view target = to_sv(req.target());
   record_.path = std::string(target_path(target));  // no query, no authority
+  route_ = Route{};
+  // A request whose framing, version, Host, expectation or target is not one this server reads
+  // is refused and the connection closed: what follows it is never read as a request.
+  if (auto problem = header_problem(req, parser_->chunked())) {
+    return send_error(problem->status, problem->message, "http", problem->field, true);
+  }
+  if (target == "*") {  // OPTIONS * (header_problem refuses * otherwise): the server's methods
+    StringResponse res{http::status::ok, version_};
+    set_common_headers(res);
+    res.set(http::field::allow, "GET, HEAD, POST");
+    res.prepare_payload();
+    return send(std::move(res), request_body_pending());
+  }
   auto path = decode_target_path(target);
   if (!path) {
-    route_ = Route{};
     return send_error(http::status::bad_request, "the request target is not a valid path", "http",
                       "path", request_body_pending());
   }
   route_ = server_.router().classify(*path);
-  if (auto refusal = server_.router().check(route_, req.method())) {
+  // A file route names something only where its file exists (looked up only when the method
+  // is not allowed there: 405 then, or 404 for nothing).
+  bool exists = true;
+  if (!method_allowed(route_, req.method())) {
+    const std::string& p = *path;
+    if (route_.kind == RouteKind::kKeyFile) exists = server_.key_files().has(p);
+    if (route_.kind == RouteKind::kStatic) exists = server_.static_files().resolve(p).has_value();
+  }
+  if (auto refusal = server_.router().check(route_, to_sv(req.method_string()), *path, exists)) {
     return send_refusal(*refusal, request_body_pending());
   }
   const bool work = route_.kind == RouteKind::kProve || route_.kind == RouteKind::kVerify;
@@ -160,8 +203,9 @@ void Session::after_header() {
     }
   }
   if (parser_->is_done()) return dispatch();
-  // curl and others wait for this before sending a body over 1 KiB.
-  if (beast::iequals(req[http::field::expect], "100-continue")) {
+  // curl and others wait for this before sending a body over 1 KiB. header_problem let only
+  // 100-continue through; an HTTP/1.0 client's is ignored (RFC 9110 10.1.1: no 1xx to it).
+  if (req.version() >= 11 && req.count(http::field::expect) > 0) {
     static const char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
     asio::async_write(socket_, asio::buffer(kContinue, sizeof kContinue - 1),
                       [self = shared_from_this()](beast::error_code ec, size_t) {
@@ -201,7 +245,7 @@ void Session::dispatch() {
     case RouteKind::kVerify:
       return submit(route_.kind == RouteKind::kProve);
     case RouteKind::kNotServed:  // refused after the header (Router::check)
-      return send_refusal(*server_.router().check(route_, http::verb::post));
+      return send_refusal(*server_.router().check(route_, "POST"));
     case RouteKind::kHealth:
       return send(healthcheck_response(version));
     case RouteKind::kReady:
@@ -242,8 +286,8 @@ void Session::submit(bool prove) {
   // Hostile shapes (deep nesting, huge numbers or strings, giant arrays) are refused here, on
   // the network thread, in one pass without allocating: they never take a prover's place.
   if (auto problem = json_shape_problem(*body)) {
-    return send_refusal(
-        Refusal{http::status::bad_request, *problem, prove ? "input" : "proof", "body"});
+    return send_refusal(Refusal{http::status::bad_request, std::move(problem->message),
+                                prove ? "input" : "proof", std::move(problem->field)});
   }
   cancel_.store(false);
   const Route route = route_;
@@ -285,7 +329,8 @@ void Session::watch_disconnect() {
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
       return self->watch_disconnect();
     }
-    // End of stream or reset: nobody will read the answer.
+    // End of stream or reset: nobody will read the answer. A client that only half-closed
+    // (shutdown(SHUT_WR) after its request) is taken as gone too, as nginx does (docs/server.md).
     self->cancel_.store(true);
     self->close();
   });
@@ -338,11 +383,32 @@ void Session::send_error(http::status status, std::string_view message, std::str
   send(std::move(res), close_after);
 }
 
+// An answer and its serializer, kept together until written.
+template <class Body>
+struct Outgoing {
+  explicit Outgoing(http::response<Body>&& res) : message(std::move(res)) {}
+  Outgoing(const Outgoing&) = delete;  // the serializer refers to the message
+  http::response<Body> message;
+  http::response_serializer<Body> serializer{message};
+};
+
+template <class Body>
+void Session::write(std::shared_ptr<Outgoing<Body>> out, bool close) {
+  // --write-timeout is the time without progress: it starts again with each piece written, so
+  // a slow but steady reader of a large key gets it whole.
+  arm_timer(server_.config().write_timeout);
+  http::async_write_some(socket_, out->serializer,
+                         [self = shared_from_this(), out, close](beast::error_code ec, size_t) {
+                           if (self->state_ != State::kWriting) return;
+                           if (ec || out->serializer.is_done()) return self->on_written(ec, close);
+                           self->write(out, close);
+                         });
+}
+
 void Session::send(AnyResponse response, bool close_after) {
   if (state_ == State::kClosed) return;
   const bool close = close_after || !keep_alive_ || shutdown_ || server_.draining();
   state_ = State::kWriting;
-  arm_timer(server_.config().write_timeout);
   std::visit(
       [&](auto& res) {
         res.keep_alive(!close);
@@ -350,22 +416,13 @@ void Session::send(AnyResponse response, bool close_after) {
         record_.bytes = res.payload_size().value_or(0);
         if (head_) {
           // HEAD: the header of the GET answer (Content-Length included), no body.
-          auto header = std::make_shared<http::response<http::empty_body>>(std::move(res.base()));
-          response_ = header;
           record_.bytes = 0;
-          http::async_write(socket_, *header,
-                            [self = shared_from_this(), close](beast::error_code ec, size_t) {
-                              self->on_written(ec, close);
-                            });
-          return;
+          return write(std::make_shared<Outgoing<http::empty_body>>(
+                           http::response<http::empty_body>(std::move(res.base()))),
+                       close);
         }
-        using Response = std::decay_t<decltype(res)>;
-        auto owned = std::make_shared<Response>(std::move(res));
-        response_ = owned;
-        http::async_write(socket_, *owned,
-                          [self = shared_from_this(), close](beast::error_code ec, size_t) {
-                            self->on_written(ec, close);
-                          });
+        using Body = typename std::decay_t<decltype(res)>::body_type;
+        write(std::make_shared<Outgoing<Body>>(std::move(res)), close);
       },
       response);
 }
@@ -373,7 +430,6 @@ void Session::send(AnyResponse response, bool close_after) {
 void Session::on_written(beast::error_code ec, bool close) {
   if (state_ != State::kWriting) return;
   disarm_timer();
-  response_.reset();
   record_.duration_ms = ms_between(request_start_, Clock::now());
   if (ec) record_.status = 499;
   server_.metrics().count_request(route_.endpoint, record_.status);
@@ -438,7 +494,6 @@ void Session::close() {
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
   parser_.reset();
-  response_.reset();
   discard_.reset();
 }
 

@@ -6,8 +6,9 @@
 //   body    (end of header .. end of body)             --body-timeout   -> 408
 //   working (proof or verification admitted)           no limit: the queue bounds it
 //   writing (the answer)                               --write-timeout  -> close
-// While working, the socket is watched for the client going away: its admitted proof is then
-// cancelled through ProveOptions::cancel (or dropped before it starts).
+//           (the time without progress: restarted with each piece written)
+// While working, the socket is watched for the client going away (a half-close counts): its
+// admitted proof is then cancelled through ProveOptions::cancel (or dropped before it starts).
 #pragma once
 
 #include <array>
@@ -26,6 +27,8 @@
 namespace enygma::server {
 
 class Server;
+template <class Body>
+struct Outgoing;  // an answer being written (session.cpp)
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
@@ -55,6 +58,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void watch_disconnect();
   void on_work_done(Result<std::string> result, bool prove, double queue_wait_ms, double work_ms);
   void send(AnyResponse response, bool close_after = false);
+  template <class Body>
+  void write(std::shared_ptr<Outgoing<Body>> out, bool close);
   void send_error(http::status status, std::string_view message, std::string_view rule,
                   std::string_view field, bool close_after = false);
   void send_refusal(const Refusal& refusal, bool close_after = false);
@@ -74,7 +79,6 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t timer_generation_ = 0;
   ReadBuffer buffer_;
   std::optional<RequestParser> parser_;
-  std::shared_ptr<void> response_;  // alive until written
   State state_ = State::kIdle;
   bool timed_out_ = false;
   bool shutdown_ = false;
