@@ -229,14 +229,14 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
     for (unsigned k : ks) {
       bool served = false;
       for (const CircuitId& id : out) served = served || id.k == k;
-      unsigned lo = 0, hi = 0;  // the k range of the families named
-      for (const std::string& name : names) {
-        const CircuitFamily* f = find_circuit_family(name);
-        if (!f->has_k()) continue;
-        lo = lo ? std::min(lo, f->min_k) : f->min_k;
-        hi = std::max(hi, f->max_k);
-      }
       if (!served) {
+        unsigned lo = 0, hi = 0;  // the k range of the families named
+        for (const std::string& name : names) {
+          const CircuitFamily* f = find_circuit_family(name);
+          if (!f->has_k()) continue;
+          lo = lo ? std::min(lo, f->min_k) : f->min_k;
+          hi = std::max(hi, f->max_k);
+        }
         std::string why = "= " + std::to_string(k) + " is not served by the circuits chosen";
         if (hi) why += " (their k: " + std::to_string(lo) + ".." + std::to_string(hi) + ")";
         return usage("k", why);
