@@ -5,6 +5,7 @@
 #if !defined(__EMSCRIPTEN__)
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -388,6 +389,67 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
                   vector_path("transfer-k2.json")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("enygma-transfer-k2"), std::string::npos) << r.err;
+}
+
+// --out: through a symbolic link the file it names is replaced, not the link; a pipe or a device
+// is written to, never replaced by a file; "-" is standard output (the summary then goes to
+// standard error); a witness or a request (secret keys) is readable by its owner alone, also
+// over an existing file of another mode. Output lost on a full standard output is exit 1.
+TEST(Cli, OutputsGoWhereTheirPathLeads) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  write(tmp / "target.json", "original");
+  ASSERT_EQ(symlink("target.json", (tmp / "link.json").c_str()), 0);
+  auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", tmp / "link.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  struct stat st;
+  ASSERT_EQ(lstat((tmp / "link.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_NE(test::read_all(tmp / "target.json").find("vk_alpha_1"), std::string::npos);
+
+  const std::string fifo = tmp / "out.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string piped;
+  std::thread reader([&] { piped = test::read_all(fifo); });
+  r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", fifo});
+  reader.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(piped.find("vk_alpha_1"), std::string::npos);
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  r = run_enygma({"export-r1cs", "--k", "2", "--out", "/dev/null"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+
+  r = run_enygma({"export-r1cs", "--k", "2", "--out", "-"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 4), "r1cs");
+  EXPECT_NE(r.err.find("\"out\":\"-\""), std::string::npos) << r.err;
+
+  write(tmp / "witness.wtns", "old");
+  ASSERT_EQ(chmod((tmp / "witness.wtns").c_str(), 0644), 0);
+  r = run_enygma({"witness", "--k", "2", "--input", vector_path("transfer-k2.json"), "--out",
+                  tmp / "witness.wtns"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"make-request", "--k", "2", "--seed", "3", "--out", tmp / "request.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* secret : {"witness.wtns", "request.json"}) {
+    ASSERT_EQ(stat((tmp / secret).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << secret;
+  }
+
+  for (const char* command : {"setup", "import-zkey"}) {
+    r = run_enygma({command, "--k", "2", "--zkey", "x.zkey", "--out", ""});
+    if (std::string(command) == "setup") r = run_enygma({command, "--k", "2", "--out", ""});
+    EXPECT_EQ(r.exit_code, 64) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("--out names no folder"), std::string::npos) << r.err;
+  }
+
+  test::Child full("/bin/sh", {"-c", test::enygma_binary().string() + " version > /dev/full"}, {});
+  const auto lost = full.wait();
+  EXPECT_EQ(lost.exit_code, 1) << lost.err;
+  EXPECT_NE(lost.err.find("cannot write standard output"), std::string::npos) << lost.err;
 }
 
 TEST(Cli, ExportsSnarkjsFormats) {

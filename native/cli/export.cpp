@@ -39,7 +39,7 @@ int run_export_vk(int argc, char** argv) {
   if (!prover) return cli::fail(prover.error());
   std::string text = verifying_key_to_snarkjs_json((*prover)->verifying_key()) + "\n";
   if (auto out = args.get("out")) {
-    if (auto st = native::write_file_atomic(*out, text); !st) return cli::fail(st.error());
+    if (auto st = native::write_output_file(*out, text); !st) return cli::fail(st.error());
   } else {
     fputs(text.c_str(), stdout);
   }
@@ -71,9 +71,9 @@ int run_export_proof(int argc, char** argv) {
   if (!text) return cli::fail(text.error());
   auto parsed = proof_from_reference_json(*text);
   if (!parsed) return cli::fail(parsed.error());
-  auto st = native::write_file_atomic(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
+  auto st = native::write_output_file(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
   if (st)
-    st = native::write_file_atomic(*args.get("out-public"),
+    st = native::write_output_file(*args.get("out-public"),
                                    public_to_snarkjs_json(parsed->public_inputs));
   if (!st) return cli::fail(st.error());
   return 0;

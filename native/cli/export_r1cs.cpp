@@ -36,12 +36,13 @@ int run_export_r1cs(int argc, char** argv) {
   if (!args.require("export-r1cs", {"out"})) return native::kExitUsage;
   auto out = args.get("out");
   const R1cs& r1cs = circuit_r1cs(*circuit);
-  if (auto st = native::write_file_atomic(*out, write_r1cs_file(r1cs)); !st) {
+  if (auto st = native::write_output_file(*out, write_r1cs_file(r1cs)); !st) {
     return cli::fail(st.error());
   }
-  printf("{%s,\"constraints\":%zu,\"wires\":%u,\"public_inputs\":%u,\"out\":%s}\n",
-         cli::circuit_json_fields(*circuit).c_str(), r1cs.num_constraints(), r1cs.num_wires,
-         r1cs.num_public, cli::json_string(*out).c_str());
+  fprintf(cli::summary_stream(*out),
+          "{%s,\"constraints\":%zu,\"wires\":%u,\"public_inputs\":%u,\"out\":%s}\n",
+          cli::circuit_json_fields(*circuit).c_str(), r1cs.num_constraints(), r1cs.num_wires,
+          r1cs.num_public, cli::json_string(*out).c_str());
   return 0;
 }
 

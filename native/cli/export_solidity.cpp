@@ -104,15 +104,15 @@ int run_export_solidity(int argc, char** argv) {
   auto vk = load_verifying_key(*bytes, expected_name);
   if (!vk) return cli::fail(vk.error());
   options.circuit_name = header->circuit_name;
-  if (auto st = native::write_file_atomic(*out, solidity_verifier_source(*vk, options)); !st) {
+  if (auto st = native::write_output_file(*out, solidity_verifier_source(*vk, options)); !st) {
     return cli::fail(st.error());
   }
-  printf(
-      "{\"contract\":%s,\"circuit\":%s,\"public_inputs\":%u,\"insecure_dev_key\":%s,"
-      "\"out\":%s}\n",
-      cli::json_string(options.contract_name).c_str(),
-      cli::json_string(header->circuit_name).c_str(), vk->num_public,
-      header->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
+  fprintf(cli::summary_stream(*out),
+          "{\"contract\":%s,\"circuit\":%s,\"public_inputs\":%u,\"insecure_dev_key\":%s,"
+          "\"out\":%s}\n",
+          cli::json_string(options.contract_name).c_str(),
+          cli::json_string(header->circuit_name).c_str(), vk->num_public,
+          header->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
   if (header->insecure_dev) {
     fputs(
         "enygma export-solidity: WARNING: this verifying key comes from insecure development "

@@ -49,20 +49,26 @@ int run_import_zkey(int argc, char** argv) {
   if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
+  if (dir->empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
   auto zkey = native::read_file(*zkey_path);
   if (!zkey) return cli::fail(zkey.error());
   ThreadPool pool(static_cast<unsigned>(*threads));
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
   auto imported = import_zkey(*zkey, circuit_r1cs(*circuit), pool, options);
-  if (!imported) return cli::fail(imported.error());
+  if (!imported) {
+    const Error& e = imported.error();
+    return cli::fail(make_error(*zkey_path + ": " + e.message, e.rule, *zkey_path));
+  }
   const Groth16Keys& keys = imported->keys;
 
   if (auto vk_path = args.get("check-vk")) {
     auto text = native::read_text_file(*vk_path);
     if (!text) return cli::fail(text.error());
     auto published = verifying_key_from_snarkjs_json(*text);
-    if (!published) return cli::fail(published.error());
+    if (!published) {  // not a verifying key: a bad --check-vk file, not a refused request
+      return cli::fail(make_error(*vk_path + ": " + published.error().message, "key", "check-vk"));
+    }
     if (published->num_public != keys.vk.num_public || published->ic != keys.vk.ic ||
         published->alpha1 != keys.vk.alpha1 || published->beta2 != keys.vk.beta2 ||
         published->gamma2 != keys.vk.gamma2 || published->delta2 != keys.vk.delta2) {
@@ -75,10 +81,10 @@ int run_import_zkey(int argc, char** argv) {
   const std::string pk_path = native::proving_key_path(*dir, *circuit);
   const std::string vk_path = native::verifying_key_path(*dir, *circuit);
   if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
-  if (auto st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name)); !st) {
+  if (auto st = native::write_output_file(pk_path, serialize_proving_key(keys.pk, name)); !st) {
     return cli::fail(st.error());
   }
-  if (auto st = native::write_file_atomic(vk_path, serialize_verifying_key(keys.vk, name)); !st) {
+  if (auto st = native::write_output_file(vk_path, serialize_verifying_key(keys.vk, name)); !st) {
     return cli::fail(st.error());
   }
 

@@ -1,5 +1,6 @@
 // enygma: command-line entry point. Each subcommand lives in its own native/cli/*.cpp and
 // registers itself in the table below.
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,5 +63,12 @@ int main(int argc, char** argv) {
     print_usage(stderr);
     return enygma::native::kExitUsage;
   }
-  return cmd->run(argc - 1, argv + 1);
+  const int status = cmd->run(argc - 1, argv + 1);
+  // What a command printed must have reached standard output (a full disk, a closed pipe): a
+  // proof lost there is a failure, not exit 0.
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "enygma: cannot write standard output: %s\n", strerror(errno));
+    return status == 0 ? enygma::native::kExitFailed : status;
+  }
+  return status;
 }

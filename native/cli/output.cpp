@@ -29,7 +29,10 @@ int fail(const Error& e) {
 int write_request_text(const native::Args& args, std::string& text) {
   int status = 0;
   if (auto out = args.get("out")) {
-    if (Status st = native::write_file_atomic(*out, text); !st) status = fail(st.error());
+    // The request holds secret keys: readable by its owner alone.
+    if (Status st = native::write_output_file(*out, text, native::FileAccess::kOwnerOnly); !st) {
+      status = fail(st.error());
+    }
   } else {
     fputs(text.c_str(), stdout);
   }

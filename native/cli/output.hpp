@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "core/registry/registry.hpp"
@@ -30,6 +31,12 @@ Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);
 // included, written to --out FILE (atomically) or, without --out, to standard output; `text` is
 // wiped after. Returns the exit status: 0, or 1 (the error printed) when FILE cannot be written.
 int write_request_text(const native::Args& args, std::string& text);
+
+// Where a command's JSON summary of what it wrote goes: standard output, or standard error when
+// the output itself went to standard output (--out -), so as not to corrupt it.
+inline FILE* summary_stream(const std::string& out) {
+  return out == "-" ? stderr : stdout;
+}
 
 // `"circuit":"transfer-k6","k":6` (k only for a family with k): the circuit in a JSON summary.
 std::string circuit_json_fields(const CircuitId& circuit);

@@ -132,7 +132,7 @@ int run_prove(int argc, char** argv) {
   if (!proof) return cli::fail(proof.error());
   timer.mark("output");
   if (auto out = args.get("out")) {
-    if (auto st = native::write_file_atomic(*out, proof->response_json + "\n"); !st) {
+    if (auto st = native::write_output_file(*out, proof->response_json + "\n"); !st) {
       return cli::fail(st.error());
     }
   } else {

@@ -55,6 +55,7 @@ int run_setup(int argc, char** argv) {
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
+  if (dir.empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
   if (auto st = native::make_directories(dir); !st) {
     fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());
     return 1;
@@ -81,8 +82,8 @@ int run_setup(int argc, char** argv) {
     const std::string name = circuit.key_name();
     auto pk_path = native::proving_key_path(dir, circuit);
     auto vk_path = native::verifying_key_path(dir, circuit);
-    auto st = native::write_file_atomic(vk_path, serialize_verifying_key(keys.vk, name));
-    if (st) st = native::write_file_atomic(pk_path, serialize_proving_key(keys.pk, name));
+    auto st = native::write_output_file(vk_path, serialize_verifying_key(keys.vk, name));
+    if (st) st = native::write_output_file(pk_path, serialize_proving_key(keys.pk, name));
     if (!st) {
       fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());
       return 1;

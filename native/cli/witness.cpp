@@ -76,11 +76,14 @@ int run_witness(int argc, char** argv) {
   }
   SecureVector<uint8_t> bytes = write_wtns_file(witness);
   sodium_memzero(witness.data(), witness.size() * sizeof(Fr));
-  if (auto st = native::write_file_atomic(*out, bytes.data(), bytes.size()); !st) {
+  if (auto st = native::write_output_file(*out, bytes.data(), bytes.size(),
+                                          native::FileAccess::kOwnerOnly);
+      !st) {
     return cli::fail(st.error());
   }
-  printf("{%s,\"wires\":%u,\"out\":%s}\n", cli::circuit_json_fields(*circuit).c_str(),
-         r1cs.num_wires, cli::json_string(*out).c_str());
+  fprintf(cli::summary_stream(*out), "{%s,\"wires\":%u,\"out\":%s}\n",
+          cli::circuit_json_fields(*circuit).c_str(), r1cs.num_wires,
+          cli::json_string(*out).c_str());
   return 0;
 }
 

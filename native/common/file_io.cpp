@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace enygma::native {
@@ -162,39 +164,79 @@ Result<std::string> read_text_file(const std::string& path) {
   return out;
 }
 
-Status write_file_atomic(const std::string& path, const void* data, size_t size) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  // Errors name the file asked for (the temporary one is this function's business).
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error("cannot create", path);
+namespace {
+
+// All of data to fd; false (errno set) on failure.
+bool write_all(int fd, const void* data, size_t size) {
   const auto* p = static_cast<const uint8_t*>(data);
   size_t done = 0;
   while (done < size) {
-    ssize_t n = write(fd, p + done, size - done);
+    const ssize_t n = write(fd, p + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      Error e = io_error("cannot write", path);
-      close(fd);
-      unlink(tmp.c_str());
-      return e;
-    }
+    if (n <= 0) return false;
     done += size_t(n);
   }
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    Error e = io_error("cannot flush", path);
+  return true;
+}
+
+}  // namespace
+
+Status write_output_file(const std::string& path, const void* data, size_t size,
+                         FileAccess access) {
+  // Errors name the file asked for (a temporary one is this function's business).
+  if (path.empty()) return make_error("no file name given", "io", path);
+  if (path == "-") {
+    if (fflush(stdout) != 0 || !write_all(STDOUT_FILENO, data, size)) {
+      return io_error("cannot write", "standard output");
+    }
+    return ok_status();
+  }
+  const mode_t mode = access == FileAccess::kOwnerOnly ? 0600 : 0644;
+  // Through a symbolic link, the file it names is replaced (not the link); a pipe or a device
+  // (/dev/null, a named pipe) is written to as it is, never replaced by a regular file.
+  std::string target = path;
+  if (struct stat st; stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return make_error(path + " is a folder", "io", path);
+    if (!S_ISREG(st.st_mode)) {
+      const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd < 0) return io_error("cannot open", path);
+      const bool written = write_all(fd, data, size);
+      const int write_errno = errno;
+      const bool closed = close(fd) == 0;
+      if (!written) errno = write_errno;
+      if (!written || !closed) return io_error("cannot write", path);
+      return ok_status();
+    }
+    if (char* resolved = realpath(path.c_str(), nullptr)) {
+      target = resolved;
+      free(resolved);
+    }
+  }
+  const std::string tmp = target + ".tmp." + std::to_string(getpid());
+  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return io_error("cannot create", path);
+  if (!write_all(fd, data, size)) {
+    Error e = io_error("cannot write", path);
+    close(fd);
     unlink(tmp.c_str());
     return e;
   }
-  if (rename(tmp.c_str(), path.c_str()) != 0) {
+  // The mode asked for whatever the umask, and whatever a file replaced had.
+  if (fchmod(fd, mode) != 0 || fsync(fd) != 0 || close(fd) != 0) {
+    Error e = io_error("cannot write", path);
+    unlink(tmp.c_str());
+    return e;
+  }
+  if (rename(tmp.c_str(), target.c_str()) != 0) {
     Error e = io_error("cannot write", path);
     unlink(tmp.c_str());
     return e;
   }
   // make the rename itself durable
-  const size_t slash = path.rfind('/');
+  const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string(".")
                           : slash == 0               ? std::string("/")
-                                                     : path.substr(0, slash);
+                                                     : target.substr(0, slash);
   int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     fsync(dfd);

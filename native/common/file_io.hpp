@@ -42,12 +42,22 @@ inline constexpr size_t kMaxTextInputBytes = size_t(16) << 20;
 // kMaxTextInputBytes (a regular file before it is read). The text may
 // hold a request's secrets: no copy of it is left behind (the caller wipes the result).
 Result<std::string> read_text_file(const std::string& path);
-Status write_file_atomic(const std::string& path, const void* data, size_t size);
-inline Status write_file_atomic(const std::string& path, const std::vector<uint8_t>& bytes) {
-  return write_file_atomic(path, bytes.data(), bytes.size());
+// Who may read a file written: everyone (keys, proofs, exports), or its owner alone (a
+// witness, a request: they hold secret keys), whatever the umask or a replaced file's mode.
+enum class FileAccess { kPublic, kOwnerOnly };
+// An output file (--out): written whole to a temporary file beside it, synced, then renamed
+// over it, so that no reader ever sees half of it; through a symbolic link the file it names is
+// replaced; a pipe or a device (/dev/null, a named pipe) is written to as it is; "-" is
+// standard output. Errors (rule "io") name `path`.
+Status write_output_file(const std::string& path, const void* data, size_t size,
+                         FileAccess access = FileAccess::kPublic);
+inline Status write_output_file(const std::string& path, const std::vector<uint8_t>& bytes,
+                                FileAccess access = FileAccess::kPublic) {
+  return write_output_file(path, bytes.data(), bytes.size(), access);
 }
-inline Status write_file_atomic(const std::string& path, const std::string& text) {
-  return write_file_atomic(path, text.data(), text.size());
+inline Status write_output_file(const std::string& path, const std::string& text,
+                                FileAccess access = FileAccess::kPublic) {
+  return write_output_file(path, text.data(), text.size(), access);
 }
 // mkdir -p
 Status make_directories(const std::string& path);

@@ -86,19 +86,19 @@ Result<R1cs> load_r1cs(const std::string& path) {
 }
 
 Status write(const std::string& path, const std::string& text) {
-  return native::write_file_atomic(path, text);
+  return native::write_output_file(path, text);
 }
 
 int cmd_random(const Options& o) {
   test::TestRng rng(number(o, "seed", 1));
   auto rc = test::random_circuit(rng, uint32_t(number(o, "public", 2)),
                                  uint32_t(number(o, "private", 10)), number(o, "constraints", 20));
-  if (auto st = native::write_file_atomic(need(o, "r1cs"), write_r1cs_file(rc.r1cs)); !st) {
+  if (auto st = native::write_output_file(need(o, "r1cs"), write_r1cs_file(rc.r1cs)); !st) {
     return fail(st.error());
   }
   if (o.count("wtns")) {
     auto bytes = write_wtns_file(rc.witness);
-    auto st = native::write_file_atomic(o.at("wtns"), bytes.data(), bytes.size());
+    auto st = native::write_output_file(o.at("wtns"), bytes.data(), bytes.size());
     if (!st) return fail(st.error());
   }
   printf("{\"wires\":%u,\"public\":%u,\"constraints\":%zu}\n", rc.r1cs.num_wires,
@@ -108,11 +108,11 @@ int cmd_random(const Options& o) {
 
 Status write_keys(const Groth16Keys& keys, const Options& o) {
   const std::string name = o.count("name") ? o.at("name") : "interop-random";
-  if (auto st = native::write_file_atomic(need(o, "pk"), serialize_proving_key(keys.pk, name));
+  if (auto st = native::write_output_file(need(o, "pk"), serialize_proving_key(keys.pk, name));
       !st) {
     return st;
   }
-  return native::write_file_atomic(need(o, "vk"), serialize_verifying_key(keys.vk, name));
+  return native::write_output_file(need(o, "vk"), serialize_verifying_key(keys.vk, name));
 }
 
 int cmd_dev_setup(const Options& o) {
@@ -279,7 +279,7 @@ int cmd_ptau(const Options& o) {
   ThreadPool pool(ThreadPool::hardware_threads());
   auto bytes = test::make_test_ptau(
       unsigned(power), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, pool);
-  if (auto st = native::write_file_atomic(need(o, "out"), bytes); !st) return fail(st.error());
+  if (auto st = native::write_output_file(need(o, "out"), bytes); !st) return fail(st.error());
   return 0;
 }
 
