@@ -31,7 +31,7 @@ const char* kProveHelp =
     "  --input REQ.json  the request (the relation document's JSON); - for standard input\n"
     "  --out RESP.json   where to write the response (default: stdout)\n"
     "  --keys DIR        key folder (default keys/dev)\n"
-    "  --threads N       prover threads (default: all cores)\n"
+    "  --threads N       prover threads (default or 0: all cores)\n"
     "  --test-seed TEXT  deterministic blinding derived from TEXT: INSECURE, for cross-target\n"
     "                    tests only (the same keys, request and seed give the same bytes).\n"
     "  --timings         the milliseconds of each step as JSON on stderr: start_up (CPU time\n"

@@ -33,7 +33,7 @@ const char* kSetupHelp =
     "  --k K                 anonymity-set sizes of the families that have them: 4, 2-6 or\n"
     "                        2,3,6 (default: each family's defaults, 2-6)\n"
     "  --out DIR             output folder (default keys/dev)\n"
-    "  --threads N           worker threads (default: all cores)\n"
+    "  --threads N           worker threads (default or 0: all cores)\n"
     "  --insecure-seed TEXT  derive the toxic waste from TEXT: reproducible keys that ANYONE\n"
     "                        knowing TEXT can forge proofs with. Development and tests only.\n"
     "\n"
@@ -56,12 +56,12 @@ int run_setup(int argc, char** argv) {
   if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
   if (dir.empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
-  if (auto st = native::make_directories(dir); !st) {
-    fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());
-    return 1;
-  }
-  if (sodium_init() < 0) return 1;
   auto seed = args.get("insecure-seed");
+  if (seed && seed->empty()) {  // most likely an unset shell variable, not a chosen seed
+    return cli::fail(make_error("--insecure-seed is empty", "usage", "insecure-seed"));
+  }
+  if (auto st = native::make_directories(dir); !st) return cli::fail(st.error());
+  if (sodium_init() < 0) return 1;
   if (seed) {
     fprintf(stderr,
             "enygma setup: WARNING: --insecure-seed makes INSECURE development keys; anyone who "
@@ -84,10 +84,7 @@ int run_setup(int argc, char** argv) {
     auto vk_path = native::verifying_key_path(dir, circuit);
     auto st = native::write_output_file(vk_path, serialize_verifying_key(keys.vk, name));
     if (st) st = native::write_output_file(pk_path, serialize_proving_key(keys.pk, name));
-    if (!st) {
-      fprintf(stderr, "enygma setup: %s\n", st.error().message.c_str());
-      return 1;
-    }
+    if (!st) return cli::fail(st.error());
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     printf(
         "{%s,\"proving_key\":%s,\"verifying_key\":%s,\"constraints\":%zu,"
