@@ -2,10 +2,18 @@
 // again as soon as its previous answer arrived (keep-alive), for T seconds; then the answers
 // still outstanding are awaited. Reports throughput, latency percentiles, status counts,
 // errors and (with --server-pid) the server's resident memory, as one JSON object.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -23,6 +31,8 @@
 #include <boost/beast/http.hpp>
 // clang-format on
 
+#include "native/common/options.hpp"
+
 namespace {
 
 namespace asio = boost::asio;
@@ -31,26 +41,78 @@ namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
+constexpr unsigned long kMaxConcurrency = 10000;
+constexpr unsigned long kMaxSeconds = 86400;  // --seconds and --timeout: a day at most
+constexpr unsigned long kMaxPid = 4194304;    // the kernel's largest pid_max (2^22)
+constexpr size_t kMaxBodyBytes = size_t(64) << 20;
+
 struct Url {
-  std::string host, port, target;
+  std::string host;         // for resolution: an IPv6 literal without its brackets
+  std::string port;         // 1..65535 (80 when the URL has none)
+  std::string host_header;  // as the URL wrote it, with the port: "[::1]:3003", "example:80"
+  std::string target;       // path and query ("/" when the URL has none), no fragment
 };
 
-bool parse_url(const std::string& url, Url& out) {
-  const std::string scheme = "http://";
-  if (url.rfind(scheme, 0) != 0) return false;
-  std::string rest = url.substr(scheme.size());
-  const size_t slash = rest.find('/');
-  std::string authority = rest.substr(0, slash);
-  out.target = slash == std::string::npos ? "/" : rest.substr(slash);
-  const size_t colon = authority.rfind(':');
-  if (colon == std::string::npos) {
-    out.host = authority;
-    out.port = "80";
-  } else {
-    out.host = authority.substr(0, colon);
-    out.port = authority.substr(colon + 1);
+// Empty when `text` is an http:// URL this tool can load, with its parts in `out`; otherwise
+// what is wrong with it.
+std::string parse_url(const std::string& text, Url& out) {
+  for (unsigned char ch : text) {
+    if (ch <= 0x20 || ch >= 0x7f) return "must not contain spaces, control or non-ASCII characters";
   }
-  return !out.host.empty() && !out.port.empty();
+  std::string scheme = text.substr(0, std::min(text.size(), text.find("://")));
+  std::transform(scheme.begin(), scheme.end(), scheme.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (scheme == "https") return "https is not supported: use http://HOST:PORT/PATH";
+  if (scheme != "http" || text.size() == scheme.size()) {
+    return "must be http://HOST:PORT/PATH";
+  }
+  const std::string rest = text.substr(scheme.size() + 3);
+  const size_t end = rest.find_first_of("/?#");
+  const std::string authority = rest.substr(0, end);
+  out.target = end == std::string::npos ? "" : rest.substr(end);
+  out.target = out.target.substr(0, out.target.find('#'));
+  if (out.target.empty() || out.target[0] != '/') out.target = "/" + out.target;
+  if (authority.empty()) return "has no host";
+  if (authority.find('@') != std::string::npos) return "user information (USER@) is not supported";
+  std::string port_text;
+  bool has_port = false;
+  if (authority[0] == '[') {
+    const size_t close = authority.find(']');
+    if (close == std::string::npos) return "has an IPv6 address without its closing ']'";
+    out.host = authority.substr(1, close - 1);
+    boost::system::error_code ec;
+    asio::ip::make_address_v6(out.host, ec);
+    if (ec) return "'" + out.host + "' is not an IPv6 address";
+    const std::string after = authority.substr(close + 1);
+    if (!after.empty() && after[0] != ':') return "has characters after the IPv6 address";
+    has_port = !after.empty();
+    if (has_port) port_text = after.substr(1);
+  } else {
+    const size_t colon = authority.find(':');
+    if (colon != std::string::npos && authority.find(':', colon + 1) != std::string::npos) {
+      return "has an IPv6 address without brackets (write http://[::1]:PORT/PATH)";
+    }
+    out.host = authority.substr(0, colon);
+    if (out.host.empty()) return "has no host";
+    for (unsigned char ch : out.host) {
+      if (!std::isalnum(ch) && ch != '.' && ch != '-' && ch != '_') {
+        return "host '" + out.host + "' is not a host name or an IPv4 address";
+      }
+    }
+    has_port = colon != std::string::npos;
+    if (has_port) port_text = authority.substr(colon + 1);
+  }
+  if (has_port) {
+    auto port = enygma::native::parse_unsigned(port_text, 65535);
+    if (!port || *port == 0) return "port '" + port_text + "' is not a number in 1..65535";
+    out.port = std::to_string(*port);
+  } else {
+    out.port = "80";
+  }
+  out.host_header =
+      authority.substr(0, authority[0] == '[' ? authority.find(']') + 1 : authority.find(':')) +
+      ":" + out.port;
+  return "";
 }
 
 // VmRSS and VmHWM of a process, in KiB (0 when unreadable).
@@ -59,8 +121,8 @@ std::pair<uint64_t, uint64_t> read_rss_kb(long pid) {
   std::string line;
   uint64_t rss = 0, hwm = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) rss = std::stoull(line.substr(6));
-    if (line.rfind("VmHWM:", 0) == 0) hwm = std::stoull(line.substr(6));
+    if (line.rfind("VmRSS:", 0) == 0) rss = std::strtoull(line.c_str() + 6, nullptr, 10);
+    if (line.rfind("VmHWM:", 0) == 0) hwm = std::strtoull(line.c_str() + 6, nullptr, 10);
   }
   return {rss, hwm};
 }
@@ -77,7 +139,8 @@ class Client : public std::enable_shared_from_this<Client> {
   Client(asio::io_context& ioc, const tcp::resolver::results_type& endpoints,
          const http::request<http::string_body>& request, Totals& totals, Clock::time_point stop_at,
          std::chrono::milliseconds timeout)
-      : stream_(ioc),
+      : head_(request.method() == http::verb::head),
+        stream_(ioc),
         endpoints_(endpoints),
         request_(request),
         totals_(totals),
@@ -113,6 +176,7 @@ class Client : public std::enable_shared_from_this<Client> {
     buffer_.clear();
     response_.emplace();
     response_->body_limit(16 * 1024 * 1024);
+    if (head_) response_->skip(true);  // the answer to HEAD has a Content-Length but no body
     http::async_read(stream_, buffer_, *response_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
                        if (ec) return self->fail("read", ec, false);
@@ -162,6 +226,7 @@ class Client : public std::enable_shared_from_this<Client> {
     stream_.socket().close(ec);
   }
 
+  const bool head_;
   beast::tcp_stream stream_;
   tcp::resolver::results_type endpoints_;
   const http::request<http::string_body>& request_;
@@ -183,79 +248,185 @@ double percentile(const std::vector<double>& sorted, double p) {
 void usage(FILE* out) {
   fprintf(out,
           "usage: enygma-load --url http://HOST:PORT/PATH [--body FILE] [--method M]\n"
-          "                   [--concurrency C] [--seconds T] [--server-pid PID]\n"
-          "                   [--timeout SECONDS]\n\n"
+          "                   [--concurrency C] [--seconds T] [--timeout T]\n"
+          "                   [--server-pid PID]\n\n"
           "C keep-alive connections send the request back to back for T seconds (then wait\n"
           "for the answers outstanding). Prints JSON: throughput, latency percentiles, status\n"
-          "counts, errors and the server's resident memory (from /proc/PID/status).\n"
-          "Defaults: POST when --body is given (Content-Type: application/json), else GET;\n"
-          "C = 1, T = 10, timeout 300 s per request.\n");
+          "counts, errors and the server's resident memory (from /proc/PID/status).\n\n"
+          "  --url URL          http://HOST[:PORT][/PATH]; HOST a name, an IPv4 address or an\n"
+          "                     IPv6 address in brackets (http://[::1]:3003/); PORT 80 if absent\n"
+          "  --body FILE        the request body (a file or a pipe), sent with Content-Type:\n"
+          "                     application/json\n"
+          "  --method M         the HTTP method (default POST with --body, else GET)\n"
+          "  --concurrency C    connections, 1..%lu (default 1)\n"
+          "  --seconds T        how long to send, in seconds: 10, 2.5, 500ms, 2m (0.001..%lu;\n"
+          "                     default 10)\n"
+          "  --timeout T        per request, the same forms (default 300)\n"
+          "  --server-pid PID   the server's process, for its memory\n\n"
+          "Exit codes: 0 every request answered 200; 1 a request failed or none was answered,\n"
+          "or the body file, the host or /proc/PID/status could not be read; 64 a usage error\n"
+          "(an unknown, repeated or missing option, a value out of range).\n",
+          kMaxConcurrency, kMaxSeconds);
+}
+
+// `text` as it can be shown on one line: control and non-ASCII bytes as \xNN.
+std::string shown(const std::string& text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch >= 0x20 && ch < 0x7f) {
+      out += static_cast<char>(ch);
+    } else {
+      char hex[8];
+      snprintf(hex, sizeof hex, "\\x%02x", ch);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// One line naming the option and what is wrong with it; the exit code of a usage error.
+int usage_error(const std::string& why) {
+  fprintf(stderr, "enygma-load: %s (see --help)\n", why.c_str());
+  return enygma::native::kExitUsage;
+}
+
+// A time: a duration of native::parse_duration ("10", "10s", "500ms", "2m") or a decimal number
+// of seconds ("2.5", "0.25s"), within 1 ms .. kMaxSeconds.
+std::optional<std::chrono::milliseconds> parse_time(const std::string& text) {
+  std::optional<std::chrono::milliseconds> ms = enygma::native::parse_duration(text);
+  if (!ms) {
+    std::string number = text;
+    if (!number.empty() && number.back() == 's') number.pop_back();
+    const size_t digits = std::count_if(number.begin(), number.end(),
+                                        [](unsigned char ch) { return std::isdigit(ch); });
+    if (digits == 0 || digits + 1 != number.size() || number.find('.') == std::string::npos ||
+        number.size() > 20) {
+      return std::nullopt;  // no sign, exponent, inf or nan
+    }
+    double seconds = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), seconds);
+    if (ec != std::errc() || end != number.data() + number.size()) return std::nullopt;
+    if (!(seconds <= kMaxSeconds)) return std::nullopt;
+    ms = std::chrono::milliseconds(std::llround(seconds * 1000));
+  }
+  if (ms->count() < 1 || ms->count() > static_cast<long long>(kMaxSeconds) * 1000) {
+    return std::nullopt;
+  }
+  return ms;
+}
+
+// The body file's bytes; std::nullopt after printing why it cannot be read (naming it).
+std::optional<std::string> read_body(const std::string& path) {
+  auto fail = [&](const std::string& why) -> std::optional<std::string> {
+    fprintf(stderr, "enygma-load: --body '%s' %s\n", shown(path).c_str(), why.c_str());
+    return std::nullopt;
+  };
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return fail(std::string("cannot be read: ") + strerror(errno));
+  if (S_ISDIR(st.st_mode)) return fail("is a folder, not a file");
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) return fail("is not a file or a pipe");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(std::string("cannot be read: ") + strerror(errno));
+  std::string body;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    body.append(chunk, static_cast<size_t>(in.gcount()));
+    if (body.size() > kMaxBodyBytes) return fail("is larger than 64 MiB");
+  }
+  if (in.bad()) return fail("cannot be read");
+  return body;
+}
+
+// An HTTP method: a token (RFC 9110), CONNECT excepted (it opens a tunnel).
+bool valid_method(const std::string& method) {
+  if (method.empty() || method == "CONNECT") return false;
+  return std::all_of(method.begin(), method.end(), [](unsigned char ch) {
+    return std::isalnum(ch) || std::strchr("!#$%&'*+-.^_`|~", ch) != nullptr;
+  });
+}
+
+// Room for C connections: the soft limit of open files raised towards the hard one.
+void raise_open_file_limit(unsigned connections) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t wanted = static_cast<rlim_t>(connections) + 64;
+  if (limit.rlim_cur >= wanted) return;
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+  setrlimit(RLIMIT_NOFILE, &limit);
 }
 
 int run_load(int argc, char** argv) {
-  std::string url_text, body_file, method;
-  unsigned concurrency = 1;
-  double seconds = 10, timeout_s = 300;
-  long server_pid = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "enygma-load: %s needs a value\n", arg.c_str());
-        exit(2);
-      }
-      return argv[++i];
-    };
-    try {
-      if (arg == "--help" || arg == "-h") {
-        usage(stdout);
-        return 0;
-      } else if (arg == "--url") {
-        url_text = value();
-      } else if (arg == "--body") {
-        body_file = value();
-      } else if (arg == "--method") {
-        method = value();
-      } else if (arg == "--concurrency") {
-        concurrency = static_cast<unsigned>(std::stoul(value()));
-      } else if (arg == "--seconds") {
-        seconds = std::stod(value());
-      } else if (arg == "--server-pid") {
-        server_pid = std::stol(value());
-      } else if (arg == "--timeout") {
-        timeout_s = std::stod(value());
-      } else {
-        fprintf(stderr, "enygma-load: unknown option %s\n", arg.c_str());
-        usage(stderr);
-        return 2;
-      }
-    } catch (const std::exception&) {
-      fprintf(stderr, "enygma-load: invalid value for %s\n", arg.c_str());
-      return 2;
-    }
+  using enygma::native::kExitFailed;
+  using enygma::native::kExitOk;
+  using enygma::native::kExitUsage;
+  enygma::native::Args args;
+  if (!args.parse(argc, argv,
+                  {"url", "body", "method", "concurrency", "seconds", "timeout", "server-pid"}, {},
+                  "enygma-load")) {
+    return kExitUsage;
   }
+  if (args.help()) {
+    usage(stdout);
+    return kExitOk;
+  }
+  const auto url_text = args.get("url");
+  if (!url_text) return usage_error("--url is required");
   Url url;
-  if (url_text.empty() || !parse_url(url_text, url) || concurrency == 0 || seconds <= 0) {
-    usage(stderr);
-    return 2;
+  if (std::string why = parse_url(*url_text, url); !why.empty()) {
+    return usage_error("--url '" + shown(*url_text) + "': " + why);
   }
-  http::request<http::string_body> request;
-  if (!body_file.empty()) {
-    std::ifstream in(body_file, std::ios::binary);
-    if (!in) {
-      fprintf(stderr, "enygma-load: cannot read %s\n", body_file.c_str());
-      return 2;
+  auto concurrency_option = args.get_uint("concurrency", 1, 1, kMaxConcurrency);
+  if (!concurrency_option) return usage_error(concurrency_option.error().message);
+  const unsigned concurrency = static_cast<unsigned>(*concurrency_option);
+  std::chrono::milliseconds times[2];
+  const char* time_options[2] = {"seconds", "timeout"};
+  const char* time_defaults[2] = {"10", "300"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string text = args.get_or(time_options[i], time_defaults[i]);
+    auto time = parse_time(text);
+    if (!time) {
+      return usage_error("--" + std::string(time_options[i]) + " must be a time in 0.001.." +
+                         std::to_string(kMaxSeconds) + " seconds (e.g. 10, 2.5, 500ms, 2m), got '" +
+                         shown(text) + "'");
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    request.body() = text.str();
+    times[i] = *time;
+  }
+  const std::chrono::milliseconds run_time = times[0], timeout = times[1];
+  long server_pid = 0;
+  if (auto pid_text = args.get("server-pid")) {
+    auto pid = enygma::native::parse_unsigned(*pid_text, kMaxPid);
+    if (!pid || *pid == 0) {
+      return usage_error("--server-pid must be a process id in 1.." + std::to_string(kMaxPid) +
+                         ", got '" + shown(*pid_text) + "'");
+    }
+    server_pid = static_cast<long>(*pid);
+  }
+  const std::optional<std::string> body_file = args.get("body");
+  std::string method = args.get_or("method", body_file ? "POST" : "GET");
+  if (!valid_method(method)) {
+    return usage_error("--method must be an HTTP method such as GET or POST, got '" +
+                       shown(method) + "'");
+  }
+
+  http::request<http::string_body> request;
+  if (body_file) {
+    std::optional<std::string> body = read_body(*body_file);
+    if (!body) return kExitFailed;
+    request.body() = std::move(*body);
     request.set(http::field::content_type, "application/json");
   }
-  if (method.empty()) method = body_file.empty() ? "GET" : "POST";
+  if (server_pid) {
+    const std::string status_path = "/proc/" + std::to_string(server_pid) + "/status";
+    if (!std::ifstream(status_path)) {
+      fprintf(stderr, "enygma-load: --server-pid %ld: no such process (cannot read %s)\n",
+              server_pid, status_path.c_str());
+      return kExitFailed;
+    }
+  }
   request.method_string(method);
   request.target(url.target);
   request.version(11);
-  request.set(http::field::host, url.host + ":" + url.port);
+  request.set(http::field::host, url.host_header);
   request.set(http::field::user_agent, "enygma-load");
   request.keep_alive(true);
   request.prepare_payload();
@@ -265,17 +436,17 @@ int run_load(int argc, char** argv) {
   tcp::resolver resolver(ioc);
   auto endpoints = resolver.resolve(url.host, url.port, ec);
   if (ec) {
-    fprintf(stderr, "enygma-load: cannot resolve %s: %s\n", url.host.c_str(), ec.message().c_str());
-    return 2;
+    fprintf(stderr, "enygma-load: --url: cannot resolve %s: %s\n", url.host.c_str(),
+            ec.message().c_str());
+    return kExitFailed;
   }
+  raise_open_file_limit(concurrency);
 
   Totals totals;
   uint64_t rss_start = 0, rss_peak = 0;
   if (server_pid) rss_start = rss_peak = read_rss_kb(server_pid).first;
   const auto start = Clock::now();
-  const auto stop_at =
-      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  const auto timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000));
+  const auto stop_at = start + run_time;
   for (unsigned i = 0; i < concurrency; ++i) {
     std::make_shared<Client>(ioc, endpoints, request, totals, stop_at, timeout)->start();
   }
@@ -309,10 +480,10 @@ int run_load(int argc, char** argv) {
   for (const auto& [what, n] : totals.errors) failures += n;
 
   nlohmann::ordered_json out;
-  out["url"] = url_text;
+  out["url"] = *url_text;
   out["method"] = method;
   out["concurrency"] = concurrency;
-  out["seconds"] = seconds;
+  out["seconds"] = static_cast<double>(run_time.count()) / 1000;
   out["elapsed_s"] = elapsed;
   out["requests"] = sorted.size();
   out["ok"] = ok;
@@ -339,7 +510,12 @@ int run_load(int argc, char** argv) {
                      {"vmhwm_kb", hwm}};
   }
   printf("%s\n", out.dump(2).c_str());
-  return failures == 0 ? 0 : 1;
+  if (sorted.empty() && failures == 0) {
+    fprintf(stderr, "enygma-load: no request was answered in %s s\n",
+            out["seconds"].dump().c_str());
+    return kExitFailed;
+  }
+  return failures == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -1,0 +1,323 @@
+// The command line of the load generator, build/bin/enygma-load (native only): every bad value is
+// a usage error (exit 64) with one line naming the option and what is wrong, a body file that
+// cannot be read exits 1 naming it, and the URL forms it accepts (an IPv6 literal, HEAD) reach a
+// small HTTP server of the test's own.
+#include <gtest/gtest.h>
+
+#if !defined(__EMSCRIPTEN__)
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/subprocess.hpp"
+
+namespace enygma::load_cli_test {
+namespace {
+
+using test::Child;
+using test::RunResult;
+using test::TempDir;
+
+constexpr int kUsage = 64;
+
+RunResult run_load(const std::vector<std::string>& args,
+                   std::chrono::seconds deadline = std::chrono::seconds(20)) {
+  Child child(test::load_binary().string(), args, {});
+  if (!child.started()) return {};
+  return child.wait(deadline);
+}
+
+size_t line_count(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// A bad command line: exit 64, one line on stderr holding every piece of `expected` (the option
+// and what is wrong), no usage text, nothing on stdout.
+void expect_usage_error(const std::vector<std::string>& args,
+                        const std::vector<std::string>& expected) {
+  std::string shown;
+  for (const auto& a : args) shown += " " + a;
+  RunResult r = run_load(args);
+  EXPECT_EQ(r.exit_code, kUsage) << shown << ": " << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << shown << ": " << r.err;
+  EXPECT_EQ(r.err.rfind("enygma-load: ", 0), 0u) << shown << ": " << r.err;
+  EXPECT_EQ(r.err.find("usage:"), std::string::npos) << shown << ": " << r.err;
+  EXPECT_TRUE(r.out.empty()) << shown << ": " << r.out;
+  for (const auto& piece : expected) {
+    EXPECT_NE(r.err.find(piece), std::string::npos) << shown << ": '" << piece << "' in " << r.err;
+  }
+}
+
+// An HTTP/1.1 server answering every request 200 "ok" on kept-alive connections (HEAD: the same
+// Content-Length, no body), recording the Host header of each request.
+class TinyHttpServer {
+ public:
+  // address: "127.0.0.1" or "::1"; listening() is false when it cannot be bound.
+  explicit TinyHttpServer(const std::string& address) {
+    const bool v6 = address.find(':') != std::string::npos;
+    fd_ = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+    if (fd_ < 0) return;
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+    if (v6) {
+      auto* a = reinterpret_cast<sockaddr_in6*>(&storage);
+      a->sin6_family = AF_INET6;
+      if (inet_pton(AF_INET6, address.c_str(), &a->sin6_addr) != 1) return;
+      length = sizeof(sockaddr_in6);
+    } else {
+      auto* a = reinterpret_cast<sockaddr_in*>(&storage);
+      a->sin_family = AF_INET;
+      if (inet_pton(AF_INET, address.c_str(), &a->sin_addr) != 1) return;
+      length = sizeof(sockaddr_in);
+    }
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&storage), length) != 0 || listen(fd_, 64) != 0) {
+      return;
+    }
+    if (getsockname(fd_, reinterpret_cast<sockaddr*>(&storage), &length) != 0) return;
+    port_ = ntohs(v6 ? reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port
+                     : reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
+    acceptor_ = std::thread([this] { accept_loop(); });
+  }
+  ~TinyHttpServer() {
+    stop_ = true;
+    if (acceptor_.joinable()) acceptor_.join();
+    for (auto& t : connections_) t.join();
+    if (fd_ >= 0) close(fd_);
+  }
+  bool listening() const { return port_ != 0; }
+  unsigned short port() const { return port_; }
+  std::vector<std::string> hosts() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return hosts_;
+  }
+
+ private:
+  // Waits up to 50 ms for fd to be readable.
+  static bool readable(int fd) {
+    pollfd p{fd, POLLIN, 0};
+    return poll(&p, 1, 50) > 0;
+  }
+  void accept_loop() {
+    while (!stop_) {
+      if (!readable(fd_)) continue;
+      const int client = accept(fd_, nullptr, nullptr);
+      if (client >= 0) connections_.emplace_back([this, client] { serve(client); });
+    }
+  }
+  void serve(int client) {
+    std::string buffer;
+    char chunk[4096];
+    while (!stop_) {
+      const size_t end = buffer.find("\r\n\r\n");
+      if (end == std::string::npos) {
+        if (!readable(client)) continue;
+        const ssize_t n = read(client, chunk, sizeof chunk);
+        if (n <= 0) break;
+        buffer.append(chunk, static_cast<size_t>(n));
+        continue;
+      }
+      const std::string head = buffer.substr(0, end);
+      size_t body = 0;
+      std::string host;
+      size_t line_start = head.find("\r\n");
+      while (line_start != std::string::npos) {
+        const size_t line_end = head.find("\r\n", line_start + 2);
+        const std::string line = head.substr(line_start + 2, line_end - line_start - 2);
+        std::string name = line.substr(0, line.find(':'));
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        const std::string value = line.substr(std::min(line.size(), line.find(':') + 2));
+        if (name == "content-length") body = std::stoul(value);
+        if (name == "host") host = value;
+        line_start = line_end;
+      }
+      if (buffer.size() < end + 4 + body) {  // the body is still on its way
+        if (!readable(client)) continue;
+        const ssize_t n = read(client, chunk, sizeof chunk);
+        if (n <= 0) break;
+        buffer.append(chunk, static_cast<size_t>(n));
+        continue;
+      }
+      buffer.erase(0, end + 4 + body);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        hosts_.push_back(host);
+      }
+      const bool head_request = head.rfind("HEAD ", 0) == 0;
+      const std::string answer =
+          std::string("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n") +
+          (head_request ? "" : "ok");
+      if (write(client, answer.data(), answer.size()) != static_cast<ssize_t>(answer.size())) break;
+    }
+    close(client);
+  }
+
+  int fd_ = -1;
+  unsigned short port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread acceptor_;
+  std::vector<std::thread> connections_;  // touched by the acceptor thread, then the destructor
+  std::mutex mutex_;
+  std::vector<std::string> hosts_;
+};
+
+const char kAnyUrl[] = "http://127.0.0.1:9/";
+
+// Bug: std::stoul took "-1" as 4294967295 clients (a hang) and "3abc" as 3.
+TEST(LoadCli, ConcurrencyIsAnIntegerInOneToTenThousand) {
+  for (const char* bad : {"-1", "3abc", "0", "10001", "", " 2", "+2", "4294967297"}) {
+    expect_usage_error({"--url", kAnyUrl, "--concurrency", bad},
+                       {"--concurrency must be an integer in 1..10000", "'" + std::string(bad)});
+  }
+}
+
+// Bug: --seconds nan/inf ran 0 requests and exited 0 ("seconds": null); --timeout -1 and 0
+// were taken (every request timed out).
+TEST(LoadCli, SecondsAndTimeoutArePositiveFiniteTimes) {
+  for (const char* option : {"--seconds", "--timeout"}) {
+    for (const char* bad : {"nan", "inf", "-inf", "0", "-1", "0.0", "0.0001", "1e3", "1,5", "10x",
+                            "", "100000", "2.5ms", ".", "1.2.3"}) {
+      expect_usage_error({"--url", kAnyUrl, option, bad},
+                         {std::string(option) + " must be a time in 0.001..86400 seconds",
+                          "'" + std::string(bad)});
+    }
+  }
+}
+
+// Bug: a folder as --body was taken and sent as empty bodies.
+TEST(LoadCli, BodyThatIsNotAReadableFileIsRefusedByName) {
+  TempDir dir;
+  struct Case {
+    std::string path, why;
+  };
+  for (const Case& c : {Case{dir.path().string(), "is a folder, not a file"},
+                        Case{dir / "missing.json", "cannot be read: No such file or directory"},
+                        Case{"/dev/zero", "is not a file or a pipe"}}) {
+    RunResult r = run_load({"--url", kAnyUrl, "--body", c.path, "--seconds", "1"});
+    EXPECT_EQ(r.exit_code, 1) << c.path << ": " << r.err;
+    EXPECT_EQ(r.err, "enygma-load: --body '" + c.path + "' " + c.why + "\n");
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+// Bug: a bad --url (and --concurrency 0, --seconds 0) printed the usage text alone.
+TEST(LoadCli, BadUrlIsOneLineSayingWhatIsWrong) {
+  struct Case {
+    const char* url;
+    const char* why;
+  };
+  for (const Case& c : {
+           Case{"", "must be http://HOST:PORT/PATH"},
+           Case{"ftp://host/", "must be http://HOST:PORT/PATH"},
+           Case{"127.0.0.1:3003/x", "must be http://HOST:PORT/PATH"},
+           Case{"https://host/", "https is not supported"},
+           Case{"http://", "has no host"},
+           Case{"http://:3003/", "has no host"},
+           Case{"http://host:/", "port '' is not a number in 1..65535"},
+           Case{"http://host:0/", "port '0' is not a number in 1..65535"},
+           Case{"http://host:65536/", "port '65536' is not a number in 1..65535"},
+           Case{"http://host:80abc/", "port '80abc' is not a number in 1..65535"},
+           Case{"http://::1:3003/", "IPv6 address without brackets"},
+           Case{"http://[::1:3003/", "without its closing ']'"},
+           Case{"http://[::1]x/", "characters after the IPv6 address"},
+           Case{"http://[nope]:3003/", "'nope' is not an IPv6 address"},
+           Case{"http://user@host/", "user information (USER@) is not supported"},
+           Case{"http://ho st/", "must not contain spaces"},
+           Case{"http://host/a\r\nX: 1", "must not contain spaces, control"},
+           Case{"http://ho$t/", "host 'ho$t' is not a host name or an IPv4 address"},
+       }) {
+    std::string url = c.url;
+    for (size_t at; (at = url.find_first_of("\r\n")) != std::string::npos;) {
+      url.replace(at, 1, url[at] == '\r' ? "\\x0d" : "\\x0a");  // as shown on one line
+    }
+    expect_usage_error({"--url", c.url}, {"--url '" + url + "': ", c.why});
+  }
+  expect_usage_error({"--seconds", "1"}, {"--url is required"});
+}
+
+// Bug: usage errors exited 2 (enygma: 64) and a repeated option was taken (the last won).
+TEST(LoadCli, UsageErrorsExit64AndRepeatedOptionsAreRefused) {
+  expect_usage_error({"--url", kAnyUrl, "--seconds", "1", "--seconds", "2"},
+                     {"--seconds is given twice"});
+  expect_usage_error({"--url", kAnyUrl, "--url", kAnyUrl}, {"--url is given twice"});
+  expect_usage_error({"--url", kAnyUrl, "--bogus", "1"}, {"unknown option --bogus"});
+  expect_usage_error({"--url", kAnyUrl, "stray"}, {"unexpected argument 'stray'"});
+  expect_usage_error({"--url", kAnyUrl, "--concurrency"}, {"--concurrency needs a value"});
+  for (const char* bad : {"", "GET X", "GET\r\nX: 1", "CONNECT", "G(E)T"}) {
+    expect_usage_error({"--url", kAnyUrl, "--method", bad},
+                       {"--method must be an HTTP method such as GET or POST"});
+  }
+  for (const char* bad : {"-1", "0", "12abc", "4194305", ""}) {
+    expect_usage_error({"--url", kAnyUrl, "--server-pid", bad},
+                       {"--server-pid must be a process id in 1..4194304", "'" + std::string(bad)});
+  }
+  RunResult help = run_load({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.out.rfind("usage: enygma-load", 0), 0u) << help.out;
+  for (const char* option :
+       {"--url", "--body", "--method", "--concurrency", "--seconds", "--timeout", "--server-pid"}) {
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+  }
+}
+
+// --server-pid of no process: refused before the run (the memory columns would be zeros).
+TEST(LoadCli, ServerPidOfNoProcessIsRefused) {
+  if (access("/proc/4194304", F_OK) == 0) GTEST_SKIP() << "pid 4194304 exists";
+  RunResult r = run_load({"--url", kAnyUrl, "--server-pid", "4194304"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("--server-pid 4194304: no such process"), std::string::npos) << r.err;
+}
+
+// Bug: http://[::1]:PORT/ failed with "cannot resolve [::1]" (the brackets were kept). The
+// brackets go in the Host header, not in the name resolved. Also the time forms: 0.3, 300ms.
+TEST(LoadCli, Ipv6LiteralUrlReachesTheServerWithABracketedHost) {
+  TinyHttpServer server("::1");
+  if (!server.listening()) GTEST_SKIP() << "no IPv6 loopback here";
+  const std::string port = std::to_string(server.port());
+  for (const char* seconds : {"0.3", "300ms"}) {
+    RunResult r = run_load({"--url", "http://[::1]:" + port + "/healthcheck", "--seconds", seconds,
+                            "--timeout", "5s", "--server-pid", std::to_string(getpid())});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    auto report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report["method"], "GET");
+    EXPECT_DOUBLE_EQ(report["seconds"].get<double>(), 0.3);
+    EXPECT_GE(report["ok"].get<int>(), 1) << r.out;
+    EXPECT_EQ(report["failures"], 0) << r.out;
+    EXPECT_GT(report["server"]["rss_peak_kb"].get<long>(), 0) << r.out;
+  }
+  const auto hosts = server.hosts();
+  ASSERT_FALSE(hosts.empty());
+  for (const auto& host : hosts) EXPECT_EQ(host, "[::1]:" + port);
+}
+
+// HEAD: the answer has a Content-Length and no body; reading one must not wait for the body
+// (each request would end in a read timeout).
+TEST(LoadCli, HeadRequestsDoNotWaitForABody) {
+  TinyHttpServer server("127.0.0.1");
+  ASSERT_TRUE(server.listening());
+  const std::string port = std::to_string(server.port());
+  RunResult r = run_load({"--url", "http://127.0.0.1:" + port, "--method", "HEAD", "--seconds",
+                          "0.5", "--timeout", "2", "--concurrency", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["method"], "HEAD");
+  EXPECT_GE(report["ok"].get<int>(), 2) << r.out;
+  EXPECT_TRUE(report["errors"].empty()) << r.out;
+  EXPECT_EQ(server.hosts().front(), "127.0.0.1:" + port);
+}
+
+}  // namespace
+}  // namespace enygma::load_cli_test
+
+#endif
