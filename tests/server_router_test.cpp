@@ -3,7 +3,9 @@
 // (with and without --reference-status-codes), the configuration parser, and the README's
 // endpoint table against the route table.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "native/server/backend.hpp"
 #include "native/server/config.hpp"
 #include "native/server/http.hpp"
+#include "native/server/metrics.hpp"
 #include "native/server/router.hpp"
 
 namespace enygma::server {
@@ -241,6 +244,147 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
   }
 }
 
+// parse() with stderr captured: the refusal's exit code and message.
+std::pair<int, std::string> refusal(std::vector<std::string> args,
+                                    std::vector<std::pair<const char*, const char*>> env = {}) {
+  testing::internal::CaptureStderr();
+  ConfigParse p = parse(std::move(args), std::move(env));
+  const std::string err = testing::internal::GetCapturedStderr();
+  return {p.config ? 0 : p.exit_code, err};
+}
+
+// A circuit id names its k: --k (or ENYGMA_K) with ids only is refused, as the CLI's --circuit
+// refuses it, naming what gave each; with a family named, --k applies to it.
+TEST(ServerConfigParse, KWithCircuitIdsOnlyIsRefused) {
+  auto [code, err] = refusal({"--circuits", "transfer-k6", "--k", "2"});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("--k cannot be combined with --circuits transfer-k6"), std::string::npos)
+      << err;
+  std::tie(code, err) = refusal({"--circuits", "transfer-k6,deposit-k2"}, {{"ENYGMA_K", "2"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("ENYGMA_K cannot be combined with --circuits transfer-k6,deposit-k2"),
+            std::string::npos)
+      << err;
+  std::tie(code, err) = refusal({}, {{"ENYGMA_K", "3"}, {"ENYGMA_CIRCUITS", "transfer-k6"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("ENYGMA_K cannot be combined with ENYGMA_CIRCUITS=transfer-k6"),
+            std::string::npos)
+      << err;
+  ConfigParse p = parse({"--circuits", "transfer,deposit-k6", "--k", "2"});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->circuits.size(), 2u);
+  p = parse({"--circuits", "transfer-k6"});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->circuits.size(), 1u);
+}
+
+TEST(ServerConfigParse, BooleansInAnyCase) {
+  for (const char* on : {"ON", "On", "TRUE", "Yes", "1", "on"}) {
+    ConfigParse p = parse({"--reference-status-codes", on});
+    ASSERT_TRUE(p.config.has_value()) << on;
+    EXPECT_TRUE(p.config->reference_status_codes) << on;
+    p = parse({}, {{"ENYGMA_REFERENCE_STATUS_CODES", on}});
+    ASSERT_TRUE(p.config.has_value()) << on;
+    EXPECT_TRUE(p.config->reference_status_codes) << on;
+  }
+  for (const char* off : {"OFF", "False", "NO", "0"}) {
+    ConfigParse p = parse({"--access-log", off});
+    ASSERT_TRUE(p.config.has_value()) << off;
+    EXPECT_FALSE(p.config->access_log) << off;
+  }
+  EXPECT_EQ(refusal({"--access-log", "ONN"}).first, enygma::native::kExitUsage);
+}
+
+// --no-isolation is --isolation off: the two together are refused, whatever the value.
+TEST(ServerConfigParse, NoIsolationWithIsolationIsRefused) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"--no-isolation", "--isolation", "on"},
+                                             {"--isolation", "--no-isolation"},
+                                             {"--no-isolation", "--isolation=off"}}) {
+    auto [code, err] = refusal(args);
+    EXPECT_EQ(code, enygma::native::kExitUsage) << args[0] << " " << args[1];
+    EXPECT_NE(err.find("--no-isolation and --isolation"), std::string::npos) << err;
+  }
+  ConfigParse p = parse({"--no-isolation"}, {{"ENYGMA_ISOLATION", "on"}});  // a flag wins
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_FALSE(p.config->isolation);
+}
+
+// --web names the built demo: a folder with an index.html, or none / "" (off); anything else
+// stops start-up instead of answering 404 to every page.
+TEST(ServerConfigParse, WebIsTheBuiltDemoOrNone) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("enygma-web-test-" + std::to_string(getpid()));
+  fs::create_directories(dir / "demo");
+  fs::create_directories(dir / "empty");
+  std::ofstream(dir / "demo" / "index.html") << "demo";
+  std::ofstream(dir / "file.txt") << "x";
+  const std::pair<fs::path, const char*> bad[] = {{dir / "nonexistent", "no such folder"},
+                                                  {dir / "file.txt", "not a folder"},
+                                                  {dir / "empty", "the folder has no index.html"}};
+  for (const auto& [path, why] : bad) {
+    auto [code, err] = refusal({"--web", path.string()});
+    EXPECT_EQ(code, enygma::native::kExitUsage) << path;
+    EXPECT_NE(err.find("--web " + path.string() + ": " + why), std::string::npos) << err;
+    std::tie(code, err) = refusal({}, {{"ENYGMA_WEB", path.c_str()}});
+    EXPECT_EQ(code, enygma::native::kExitUsage) << path;
+    EXPECT_NE(err.find("ENYGMA_WEB=" + path.string() + ": " + why), std::string::npos) << err;
+  }
+  for (const char* off : {"none", ""}) {
+    ConfigParse p = parse({"--web", off});
+    ASSERT_TRUE(p.config.has_value()) << off;
+    EXPECT_EQ(p.config->web_dir, "");
+  }
+  ConfigParse p = parse({"--web", (dir / "demo").string()});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->web_dir, (dir / "demo").string());
+  p = parse({});  // the default: the first folder found with an index.html, or none
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->web_dir, default_web_dir());
+  fs::remove_all(dir);
+}
+
+// A value refused says what is accepted, in the same words from the flag and the environment;
+// what ENYGMA_K or ENYGMA_CIRCUITS caused names them.
+TEST(ServerConfigParse, ErrorsSayWhatIsAcceptedAndWhereTheValueCameFrom) {
+  auto [code, err] = refusal({}, {{"ENYGMA_MAX_BODY", "1GiB"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("invalid ENYGMA_MAX_BODY=1GiB: expected a size"), std::string::npos) << err;
+  EXPECT_NE(err.find("64KiB"), std::string::npos) << err;
+  auto [flag_code, flag_err] = refusal({"--max-body", "1GiB"});
+  EXPECT_EQ(flag_code, enygma::native::kExitUsage);
+  EXPECT_NE(flag_err.find("'1GiB' for --max-body: expected a size"), std::string::npos) << flag_err;
+  EXPECT_EQ(err.substr(err.find("expected")), flag_err.substr(flag_err.find("expected")));
+  std::tie(code, err) = refusal({}, {{"ENYGMA_PORT", "70000"}});
+  EXPECT_NE(err.find("expected an integer in 0..65535"), std::string::npos) << err;
+  std::tie(code, err) = refusal({}, {{"ENYGMA_HEADER_TIMEOUT", "soon"}});
+  EXPECT_NE(err.find("expected a duration"), std::string::npos) << err;
+  std::tie(code, err) = refusal({}, {{"ENYGMA_K", "1"}});
+  EXPECT_NE(err.find("invalid ENYGMA_K=1: expected anonymity-set sizes in 2..64"),
+            std::string::npos)
+      << err;
+  // k 7 is within --k's syntax but served by no family named.
+  std::tie(code, err) = refusal({"--circuits", "transfer"}, {{"ENYGMA_K", "2,40"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_EQ(err.find("--k"), std::string::npos) << err;
+  EXPECT_NE(err.find("ENYGMA_K"), std::string::npos) << err;
+  std::tie(code, err) = refusal({}, {{"ENYGMA_CIRCUITS", "nope"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("ENYGMA_CIRCUITS"), std::string::npos) << err;
+  EXPECT_EQ(err.find("--circuits"), std::string::npos) << err;
+}
+
+// enygma_rejected_total counts the connection limit's 503s too, and says so.
+TEST(ServerMetrics, RejectedTotalSaysWhatItCounts) {
+  Metrics metrics({});
+  const std::string text = metrics.render({});
+  const size_t help = text.find("# HELP enygma_rejected_total ");
+  ASSERT_NE(help, std::string::npos);
+  const std::string line = text.substr(help, text.find('\n', help) - help);
+  EXPECT_NE(line.find("full queue"), std::string::npos) << line;
+  EXPECT_NE(line.find("too many open connections"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace enygma::server
 
@@ -331,6 +475,27 @@ TEST(HttpHeaders, HeaderProblems) {
       {{{"Host", "x"}, {"Expect", "100-Continue"}}, 11, false, 0, ""},
       {{{"Host", "x"}, {"Expect", "100-continue, foo"}}, 11, false, 417, "expect"},
       {{{"Host", "x"}, {"Expect", "foo"}}, 10, false, 417, "expect"},
+      // RFC 9112 3.2: Host is uri-host [":" port]; empty is allowed.
+      {{{"Host", ""}}, 11, false, 0, ""},
+      {{{"Host", "a,b"}}, 11, false, 0, ""},
+      {{{"Host", "example.com:3003"}}, 11, false, 0, ""},
+      {{{"Host", "127.0.0.1"}}, 11, false, 0, ""},
+      {{{"Host", "[::1]:3003"}}, 11, false, 0, ""},
+      {{{"Host", "[v1.fe80::a+en1]"}}, 11, false, 0, ""},
+      {{{"Host", "x:"}}, 11, false, 0, ""},
+      {{{"Host", "ex%41mple_~!$&'()*+;="}}, 10, false, 0, ""},
+      {{{"Host", "a b"}}, 11, false, 400, "host"},
+      {{{"Host", "a/b"}}, 11, false, 400, "host"},
+      {{{"Host", "a@b"}}, 11, false, 400, "host"},
+      {{{"Host", "a:b"}}, 11, false, 400, "host"},
+      {{{"Host", "a:1:2"}}, 11, false, 400, "host"},
+      {{{"Host", "%zz"}}, 11, false, 400, "host"},
+      {{{"Host", "a%4"}}, 11, false, 400, "host"},
+      {{{"Host", "[::1"}}, 11, false, 400, "host"},
+      {{{"Host", "[zz::1]"}}, 11, false, 400, "host"},
+      {{{"Host", "[fe80::1%25en1]"}}, 11, false, 400, "host"},
+      {{{"Host", "[::1]x"}}, 11, false, 400, "host"},
+      {{{"Host", "a\"b"}}, 10, false, 400, "host"},
   };
   for (const Case& c : cases) {
     http::request_header<> req;
@@ -368,7 +533,17 @@ TEST(HttpHeaders, HeaderProblems) {
                                            {http::verb::get, "*", false},
                                            {http::verb::get, "x/y", false},
                                            {http::verb::connect, "host:443", false},
-                                           {http::verb::get, "httpx://h/", false}}) {
+                                           {http::verb::get, "httpx://h/", false},
+                                           // RFC 9110 4.2.1: no empty host; a valid authority
+                                           {http::verb::get, "http:///healthcheck", false},
+                                           {http::verb::get, "http://", false},
+                                           {http::verb::get, "http://user@/x", false},
+                                           {http::verb::get, "http://:3003/x", false},
+                                           {http::verb::get, "http://a,b/x", true},
+                                           {http::verb::get, "http://u:p@h:1/x", true},
+                                           {http::verb::get, "http://[::1]:3003/x", true},
+                                           {http::verb::get, "http://h:x/", false},
+                                           {http::verb::get, "http://u{@h/", false}}) {
     http::request_header<> req;
     req.method(method);
     req.target(target);
@@ -408,4 +583,48 @@ TEST(HttpTarget, OriginAndAbsoluteFormsGiveTheDecodedPath) {
   EXPECT_EQ(target_path("http://user:secret@host:1/a%20b?q=1"), "/a%20b");
   EXPECT_EQ(target_path("/x?secret=1#f"), "/x");
   EXPECT_EQ(target_path("https://user:secret@host#frag"), "/");
+}
+
+// Obsolete line folding is seen in the raw head (Beast's parser joins the lines with a space);
+// empty lines before a request line are counted; the request line is split for the log.
+TEST(HttpHead, FoldsEmptyLinesAndTheRequestLine) {
+  using namespace enygma::server;
+  EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\nHost: x\r\n\r\nbody"), 27u);
+  EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\n\r\n"), 18u);
+  EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\nHost: x\r\n"), 0u);
+  for (const char* folded : {"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n",
+                             "POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\t2\r\n\r\n",
+                             "POST / HTTP/1.1\r\nX-Pad: a\r\n Transfer-Encoding: chunked\r\n\r\n",
+                             "GET / HTTP/1.1\r\n Host: x\r\n\r\n"}) {
+    EXPECT_TRUE(has_obs_fold(folded)) << folded;
+  }
+  EXPECT_FALSE(has_obs_fold("GET / HTTP/1.1\r\nHost: x\r\nX-A: a b\t\r\n\r\n"));
+  EXPECT_FALSE(has_obs_fold("GET / HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(leading_empty_lines("\r\n\r\nGET", 8), 2u);
+  EXPECT_EQ(leading_empty_lines("\r\n\r\n\r\n", 2), 2u);
+  EXPECT_EQ(leading_empty_lines("\r", 8), 0u);
+  EXPECT_EQ(leading_empty_lines("GET / HTTP/1.1\r\n", 8), 0u);
+  auto line = split_request_line("GET /x?q=1 HTTP/2.0\r\nHost: x\r\n");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->method, "GET");
+  EXPECT_EQ(line->target, "/x?q=1");
+  for (const char* bad : {"GET /x HTTP/2.0", "THIS IS NOT HTTP\r\n", "G@T / HTTP/1.1\r\n",
+                          "GET  HTTP/1.1\r\n", "GET /\x01 HTTP/1.1\r\n", "GET /x FTP/1.0\r\n"}) {
+    EXPECT_FALSE(split_request_line(bad).has_value()) << bad;
+  }
+  namespace http = boost::beast::http;
+  const std::pair<http::error, const char*> fields[] = {
+      {http::error::bad_method, "method"},
+      {http::error::bad_target, "path"},
+      {http::error::bad_version, "version"},
+      {http::error::bad_content_length, "content-length"},
+      {http::error::bad_transfer_encoding, "transfer-encoding"},
+      {http::error::bad_field, "header"},
+      {http::error::bad_value, "header"},
+      {http::error::bad_chunk, "body"},
+  };
+  for (const auto& [error, field] : fields) {
+    EXPECT_EQ(parser_error_field(http::make_error_code(error)), field) << field;
+  }
+  EXPECT_EQ(parser_error_field(boost::asio::error::eof), "");
 }

@@ -25,9 +25,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -437,6 +439,179 @@ TEST_F(FakeServerTest, TransferEncodingOtherThanOneChunkedIsRefusedAndNothingIsS
         te + "\r\n\r\n2\r\n{}\r\n0\r\n\r\n"));
     EXPECT_EQ(conn.read_response().status, 200) << te;
   }
+}
+
+// RFC 9112 5.2: obsolete line folding (a line starting with a space or tab), in any field, is
+// refused with 400 and the connection closed, as nginx does: a proxy that reads the
+// continuation otherwise frames the body otherwise, and nothing after the head is read as a
+// request (Beast's parser would take the fold, joined with a space).
+TEST_F(FakeServerTest, ObsFoldIsRefusedAndNothingIsSmuggled) {
+  const std::string smuggled = "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n";
+  for (const char* headers :
+       {"Transfer-Encoding:\r\n chunked\r\n", "Content-Length:\r\n 2\r\n",
+        "X-Pad: a\r\n Transfer-Encoding: chunked\r\n", "X-Pad: a\r\n\tb\r\n", "X-Pad: a\r\n \r\n",
+        "Host2: x\r\nX-Pad: a\r\n  b\r\nContent-Length: 2\r\n"}) {
+    HttpConnection conn(port());
+    // A chunked body, as the folded Transfer-Encoding would frame it, then another request.
+    ASSERT_TRUE(conn.send_raw(std::string("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\n") +
+                              headers + "\r\n2\r\n{}\r\n0\r\n\r\n" + smuggled));
+    HttpResponse r = conn.read_response();
+    expect_error(r, 400, "http", "header");
+    EXPECT_NE(r.body.find("folding"), std::string::npos) << r.body;
+    HttpResponse second = conn.read_response();
+    EXPECT_EQ(second.status, 0) << headers << " smuggled: " << second.body;
+    EXPECT_TRUE(conn.closed_by_peer(3s)) << headers;
+  }
+  // A head sent a few bytes at a time: its end and a fold split over pieces are still seen.
+  for (const auto& [head, status] :
+       {std::pair<std::string, int>{"GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-A: a\r\n\r\n", 200},
+        {"GET /healthcheck HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400}}) {
+    HttpConnection conn(port());
+    for (size_t i = 0; i < head.size(); i += 3) {
+      ASSERT_TRUE(conn.send_raw(head.substr(i, 3)));
+      std::this_thread::sleep_for(1ms);
+    }
+    EXPECT_EQ(conn.read_response().status, status) << head;
+  }
+}
+
+// RFC 9112 3.2: a Host that is not host[:port] is 400; an empty one is allowed. RFC 9110 4.2.1:
+// an absolute-form target with an empty host is 400.
+TEST_F(FakeServerTest, InvalidHostIs400) {
+  auto get = [&](const std::string& target, const std::string& host) {
+    HttpConnection c(port());
+    EXPECT_TRUE(c.send_raw("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n"));
+    return c.read_response();
+  };
+  for (const char* host : {"a b", "a/b", "a@b", "a:b", "[::1", "x\"y"}) {
+    expect_error(get("/healthcheck", host), 400, "http", "host");
+  }
+  for (const char* host : {"a,b", "", "127.0.0.1:3003", "[::1]:3003", "example.com"}) {
+    EXPECT_EQ(get("/healthcheck", host).status, 200) << host;
+  }
+  for (const char* target :
+       {"http:///healthcheck", "http://user@/healthcheck", "http://:3003/healthcheck"}) {
+    expect_error(get(target, "x"), 400, "http", "path");
+  }
+  EXPECT_EQ(get("http://x:3003/healthcheck", "x").status, 200);
+}
+
+// What Beast's parser refuses names its field where one can be told.
+TEST_F(FakeServerTest, MalformedRequestsNameTheirField) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n",
+       "content-length"},
+      {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n"
+       "Content-Length: 2\r\n\r\n",
+       "content-length"},
+      {"G@T /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n", "method"},
+      {"GET /\x01 HTTP/1.1\r\nHost: x\r\n\r\n", "path"},
+      {"GET /healthcheck HTTP/1.1\r\nHo st: x\r\n\r\n", "header"},
+      {"GET /healthcheck HTTP/1.1\r\nHost: x\x01\r\n\r\n", "header"},
+      {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+       "zz\r\n",
+       "body"},
+  };
+  for (const auto& [request, field] : cases) {
+    HttpConnection c(port());
+    ASSERT_TRUE(c.send_raw(request));
+    expect_error(c.read_response(), 400, "http", field);
+  }
+}
+
+// RFC 9112 2.2: empty lines before a request line are ignored (a client's CRLF after a POST
+// body), a few of them; more are malformed.
+TEST_F(FakeServerTest, EmptyLinesBeforeARequestLineAreSkipped) {
+  HttpConnection c(port());
+  ASSERT_TRUE(c.send_raw("\r\nGET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_EQ(c.read_response().status, 200);
+  ASSERT_TRUE(
+      c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n"
+                 "{}\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_EQ(c.read_response().status, 200);
+  EXPECT_EQ(c.read_response().body, R"({"status":"ready"})");
+  // The CRLF alone after the body: the connection then waits for a request as before.
+  ASSERT_TRUE(
+      c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n"
+                 "{}\r\n"));
+  EXPECT_EQ(c.read_response().status, 200);
+  std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(c.send_raw("\r\n\r\nGET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_EQ(c.read_response().status, 200);
+  HttpConnection many(port());
+  std::string blank;
+  for (int i = 0; i < 20; ++i) blank += "\r\n";
+  ASSERT_TRUE(many.send_raw(blank + "GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n"));
+  expect_error(many.read_response(), 400, "http");
+}
+
+// A request refused at its header, or by the parser once its request line was read, counts
+// under the route its path names, and the access log names its method and path; a 404 for a
+// path that names nothing counts as not_found.
+TEST_F(FakeServerTest, RefusalsCountUnderTheirRouteAndAreLogged) {
+  auto count = [&](const std::string& endpoint, int status) {
+    const double v = metric(port(), "enygma_http_requests_total{endpoint=\"" + endpoint +
+                                        "\",status=\"" + std::to_string(status) + "\"}");
+    return v < 0 ? 0.0 : v;
+  };
+  struct Case {
+    std::string request, endpoint;
+    int status;
+  };
+  const Case cases[] = {
+      {"POST /generateProofWithdraw-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: foo\r\n"
+       "\r\n{}",
+       "generateProofWithdraw", 417},
+      {"POST /generateProofWithdraw-3 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+       "generateProofWithdraw", 400},
+      {"POST /generateProofWithdraw-4 HTTP/1.1\r\nHost: a b\r\nContent-Length: 2\r\n\r\n{}",
+       "generateProofWithdraw", 400},
+      {"POST /generateProofWithdraw-5 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n"
+       "\r\n",
+       "generateProofWithdraw", 501},
+      {"POST /verifyProofWithdraw-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 999999\r\n\r\n",
+       "verifyProofWithdraw", 413},
+      {"POST /verifyProofWithdraw-3 HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n",
+       "verifyProofWithdraw", 400},
+      {"GET /no/such/file.js HTTP/1.1\r\nHost: x\r\n\r\n", "not_found", 404},
+      {"GET /keys/transfer-k9.pk HTTP/1.1\r\nHost: x\r\n\r\n", "not_found", 404},
+  };
+  std::map<std::pair<std::string, int>, double> expected;
+  for (const Case& c : cases) expected[{c.endpoint, c.status}] = count(c.endpoint, c.status);
+  const double unknown_400 = count("unknown", 400), static_404 = count("static", 404);
+  for (const Case& c : cases) {
+    HttpConnection conn(port());
+    ASSERT_TRUE(conn.send_raw(c.request));
+    EXPECT_EQ(conn.read_response().status, c.status) << c.request;
+    ++expected[{c.endpoint, c.status}];
+  }
+  for (const auto& [key, value] : expected) {
+    EXPECT_TRUE(wait_for([&] { return count(key.first, key.second) == value; }, 2s))
+        << key.first << " " << key.second << ": " << count(key.first, key.second);
+  }
+  EXPECT_EQ(count("unknown", 400), unknown_400);
+  EXPECT_EQ(count("static", 404), static_404);
+  // The access log names what was read of the request, parsed or not.
+  ASSERT_TRUE(wait_for(
+      [&] {
+        const std::string out = server_->process().out();
+        return out.find("\"/verifyProofWithdraw-2\"") != std::string::npos &&
+               out.find("\"/verifyProofWithdraw-3\"") != std::string::npos;
+      },
+      2s));
+  std::istringstream lines(server_->process().out());
+  std::string line;
+  std::set<int> logged;
+  while (std::getline(lines, line)) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("status")) continue;
+    const std::string path = j.value("path", "");
+    if (path == "/verifyProofWithdraw-2" || path == "/verifyProofWithdraw-3") {
+      EXPECT_EQ(j["method"], "POST") << line;
+      logged.insert(j["status"].get<int>());
+    }
+  }
+  EXPECT_EQ(logged, (std::set<int>{400, 413}));
 }
 
 // 404 wherever a path names nothing, whatever the method; 405 (with Allow) only where it names
@@ -1097,11 +1272,38 @@ TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"serve", "--k", "1-3"},
                                                {"serve", "--max-body", "lots"},
                                                {"serve", "--no-such-flag", "1"},
-                                               {"serve", "--port", "70000"}}) {
+                                               {"serve", "--port", "70000"},
+                                               {"serve", "--circuits", "transfer-k6", "--k", "2"},
+                                               {"serve", "--web", (dir_ / "nonexistent").string()},
+                                               {"serve", "--no-isolation", "--isolation", "on"}}) {
     auto p = spawn_enygma(args);
     EXPECT_EQ(p->wait_exit(10s), 64) << args[1];
     EXPECT_FALSE(p->err().empty());
   }
+  // A boolean value in any case.
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--reference-status-codes", "ON"}))
+      << server.process().err();
+  EXPECT_NE(server.process().out().find("\"reference_status_codes\":true"), std::string::npos);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// With --web none every static path names nothing: its 404 counts as not_found, not static.
+TEST_F(DedicatedServerTest, WithoutTheWebDemoA404CountsAsNotFound) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--web", "none"}, dir_));
+  for (const char* path : {"/", "/index.html", "/app.js"}) {
+    expect_error(http_request(server.port(), "GET", path), 404, "path", "path");
+  }
+  EXPECT_TRUE(wait_for(
+      [&] {
+        return metric(server.port(),
+                      "enygma_http_requests_total{endpoint=\"not_found\",status=\"404\"}") == 3;
+      },
+      2s));
+  EXPECT_EQ(metric(server.port(), "enygma_http_requests_total{endpoint=\"static\",status=\"404\"}"),
+            -1);
+  EXPECT_EQ(server.stop(), 0);
 }
 
 // Slowloris: clients that connect and say nothing, or send half a header and stall, hold a

@@ -7,7 +7,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/parallel/thread_pool.hpp"
@@ -52,16 +51,6 @@ int run_serve(int argc, char** argv) {
   set_cross_origin_isolation(config.isolation);
   AccessLog::event(config.to_json());
 
-  if (!config.web_dir.empty()) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::filesystem::path(config.web_dir) / "index.html",
-                                          ec)) {
-      fprintf(stderr,
-              "enygma serve: WARNING: --web %s has no index.html (build the web demo first); "
-              "static files will answer 404\n",
-              config.web_dir.c_str());
-    }
-  }
   std::unique_ptr<ProofBackend> backend;
   if (config.backend == "fake") {
     fprintf(stderr,

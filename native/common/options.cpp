@@ -139,8 +139,11 @@ std::optional<std::chrono::milliseconds> parse_duration(const std::string& text)
 }
 
 std::optional<bool> parse_bool(const std::string& text) {
-  if (text == "1" || text == "true" || text == "on" || text == "yes") return true;
-  if (text == "0" || text == "false" || text == "off" || text == "no") return false;
+  std::string word = text;
+  std::transform(word.begin(), word.end(), word.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (word == "1" || word == "true" || word == "on" || word == "yes") return true;
+  if (word == "0" || word == "false" || word == "off" || word == "no") return false;
   return std::nullopt;
 }
 

@@ -71,7 +71,7 @@ std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsig
 std::optional<size_t> parse_byte_size(const std::string& text);
 // "10s", "500ms", "2m", "10" (seconds) -> milliseconds.
 std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
-// 1/true/on/yes, 0/false/off/no.
+// 1/true/on/yes, 0/false/off/no, in any case (ON, True).
 std::optional<bool> parse_bool(const std::string& text);
 
 // One circuit from --circuit NAME (default "transfer") and --k K (required for a family with an

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it
@@ -23,9 +24,17 @@ struct Option {
   const char* flag;  // without the leading "--"
   const char* env;
   const char* help;
+  // What the value may be: said by the error of a value refused, from the flag or the
+  // environment alike.
+  const char* expects;
   bool (*apply)(ServerConfig& c, const std::string& value);
   bool boolean = false;  // on/off; the flag alone is on
 };
+
+constexpr const char* kInteger1024 = "an integer in 1..1024";
+constexpr const char* kDuration =
+    "a duration above 0 such as 10s, 500ms or 2m (a number alone: seconds)";
+constexpr const char* kBoolean = "on/off, true/false, yes/no or 1/0 (any case)";
 
 template <class T>
 bool set_unsigned(T& field, const std::string& value, unsigned long max) {
@@ -50,8 +59,10 @@ bool set_bool(bool& field, const std::string& value) {
 
 const Option kOptions[] = {
     {"port", "ENYGMA_PORT", "TCP port (0: any free port, printed at start-up) [3003]",
+     "an integer in 0..65535 (0: any free port)",
      [](ServerConfig& c, const std::string& v) { return set_unsigned(c.port, v, 65535); }},
     {"bind", "ENYGMA_BIND", "IPv4 or IPv6 address to listen on [127.0.0.1]",
+     "an IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0 or ::1 (not a host name)",
      [](ServerConfig& c, const std::string& v) {
        c.bind = v;
        boost::system::error_code ec;  // an IPv4 or IPv6 address, checked before keys load
@@ -59,6 +70,7 @@ const Option kOptions[] = {
        return !ec;
      }},
     {"keys", "ENYGMA_KEYS", "folder with the key files <circuit>.pk and <circuit>.vk [keys/dev]",
+     "a folder's path (not empty)",
      [](ServerConfig& c, const std::string& v) {
        c.keys_dir = v;
        return !v.empty();
@@ -66,12 +78,14 @@ const Option kOptions[] = {
     {"web", "ENYGMA_WEB",
      "folder of the built web demo, served at / (\"\" or \"none\": off) [first of "
      "<bin>/../web, <bin>/../../build-wasm/web, <bin>/../../web, ./web with an index.html]",
+     "a folder holding an index.html, or none (or \"\") for no web demo",
      [](ServerConfig& c, const std::string& v) {
        c.web_dir = (v == "none") ? std::string() : v;
        return true;
      }},
     {"circuits", "ENYGMA_CIRCUITS",
      "circuits to serve: families (transfer,deposit,...), ids (transfer-k6) or all [all]",
+     "families (transfer,deposit,...), circuit ids (transfer-k6) or all",
      [](ServerConfig& c, const std::string& v) {
        c.circuits_spec = v;
        return !v.empty();
@@ -79,29 +93,34 @@ const Option kOptions[] = {
     {"k", "ENYGMA_K",
      "anonymity-set sizes of the families that have them, e.g. 2-6 or 2,3,6 [each family's "
      "defaults: 2-6]",
+     "anonymity-set sizes in 2..64 such as 4, 2-6 or 2,3,6",
      [](ServerConfig& c, const std::string& v) {
        c.k_spec = v;
        return native::parse_k_list(v, 2, 64).has_value();
      }},
     {"max-inflight", "ENYGMA_MAX_INFLIGHT", "proofs running at once [hardware threads]",
+     kInteger1024,
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.max_inflight, v, 1024) && c.max_inflight > 0;
      }},
     {"queue", "ENYGMA_QUEUE",
      "admitted proofs waiting for a prover; beyond: 503 [4 x max-inflight]",
+     "an integer in 1..1048576",
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.queue, v, 1u << 20) && c.queue > 0;
      }},
     {"prover-threads", "ENYGMA_PROVER_THREADS",
-     "threads per proof [max(1, hardware threads / max-inflight)]",
+     "threads per proof [max(1, hardware threads / max-inflight)]", kInteger1024,
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.prover_threads, v, 1024) && c.prover_threads > 0;
      }},
     {"io-threads", "ENYGMA_IO_THREADS", "network threads [min(2, hardware threads)]",
+     "an integer in 1..256",
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.io_threads, v, 256) && c.io_threads > 0;
      }},
     {"max-body", "ENYGMA_MAX_BODY", "largest request body, e.g. 64KiB; beyond: 413 [64KiB]",
+     "a size above 0 in bytes, KiB or MiB such as 65536, 64KiB (64k, 64KB) or 1MiB (1M, 1MB)",
      [](ServerConfig& c, const std::string& v) {
        auto n = native::parse_byte_size(v);
        if (!n || *n == 0) return false;
@@ -109,39 +128,46 @@ const Option kOptions[] = {
        return true;
      }},
     {"max-connections", "ENYGMA_MAX_CONNECTIONS", "open connections; beyond: 503 [1024]",
+     "an integer in 1..1048576",
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.max_connections, v, 1u << 20) && c.max_connections > 0;
      }},
     {"header-timeout", "ENYGMA_HEADER_TIMEOUT", "time to send a request header; beyond: 408 [10s]",
+     kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.header_timeout, v); }},
     {"body-timeout", "ENYGMA_BODY_TIMEOUT", "time to send a request body; beyond: 408 [30s]",
+     kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.body_timeout, v); }},
-    {"idle-timeout", "ENYGMA_IDLE_TIMEOUT", "keep-alive wait for the next request [60s]",
+    {"idle-timeout", "ENYGMA_IDLE_TIMEOUT", "keep-alive wait for the next request [60s]", kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.idle_timeout, v); }},
     {"write-timeout", "ENYGMA_WRITE_TIMEOUT",
-     "longest time a client may take nothing of a response [30s]",
+     "longest time a client may take nothing of a response [30s]", kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.write_timeout, v); }},
     {"drain-timeout", "ENYGMA_DRAIN_TIMEOUT",
-     "on SIGTERM, longest wait for admitted proofs before giving up (exit 1) [120s]",
+     "on SIGTERM, longest wait for admitted proofs before giving up (exit 1) [120s]", kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.drain_timeout, v); }},
     {"access-log", "ENYGMA_ACCESS_LOG", "one JSON line per request on stdout: on/off [on]",
-     [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); }, true},
+     kBoolean, [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); },
+     true},
     {"isolation", "ENYGMA_ISOLATION",
      "send the cross-origin isolation headers (COOP, COEP) that browsers need for threads: "
      "on/off; --no-isolation is off [on]",
-     [](ServerConfig& c, const std::string& v) { return set_bool(c.isolation, v); }, true},
+     kBoolean, [](ServerConfig& c, const std::string& v) { return set_bool(c.isolation, v); },
+     true},
     {"reference-status-codes", "ENYGMA_REFERENCE_STATUS_CODES",
      "answer a refused request with 500 and the reference's {\"error\"} body, not 400: on/off, "
      "alone on [off]",
+     kBoolean,
      [](ServerConfig& c, const std::string& v) { return set_bool(c.reference_status_codes, v); },
      true},
     {"backend", "ENYGMA_BACKEND",
      "circuits (real proofs) or fake (sleeps, fixed answer: HTTP-layer tests only) [circuits]",
+     "circuits or fake",
      [](ServerConfig& c, const std::string& v) {
        c.backend = v == "transfer" ? "circuits" : v;  // "transfer": the older name
        return c.backend == "circuits" || c.backend == "fake";
      }},
-    {"fake-prove-time", "ENYGMA_FAKE_PROVE_TIME", "how long a fake proof sleeps [200ms]",
+    {"fake-prove-time", "ENYGMA_FAKE_PROVE_TIME", "how long a fake proof sleeps [200ms]", kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.fake_prove_time, v); }},
 };
 
@@ -163,6 +189,20 @@ std::vector<std::string> booleans_valued(int argc, char** argv) {
     }
   }
   return out;
+}
+
+// Whether a --circuits list names circuit ids only (transfer-k6,deposit-k2): no family and no
+// "all". A list with an item that is neither is left to resolve_circuits to refuse.
+bool explicit_ids_only(const std::string& spec) {
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t comma = spec.find(',', start);
+    if (comma == std::string::npos) comma = spec.size();
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    if (item == "all" || find_circuit_family(item) || !parse_circuit_id(item)) return false;
+  }
+  return true;
 }
 
 std::string exe_dir() {
@@ -256,37 +296,85 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     return result;
   }
   ServerConfig config;
-  bool web_set = false;
+  // Where each option given came from, for the errors: "--k" or "ENYGMA_K".
+  std::map<std::string, std::string> source;
+  auto refuse = [&](const std::string& message) {
+    fprintf(stderr, "enygma serve: %s\n", message.c_str());
+    result.exit_code = native::kExitUsage;
+    return result;
+  };
   // The environment first, then the flags: a flag wins.
   for (const auto& option : kOptions) {
     const char* value = env ? env(option.env) : nullptr;
     if (!value) continue;
     if (!option.apply(config, value)) {
-      fprintf(stderr, "enygma serve: invalid %s=%s\n", option.env, value);
-      result.exit_code = native::kExitUsage;
-      return result;
+      return refuse(std::string("invalid ") + option.env + "=" + value + ": expected " +
+                    option.expects);
     }
-    if (!strcmp(option.flag, "web")) web_set = true;
+    source[option.flag] = option.env;
   }
   for (const auto& option : kOptions) {
     auto value = args.get(option.flag);
     if (!value) continue;
     if (!option.apply(config, *value)) {
-      fprintf(stderr, "enygma serve: invalid value '%s' for --%s\n", value->c_str(), option.flag);
-      result.exit_code = native::kExitUsage;
-      return result;
+      return refuse("invalid value '" + *value + "' for --" + option.flag + ": expected " +
+                    option.expects);
     }
-    if (!strcmp(option.flag, "web")) web_set = true;
+    source[option.flag] = std::string("--") + option.flag;
   }
-  if (args.has("no-isolation")) config.isolation = false;
+  // "--k 2" or "ENYGMA_K=2": how an option was given, for an error that quotes it.
+  auto given = [&](const std::string& flag, const std::string& value) {
+    const std::string& from = source[flag];
+    return from.rfind("--", 0) == 0 ? from + " " + value : from + "=" + value;
+  };
+  if (args.has("no-isolation")) {
+    // --no-isolation is --isolation off: both given is a contradiction or a repetition.
+    if (args.get("isolation")) {
+      return refuse(
+          "--no-isolation and --isolation cannot both be given (--no-isolation is "
+          "--isolation off)");
+    }
+    config.isolation = false;
+  }
+  // A circuit id names its k: --k applies to the families named (or all), never to ids alone.
+  if (config.k_spec && explicit_ids_only(config.circuits_spec)) {
+    return refuse(source["k"] + " cannot be combined with " +
+                  given("circuits", config.circuits_spec) +
+                  ": a circuit id names its own k; name a family (transfer) to choose k");
+  }
   auto circuits = native::resolve_circuits(config.circuits_spec, config.k_spec, "circuits");
   if (!circuits) {
-    fprintf(stderr, "enygma serve: %s\n", circuits.error().message.c_str());
-    result.exit_code = native::kExitUsage;
-    return result;
+    // The message names --k or --circuits; say ENYGMA_K or ENYGMA_CIRCUITS where they gave it.
+    std::string message = circuits.error().message;
+    const std::string& field = circuits.error().field;
+    const std::string flag = "--" + field;
+    if ((field == "k" || field == "circuits") && message.rfind(flag, 0) == 0 &&
+        source.count(field) > 0) {
+      message.replace(0, flag.size(), source[field]);
+    }
+    return refuse(message);
   }
   config.circuits = std::move(*circuits);
-  if (!web_set) config.web_dir = default_web_dir();
+  if (source.count("web") == 0) {
+    config.web_dir = default_web_dir();
+  } else if (!config.web_dir.empty()) {
+    // A folder given must be the built demo: otherwise every page would be 404.
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path dir(config.web_dir);
+    const char* why = nullptr;
+    if (!fs::exists(dir, ec)) {
+      why = "no such folder";
+    } else if (!fs::is_directory(dir, ec)) {
+      why = "not a folder";
+    } else if (!fs::is_regular_file(dir / "index.html", ec)) {
+      why = "the folder has no index.html (build the web demo first)";
+    }
+    if (why) {
+      return refuse(given("web", config.web_dir) + ": " + why +
+                    "; give the built web demo's folder, or none for no web demo");
+    }
+  }
   result.config = std::move(config);
   return result;
 }

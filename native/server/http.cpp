@@ -47,6 +47,80 @@ size_t scheme_length(std::string_view target) {
   }
   return 0;
 }
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// RFC 3986 2.3, 2.2: unreserved and sub-delims.
+bool is_unreserved(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
+}
+bool is_sub_delim(char c) {
+  return std::string_view("!$&'()*+,;=").find(c) != std::string_view::npos;
+}
+
+// Whether text is made of unreserved, sub-delims, pct-encoded and the characters of `extra`.
+bool uri_chars(std::string_view text, std::string_view extra = {}) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%') {
+      if (i + 2 >= text.size() || !is_hex(text[i + 1]) || !is_hex(text[i + 2])) return false;
+      i += 2;
+    } else if (!is_unreserved(c) && !is_sub_delim(c) && extra.find(c) == std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// RFC 3986 3.2.2: IP-literal = "[" ( IPv6address / IPvFuture ) "]", given without brackets.
+bool valid_ip_literal(std::string_view inside) {
+  if (!inside.empty() && (inside[0] == 'v' || inside[0] == 'V')) {
+    // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+    const size_t dot = inside.find('.');
+    if (dot == std::string_view::npos || dot < 2 || dot + 1 == inside.size()) return false;
+    for (char c : inside.substr(1, dot - 1)) {
+      if (!is_hex(c)) return false;
+    }
+    for (char c : inside.substr(dot + 1)) {
+      if (!is_unreserved(c) && !is_sub_delim(c) && c != ':') return false;
+    }
+    return true;
+  }
+  // No zone identifier (a '%' there would be RFC 6874's, which HTTP does not use).
+  if (inside.empty() || inside.find_first_not_of("0123456789abcdefABCDEF:.") != inside.npos) {
+    return false;
+  }
+  boost::system::error_code ec;
+  asio::ip::make_address_v6(std::string(inside), ec);
+  return !ec;
+}
+
+// The host of an authority's host[:port] part, when valid (valid_host); nullopt otherwise.
+std::optional<std::string_view> host_part(std::string_view authority) {
+  std::string_view host = authority, port;
+  if (!authority.empty() && authority[0] == '[') {
+    const size_t close = authority.find(']');
+    if (close == std::string_view::npos || !valid_ip_literal(authority.substr(1, close - 1))) {
+      return std::nullopt;
+    }
+    host = authority.substr(0, close + 1);
+    const std::string_view rest = authority.substr(close + 1);
+    if (!rest.empty() && rest[0] != ':') return std::nullopt;
+    port = rest.substr(rest.empty() ? 0 : 1);
+  } else {
+    // A reg-name holds no ':', so the first one starts the port.
+    if (const size_t colon = authority.find(':'); colon != std::string_view::npos) {
+      host = authority.substr(0, colon);
+      port = authority.substr(colon + 1);
+    }
+    if (!uri_chars(host)) return std::nullopt;
+  }
+  if (port.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return host;
+}
+
 }  // namespace
 
 void set_cross_origin_isolation(bool on) {
@@ -81,6 +155,88 @@ std::optional<unsigned> request_line_version(std::string_view request) {
     return std::nullopt;
   }
   return unsigned(v[5] - '0') * 10 + unsigned(v[7] - '0');
+}
+
+bool valid_host(std::string_view host) {
+  return host_part(host).has_value();
+}
+
+size_t request_head_length(std::string_view bytes) {
+  // A head without fields ends in the request line's "\r\n" and the empty line's.
+  const size_t end = bytes.find("\r\n\r\n");
+  return end == std::string_view::npos ? 0 : end + 4;
+}
+
+bool has_obs_fold(std::string_view head) {
+  // Every line end but the last two (the last field line's and the empty line's) is followed
+  // by the next line of the head; none may start with white space.
+  for (size_t at = head.find("\r\n"); at != std::string_view::npos && at + 2 < head.size();
+       at = head.find("\r\n", at + 2)) {
+    if (head[at + 2] == ' ' || head[at + 2] == '\t') return true;
+  }
+  return false;
+}
+
+size_t leading_empty_lines(std::string_view bytes, size_t max_lines) {
+  size_t lines = 0;
+  while (lines < max_lines && bytes.substr(2 * lines, 2) == "\r\n") ++lines;
+  return lines;
+}
+
+std::string_view parser_error_field(beast::error_code ec) {
+  if (ec.category() != http::make_error_code(http::error::bad_method).category()) return "";
+  switch (static_cast<http::error>(ec.value())) {
+    case http::error::bad_method:
+      return "method";
+    case http::error::bad_target:
+      return "path";
+    case http::error::bad_version:
+      return "version";
+    case http::error::bad_content_length:
+      return "content-length";
+    case http::error::bad_transfer_encoding:
+      return "transfer-encoding";
+    case http::error::bad_field:
+    case http::error::bad_value:
+    case http::error::bad_line_ending:
+    case http::error::bad_obs_fold:
+    case http::error::header_limit:
+      return "header";
+    case http::error::bad_chunk:
+    case http::error::bad_chunk_extension:
+    case http::error::partial_message:
+    case http::error::short_read:
+    case http::error::body_limit:
+    case http::error::unexpected_body:
+      return "body";
+    default:
+      return "";
+  }
+}
+
+std::optional<RequestLine> split_request_line(std::string_view bytes) {
+  const size_t end = bytes.find("\r\n");
+  if (end == std::string_view::npos) return std::nullopt;
+  const std::string_view line = bytes.substr(0, end);
+  const size_t first = line.find(' '), last = line.rfind(' ');
+  if (first == std::string_view::npos || first == 0 || last == first || last + 1 == line.size()) {
+    return std::nullopt;
+  }
+  const std::string_view method = line.substr(0, first);
+  const std::string_view target = line.substr(first + 1, last - first - 1);
+  for (char c : line.substr(0, first)) {  // RFC 9110 5.6.2: a token
+    if (!is_unreserved(c) && std::string_view("!#$%&'*+^`|").find(c) == std::string_view::npos) {
+      return std::nullopt;
+    }
+  }
+  for (char c : line.substr(first + 1)) {
+    if (c != ' ' && (c <= 0x20 || c >= 0x7f)) return std::nullopt;
+  }
+  if (target.empty() || target.find(' ') != std::string_view::npos ||
+      line.substr(last + 1, 5) != "HTTP/") {
+    return std::nullopt;
+  }
+  return RequestLine{method, target};
 }
 
 std::optional<HeaderProblem> header_problem(const http::request_header<>& req, bool chunked) {
@@ -130,6 +286,10 @@ std::optional<HeaderProblem> header_problem(const http::request_header<>& req, b
                                    : "an HTTP/1.1 request needs a Host header",
                          "host"};
   }
+  if (req.count(http::field::host) == 1 && !valid_host(to_sv(req[http::field::host]))) {
+    return HeaderProblem{http::status::bad_request,
+                         "the Host header is not a valid host[:port] (RFC 9110 7.2)", "host"};
+  }
   // RFC 9110 10.1.1.
   auto [expect, expect_end] = req.equal_range(http::field::expect);
   for (; expect != expect_end; ++expect) {
@@ -142,10 +302,30 @@ std::optional<HeaderProblem> header_problem(const http::request_header<>& req, b
   }
   // RFC 9112 3.2: the origin form, the absolute form, and the asterisk form of OPTIONS.
   const std::string_view target = to_sv(req.target());
-  if (target.substr(0, 1) != "/" && scheme_length(target) == 0 &&
+  const size_t scheme = scheme_length(target);
+  if (target.substr(0, 1) != "/" && scheme == 0 &&
       !(target == "*" && req.method() == http::verb::options)) {
     return HeaderProblem{http::status::bad_request,
                          "the request target must be a path (/...) or an absolute URL", "path"};
+  }
+  if (scheme > 0) {
+    // RFC 9110 4.2.1: an http(s) URL with an empty host is invalid. authority = [ userinfo "@" ]
+    // host [ ":" port ].
+    std::string_view authority = target.substr(scheme);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    std::string_view userinfo;
+    if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
+      userinfo = authority.substr(0, at);
+      authority.remove_prefix(at + 1);
+    }
+    const auto host = host_part(authority);
+    if (!host || host->empty() || !uri_chars(userinfo, ":")) {
+      return HeaderProblem{http::status::bad_request,
+                           host && host->empty()
+                               ? "the request target's URL has no host (RFC 9110 4.2.1)"
+                               : "the request target's URL has an invalid authority",
+                           "path"};
+    }
   }
   return std::nullopt;
 }

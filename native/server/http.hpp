@@ -66,15 +66,47 @@ StringResponse error_response(http::status status, std::string_view message, std
 // What makes a parsed request header unfit to be read on (RFC 9110, RFC 9112): a
 // Transfer-Encoding in an HTTP/1.0 request, or one whose codings are not exactly one final
 // "chunked" (400 where that leaves the body's length unknown, 501 for a coding not
-// implemented); a missing (HTTP/1.1) or repeated Host (400); an expectation other than
-// 100-continue (417); a target that is neither a path, nor the absolute form, nor the "*" of
-// OPTIONS (400). field: "transfer-encoding", "host", "expect" or "path". chunked: whether the
-// parser reads the body as chunks (it must, for a Transfer-Encoding to pass).
+// implemented); a missing (HTTP/1.1) or repeated Host, or one that is not host[:port] (400); an
+// expectation other than 100-continue (417); a target that is neither a path, nor the absolute
+// form with a valid nonempty host, nor the "*" of OPTIONS (400). field: "transfer-encoding",
+// "host", "expect" or "path". chunked: whether the parser reads the body as chunks (it must,
+// for a Transfer-Encoding to pass). Obsolete line folding cannot be seen here (Beast joins the
+// lines with a space): see has_obs_fold.
 struct HeaderProblem {
   http::status status;
   std::string message, field;
 };
 std::optional<HeaderProblem> header_problem(const http::request_header<>& req, bool chunked);
+
+// Whether a Host field value is uri-host [ ":" port ] (RFC 9110 7.2, RFC 3986 3.2.2): a
+// reg-name (unreserved, pct-encoded and sub-delims characters; an IPv4 address is one), or an
+// IP-literal in brackets (IPv6 or IPvFuture), then optionally ':' and digits. Empty is valid
+// (RFC 9112 3.2: a target without an authority).
+bool valid_host(std::string_view host);
+
+// The length of the request head (request line, header fields and the empty line that ends
+// them, "\r\n\r\n") at the start of bytes; 0 when its end is not there yet.
+size_t request_head_length(std::string_view bytes);
+// Whether a request head holds obsolete line folding (RFC 9112 5.2): a line that starts with a
+// space or tab, continuing the one before it. Beast's parser takes it and joins the lines with a
+// space, so it is seen only in the raw bytes.
+bool has_obs_fold(std::string_view head);
+// How many empty lines ("\r\n", at most max_lines) bytes start with: RFC 9112 2.2 lets a
+// server ignore them before a request line.
+size_t leading_empty_lines(std::string_view bytes, size_t max_lines);
+
+// The field a parser error of Beast's names: "method", "path", "version", "content-length",
+// "transfer-encoding", "header" (a field line) or "body" (chunks, a body cut short); empty for
+// the others.
+std::string_view parser_error_field(beast::error_code ec);
+
+// The method and target of a request line read from the raw bytes ("GET /x HTTP/2.0\r\n"), for
+// the access log where the parser did not read it (a version or size refusal): nullopt unless
+// the line is complete and is a token, a target and a version of visible ASCII, one space apart.
+struct RequestLine {
+  std::string_view method, target;
+};
+std::optional<RequestLine> split_request_line(std::string_view bytes);
 
 // The version at the end of a request's first line, from the raw bytes ("GET / HTTP/2.0\r\n"
 // -> 20): Beast's parser refuses every version but 1.0 and 1.1 as malformed, and another major

@@ -139,7 +139,9 @@ std::string Metrics::render(const Gauges& gauges) const {
   sample(out, "enygma_verify_queue_depth", "", static_cast<double>(gauges.verify_queue_depth));
   header(out, "enygma_verifies_in_flight", "gauge", "Verifications being computed now.");
   sample(out, "enygma_verifies_in_flight", "", static_cast<double>(gauges.verifies_in_flight));
-  header(out, "enygma_rejected_total", "counter", "Requests refused with 503 (queue full).");
+  header(out, "enygma_rejected_total", "counter",
+         "Requests and connections turned away for capacity: 503 for a full queue or too many "
+         "open connections (connections beyond twice --max-connections are closed unanswered).");
   sample(out, "enygma_rejected_total", "", static_cast<double>(rejected_.load()));
   header(out, "enygma_proofs_cancelled_total", "counter",
          "Admitted proofs dropped because their client went away.");

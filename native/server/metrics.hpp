@@ -36,8 +36,10 @@ class Metrics {
  public:
   explicit Metrics(const std::vector<CircuitId>& circuits);
 
-  // endpoint: a route name ("generateProofTransfer", "static", "unknown"), never a raw path,
-  // so the number of series stays bounded.
+  // endpoint: a route name ("generateProofTransfer", "healthcheck", "keys", "static"),
+  // "options" (OPTIONS *), "not_found" (a 404 for a path that names nothing) or "unknown" (no
+  // path was read: a malformed request line, a connection refused before its request), never a
+  // raw path, so the number of series stays bounded.
   void count_request(const std::string& endpoint, int status);
   // Per circuit: labels circuit="<family>" and, for a family with k, k="<k>".
   void observe_proof(const CircuitId& id, double seconds);

@@ -2,6 +2,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "core/util/error_kind.hpp"
@@ -13,6 +14,12 @@ namespace {
 
 constexpr std::chrono::milliseconds kLingerTime{2000};
 constexpr size_t kLingerMaxBytes = 1 << 20;
+// Empty lines skipped before a request line (RFC 9112 2.2: at least one); more are malformed.
+constexpr size_t kMaxEmptyLines = 8;
+
+constexpr const char* kObsFoldMessage =
+    "obsolete line folding (a header line starting with a space or tab) is not accepted "
+    "(RFC 9112 5.2)";
 
 double ms_between(std::chrono::steady_clock::time_point a,
                   std::chrono::steady_clock::time_point b) {
@@ -56,6 +63,10 @@ void Session::wait_for_request() {
   reset_request();
   if (shutdown_ || server_.draining()) return close();
   if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
+  await_request();
+}
+
+void Session::await_request() {
   state_ = State::kIdle;
   // A fresh connection must start its request within the header timeout: a client that
   // connects and says nothing holds a connection slot no longer than a stalled header does.
@@ -71,13 +82,75 @@ void Session::wait_for_request() {
 void Session::read_header() {
   state_ = State::kHeader;
   request_start_ = Clock::now();
+  obs_fold_ = false;
+  head_scanned_ = 0;
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(server_.config().max_header));
   parser_->body_limit(server_.config().max_body);
   arm_timer(server_.config().header_timeout);
-  http::async_read_header(
-      socket_, buffer_, *parser_,
-      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+  read_head();
+}
+
+// The head is read whole before Beast's parser sees it: the parser joins folded lines with a
+// space, so obsolete line folding is found in the raw bytes, and the header limit applies to
+// the whole head (request line and fields).
+void Session::read_head() {
+  // RFC 9112 2.2: empty lines before a request line (a client's CRLF after a POST body) are
+  // ignored, up to kMaxEmptyLines per request; more reach the parser (400).
+  const size_t skip = leading_empty_lines(buffered(), kMaxEmptyLines - empty_lines_);
+  if (skip > 0) {
+    buffer_.consume(2 * skip);
+    empty_lines_ += skip;
+    head_scanned_ = 0;
+    if (buffer_.size() == 0) return await_request();  // nothing of a request yet
+  }
+  const std::string_view bytes = buffered();
+  const size_t max_header = server_.config().max_header;
+  // The end of the head is looked for only in what came since the last look (a head sent a
+  // byte at a time costs no more than one sent at once), within the header limit.
+  const size_t from = head_scanned_ > 3 ? head_scanned_ - 3 : 0;
+  size_t head = request_head_length(bytes.substr(from, max_header - from));
+  if (head > 0) head += from;
+  if (head == 0) {
+    head_scanned_ = std::min(bytes.size(), max_header);
+    if (bytes.size() >= max_header) return refuse_oversized_head(bytes);
+    const size_t size = beast::read_size(buffer_, 65536);
+    socket_.async_read_some(buffer_.prepare(size),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              if (self->state_ != State::kHeader) return;
+                              self->buffer_.commit(n);
+                              if (ec) return self->on_read_error(ec);
+                              self->read_head();
+                            });
+    return;
+  }
+  obs_fold_ = has_obs_fold(bytes.substr(0, head));
+  // The whole head is buffered: the parser reads it (and nothing of the body) at once.
+  parser_->eager(false);
+  beast::error_code ec;
+  buffer_.consume(parser_->put(asio::buffer(bytes.data(), bytes.size()), ec));
+  if (ec == http::error::need_more) {  // not expected with the head buffered: let Beast read
+    http::async_read_header(
+        socket_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+    return;
+  }
+  on_header(ec);
+}
+
+void Session::refuse_oversized_head(std::string_view bytes) {
+  const size_t max_header = server_.config().max_header;
+  if (auto line = split_request_line(bytes)) note_request_line(line->method, line->target);
+  // No line end within the limit: the request line alone is too long. (Empty: the parser has
+  // read the line.)
+  if (!bytes.empty() && bytes.substr(0, max_header).find('\n') == std::string_view::npos) {
+    return send_error(http::status::uri_too_long,
+                      "the request line is longer than " + std::to_string(max_header) + " bytes",
+                      "max_header", "path", true);
+  }
+  send_error(http::status::request_header_fields_too_large,
+             "the request header is larger than " + std::to_string(max_header) + " bytes",
+             "max_header", "header", true);
 }
 
 void Session::on_header(beast::error_code ec) {
@@ -87,19 +160,35 @@ void Session::on_header(beast::error_code ec) {
 }
 
 void Session::on_read_error(beast::error_code ec) {
-  const bool got_some = parser_ && parser_->got_some();
+  const bool header = state_ == State::kHeader;
+  // Until the head is whole the bytes wait in the buffer, unparsed (empty lines skipped).
+  const bool got_some = (parser_ && parser_->got_some()) || (header && buffer_.size() > 0);
+  if (!timed_out_ && (ec == http::error::end_of_stream || ec == asio::error::eof ||
+                      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+                      ec == asio::error::broken_pipe)) {
+    return close();
+  }
+  if (!got_some) return close();
+  // The parser consumes the request line once it has read it (with the whole head); until then
+  // the buffer starts with it.
+  const bool line_parsed = parser_ && !to_sv(parser_->get().target()).empty();
+  const std::string_view unparsed = line_parsed ? std::string_view() : buffered();
+  if (record_.method.empty()) {  // what is known of the request line, for the log and metrics
+    if (line_parsed) {
+      note_request_line(to_sv(parser_->get().method_string()), to_sv(parser_->get().target()));
+    } else if (auto line = split_request_line(unparsed)) {
+      note_request_line(line->method, line->target);
+    }
+  }
   if (timed_out_) {
-    if (!got_some && state_ == State::kHeader) return close();
-    const bool header = state_ == State::kHeader;
     return send_error(http::status::request_timeout,
                       header ? "the request header did not arrive in time"
                              : "the request body did not arrive in time",
                       "timeout", header ? "header" : "body", true);
   }
-  if (ec == http::error::end_of_stream || ec == asio::error::eof ||
-      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-      ec == asio::error::broken_pipe || !got_some) {
-    return close();
+  // A folded head the parser could not read either: the folding is the cause.
+  if (obs_fold_) {
+    return send_error(http::status::bad_request, kObsFoldMessage, "http", "header", true);
   }
   if (ec == http::error::body_limit) {
     return send_error(
@@ -107,26 +196,7 @@ void Session::on_read_error(beast::error_code ec) {
         "the request body is larger than " + std::to_string(server_.config().max_body) + " bytes",
         "max_body", "body", true);
   }
-  // The parser consumes the request line once it has read it; until then the buffer starts
-  // with it.
-  const std::string_view unparsed =
-      parser_ && to_sv(parser_->get().target()).empty()
-          ? std::string_view(static_cast<const char*>(buffer_.data().data()), buffer_.size())
-          : std::string_view();
-  if (ec == http::error::header_limit) {
-    // No line end within the limit: the request line alone is too long.
-    if (!unparsed.empty() &&
-        unparsed.substr(0, server_.config().max_header).find('\n') == std::string_view::npos) {
-      return send_error(http::status::uri_too_long,
-                        "the request line is longer than " +
-                            std::to_string(server_.config().max_header) + " bytes",
-                        "max_header", "path", true);
-    }
-    return send_error(http::status::request_header_fields_too_large,
-                      "the request header is larger than " +
-                          std::to_string(server_.config().max_header) + " bytes",
-                      "max_header", "header", true);
-  }
+  if (ec == http::error::header_limit) return refuse_oversized_head(unparsed);
   // The parser takes HTTP/1.0 and 1.1 only: another major version is 505, not malformed.
   if (ec == http::error::bad_version) {
     if (const auto version = request_line_version(unparsed); version && *version / 10 != 1) {
@@ -136,8 +206,28 @@ void Session::on_read_error(beast::error_code ec) {
                         "http", "version", true);
     }
   }
-  send_error(http::status::bad_request, "malformed HTTP request: " + ec.message(), "http", "",
-             true);
+  send_error(http::status::bad_request, "malformed HTTP request: " + ec.message(), "http",
+             parser_error_field(ec), true);
+}
+
+void Session::note_request_line(std::string_view method, std::string_view target) {
+  record_.method = std::string(method);
+  record_.path = std::string(target_path(target));  // no query, no authority
+  route_ = Route{};
+  // Only a path (the origin or absolute form) names a route.
+  if (record_.path.substr(0, 1) == "/") {
+    if (auto path = decode_target_path(target)) route_ = server_.router().classify(*path);
+  }
+}
+
+std::string Session::metrics_endpoint() const {
+  // A 404 of a file route names nothing (no route, no file: e.g. every static path when --web
+  // is off): not counted as the route. A route's own 404 (a circuit not served) is its route's.
+  if (record_.status == 404 && route_.endpoint != "unknown" &&
+      (route_.kind == RouteKind::kStatic || route_.kind == RouteKind::kKeyFile)) {
+    return "not_found";
+  }
+  return route_.endpoint;
 }
 
 bool Session::request_body_pending() const {
@@ -150,16 +240,19 @@ void Session::after_header() {
   version_ = req.version();  // 10 or 11: the parser refuses every other version
   keep_alive_ = req.keep_alive();
   head_ = req.method() == http::verb::head;
-  record_.method = std::string(to_sv(req.method_string()));
   const std::string_view target = to_sv(req.target());
-  record_.path = std::string(target_path(target));  // no query, no authority
-  route_ = Route{};
+  note_request_line(to_sv(req.method_string()), target);
   // A request whose framing, version, Host, expectation or target is not one this server reads
-  // is refused and the connection closed: what follows it is never read as a request.
+  // is refused and the connection closed: what follows it is never read as a request. Folded
+  // lines first: a proxy may read them otherwise (RFC 9112 5.2; nginx refuses them too).
+  if (obs_fold_) {
+    return send_error(http::status::bad_request, kObsFoldMessage, "http", "header", true);
+  }
   if (auto problem = header_problem(req, parser_->chunked())) {
     return send_error(problem->status, problem->message, "http", problem->field, true);
   }
   if (target == "*") {  // OPTIONS * (header_problem refuses * otherwise): the server's methods
+    route_.endpoint = "options";
     StringResponse res{http::status::ok, version_};
     set_common_headers(res);
     res.set(http::field::allow, "GET, HEAD, POST");
@@ -171,7 +264,6 @@ void Session::after_header() {
     return send_error(http::status::bad_request, "the request target is not a valid path", "http",
                       "path", request_body_pending());
   }
-  route_ = server_.router().classify(*path);
   // A file route names something only where its file exists (looked up only when the method
   // is not allowed there: 405 then, or 404 for nothing).
   bool exists = true;
@@ -432,10 +524,11 @@ void Session::on_written(beast::error_code ec, bool close) {
   disarm_timer();
   record_.duration_ms = ms_between(request_start_, Clock::now());
   if (ec) record_.status = 499;
-  server_.metrics().count_request(route_.endpoint, record_.status);
+  server_.metrics().count_request(metrics_endpoint(), record_.status);
   server_.access_log().write(record_);
   record_.status = 0;  // logged
   ++requests_answered_;
+  empty_lines_ = 0;
   if (ec) return this->close();
   if (close) return linger_then_close();
   wait_for_request();
@@ -485,7 +578,7 @@ void Session::close() {
     cancel_.store(true);
     record_.status = 499;
     record_.duration_ms = ms_between(request_start_, Clock::now());
-    server_.metrics().count_request(route_.endpoint, 499);
+    server_.metrics().count_request(metrics_endpoint(), 499);
     server_.access_log().write(record_);
   }
   state_ = State::kClosed;

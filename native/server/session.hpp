@@ -3,6 +3,8 @@
 //   idle    (waiting for the first byte of a request)  --idle-timeout   -> close quietly
 //           (the first request of a connection: --header-timeout)
 //   header  (first byte .. end of header)              --header-timeout -> 408
+//           (the head is read whole into the buffer, its raw bytes checked for obsolete line
+//           folding, then parsed; empty lines before the request line are skipped)
 //   body    (end of header .. end of body)             --body-timeout   -> 408
 //   working (proof or verification admitted)           no limit: the queue bounds it
 //   writing (the answer)                               --write-timeout  -> close
@@ -47,7 +49,10 @@ class Session : public std::enable_shared_from_this<Session> {
   using Clock = std::chrono::steady_clock;
 
   void wait_for_request();
+  void await_request();
   void read_header();
+  void read_head();
+  void refuse_oversized_head(std::string_view bytes);
   void on_header(beast::error_code ec);
   void after_header();
   void read_body();
@@ -71,6 +76,15 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_timeout();
   bool request_body_pending() const;
   void reset_request();
+  // What the access log and the metrics know of the request: its method and path, and the
+  // route of the path where the target is one (a refusal before the routing still counts under
+  // its route; "unknown" where no path was read).
+  void note_request_line(std::string_view method, std::string_view target);
+  // The metrics label of the answer: the route's, or "not_found" for a 404 naming nothing.
+  std::string metrics_endpoint() const;
+  std::string_view buffered() const {
+    return {static_cast<const char*>(buffer_.data().data()), buffer_.size()};
+  }
 
   Server& server_;
   const uint64_t id_;
@@ -81,6 +95,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<RequestParser> parser_;
   State state_ = State::kIdle;
   bool timed_out_ = false;
+  bool obs_fold_ = false;    // the request's head holds obsolete line folding
+  size_t empty_lines_ = 0;   // skipped before this request's line (RFC 9112 2.2)
+  size_t head_scanned_ = 0;  // bytes of the buffer looked through for the end of the head
   bool shutdown_ = false;
   uint64_t requests_answered_ = 0;
   // Read by the prover thread while working; set here when the client goes away.
