@@ -1,6 +1,7 @@
 // Fuzz target: the server's reading of a request's bytes before any backend sees them. The bytes
-// as a request head (Beast's parser, then header_problem, target_path, decode_target_path and
-// request_line_version, as Session uses them) and as a body (json_shape_problem).
+// as a request head (Session's raw checks: the head's end, folding, empty lines, the request
+// line; then Beast's parser, header_problem, target_path, decode_target_path and
+// request_line_version) and as a body (json_shape_problem).
 // Invariants: a shape problem names a place and says what; a body without one is at most as deep
 // as the limit; a decoded path has no NUL and starts where the target's path does; a version read
 // from the request line is two digits.
@@ -17,6 +18,21 @@ using namespace enygma::server;
 
 void check_head(std::string_view bytes) {
   if (auto version = request_line_version(bytes)) FUZZ_CHECK(*version <= 99);
+  // Session's raw reading of the head before the parser: its end, folding, empty lines, the
+  // request line for the log.
+  const size_t head = request_head_length(bytes);
+  FUZZ_CHECK(head <= bytes.size());
+  if (head > 0) {
+    FUZZ_CHECK(bytes.substr(0, head).ends_with("\n"));
+    (void)has_obs_fold(bytes.substr(0, head));
+  }
+  FUZZ_CHECK(2 * leading_empty_lines(bytes, 8) <= bytes.size());
+  FUZZ_CHECK(leading_empty_lines(bytes, 8) <= 8);
+  if (auto line = split_request_line(bytes)) {
+    FUZZ_CHECK(line->method.data() >= bytes.data() &&
+               line->target.data() + line->target.size() <= bytes.data() + bytes.size());
+  }
+  (void)valid_host(bytes.substr(0, 300));
   http::request_parser<http::empty_body> parser;
   parser.header_limit(16 * 1024);
   parser.eager(false);
