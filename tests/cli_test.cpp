@@ -273,6 +273,7 @@ TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
         {"export-solidity", "--k", "2", "--vk", "a.vk", "--out", "b.sol"},
         {"make-request", "--circuit", "joinsplit-enygma", "--count", "-1"},
         {"info", "--k", "17"},
+        {"info", "--circuit", "transfer-k6", "--k", "2"},
         {"setup", "--k", "2", "--out", "unused", "--insecure-seed", ""},
         {"bench", "--runs", "0"}}) {
     auto r = run_enygma(args);

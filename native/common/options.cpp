@@ -78,20 +78,32 @@ std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned lo
   return value;
 }
 
-std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
-                                                  unsigned hi) {
-  std::vector<unsigned> ks;
+namespace {
+
+// "a,b,,c" -> {"a", "b", "", "c"}.
+std::vector<std::string> split_commas(const std::string& spec) {
+  std::vector<std::string> items;
   size_t start = 0;
   while (start <= spec.size()) {
     size_t comma = spec.find(',', start);
     if (comma == std::string::npos) comma = spec.size();
-    const std::string item = spec.substr(start, comma - start);
+    items.push_back(spec.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+}  // namespace
+
+std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
+                                                  unsigned hi) {
+  std::vector<unsigned> ks;
+  for (const std::string& item : split_commas(spec)) {
     const size_t dash = item.find('-');
     auto low = parse_unsigned(item.substr(0, dash), hi);
     auto high = dash == std::string::npos ? low : parse_unsigned(item.substr(dash + 1), hi);
     if (!low || !high || *low < lo || *high < *low) return std::nullopt;
     for (unsigned long k = *low; k <= *high; ++k) ks.push_back(static_cast<unsigned>(k));
-    start = comma + 1;
   }
   std::sort(ks.begin(), ks.end());
   ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
@@ -187,17 +199,19 @@ Result<CircuitId> circuit_option(const Args& args, unsigned default_k) {
   return CircuitId{family, unsigned(*k)};
 }
 
+bool names_circuit_ids_only(const std::string& spec) {
+  for (const std::string& item : split_commas(spec)) {
+    if (item == "all" || find_circuit_family(item) || !parse_circuit_id(item)) return false;
+  }
+  return true;
+}
+
 Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
                                                 const std::optional<std::string>& k_spec,
                                                 const std::string& option) {
   std::vector<std::string> names;
   std::vector<CircuitId> explicit_ids;
-  size_t start = 0;
-  while (start <= spec.size()) {
-    size_t comma = spec.find(',', start);
-    if (comma == std::string::npos) comma = spec.size();
-    const std::string item = spec.substr(start, comma - start);
-    start = comma + 1;
+  for (const std::string& item : split_commas(spec)) {
     if (item == "all") {
       // With --k, "all" means every family that has a k; a family without one is chosen by
       // naming it.
@@ -252,7 +266,12 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
 
 Result<std::vector<CircuitId>> circuits_option(const Args& args,
                                                const std::string& default_families) {
-  return resolve_circuits(args.get_or("circuit", default_families), args.get("k"), "circuit");
+  const std::string spec = args.get_or("circuit", default_families);
+  if (args.get("k") && names_circuit_ids_only(spec)) {
+    return usage("k", "cannot be combined with --circuit " + spec +
+                          ": a circuit id names its own k; name a family (transfer) to choose k");
+  }
+  return resolve_circuits(spec, args.get("k"), "circuit");
 }
 
 }  // namespace enygma::native

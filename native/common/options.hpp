@@ -83,6 +83,10 @@ Result<CircuitId> circuit_option(const Args& args, unsigned default_k = 0);
 // each family's server defaults when absent). Errors: rule "usage", naming the option.
 Result<std::vector<CircuitId>> circuits_option(const Args& args,
                                                const std::string& default_families = "all");
+// Whether a circuit list names circuit ids only (transfer-k6,deposit-k2; no family, no "all"):
+// --k has nothing to choose there. A list with an item that is neither is not: resolve_circuits
+// refuses it.
+bool names_circuit_ids_only(const std::string& spec);
 // The same from the texts of the two options (`option` names the first in errors); the server's
 // --circuits and --k use it.
 Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,

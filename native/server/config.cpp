@@ -191,20 +191,6 @@ std::vector<std::string> booleans_valued(int argc, char** argv) {
   return out;
 }
 
-// Whether a --circuits list names circuit ids only (transfer-k6,deposit-k2): no family and no
-// "all". A list with an item that is neither is left to resolve_circuits to refuse.
-bool explicit_ids_only(const std::string& spec) {
-  size_t start = 0;
-  while (start <= spec.size()) {
-    size_t comma = spec.find(',', start);
-    if (comma == std::string::npos) comma = spec.size();
-    const std::string item = spec.substr(start, comma - start);
-    start = comma + 1;
-    if (item == "all" || find_circuit_family(item) || !parse_circuit_id(item)) return false;
-  }
-  return true;
-}
-
 std::string exe_dir() {
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -337,7 +323,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     config.isolation = false;
   }
   // A circuit id names its k: --k applies to the families named (or all), never to ids alone.
-  if (config.k_spec && explicit_ids_only(config.circuits_spec)) {
+  if (config.k_spec && native::names_circuit_ids_only(config.circuits_spec)) {
     return refuse(source["k"] + " cannot be combined with " +
                   given("circuits", config.circuits_spec) +
                   ": a circuit id names its own k; name a family (transfer) to choose k");
