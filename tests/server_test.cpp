@@ -585,9 +585,12 @@ TEST_F(FakeServerTest, RefusalsCountUnderTheirRouteAndAreLogged) {
     EXPECT_EQ(conn.read_response().status, c.status) << c.request;
     ++expected[{c.endpoint, c.status}];
   }
-  for (const auto& [key, value] : expected) {
-    EXPECT_TRUE(wait_for([&] { return count(key.first, key.second) == value; }, 2s))
-        << key.first << " " << key.second << ": " << count(key.first, key.second);
+  for (const auto& entry : expected) {
+    const auto& [endpoint, status] = entry.first;
+    const std::string& e = endpoint;  // (clang 14 does not capture structured bindings)
+    const int st = status;
+    EXPECT_TRUE(wait_for([&] { return count(e, st) == entry.second; }, 2s))
+        << e << " " << st << ": " << count(e, st);
   }
   EXPECT_EQ(count("unknown", 400), unknown_400);
   EXPECT_EQ(count("static", 404), static_404);
