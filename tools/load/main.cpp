@@ -31,6 +31,7 @@
 #include <boost/beast/http.hpp>
 // clang-format on
 
+#include "native/common/file_io.hpp"
 #include "native/common/options.hpp"
 
 namespace {
@@ -44,7 +45,6 @@ using Clock = std::chrono::steady_clock;
 constexpr unsigned long kMaxConcurrency = 10000;
 constexpr unsigned long kMaxSeconds = 86400;  // --seconds and --timeout: a day at most
 constexpr unsigned long kMaxPid = 4194304;    // the kernel's largest pid_max (2^22)
-constexpr size_t kMaxBodyBytes = size_t(64) << 20;
 
 struct Url {
   std::string host;         // for resolution: an IPv6 literal without its brackets
@@ -315,26 +315,15 @@ std::optional<std::chrono::milliseconds> parse_time(const std::string& text) {
   return ms;
 }
 
-// The body file's bytes; std::nullopt after printing why it cannot be read (naming it).
+// The body file's bytes (a file or a pipe, at most 16 MiB: native::read_text_file); std::nullopt
+// after printing why it cannot be read (naming it).
 std::optional<std::string> read_body(const std::string& path) {
-  auto fail = [&](const std::string& why) -> std::optional<std::string> {
-    fprintf(stderr, "enygma-load: --body '%s' %s\n", shown(path).c_str(), why.c_str());
+  auto text = enygma::native::read_text_file(path);
+  if (!text) {
+    fprintf(stderr, "enygma-load: --body: %s\n", text.error().message.c_str());
     return std::nullopt;
-  };
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return fail(std::string("cannot be read: ") + strerror(errno));
-  if (S_ISDIR(st.st_mode)) return fail("is a folder, not a file");
-  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) return fail("is not a file or a pipe");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(std::string("cannot be read: ") + strerror(errno));
-  std::string body;
-  char chunk[65536];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    body.append(chunk, static_cast<size_t>(in.gcount()));
-    if (body.size() > kMaxBodyBytes) return fail("is larger than 64 MiB");
   }
-  if (in.bad()) return fail("cannot be read");
-  return body;
+  return std::move(*text);
 }
 
 // An HTTP method: a token (RFC 9110), CONNECT excepted (it opens a tunnel).
