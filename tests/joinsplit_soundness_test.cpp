@@ -1,6 +1,7 @@
 // Soundness of the join-split circuit (both formats) against invalid requests (validation
 // bypassed) and forged hints:
-//  - for every rule J1..J9 and every kind of breakage the rule breaker knows, the witness of the
+//  - for every rule J1..J9 and J11 and every kind of breakage the rule breaker knows, the witness
+//  of the
 //    broken request does not satisfy the R1CS, and the first violated constraint belongs to the
 //    rule that catches it (J2 and J4 have no wire a prover chooses: a wrong key or leaf shows as
 //    a root mismatch, J5, or for slot 0 a revert mismatch, J7);
@@ -59,14 +60,17 @@ std::string first_violation(const JoinSplitRequest& q) {
 // Which rule's constraints catch a breakage of each rule first.
 const std::map<int, std::set<std::string>> kJoinSplitCaughtBy = {
     {1, {"J1"}}, {2, {"J5", "J7"}}, {3, {"J3"}}, {4, {"J5"}}, {5, {"J5"}},
-    {6, {"J6"}}, {7, {"J7"}},       {8, {"J8"}}, {9, {"J9"}}};
+    {6, {"J6"}}, {7, {"J7"}},       {8, {"J8"}}, {9, {"J9"}}, {11, {"J11"}}};
 
-// Every variant of J1..J9 on `valid`: the witness fails, first at a constraint of the rule
+// Every variant of J1..J9 and J11 on `valid`: the witness fails, first at a constraint of the rule
 // that catches the breakage.
 void check_every_breakage(const JoinSplitRequest& valid, unsigned seeds_per_variant) {
+  for (int rule = 1; rule <= kJoinSplitRules; ++rule) {  // every rule that can break, mapped
+    EXPECT_EQ(joinsplit_break_variants(rule) > 0, kJoinSplitCaughtBy.count(rule) == 1) << rule;
+  }
   ASSERT_TRUE(validate_joinsplit_all(valid).empty());
   ASSERT_TRUE(satisfies(valid));
-  for (int rule = 1; rule <= 9; ++rule) {
+  for (const auto& [rule, caught_by] : kJoinSplitCaughtBy) {
     const unsigned variants = joinsplit_break_variants(rule);
     for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {
       Result<BrokenJoinSplit> broken = break_joinsplit_rule_minimal(valid, rule, seed);
@@ -78,8 +82,7 @@ void check_every_breakage(const JoinSplitRequest& valid, unsigned seeds_per_vari
       ASSERT_EQ(w.size(), r1cs.num_wires);
       const auto bad = r1cs.first_unsatisfied(w);
       ASSERT_TRUE(bad.has_value()) << "the witness of an invalid request satisfies the circuit";
-      EXPECT_TRUE(kJoinSplitCaughtBy.at(rule).count(test::rule_of(r1cs.labels[*bad])))
-          << r1cs.labels[*bad];
+      EXPECT_TRUE(caught_by.count(test::rule_of(r1cs.labels[*bad]))) << r1cs.labels[*bad];
     }
   }
 }
@@ -141,6 +144,39 @@ TEST(JoinSplitSoundness, TheReferencesAttacksByName) {
   EXPECT_FALSE(satisfies(big));
   EXPECT_EQ(test::rule_of(first_violation(big)), "J1");
   EXPECT_FALSE(satisfies(test::load_joinsplit("joinsplit-1155-bad.json", NoteFormat::kErc1155)));
+}
+
+// J11: a note sent to PK(0) at leaf 0 of a fresh tree (anyone can send one; sk = 0 is no
+// secret) spent with privateKey 0 at index 0 publishes Z = Poseidon(0, 0), which the contract
+// ignores as a dummy slot's: spent in one proof, it would be spendable again in every later one.
+// J1..J10 all hold for it; validation and the circuit both refuse it by J11.
+TEST(JoinSplitSoundness, ANoteSpentUnderTheDummyNullifierIsRefused) {
+  for (NoteFormat f : {NoteFormat::kErc20, NoteFormat::kErc1155}) {
+    JoinSplitRequest q = test::load_joinsplit(
+        f == NoteFormat::kErc20 ? "joinsplit-enygma.json" : "joinsplit-1155.json", f);
+    ASSERT_LT(q.n, N);
+    const unsigned j = q.n;  // the first padding slot: a = sk = idx = 0 already
+    q.n = j + 1;
+    q.values_in[j] = Fr::from_u64(1000);
+    q.salts_in[j] = Fr::from_u64(77);
+    for (unsigned m = 0; m < dvp::kMerkleDepth; ++m) q.paths[j][m] = Fr::from_u64(900 + m);
+    q.values_out[0] += q.values_in[j];
+    q.derive_public_values();
+    q.merkle_roots[j] = dvp::merkle_root(q.leaves[j], q.indices[j], q.paths[j]);
+    ASSERT_EQ(q.nullifiers[j], dvp::dummy_nullifier());
+    EXPECT_EQ(dvp_failed_rules(validate_joinsplit_all(q)), (std::vector<int>{11}));
+    const Status st = validate_joinsplit(q);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().field, "nullifiers[" + std::to_string(j) + "]");
+    EXPECT_FALSE(satisfies(q));
+    EXPECT_EQ(test::rule_of(first_violation(q)), "J11");
+    // The same note under any other key or index is an ordinary input.
+    q.secret_keys[j] = Fr::from_u64(5);
+    q.derive_public_values();
+    q.merkle_roots[j] = dvp::merkle_root(q.leaves[j], q.indices[j], q.paths[j]);
+    EXPECT_TRUE(validate_joinsplit_all(q).empty());
+    EXPECT_TRUE(satisfies(q));
+  }
 }
 
 // Every wire of the Merkle levels of slot 0 (the S-boxes and selections of "J5 root[0]") and of

@@ -1,4 +1,4 @@
-// J1..J10 natively: the vectors (valid, and each -bad one refused naming exactly its rule), the
+// J1..J11 natively: the vectors (valid, and each -bad one refused naming exactly its rule), the
 // error format, the rules' edges (10^36, zero-amount inputs, dummies sharing Z, integer
 // balance), and the rule breaker: every variant of every rule breaks exactly what it says, on
 // the vectors and on wallet requests of 0, 1 and 10 inputs (every count under the full sweep)
@@ -95,12 +95,14 @@ TEST(JoinSplitValidate, ZeroAmountInputsNeedNoRootAndMayShareZ) {
   }
   q.derive_public_values();
   EXPECT_EQ(validate_joinsplit_all(q).size(), 0u) << validate_joinsplit_all(q)[0].message;
-  // A non-zero amount makes both rules apply.
+  // A non-zero amount makes both rules apply, and J11: key 0 at index 0 publishes Z.
   q.values_in[2] = Fr::one();
   q.values_out[0] += Fr::one();
   q.derive_public_values();
-  const std::vector<int> rules = rules_of(q);
-  EXPECT_EQ(rules, (std::vector<int>{5}));
+  EXPECT_EQ(rules_of(q), (std::vector<int>{5, 11}));
+  q.secret_keys[2] = Fr::from_u64(3);
+  q.derive_public_values();
+  EXPECT_EQ(rules_of(q), (std::vector<int>{5}));
 }
 
 TEST(JoinSplitValidate, J10CannotFail) {
@@ -117,7 +119,8 @@ TEST(JoinSplitValidate, J10CannotFail) {
 
 void check_breaker(const JoinSplitRequest& valid, unsigned seeds_per_variant) {
   ASSERT_TRUE(validate_joinsplit_all(valid).empty());
-  for (int rule = 1; rule <= 9; ++rule) {
+  for (int rule = 1; rule <= kJoinSplitRules; ++rule) {
+    if (rule == 10) continue;  // J10 cannot fail (above)
     const unsigned variants = joinsplit_break_variants(rule);
     ASSERT_GT(variants, 0u) << rule;
     for (uint64_t seed = 0; seed < variants * seeds_per_variant; ++seed) {

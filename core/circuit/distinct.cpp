@@ -23,4 +23,13 @@ void enforce_distinct_where_enabled(CircuitBuilder& b, std::span<const Lc> value
   }
 }
 
+void enforce_nonzero_where_enabled(CircuitBuilder& b, const Lc& value, const Lc& enabled,
+                                   std::string_view label) {
+  CircuitBuilder::Scope scope(b, label);
+  // inv = enabled / value (0 when not enabled; when value == 0 and enabled no witness exists).
+  const Var inv = b.private_wire(enabled.value().is_zero() ? Fr::zero() : value.value().inverse());
+  b.enforce(value, Lc(inv), enabled, "value * inv = enabled");
+  b.enforce(Lc(inv), Lc::constant(1) - enabled, Lc(), "inv * (1 - enabled) = 0");
+}
+
 }  // namespace enygma::circuit

@@ -22,4 +22,9 @@ namespace enygma::circuit {
 void enforce_distinct_where_enabled(CircuitBuilder& b, std::span<const Lc> values,
                                     std::span<const Lc> enabled, std::string_view label);
 
+// value != 0 where enabled == 1 (a boolean the caller constrains), the pair rule above against
+// a constant: value * inv = enabled, inv * (1 - enabled) = 0. 2 constraints, inv pinned.
+void enforce_nonzero_where_enabled(CircuitBuilder& b, const Lc& value, const Lc& enabled,
+                                   std::string_view label);
+
 }  // namespace enygma::circuit

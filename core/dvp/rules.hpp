@@ -1,6 +1,7 @@
-// The rule checks of the DvP relations (joinsplit-relation.md J1..J10, ownership-relation.md
-// O1..O7), shared by core/joinsplit/validate.cpp and core/ownership/validate.cpp: the error of a
-// failing rule and the run over a relation's table of checks, in rule order.
+// The rule checks of the DvP relations (joinsplit-relation.md J1..J10 and this project's J11,
+// ownership-relation.md O1..O7), shared by core/joinsplit/validate.cpp and
+// core/ownership/validate.cpp: the error of a failing rule and the run over a relation's table of
+// checks, in rule order.
 #pragma once
 
 #include <optional>

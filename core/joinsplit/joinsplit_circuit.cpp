@@ -1,9 +1,9 @@
-// The join-split circuit. Rule ids J1..J10 label the constraints that enforce them.
+// The join-split circuit. Rule ids J1..J11 label the constraints that enforce them.
 //
 // Every slot, the dummies included, gets the same constraints (the circuit cannot tell a dummy
 // from a real input, and must not: which constraints exist never depends on witness values).
 // A dummy (a = sk = s = idx = 0, zero path) satisfies J1..J4 with nullifier Z = Poseidon(0, 0);
-// J5 asks nothing of it because its amount is 0; J9 exempts it for the same reason.
+// J5 asks nothing of it because its amount is 0; J9 and J11 exempt it for the same reason.
 //
 // Private wires, in allocation order: the token t (and the ERC-1155 id); per input slot sk,
 // s, the 8 path elements, the amount a (with its 120 bits) and the 8 index bits; per output
@@ -17,8 +17,8 @@
 //
 // Cost (ERC-20 / ERC-1155), per input slot: PK (Poseidon 240 + reduction 445), nullifier (240
 // + 1), note (720 / 960), Merkle path (8 x 241), J5 (1), amount (163), index bits (8), J9's
-// zero test (3); fixed: 2 output notes and the revert note (3 x 720 / 960), 2 output amounts
-// (163 each), J6/J7 equalities (3), J8 (1), J9's 45 pairs (135), J10 (11).
+// zero test (3), J11 (2); fixed: 2 output notes and the revert note (3 x 720 / 960), 2 output
+// amounts (163 each), J6/J7 equalities (3), J8 (1), J9's 45 pairs (135), J10 (11).
 #include "core/joinsplit/joinsplit_circuit.hpp"
 
 #include <array>
@@ -33,6 +33,7 @@
 #include "core/circuit/poseidon_gadget.hpp"
 #include "core/circuit/public_binding.hpp"
 #include "core/circuit/spend_key.hpp"
+#include "core/dvp/relation.hpp"
 
 namespace enygma {
 
@@ -168,15 +169,29 @@ void define_joinsplit_circuit(CircuitBuilder& b, NoteFormat format, const JoinSp
   }
 
   // ---- J9: distinct nullifiers among the inputs with a non-zero amount -----------------------
+  std::array<Lc, N> enabled;  // 1 - [a_i == 0], shared with J11
   {
     Scope sc(b, "J9");
-    std::array<Lc, N> values, enabled;
+    std::array<Lc, N> values;
     for (unsigned i = 0; i < N; ++i) {
       values[i] = Lc(nullifiers[i]);
       const Var zero = circuit::is_zero(b, in[i].amount, "a == 0");
       enabled[i] = Lc::constant(1) - Lc(zero);
     }
     circuit::enforce_distinct_where_enabled(b, values, enabled, "distinct nullifiers");
+  }
+
+  // ---- J11: no input with a non-zero amount publishes the dummies' nullifier Z ---------------
+  // The contract ignores Z (every dummy slot publishes it), so a note spent under Z (sk = 0 at
+  // leaf index 0) would be spendable again in every later proof.
+  {
+    Scope sc(b, "J11");
+    const Lc z = Lc::constant(dvp::dummy_nullifier());
+    for (unsigned i = 0; i < N; ++i) {
+      Scope si(b, "nullifiers", int(i));
+      circuit::enforce_nonzero_where_enabled(b, Lc(nullifiers[i]) - z, enabled[i],
+                                             "nullifier != Z");
+    }
   }
 
   // ---- J10: nftCommitment and every tree number enter a constraint ---------------------------
@@ -197,11 +212,11 @@ circuit::CircuitBuilder::SizeHint joinsplit_r1cs_size_hint(NoteFormat format) {
   // Measured (tests/joinsplit_circuit_test.cpp checks the hint covers them), plus 1/16.
   auto with_margin = [](size_t n) { return n + n / 16; };
   if (format == NoteFormat::kErc20) {
-    return {with_margin(40178), with_margin(40126), with_margin(329874), with_margin(604876),
-            with_margin(36262)};
+    return {with_margin(40188), with_margin(40146), with_margin(329904), with_margin(604896),
+            with_margin(36282)};
   }
-  return {with_margin(43299), with_margin(43246), with_margin(359020), with_margin(660048),
-          with_margin(39382)};
+  return {with_margin(43309), with_margin(43266), with_margin(359050), with_margin(660068),
+          with_margin(39402)};
 }
 
 R1cs build_joinsplit_r1cs(NoteFormat format) {

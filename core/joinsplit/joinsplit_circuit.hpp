@@ -1,7 +1,7 @@
-// The DvP join-split circuit (rules J1..J10 of ../shared/docs/joinsplit-relation.md) for both
-// routes from ONE definition: the note format (ERC-20 or ERC-1155) is a parameter of the
-// definition, never of the witness. Its witness is computed natively by running that
-// definition in witness mode.
+// The DvP join-split circuit (rules J1..J10 of ../shared/docs/joinsplit-relation.md, J11 of
+// docs/circuits.md) for both routes from ONE definition: the note format (ERC-20 or ERC-1155)
+// is a parameter of the definition, never of the witness. Its witness is computed natively by
+// running that definition in witness mode.
 //
 // Public inputs: the 34 values of JoinSplitRequest::public_inputs(), in that order (wires
 // 1..34). The layout of the private wires is in joinsplit_circuit.cpp.

@@ -6,7 +6,7 @@
 //
 // Parsing checks the format only (fields present, array lengths, canonical values, the hex
 // address, Go ints), and refuses everything the reference would crash on (500 with an empty
-// body) or reduce silently; every error has rule "input" and names the field. Rules J1..J10 are
+// body) or reduce silently; every error has rule "input" and names the field. Rules J1..J11 are
 // checked by validate.hpp.
 #pragma once
 

@@ -1,4 +1,5 @@
-// J1..J10, each in its own function, as the relation document states them. Integer statements
+// J1..J10, each in its own function, as the relation document states them, and this
+// project's J11. Integer statements
 // (amount bounds, the balance J8) are evaluated on canonical representatives.
 #include "core/joinsplit/validate.hpp"
 
@@ -161,8 +162,24 @@ Check j10(const JoinSplitRequest&) {
   return std::nullopt;
 }
 
-constexpr dvp::RuleCheck<JoinSplitRequest> kRules[kJoinSplitRules] = {j1, j2, j3, j4, j5,
-                                                                      j6, j7, j8, j9, j10};
+// J11 (project, beyond the relation document): nullifiers[i] != Z for i with a_i != 0. The
+// contract ignores Z (every dummy slot publishes it), so a note spent under it (privateKey 0
+// at leaf index 0) would never be marked spent.
+Check j11(const JoinSplitRequest& q) {
+  for (unsigned i = 0; i < N; ++i) {
+    if (!q.values_in[i].is_zero() && q.nullifiers[i] == dvp::dummy_nullifier()) {
+      return fail(11, at("nullifiers", i),
+                  "is Z = Poseidon(0, 0) (" + field_of("keyPairsIn", i, "privateKey") +
+                      " 0 at leaf index 0), the dummy slots' nullifier, which the contract "
+                      "ignores: an input with an amount must not publish it, or its note could "
+                      "be spent again");
+    }
+  }
+  return std::nullopt;
+}
+
+constexpr dvp::RuleCheck<JoinSplitRequest> kRules[kJoinSplitRules] = {j1, j2, j3, j4,  j5, j6,
+                                                                      j7, j8, j9, j10, j11};
 
 Check check_shape(const JoinSplitRequest& q) {
   if (q.n > N) {

@@ -1,8 +1,9 @@
-// Rules J1..J10 of ../shared/docs/joinsplit-relation.md evaluated natively on a parsed request,
-// for every one of the ten slots (the dummies included): the oracle the circuit is tested
-// against. A request is valid exactly when every rule holds.
+// Rules J1..J10 of ../shared/docs/joinsplit-relation.md, and this project's J11 (no input with
+// an amount publishes the dummies' nullifier Z; docs/circuits.md), evaluated natively on a
+// parsed request, for every one of the ten slots (the dummies included): the oracle the circuit
+// is tested against. A request is valid exactly when every rule holds.
 //
-// Order: J1, ..., J10. validate_joinsplit reports the first failing rule; validate_joinsplit_all
+// Order: J1, ..., J11. validate_joinsplit reports the first failing rule; validate_joinsplit_all
 // every failing rule once (its first offending field). J10 (nftCommitment and the tree numbers
 // enter a constraint) is a property of the circuit, which no request can break: it never fails
 // here (see joinsplit_circuit.cpp and the Groth16 binding test).
@@ -20,7 +21,7 @@
 
 namespace enygma {
 
-inline constexpr int kJoinSplitRules = 10;
+inline constexpr int kJoinSplitRules = 11;
 
 Status validate_joinsplit(const JoinSplitRequest& req);
 std::vector<Error> validate_joinsplit_all(const JoinSplitRequest& req);

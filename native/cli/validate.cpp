@@ -19,7 +19,7 @@ const char kValidateHelp[] =
     "\n"
     "Checks a request (the reference JSON of the circuit's route, e.g. POST\n"
     "/generateProofTransfer-{k}) for format and against the rules of its relation, in order\n"
-    "(transfer: R1..R15; deposit: R1..R15d, D1; withdraw: ..., W1..W5; join-split: J1..J10;\n"
+    "(transfer: R1..R15; deposit: R1..R15d, D1; withdraw: ..., W1..W5; join-split: J1..J11;\n"
     "ownership: O1..O7).\n"
     "\n"
     "  --circuit NAME transfer (default), deposit, withdraw, joinsplit-enygma,\n"

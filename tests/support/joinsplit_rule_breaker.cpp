@@ -27,6 +27,10 @@
 //       0 the same note twice (counted twice, outputs rebalanced; variant 1 when the outputs
 //       cannot carry it);  1 another note with the same key and index in another tree (the
 //       same nullifier), amount 1 (taken from the largest input when the outputs are full)
+//   J11 under privateKey 0 at leaf index 0 (nullifier Z, the dummies'):  0 slot i with a
+//       non-zero amount, its note re-issued to PK(0) at leaf 0 (leaf, root, revert re-derived);
+//       1 a zero-amount slot given 1 there (a note sent to PK(0) at leaf 0 of a fresh tree;
+//       variant 0 when every slot carries an amount)
 #include "support/joinsplit_rule_breaker.hpp"
 
 #include <algorithm>
@@ -42,7 +46,7 @@ namespace enygma {
 namespace {
 
 constexpr unsigned N = kJoinSplitInputs, M = kJoinSplitOutputs;
-constexpr unsigned kVariants[kJoinSplitRules + 1] = {0, 4, 2, 3, 2, 4, 3, 3, 2, 2, 0};
+constexpr unsigned kVariants[kJoinSplitRules + 1] = {0, 4, 2, 3, 2, 4, 3, 3, 2, 2, 0, 2};
 
 U256 amount_max() {
   U256 m;
@@ -104,6 +108,7 @@ struct Breaking : test::DvpBreak {
     if (!c.empty()) return c[below(unsigned(c.size()))];
     q.values_in[0] = Fr::one();
     make_real(0);
+    keep_nullifier_unique(0);
     refresh_leaf_and_root(0);
     rebalance();
     refresh_revert();
@@ -124,11 +129,15 @@ struct Breaking : test::DvpBreak {
     refresh_leaf_and_root(big);
     how += at("valuesIn", big) + " -= 1 (outputs full), then ";
   }
-  // After slot j was given an amount: when another slot with an amount publishes the same
-  // nullifier (two dummies both publish Z), slot j gets a fresh key so that J9 still holds.
+  // After slot j was given an amount: when it publishes Z (a dummy's key 0 at index 0, J11) or
+  // another slot with an amount publishes the same nullifier (two dummies both publish Z, J9),
+  // slot j gets a fresh key so that J9 and J11 still hold.
   void keep_nullifier_unique(unsigned j) {
     for (unsigned k = 0; k < N; ++k) {
-      if (k == j || q.values_in[k].is_zero() || q.nullifiers[k] != q.nullifiers[j]) continue;
+      const bool z = k == j && q.nullifiers[j] == dvp::dummy_nullifier();
+      if (!z && (k == j || q.values_in[k].is_zero() || q.nullifiers[k] != q.nullifiers[j])) {
+        continue;
+      }
       q.secret_keys[j] = nonzero_field();
       q.input_keys[j] = dvp::spend_public_key(q.secret_keys[j]);
       q.nullifiers[j] = dvp::nullifier(q.secret_keys[j], q.indices[j]);
@@ -167,6 +176,7 @@ void break_j1(Breaking& b) {
       sub_borrow(missing, dvp::amount_bound(), t);
       q.values_in[0] += fr(missing);
       b.make_real(0);
+      b.keep_nullifier_unique(0);
       b.refresh_leaf_and_root(0);
       b.refresh_revert();
       t = dvp::amount_bound();
@@ -398,6 +408,31 @@ void break_j9(Breaking& b) {
            std::to_string(i);
 }
 
+void break_j11(Breaking& b) {
+  JoinSplitRequest& q = b.q;
+  bool any_zero = false;
+  for (const Fr& a : q.values_in) any_zero = any_zero || a.is_zero();
+  const bool fresh = b.variant == 1 && any_zero;
+  unsigned i;
+  if (fresh) {
+    i = b.zero_slot_other_than(N);  // N: no slot excluded
+    b.make_room_for_one();
+    q.values_in[i] = Fr::one();
+    b.make_real(i);
+  } else {
+    i = b.nonzero_slot();
+  }
+  q.secret_keys[i] = Fr::zero();
+  q.input_keys[i] = dvp::spend_public_key(Fr::zero());
+  q.indices[i] = Fr::zero();
+  q.nullifiers[i] = dvp::dummy_nullifier();
+  b.refresh_leaf_and_root(i);
+  if (fresh) b.rebalance();
+  b.refresh_revert();
+  b.how += fresh ? b.at("valuesIn", i) + " := 1 under privateKey 0 at leaf index 0"
+                 : "slot " + std::to_string(i) + "'s note re-issued to PK(0) at leaf index 0";
+}
+
 Result<BrokenJoinSplit> break_impl(const JoinSplitRequest& valid, int rule, uint64_t seed) {
   if (rule < 1 || rule > kJoinSplitRules || kVariants[rule] == 0) {
     return test::unbreakable_dvp_rule('J', rule);
@@ -408,9 +443,9 @@ Result<BrokenJoinSplit> break_impl(const JoinSplitRequest& valid, int rule, uint
   test::TestRng rng(test::dvp_break_seed(seed, rule));
   Breaking b{{unsigned(seed % kVariants[rule]), rng, {}}, valid, {rule}};
   using Breaker = void (*)(Breaking&);
-  static constexpr Breaker kBreakers[kJoinSplitRules + 1] = {nullptr,  break_j1, break_j2, break_j3,
-                                                             break_j4, break_j5, break_j6, break_j7,
-                                                             break_j8, break_j9, nullptr};
+  static constexpr Breaker kBreakers[kJoinSplitRules + 1] = {
+      nullptr,  break_j1, break_j2, break_j3, break_j4, break_j5,
+      break_j6, break_j7, break_j8, break_j9, nullptr,  break_j11};
   kBreakers[rule](b);
   const std::vector<int> failed = dvp_failed_rules(validate_joinsplit_all(b.q));
   if (Status st = test::check_dvp_claim('J', rule, b.variant, b.how, failed, b.broken); !st) {

@@ -37,7 +37,7 @@ struct BrokenJoinSplit {
   std::string how;                // what was changed, e.g. "merkleProofs[0].elements[4] += 1"
 };
 
-// Number of kinds of breakage for rule 1..10 (0 for J10 and anything else).
+// Number of kinds of breakage for rule 1..11 (0 for J10 and anything else).
 unsigned joinsplit_break_variants(int rule);
 
 // A request on which validate_joinsplit_all reports exactly `rule`. Errors: `valid` is not
