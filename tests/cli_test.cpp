@@ -454,6 +454,52 @@ TEST(Cli, OutputsGoWhereTheirPathLeads) {
   EXPECT_NE(lost.err.find("cannot write standard output"), std::string::npos) << lost.err;
 }
 
+// The probes of the interop commands: a path that is not UTF-8 is written and reported (U+FFFD
+// in the summary), not an abort after the file was written; seeded keys are insecure in their
+// verifying key too, so export-solidity warns; its key errors name the file; export-proof's two
+// outputs must be two files.
+TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
+  TempDir tmp;
+  const std::string odd = tmp / "r\xff.r1cs";  // Latin-1, not UTF-8
+  auto r = run_enygma({"export-r1cs", "--k", "2", "--out", odd});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"out\":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\xEF\xBF\xBD"), std::string::npos) << r.out;  // U+FFFD
+  EXPECT_EQ(test::read_all(odd).substr(0, 4), "r1cs");
+
+  r = run_enygma(
+      {"export-solidity", "--k", "2", "--keys", keys().path().string(), "--out", tmp / "v.sol"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"insecure_dev_key\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("WARNING"), std::string::npos) << r.err;
+
+  const std::string not_vk = keys() / "transfer-k2.pk";
+  r = run_enygma({"export-solidity", "--vk", not_vk, "--out", tmp / "w.sol"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], not_vk) << r.err;
+  EXPECT_NE(r.err.find("transfer-k2.pk: "), std::string::npos) << r.err;
+  r = run_enygma({"export-solidity", "--k", "2", "--keys", keys().path().string(), "--license", "",
+                  "--out", tmp / "x.sol"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+
+  r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
+                  vector_path("transfer-k2.json"), "--out", tmp / "resp.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& [proof_out, public_out] : std::vector<std::pair<std::string, std::string>>{
+           {tmp / "same.json", tmp / "same.json"},
+           {tmp / "same.json", tmp.path().string() + "/./same.json"},
+           {"-", "-"}}) {
+    r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", proof_out,
+                    "--out-public", public_out});
+    EXPECT_EQ(r.exit_code, 64) << proof_out << " " << public_out << ": " << r.err;
+    EXPECT_NE(r.err.find("name the same file"), std::string::npos) << r.err;
+  }
+  r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", "-", "--out-public",
+                  tmp / "public.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("pi_a"), std::string::npos) << r.out;
+}
+
 TEST(Cli, ExportsSnarkjsFormats) {
   TempDir tmp;
   auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys().path().string()});

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <string>
 
+#include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/setup.hpp"
@@ -172,7 +173,7 @@ ZkeyFixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m)
   // A power-of-two domain: the only kind a .zkey holds (snarkjs's).
   f.keys = groth16_setup_insecure_from_seed(f.rc.r1cs, setup_seed, sequential_pool(),
                                             DomainSizes::kPowerOfTwo);
-  f.keys.pk.insecure_dev = false;
+  f.keys.pk.insecure_dev = f.keys.vk.insecure_dev = false;
   return f;
 }
 
@@ -269,6 +270,23 @@ TEST(ZkeyImport, ZkeyWithoutContributionIsRefusedUnlessAllowed) {
   auto ok = import_zkey(zkey, f.rc.r1cs, sequential_pool(), allow);
   ASSERT_TRUE(ok.ok()) << ok.error().message;
   EXPECT_TRUE(ok->keys.pk.insecure_dev);
+  EXPECT_TRUE(ok->keys.vk.insecure_dev);  // and so is the verifying key file written from it
+  auto vk_file = load_verifying_key(serialize_verifying_key(ok->keys.vk, "x"), "x");
+  ASSERT_TRUE(vk_file.ok()) << vk_file.error().message;
+  EXPECT_TRUE(vk_file->insecure_dev);
+
+  // A contribution record whose delta is still 1 (one copied in by hand, which snarkjs zkey
+  // verify refuses) does not make the key secure: refused, or insecure when allowed.
+  opt.contributions = 1;
+  auto claimed = write_test_zkey(f.keys, f.rc.r1cs, opt);
+  auto r1 = import_zkey(claimed, f.rc.r1cs, sequential_pool());
+  ASSERT_FALSE(r1.ok());
+  EXPECT_EQ(r1.error().field, "contributions");
+  EXPECT_NE(r1.error().message.find("delta is 1"), std::string::npos) << r1.error().message;
+  auto allowed = import_zkey(claimed, f.rc.r1cs, sequential_pool(), allow);
+  ASSERT_TRUE(allowed.ok()) << allowed.error().message;
+  EXPECT_TRUE(allowed->keys.pk.insecure_dev);
+  EXPECT_TRUE(allowed->keys.vk.insecure_dev);
 }
 
 TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {

@@ -192,7 +192,8 @@ std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
   codec.write_one(w, vk.delta2);
   w.u32(uint32_t(vk.ic.size()));
   codec.write(w, vk.ic);
-  return wrap(KeyKind::kVerifying, false, format, circuit_name, vk.circuit_digest, w.data());
+  return wrap(KeyKind::kVerifying, vk.insecure_dev, format, circuit_name, vk.circuit_digest,
+              w.data());
 }
 
 Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
@@ -359,6 +360,7 @@ Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
   ByteReader r(*body);
   VerifyingKey vk;
   vk.circuit_digest = h.circuit_digest;
+  vk.insecure_dev = h.insecure_dev;
   uint32_t nic = 0;
   SharedArray<G1Affine> ic;
   bool ok = r.u32(vk.num_public) && codec.read_one(r, vk.alpha1) && codec.read_one(r, vk.beta2) &&

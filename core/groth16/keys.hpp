@@ -37,6 +37,7 @@ struct VerifyingKey {
   G2Affine beta2, gamma2, delta2;
   std::vector<G1Affine> ic;  // num_public + 1 points: [(beta*A_j + alpha*B_j + C_j)/gamma]_1
   std::array<uint8_t, 32> circuit_digest{};
+  bool insecure_dev = false;  // as ProvingKey's: from a seeded setup (or delta = 1), never deploy
 };
 
 struct ProvingKey {

@@ -114,7 +114,7 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   pk.domain_size = uint32_t(n);
   pk.circuit_digest = vk.circuit_digest = r1cs.digest();
   pk.shape = std::make_shared<const ConstraintShape>(ConstraintShape::from_r1cs(r1cs));
-  pk.insecure_dev = insecure;
+  pk.insecure_dev = vk.insecure_dev = insecure;
   vk.num_public = npub;
 
   const FixedBaseTable<G1> g1(G1::generator());

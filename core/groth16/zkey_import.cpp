@@ -379,9 +379,12 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
     return st.error();
   }
 
+  // delta = 1 (the generator) is what makes a key forgeable, whatever the contribution records
+  // claim: a zkey listing contributions whose last delta is the generator is refused as well.
   const bool no_contributions = out.info.contributions.empty();
+  const bool delta_is_one = h.delta1 == G1Affine::generator();
   if (no_contributions) {
-    if (!(h.delta1 == G1Affine::generator())) {
+    if (!delta_is_one) {
       return zkey_error("no contributions, yet delta is not the generator", "contributions");
     }
     if (!options.allow_no_contributions) {
@@ -392,6 +395,12 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
     }
   } else if (!(last_delta == h.delta1)) {
     return zkey_error("the last contribution's delta is not the key's delta", "contributions");
+  } else if (delta_is_one && !options.allow_no_contributions) {
+    return zkey_error("the zkey's delta is 1 although it lists " +
+                          std::to_string(out.info.contributions.size()) +
+                          " contribution(s): anyone can forge proofs with it (snarkjs zkey "
+                          "verify refuses such a chain)",
+                      "contributions");
   }
 
   auto section = [&](uint32_t id) { return iden3::unique_section(*file, id, "zkey", "zkey"); };
@@ -451,7 +460,7 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
   pk.num_public = h.num_public;
   pk.domain_size = h.domain_size;
   pk.circuit_digest = vk.circuit_digest;
-  pk.insecure_dev = no_contributions;
+  pk.insecure_dev = vk.insecure_dev = delta_is_one;
   pk.alpha1 = h.alpha1;
   pk.beta1 = h.beta1;
   pk.delta1 = h.delta1;

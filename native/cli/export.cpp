@@ -1,6 +1,7 @@
 // enygma export-vk / export-proof: the snarkjs formats of our verifying key and proofs, so that
 // `snarkjs groth16 verify verification_key.json public.json proof.json` can check them.
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "core/groth16/proof_format.hpp"
@@ -46,6 +47,16 @@ int run_export_vk(int argc, char** argv) {
   return 0;
 }
 
+// Whether two output paths lead to the same place ("-" is standard output).
+bool same_output(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (a == "-" || b == "-") return false;
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(a, ea),
+             cb = std::filesystem::weakly_canonical(b, eb);
+  return !ea && !eb && ca == cb;
+}
+
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public"})) {
@@ -67,14 +78,19 @@ int run_export_proof(int argc, char** argv) {
     fputs("enygma export-proof: the only --format is snarkjs\n", stderr);
     return native::kExitUsage;
   }
+  // Two files: one path for both would keep only the second (the proof overwritten), and both
+  // on standard output would be two JSON texts run together.
+  const std::string out_proof = *args.get("out-proof"), out_public = *args.get("out-public");
+  if (same_output(out_proof, out_public)) {
+    fputs("enygma export-proof: --out-proof and --out-public name the same file\n", stderr);
+    return native::kExitUsage;
+  }
   auto text = native::read_text_file(*args.get("proof"));
   if (!text) return cli::fail(text.error());
   auto parsed = proof_from_reference_json(*text);
   if (!parsed) return cli::fail(parsed.error());
-  auto st = native::write_output_file(*args.get("out-proof"), proof_to_snarkjs_json(parsed->proof));
-  if (st)
-    st = native::write_output_file(*args.get("out-public"),
-                                   public_to_snarkjs_json(parsed->public_inputs));
+  auto st = native::write_output_file(out_proof, proof_to_snarkjs_json(parsed->proof));
+  if (st) st = native::write_output_file(out_public, public_to_snarkjs_json(parsed->public_inputs));
   if (!st) return cli::fail(st.error());
   return 0;
 }

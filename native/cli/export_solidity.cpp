@@ -89,6 +89,10 @@ int run_export_solidity(int argc, char** argv) {
             options.contract_name.c_str());
     return native::kExitUsage;
   }
+  if (options.license.empty()) {
+    fputs("enygma export-solidity: --license is empty (an SPDX expression, e.g. MIT)\n", stderr);
+    return native::kExitUsage;
+  }
   for (char c : options.license) {
     if (!(isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == ' ' ||
           c == '(' || c == ')')) {
@@ -99,10 +103,14 @@ int run_export_solidity(int argc, char** argv) {
 
   auto bytes = native::read_file(vk_path);
   if (!bytes) return cli::fail(bytes.error());
+  // A key's errors name the file, as the commands that load keys from a folder do.
+  auto fail_key = [&](const Error& e) {
+    return cli::fail(make_error(vk_path + ": " + e.message, e.rule, vk_path));
+  };
   auto header = read_key_header(*bytes);
-  if (!header) return cli::fail(header.error());
+  if (!header) return fail_key(header.error());
   auto vk = load_verifying_key(*bytes, expected_name);
-  if (!vk) return cli::fail(vk.error());
+  if (!vk) return fail_key(vk.error());
   options.circuit_name = header->circuit_name;
   if (auto st = native::write_output_file(*out, solidity_verifier_source(*vk, options)); !st) {
     return cli::fail(st.error());
@@ -112,8 +120,8 @@ int run_export_solidity(int argc, char** argv) {
           "\"out\":%s}\n",
           cli::json_string(options.contract_name).c_str(),
           cli::json_string(header->circuit_name).c_str(), vk->num_public,
-          header->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
-  if (header->insecure_dev) {
+          vk->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
+  if (vk->insecure_dev) {
     fputs(
         "enygma export-solidity: WARNING: this verifying key comes from insecure development "
         "keys (seeded setup); never deploy it\n",

@@ -12,7 +12,9 @@
 namespace enygma::cli {
 
 std::string json_string(const std::string& s) {
-  return nlohmann::json(s).dump();
+  // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name): bytes that
+  // are not UTF-8 become U+FFFD instead of an exception after the files were written.
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 int exit_code_for(const Error& e) {

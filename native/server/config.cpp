@@ -234,7 +234,8 @@ std::string ServerConfig::to_json() const {
   j["isolation"] = isolation;
   j["backend"] = backend;
   if (backend == "fake") j["fake_prove_time_ms"] = fake_prove_time.count();
-  return j.dump();
+  // The folders are bytes from the command line: any that are not UTF-8 become U+FFFD.
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 void print_serve_usage(FILE* out) {
