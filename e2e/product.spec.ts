@@ -112,6 +112,101 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect(pageErrors.get(page)).toEqual([]);
 });
 
+// cancel() stops the proof it was asked for and no other: a refused prove's cancel, an unknown
+// id and a proof already answered are no-ops (false); and A's cancel written as A ends in the
+// worker, while the page is busy and B already runs there, does not lose B.
+test('a cancel stops only its own proof', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    await e.loadKeys('transfer-k2');
+    const reqA = await e.makeRequest('transfer-k2', { seed: 'cancel A' });
+    const reqB = await e.makeRequest('transfer-k2', { seed: 'cancel B' });
+    const settle = (p: Promise<any>) => p.then((v) => ({ ok: true, v }), (err) => ({ ok: false, status: err.status }));
+    const refB = await e.prove('transfer-k2', reqB, { testSeed: 's' });
+    const out: any = { idle: e.cancel(), unknown: e.cancel(9999) };
+    // A refused prove (its options are not an object) while B runs.
+    const b1 = e.prove('transfer-k2', reqB, { testSeed: 's' });
+    const bad = e.prove('transfer-k2', reqB, 'not options');
+    out.badStatus = (await settle(bad)).status;
+    out.badCancel = bad.cancel();
+    const rb1 = await settle(b1);
+    out.b1 = rb1.ok && rb1.v.response === refB.response;
+    out.finishedCancel = b1.cancel();
+    // The race: A's last stage seen, the page kept busy while the worker starts B, then A.cancel().
+    let aCancel: boolean | undefined;
+    const t0 = performance.now();
+    await e.prove('transfer-k2', reqA);
+    const proofMs = performance.now() - t0;
+    const pa = e.prove('transfer-k2', reqA, {
+      onStage: (s: any) => {
+        if (s.name !== 'done') return;
+        const t = performance.now();
+        while (performance.now() - t < Math.min(300, proofMs / 2)) { /* the page is busy */ }
+        aCancel = pa.cancel();
+      }
+    });
+    const pb = e.prove('transfer-k2', reqB, { testSeed: 's' });
+    const [ra, rb] = await Promise.all([settle(pa), settle(pb)]);
+    out.raceA = ra.ok ? 'ok' : ra.status;
+    out.raceB = rb.ok && rb.v.response === refB.response ? 'same bytes' : rb.ok ? 'other bytes' : rb.status;
+    out.aCancel = aCancel;
+    // A real cancel still works.
+    const pc = e.prove('transfer-k2', reqA, { onStage: (s: any) => { if (s.name === 'quotient') pc.cancel(); } });
+    out.cancelled = (await settle(pc)).status;
+    e.terminate();
+    return out;
+  });
+  expect(r.idle).toBe(false);
+  expect(r.unknown).toBe(false);
+  expect(r.badStatus).toBe('rejected');
+  expect(r.badCancel).toBe(false);
+  expect(r.b1).toBe(true);
+  expect(r.finishedCancel).toBe(false);
+  expect(r.raceA).toBe('ok');
+  expect(r.raceB).toBe('same bytes');
+  expect(r.cancelled).toBe('cancelled');
+});
+
+// create's options and a manifest's entries are checked, each refusal naming its field: an
+// unknown circuit is the caller's error (as in every call), a manifest that is not JSON or an
+// entry without a size, a digest or a usable URL is a key error, never a raw JS exception.
+test('create options and key manifests are checked, naming the field', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const failure = (p: Promise<any>) => p.then(() => 'resolved', (err) => `${err.status}/${err.rule}/${err.field}`);
+    const out: any = {};
+    out.prefetch = await failure(Enygma.create({ prefetchKeys: [{}] }));
+    out.threads = await failure(Enygma.create({ threads: 2 ** 31 }));
+    out.relaxed = await failure(Enygma.create({ relaxedSimd: 'no' }));
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    out.unknown = await failure(e.loadKeys('no-such-circuit'));
+    const manifest = await (await fetch('/keys/manifest.json')).json();
+    const entry = manifest.circuits.find((c: any) => c.id === 'transfer-k2');
+    const abs = (k: any) => ({ ...k, url: new URL(k.url, location.origin + '/keys/manifest.json').href });
+    const dataUrl = (m: any) => 'data:application/json,' + encodeURIComponent(JSON.stringify(m));
+    const withKey = (pk: any) => dataUrl({ circuits: [{ ...entry, proving_key: pk, verifying_key: abs(entry.verifying_key) }] });
+    out.notJson = await failure(e.loadKeys('transfer-k2', { manifestUrl: 'data:text/plain,hello' }));
+    out.noDigest = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), blake2b: undefined }) }));
+    out.hugeSize = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), bytes: 1e12 }) }));
+    out.relative = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey(entry.proving_key) }));
+    out.good = (await e.loadKeys('transfer-k2', { manifestUrl: withKey(abs(entry.proving_key)) })).circuit;
+    e.terminate();
+    return out;
+  });
+  expect(r.prefetch).toBe('rejected/input/prefetchKeys');
+  expect(r.threads).toBe('rejected/input/threads');
+  expect(r.relaxed).toBe('rejected/input/relaxedSimd');
+  expect(r.unknown).toBe('rejected/input/circuit');
+  expect(r.notJson).toBe('error/key/manifest');
+  expect(r.noDigest).toBe('error/key/manifest.transfer-k2.proving_key.blake2b');
+  expect(r.hugeSize).toBe('error/key/manifest.transfer-k2.proving_key.bytes');
+  expect(r.relative).toBe('error/key/manifest.transfer-k2.proving_key.url');
+  expect(r.good).toBe('transfer-k2');
+});
+
 test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {
   const pkg = await (await request.get(`${base()}/enygma/package.json`)).json();
   expect(pkg.exports['.'].import).toBe('./index.mjs');

@@ -120,7 +120,9 @@ export interface ProofResult {
 
 export interface ProofPromise extends Promise<ProofResult> {
   readonly id: number;
-  /** Stops the proof at its next stage boundary; the promise rejects with status 'cancelled'. */
+  /** Stops the proof at its next stage boundary; the promise rejects with status 'cancelled'.
+   * false when there is nothing to stop: the proof was already answered, or its arguments were
+   * refused (id 0). */
   cancel(): boolean;
 }
 
@@ -128,7 +130,8 @@ export type VerifyResult = { valid: true; ms: number } | { valid: false; ms: num
 export type ValidateResult = { valid: true } | { valid: false; error: ErrorJson };
 
 export declare class Enygma {
-  /** Starts the worker and the module: with threads (`threads`, default all cores) when the page
+  /** Starts the worker and the module: with threads (`threads`, 1 to 64, default all cores up to
+   * 64) when the page
    * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
    * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
    * other one. Cached proving keys are files in the origin private file system where there is
@@ -168,7 +171,8 @@ export declare class Enygma {
 
   circuits(): Promise<CircuitFamily[]>;
   circuitInfo(circuit: CircuitId): Promise<CircuitInfo>;
-  /** A circuit's keys from a manifest (default 'keys/manifest.json' beside the worker), checked
+  /** A circuit's keys from a manifest (default: create's `manifestUrl`, itself by default
+   * 'keys/manifest.json' relative to the page), checked
    * against its sizes and BLAKE2b-256 digests, decoded, cached decoded (the raw proving key as a
    * file in the origin private file system, or a Blob in IndexedDB). */
   loadKeys(circuit: CircuitId, options?: {
@@ -206,6 +210,8 @@ export declare class Enygma {
     onStage?: (event: { stage: number; name: StageName; t: number }) => void;
     testSeed?: string;
   }): ProofPromise;
+  /** Stops a proof waiting or running (default: the running one); false when there is no such
+   * proof (an unknown id, one already answered). */
   cancel(id?: number): boolean;
   verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
   /** Another format, default 'reference'; any other format is refused (rule 'input', field

@@ -81,6 +81,20 @@ function manifestUrlOf(url) {
   return urlOf(url || 'keys/manifest.json', 'manifestUrl').href;
 }
 
+// The largest pool create takes (each thread is a Web Worker with its own stack).
+const MAX_THREADS = 64;
+
+// A circuit argument: a nonempty text ("transfer-k6", "ownership-721") or a number k.
+function isCircuitId(c) {
+  return (typeof c === 'string' && c !== '') || Number.isInteger(c);
+}
+
+// The name a circuit's keys are remembered under: a number k is the transfer circuit of that k,
+// as in the worker (enygma_worker.js circuitOf).
+function keyOf(circuit) {
+  return typeof circuit === 'number' ? 'transfer-k' + circuit : circuit;
+}
+
 export class Enygma {
   // threads: the pool size (default navigator.hardwareConcurrency). workerUrl: where
   // enygma_worker.js is (default: beside this file). relaxedSimd: false keeps the module without
@@ -107,19 +121,27 @@ export class Enygma {
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
     else if (keyStore !== 'auto') throw argumentError('keyStore', "keyStore must be 'auto' or 'blob'");
-    if (threads != null && (!Number.isInteger(threads) || threads < 0)) {
-      throw argumentError('threads', 'threads must be a whole number (0: the default)');
+    if (threads != null && (!Number.isInteger(threads) || threads < 0 || threads > MAX_THREADS)) {
+      throw argumentError('threads', `threads must be a whole number from 0 (the default) to ${MAX_THREADS}`);
     }
-    if (!Array.isArray(prefetchKeys)) throw argumentError('prefetchKeys', 'prefetchKeys must be an array of circuit ids');
+    if (typeof relaxedSimd !== 'boolean') throw argumentError('relaxedSimd', 'relaxedSimd must be true or false');
+    if (!Array.isArray(prefetchKeys) || !prefetchKeys.every(isCircuitId)) {
+      throw argumentError('prefetchKeys', 'prefetchKeys must be an array of circuit ids (texts, or numbers k)');
+    }
     if (!Number.isInteger(warmVerifier) || warmVerifier < 0 || warmVerifier > 1000) {
       throw argumentError('warmVerifier', 'warmVerifier must be an integer from 0 to 1000');
     }
     if (!Number.isInteger(warmProver) || warmProver < 0 || warmProver > 10) {
       throw argumentError('warmProver', 'warmProver must be an integer from 0 to 10');
     }
-    const enygma = new Enygma(url, threads || navigator.hardwareConcurrency || 1, manifestUrlOf(manifestUrl),
-      { verifier: warmVerifier, prover: warmProver });
-    await enygma.#start(prefetchKeys);
+    const enygma = new Enygma(url, threads || Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS),
+      manifestUrlOf(manifestUrl), { verifier: warmVerifier, prover: warmProver });
+    try {
+      await enygma.#start(prefetchKeys);
+    } catch (e) {
+      enygma.terminate(); // the worker it started, and its module's threads
+      throw e;
+    }
     return enygma;
   }
 
@@ -129,7 +151,8 @@ export class Enygma {
   #warm; // {verifier, prover}: create's warmVerifier and warmProver
   #worker = null;
   #starting = null; // the promise of a (re)start in progress
-  #keys = new Map(); // circuit -> how its keys were loaded, to load them again after a restart
+  #keys = new Map(); // circuit (keyOf) -> how its keys were loaded, to load them again after a restart
+  #proofs = new Set(); // ids of the proofs sent and not yet answered
   #nextId = 1;
   #pending = new Map(); // id -> {resolve, reject, onEvent}
   #info = null;
@@ -211,7 +234,7 @@ export class Enygma {
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
-    loaded.then(() => this.#keys.set(circuit, { op: 'loadKeys', args: { manifestUrl } }), () => {});
+    loaded.then(() => this.#keys.set(keyOf(circuit), { op: 'loadKeys', args: { manifestUrl } }), () => {});
     return loaded;
   }
   // Keys from bytes (ArrayBuffer or typed array of key files, raw or compressed; pk null for a
@@ -222,12 +245,12 @@ export class Enygma {
     const { pkBlake2b, vkBlake2b } = optionsOf(expect, 'expect');
     const args = { pk: pk == null ? null : toBuffer(pk, 'pk'), vk: toBuffer(vk, 'vk'), pkBlake2b, vkBlake2b };
     const loaded = this.#call('loadKeyBytes', { circuit, ...args });
-    loaded.then(() => this.#keys.set(circuit, { op: 'loadKeyBytes', args }), () => {});
+    loaded.then(() => this.#keys.set(keyOf(circuit), { op: 'loadKeyBytes', args }), () => {});
     return loaded;
   }
   // Forgets a circuit's keys (their memory is freed in the module).
   async unloadKeys(circuit) {
-    this.#keys.delete(circuit);
+    this.#keys.delete(keyOf(circuit));
     return this.#call('unloadKeys', { circuit });
   }
   // {memory_bytes, heap_in_use_bytes, heap_free_bytes, threads}: the module's memory now.
@@ -283,6 +306,7 @@ export class Enygma {
     const promise = (async () => {
       const { onStage, testSeed } = optionsOf(options);
       callbackOf(onStage, 'onStage');
+      if (testSeed != null && typeof testSeed !== 'string') throw argumentError('testSeed', `testSeed must be a text, not ${typeof testSeed}`);
       return this.#call('prove', { circuit, request: asText(request, 'request'), testSeed }, (event) => {
         if (event.event === 'started') {
           this.#runningProof = event.id;
@@ -293,26 +317,30 @@ export class Enygma {
         }
       }, (newId) => {
         id = newId;
+        this.#proofs.add(newId);
       });
     })();
     const done = () => {
       if (this.#runningProof === id) this.#runningProof = null;
       this.#cancelled.delete(id);
+      this.#proofs.delete(id);
     };
     promise.then(done, done);
     promise.id = id;
-    promise.cancel = () => this.cancel(id);
+    // A proof whose arguments were refused (id 0) has nothing to cancel.
+    promise.cancel = () => id !== 0 && this.cancel(id);
     return promise;
   }
   // Cancels a proof (by id; default: the running one). It stops at its next stage boundary
-  // and its promise rejects with status 'cancelled'.
+  // and its promise rejects with status 'cancelled'. -> false when there is no such proof
+  // waiting or running (an unknown id, one already answered).
   cancel(id) {
-    const target = id || this.#runningProof;
-    if (!target || this.#terminated) return false;
+    const target = id == null ? this.#runningProof : id;
+    if (!target || this.#terminated || !this.#proofs.has(target)) return false;
     this.#cancelled.add(target);
     if (this.#runningProof === target) {
       if (this.#cancelView) {
-        this.#setCancelFlag();
+        this.#setCancelFlag(target);
       } else {
         // Without shared memory the busy worker cannot be told: it is replaced. The proof and
         // whatever waited behind it reject with 'cancelled' (questions about the worker's state
@@ -366,8 +394,12 @@ export class Enygma {
     return kept;
   }
 
-  #setCancelFlag() {
-    // The module polls this byte (a std::atomic<bool>) between proof stages.
+  #setCancelFlag(target) {
+    // Which proof the flag is meant for, first: the worker may have finished that proof and
+    // started the next before this page saw the answer; it then runs the next one again
+    // (enygma_worker.js prove). The module polls the flag byte (a std::atomic<bool>) between
+    // proof stages.
+    if (this.#opSeq) Atomics.store(this.#opSeq, 2, target);
     Atomics.store(this.#cancelView, this.#info.cancelFlag, 1);
   }
 

@@ -235,7 +235,7 @@ async function download(id, url, expect) {
   if (!response.ok) {
     throw new Failure('error', { error: 'GET ' + url + ': HTTP ' + response.status, rule: 'key', field: url });
   }
-  var total = expect.bytes || Number(response.headers.get('content-length')) || 0;
+  var total = expect.bytes;
   var bytes = new Uint8Array(total);
   var loaded = 0;
   var reader = response.body.getReader();
@@ -257,13 +257,13 @@ async function download(id, url, expect) {
   }
   bytes = bytes.subarray(0, loaded);
   postMessage({ id: id, event: 'download', url: url, loaded: loaded, total: total });
-  if (expect.bytes && loaded !== expect.bytes) {
+  if (loaded !== expect.bytes) {
     throw new Failure('error', {
       error: url + ': ' + loaded + ' bytes, the manifest says ' + expect.bytes, rule: 'key', field: url
     });
   }
   var digest = hex(abi.blake2b256(bytes));
-  if (expect.blake2b && digest !== expect.blake2b.toLowerCase()) {
+  if (digest !== expect.blake2b.toLowerCase()) {
     throw new Failure('error', {
       error: url + ': BLAKE2b-256 digest ' + digest + ' differs from the manifest (' + expect.blake2b + ')',
       rule: 'key', field: url
@@ -310,6 +310,33 @@ function instantiateModule(imports, buildVersion) {
   });
 }
 
+function manifestFailure(field, error) {
+  return new Failure('error', { error: error, rule: 'key', field: field });
+}
+
+// A key of a manifest entry ({url, bytes, blake2b}) as the server writes it: a URL that resolves
+// against the manifest's, a size, a BLAKE2b-256 digest (keys are never taken unchecked). Its
+// absolute URL is kept in entry[name].href.
+function checkManifestKey(entry, name, manifestUrl) {
+  var field = 'manifest.' + entry.id + '.' + name;
+  var key = entry[name];
+  if (!key || typeof key !== 'object') throw manifestFailure(field, field + ' is missing');
+  if (typeof key.url !== 'string' || !key.url) throw manifestFailure(field + '.url', field + '.url is not a URL');
+  try {
+    key.href = new URL(key.url, manifestUrl).href;
+  } catch (e) {
+    throw manifestFailure(field + '.url', field + '.url ' + JSON.stringify(key.url) + ' is not a URL here (' + e.message + ')');
+  }
+  if (!Number.isInteger(key.bytes) || key.bytes <= 0 || key.bytes > MAX_KEY_BYTES) {
+    throw manifestFailure(field + '.bytes', field + '.bytes must be a size from 1 to ' + MAX_KEY_BYTES + ' bytes');
+  }
+  if (typeof key.blake2b !== 'string' || !/^[0-9a-fA-F]{64}$/.test(key.blake2b)) {
+    throw manifestFailure(field + '.blake2b', field + '.blake2b must be a BLAKE2b-256 digest (64 hex digits)');
+  }
+}
+// The largest key file a manifest may announce (the largest proving key is ~40 MB raw).
+var MAX_KEY_BYTES = 1 << 30;
+
 // ---- what loadKeys needs before the module: the manifest's entry of a circuit, and unless
 // noCache its cache entry with the raw proving key (rawPk null when absent or stale). init
 // starts it for the circuits in args.prefetchKeys (with args.prefetchManifestUrl), beside the
@@ -324,15 +351,25 @@ async function keysFromCache(circuit, manifestUrlText, noCache) {
       error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
     });
   }
-  var manifest = await manifestResponse.json();
-  var entry = (manifest.circuits || []).find(function (c) {
-    return c.id === circuit;
+  var manifest = null;
+  try {
+    manifest = await manifestResponse.json();
+  } catch (e) {
+    throw manifestFailure('manifest', 'GET ' + manifestUrl.pathname + ' is not JSON (' + e.message + ')');
+  }
+  if (!manifest || !Array.isArray(manifest.circuits)) {
+    throw manifestFailure('manifest', 'GET ' + manifestUrl.pathname + ' has no "circuits" list');
+  }
+  var entry = manifest.circuits.find(function (c) {
+    return c && c.id === circuit;
   });
   if (!entry) {
     throw new Failure('error', { error: 'the server has no keys for ' + circuit, rule: 'key', field: 'circuit' });
   }
-  var pkDigest = entry.proving_key.blake2b;
-  var vkDigest = entry.verifying_key.blake2b;
+  checkManifestKey(entry, 'proving_key', manifestUrl);
+  checkManifestKey(entry, 'verifying_key', manifestUrl);
+  var pkDigest = entry.proving_key.blake2b.toLowerCase();
+  var vkDigest = entry.verifying_key.blake2b.toLowerCase();
   var tManifest = now();
   var db = await keyDb();
   var cached = noCache ? null : await dbRequest(db, 'readonly', function (store) {
@@ -372,7 +409,8 @@ var WARMUP_IDLE_MS = 500;
 var proverWarmup = { state: 'off', target: 0, circuit: null, rounds: 0, yielded: 0, busyMs: 0, firstMs: null,
   lastMs: null, error: null };
 // Int32Array over a SharedArrayBuffer shared with the page (module with threads): [0] added to
-// by the page before each operation it sends, [1] 1 while a warm-up proof runs.
+// by the page before each operation it sends, [1] 1 while a warm-up proof runs, [2] the id of the
+// proof the page last cancelled (written before the cancel flag; see prove).
 var opSeq = null;
 
 // Flags for abi.loadKeys: keys whose load starts the warm-up leave the verifier's tables to its
@@ -484,7 +522,7 @@ var ops = {
     warmup.state = warmup.target > 0 ? 'waiting' : 'off';
     proverWarmup.target = THREADED ? Math.max(0, args.warmProver | 0) : 0;
     proverWarmup.state = proverWarmup.target > 0 ? 'waiting' : 'off';
-    opSeq = THREADED ? new Int32Array(new SharedArrayBuffer(8)) : null;
+    opSeq = THREADED ? new Int32Array(new SharedArrayBuffer(12)) : null;
     (args.prefetchKeys || []).forEach(function (c) {
       var circuit = circuitOf({ circuit: c });
       var prefetch = { manifestUrl: args.prefetchManifestUrl, pending: keysFromCache(circuit, args.prefetchManifestUrl, false) };
@@ -588,7 +626,17 @@ var ops = {
     delete prefetchedKeys[circuit];
     var prefetched = prefetch && !args.noCache && prefetch.manifestUrl === args.manifestUrl;
     // From a prefetch, ms.manifest and ms.cacheRead are the prefetch's, beside the module's start.
-    var c = await (prefetched ? prefetch.pending : keysFromCache(circuit, args.manifestUrl, args.noCache));
+    var c;
+    try {
+      c = await (prefetched ? prefetch.pending : keysFromCache(circuit, args.manifestUrl, args.noCache));
+    } catch (e) {
+      // No entry: a circuit the module does not know is the caller's error, as in every call.
+      if (e instanceof Failure && e.error.field === 'circuit') {
+        var known = abi.circuitInfo(circuit);
+        if (known.status !== EnygmaAbi.STATUS.OK) check(known);
+      }
+      throw e;
+    }
     var entry = c.entry, pkDigest = c.pkDigest, vkDigest = c.vkDigest, db = c.db, cached = c.cached;
     var rawPk = c.rawPk;
     var tRead = now();
@@ -618,13 +666,12 @@ var ops = {
         return store.delete(circuit);
       });
     }
-    var base = c.manifestUrl;
-    var pkPending = download(id, new URL(entry.proving_key.url, base).href, entry.proving_key);
+    var pkPending = download(id, entry.proving_key.href, entry.proving_key);
     // Meanwhile the circuit that the keys are compared with (its constraint system and digest,
     // built once per module): the download needs no work of this thread until its bytes are in.
     abi.circuitInfo(circuit);
     var pk = await pkPending;
-    var vk = await download(id, new URL(entry.verifying_key.url, base).href, entry.verifying_key);
+    var vk = await download(id, entry.verifying_key.href, entry.verifying_key);
     var tDownload = now();
     var info = check(abi.loadKeys(circuit, pk, vk, verifierLoadFlags())).json;
     var tDecode = now();
@@ -706,11 +753,23 @@ var ops = {
     abi.resetCancel(); // before 'started': a cancel the page writes after it is never lost
     postMessage({ id: id, event: 'started' });
     var t0 = now();
-    var outcome = abi.prove(circuitOf(args), args.request, seed, function (stage) {
-      var t = now();
-      starts.push([stage, t]);
-      postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
-    });
+    var run = function () {
+      return abi.prove(circuitOf(args), args.request, seed, function (stage) {
+        var t = now();
+        starts.push([stage, t]);
+        postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
+      });
+    };
+    var outcome = run();
+    // The page writes the id of the proof it cancels (opSeq[2]) before the flag. A cancel meant
+    // for the proof before this one (written as that one ended, before the page saw its answer)
+    // stopped this one instead: it runs again.
+    while (outcome.status === EnygmaAbi.STATUS.CANCELLED && opSeq && Atomics.load(opSeq, 2) !== id) {
+      abi.resetCancel();
+      starts = [];
+      t0 = now();
+      outcome = run();
+    }
     var total = now() - t0;
     var memory = abi.memoryStats();
     check(outcome);
