@@ -375,6 +375,16 @@ TEST(ZkeyImport, RealSnarkjsCeremonyImportsProvesAndMatchesSnarkjs) {
   EXPECT_EQ(snark_vk->beta2, vk.beta2);
   EXPECT_EQ(snark_vk->gamma2, vk.gamma2);
   EXPECT_EQ(snark_vk->delta2, vk.delta2);
+  // Our verification_key.json equals snarkjs's, e(alpha, beta) (vk_alphabeta_12) included.
+  const auto ours = nlohmann::json::parse(verifying_key_to_snarkjs_json(vk));
+  const auto theirs = nlohmann::json::parse(std::string(vk_json.begin(), vk_json.end()));
+  EXPECT_EQ(ours, theirs);
+  // A vk_alphabeta_12 that the key does not imply is refused, naming it.
+  auto altered = theirs;
+  altered["vk_alphabeta_12"][0][0][0] = "1";
+  auto refused = verifying_key_from_snarkjs_json(altered.dump());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().field, "vk_alphabeta_12");
 
   // snarkjs's proof verifies under our verifier, and our proof with the imported key too
   const auto pvk = prepare_verifying_key(vk);
