@@ -100,6 +100,14 @@ Error no_keys(const CircuitId& id) {
   return make_error("no keys loaded for " + id.str(), "key", "circuit");
 }
 
+// No proving key: none loaded, or only a verifying key (a verify-only instance).
+Error no_proving_key(const CircuitId& id, const CircuitProver* prover) {
+  if (!prover) return no_keys(id);
+  return make_error("only a verifying key is loaded for " + id.str() +
+                        " (verify-only): load its proving key to prove",
+                    "key", "circuit");
+}
+
 // A valid request made by the circuit's wallet from seed32, or from a fresh random seed when
 // seed32 is null (the seed's copy wiped).
 Result<std::string> wallet_request(const CircuitId& id, const uint8_t* seed32, unsigned count) {
@@ -119,7 +127,7 @@ Result<std::string> wallet_request(const CircuitId& id, const uint8_t* seed32, u
 int prove_into(const CircuitId& id, std::string_view request, const ProveOptions& options,
                eny_buffer* out) {
   const CircuitProver* prover = prover_for(id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(id));
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_proving_key(id, prover));
   auto proof = prover->prove_request(request, *g_pool, options);
   if (!proof) return fail(out, status_of(proof.error()), proof.error());
   fill(out, proof->response_json);
@@ -248,7 +256,7 @@ int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const CircuitProver* prover = prover_for(*id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_keys(*id));
+  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_proving_key(*id, prover));
   fill_bytes(out, prover->raw_proving_key_file());
   return ENY_OK;
 }

@@ -711,7 +711,10 @@ var ops = {
   },
 
   unloadKeys: function (id, args) {
-    abi.unloadKeys(circuitOf(args));
+    var circuit = circuitOf(args);
+    if (abi.unloadKeys(circuit) !== EnygmaAbi.STATUS.OK) {
+      throw argumentFailure('circuit', 'no circuit ' + EnygmaAbi.shown(circuit));
+    }
     return true;
   },
 

@@ -254,6 +254,7 @@ test('keys: raw export reloads; compressed bytes are refused when corrupt', () =
   const refusedProof = abi.prove(K, vector('transfer-k2.json'), null, null);
   assert.equal(refusedProof.status, STATUS.ERROR);
   assert.equal(refusedProof.json.rule, 'key');
+  assert.match(refusedProof.json.error, /only a verifying key is loaded/);
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
 });
 
@@ -575,6 +576,11 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
     [() => enygma.loadKeyBytes('transfer-k2', keys.pk), 'vk'],
     [() => enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, 'digest'), 'expect'],
     [() => enygma.unloadKeys(true), 'circuit'],
+    [() => enygma.unloadKeys('no-such-circuit'), 'circuit'],
+    [() => Enygma.create({ threads: 2 ** 31 }), 'threads'],
+    [() => Enygma.create({ relaxedSimd: 'no' }), 'relaxedSimd'],
+    [() => Enygma.create({ prefetchKeys: [{}] }), 'prefetchKeys'],
+    [() => enygma.prove('transfer-k2', request, { testSeed: () => 1 }), 'testSeed'],
     [() => enygma.makeRequest('transfer-k2', 'seed'), 'options'],
     [() => enygma.makeTransfer(2, 3), 'options'],
     [() => enygma.validate('transfer-k2', 42), 'request'],
@@ -590,7 +596,14 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
   for (const [call, field] of cases) await rejectsWith(call, { field });
   // the keys are still loaded, and the worker still answers
   assert.equal((await enygma.validate('transfer-k2', request)).valid, true);
-  assert.equal((await enygma.prove('transfer-k2', request)).response.length > 0, true);
+  const proof = enygma.prove('transfer-k2', request);
+  assert.equal((await proof).response.length > 0, true);
+  // nothing to cancel: an answered proof, an unknown id, a refused prove (id 0)
+  assert.equal(proof.cancel(), false);
+  assert.equal(enygma.cancel(9999), false);
+  const refused = enygma.prove('transfer-k2', request, 'fast');
+  await rejectsWith(() => refused, { field: 'options' });
+  assert.equal(refused.cancel(), false);
 });
 
 test('page API: terminate() rejects the calls still waiting and every later one', async () => {
