@@ -5,12 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "core/poly/evaluation_domain.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
@@ -149,6 +153,46 @@ TEST(Registry, EveryFamilysWalletRequestSatisfiesItsCircuit) {
 // the prover could otherwise read different requests in the same bytes. Each of the wallet
 // request's top-level members in turn, given again first (a string member as "0", any other
 // with its own value: a repeat is refused whatever its value), then last in upper case.
+// Request bodies as Rayls' relayer sends them (rayls-sovereign-relayer 587b0ed): Go's
+// encoding/json of its request structs, made from the shared vectors (its struct field order,
+// every field present, "privateKey": "" in the output keys, tree numbers and merkleDepth as JSON
+// numbers, empty input arrays for a join-split without inputs). Each is valid and, where made
+// from a vector, proves the vector's public inputs.
+TEST(Registry, TheRelayersRequestBodiesAreValid) {
+  struct Body {
+    const char* file;
+    const char* family;
+    unsigned k;
+    const char* vector;  // the shared vector it was made from, or nullptr
+  };
+  for (const Body& b :
+       {Body{"transfer-k2.json", "transfer", 2, "transfer-k2.json"},
+        Body{"deposit-k2.json", "deposit", 2, "deposit-k2.json"},
+        Body{"withdraw-k2.json", "withdraw", 2, "withdraw-k2.json"},
+        Body{"joinsplit-enygma.json", "joinsplit-enygma", 0, "joinsplit-enygma.json"},
+        Body{"joinsplit-1155.json", "joinsplit-1155", 0, "joinsplit-1155.json"},
+        Body{"ownership-721.json", "ownership-721", 0, "ownership-721.json"},
+        Body{"joinsplit-enygma-no-inputs.json", "joinsplit-enygma", 0, nullptr}}) {
+    SCOPED_TRACE(b.file);
+    std::ifstream in(std::string(ENYGMA_SOURCE_DIR).append("/tests/relayer/").append(b.file));
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty());
+    const CircuitFamily* f = find_circuit_family(b.family);
+    ASSERT_NE(f, nullptr);
+    const std::vector<Error> errors = f->validate_all(text.str(), b.k);
+    EXPECT_TRUE(errors.empty()) << errors[0].message;
+    auto w = f->witness(text.str(), b.k);
+    ASSERT_TRUE(w.ok()) << w.error().message;
+    if (b.vector == nullptr) continue;
+    auto reference = f->witness(test::read_vector(b.vector), b.k);
+    ASSERT_TRUE(reference.ok()) << reference.error().message;
+    const CircuitId id = *find_circuit(b.family, b.k);
+    const uint32_t npub = circuit_r1cs(id).num_public;
+    EXPECT_TRUE(std::equal(w->begin(), w->begin() + 1 + npub, reference->begin()));
+  }
+}
+
 TEST(Registry, EveryFamilyRefusesAMemberGivenTwice) {
   for (const CircuitFamily* f : circuit_families()) {
     const unsigned k = f->has_k() ? f->min_k : 0;
