@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/groth16/proof_format.hpp"
+#include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
@@ -59,15 +60,17 @@ bool same_output(const std::string& a, const std::string& b) {
 
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public"})) {
+  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public", "circuit", "k"})) {
     return native::kExitUsage;
   }
   if (args.help()) {
     fputs(
         "usage: enygma export-proof --proof RESP.json [--format snarkjs] --out-proof proof.json\n"
-        "                           --out-public public.json\n"
+        "                           --out-public public.json [--circuit NAME] [--k K]\n"
         "\nConverts a reference response JSON (--proof -: from standard input) into snarkjs's\n"
-        "proof.json and public.json.\n",
+        "proof.json and public.json. With --circuit (and --k) the public_signal must have\n"
+        "exactly that circuit's number of public inputs: snarkjs groth16 verify does not\n"
+        "compare public.json's length with the key's, and takes missing trailing inputs as 0.\n",
         stdout);
     return 0;
   }
@@ -89,6 +92,17 @@ int run_export_proof(int argc, char** argv) {
   if (!text) return cli::fail(text.error());
   auto parsed = proof_from_reference_json(*text);
   if (!parsed) return cli::fail(parsed.error());
+  if (args.has("circuit") || args.has("k")) {
+    auto circuit = native::circuit_option(args);
+    if (!circuit) return cli::fail(circuit.error());
+    const size_t expected = circuit_info(*circuit).public_inputs;
+    if (parsed->public_inputs.size() != expected) {
+      return cli::fail(make_error(
+          "public_signal has " + std::to_string(parsed->public_inputs.size()) + " values; the " +
+              circuit->str() + " circuit has " + std::to_string(expected) + " public inputs",
+          "proof", "public_signal"));
+    }
+  }
   auto st = native::write_output_file(out_proof, proof_to_snarkjs_json(parsed->proof));
   if (st) st = native::write_output_file(out_public, public_to_snarkjs_json(parsed->public_inputs));
   if (!st) return cli::fail(st.error());
