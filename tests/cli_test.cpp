@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -510,6 +511,13 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "p.json",
                   "--out-public", tmp / "q.json", "--k", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  // An output folder that is missing: nothing written (no proof.json without its public.json).
+  r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "p2.json",
+                  "--out-public", tmp / "missing/q.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "p2.json"));
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", "-", "--out", tmp / "keys"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
 }
 
 TEST(Cli, ExportsSnarkjsFormats) {

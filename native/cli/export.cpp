@@ -58,6 +58,18 @@ bool same_output(const std::string& a, const std::string& b) {
   return !ea && !eb && ca == cb;
 }
 
+// An output path whose folder is missing: refused before anything is written, so that a failed
+// export never leaves a proof.json beside a public.json of another proof.
+Status output_folder_exists(const std::string& path) {
+  if (path == "-") return ok_status();
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code ec;
+  if (std::filesystem::is_directory(folder, ec)) return ok_status();
+  return make_error("cannot write " + path + ": " + folder.string() + " is not a folder", "io",
+                    path);
+}
+
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public", "circuit", "k"})) {
@@ -102,6 +114,9 @@ int run_export_proof(int argc, char** argv) {
               circuit->str() + " circuit has " + std::to_string(expected) + " public inputs",
           "proof", "public_signal"));
     }
+  }
+  for (const std::string& out : {out_proof, out_public}) {
+    if (Status st = output_folder_exists(out); !st) return cli::fail(st.error());
   }
   auto st = native::write_output_file(out_proof, proof_to_snarkjs_json(parsed->proof));
   if (st) st = native::write_output_file(out_public, public_to_snarkjs_json(parsed->public_inputs));

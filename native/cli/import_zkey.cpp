@@ -36,6 +36,7 @@ int run_import_zkey(int argc, char** argv) {
         "as insecure development keys).\n"
         "  --check-vk VK.json  also require the ceremony's published verification_key.json\n"
         "                      (snarkjs zkey export verificationkey) to be this key's\n"
+        "  --threads N         worker threads (default or 0: all cores)\n"
         "It does not verify the ceremony's contribution chain: run\n"
         "  snarkjs zkey verify <circuit>.r1cs POT.ptau FILE.zkey\n"
         "first (docs/interop.md, \"Production keys\").\n",
@@ -44,12 +45,16 @@ int run_import_zkey(int argc, char** argv) {
   }
   auto circuit = native::circuit_option(args);
   if (!circuit) return cli::fail(circuit.error());
-  auto threads = args.get_uint("threads", ThreadPool::hardware_threads(), 1, 1024);
+  auto threads = args.get_uint("threads", 0, 0, 1024);  // 0: all cores, as in the other commands
   if (!threads) return cli::fail(threads.error());
   if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
   if (dir->empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
+  if (*zkey_path == "-") {
+    return cli::fail(
+        make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));
+  }
   auto zkey = native::read_file(*zkey_path);
   if (!zkey) return cli::fail(zkey.error());
   ThreadPool pool(static_cast<unsigned>(*threads));
