@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +33,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -156,6 +158,18 @@ bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds 
     std::this_thread::sleep_for(10ms);
   }
   return false;
+}
+
+// Waits until the server's standard output (its access log) holds every one of `texts`.
+bool log_shows(Child& server, std::initializer_list<std::string_view> texts,
+               std::chrono::milliseconds within) {
+  return wait_for(
+      [&] {
+        const std::string out = server.out();
+        return std::all_of(texts.begin(), texts.end(),
+                           [&](std::string_view t) { return out.find(t) != std::string::npos; });
+      },
+      within);
 }
 
 std::string blake2b(const std::string& bytes) {
@@ -595,13 +609,8 @@ TEST_F(FakeServerTest, RefusalsCountUnderTheirRouteAndAreLogged) {
   EXPECT_EQ(count("unknown", 400), unknown_400);
   EXPECT_EQ(count("static", 404), static_404);
   // The access log names what was read of the request, parsed or not.
-  ASSERT_TRUE(wait_for(
-      [&] {
-        const std::string out = server_->process().out();
-        return out.find("\"/verifyProofWithdraw-2\"") != std::string::npos &&
-               out.find("\"/verifyProofWithdraw-3\"") != std::string::npos;
-      },
-      2s));
+  ASSERT_TRUE(log_shows(server_->process(),
+                        {"\"/verifyProofWithdraw-2\"", "\"/verifyProofWithdraw-3\""}, 2s));
   std::istringstream lines(server_->process().out());
   std::string line;
   std::set<int> logged;
@@ -924,13 +933,7 @@ TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
         c.send_raw("GET http://user:hunter2@x/readyz?token=def HTTP/1.1\r\nHost: x\r\n\r\n"));
     EXPECT_EQ(c.read_response().status, 200);
   }
-  ASSERT_TRUE(wait_for(
-      [&] {
-        const std::string out = server_->process().out();
-        return out.find("\"/generateProofTransfer-2\"") != std::string::npos &&
-               out.find("\"/readyz\"") != std::string::npos;
-      },
-      2s));
+  ASSERT_TRUE(log_shows(server_->process(), {"\"/generateProofTransfer-2\"", "\"/readyz\""}, 2s));
   const std::string out = server_->process().out(), err = server_->process().err();
   EXPECT_EQ(out.find(secret), std::string::npos);
   EXPECT_EQ(err.find(secret), std::string::npos);
@@ -1154,8 +1157,7 @@ TEST_F(DedicatedServerTest, WriteTimeoutIsATimeWithoutProgress) {
      // then reads ends early.
     RawSocket client(server.port(), 256 * 1024);
     ASSERT_TRUE(client.send(request));
-    ASSERT_TRUE(wait_for(
-        [&] { return server.process().out().find("\"status\":499") != std::string::npos; }, 5s));
+    ASSERT_TRUE(log_shows(server.process(), {"\"status\":499"}, 5s));
     size_t received = 0;
     for (std::string piece; !(piece = client.receive(1 << 20)).empty();) received += piece.size();
     EXPECT_LT(received, kSize);
