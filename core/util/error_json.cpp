@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_parse.hpp"
+
 namespace enygma {
 
 std::string error_json(std::string_view message, std::string_view rule, std::string_view field) {
@@ -9,7 +11,7 @@ std::string error_json(std::string_view message, std::string_view rule, std::str
   j["error"] = message;
   j["rule"] = rule;
   j["field"] = field;
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(j);
 }
 
 }  // namespace enygma

@@ -30,6 +30,13 @@ std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 // Never throws for bad text (nlohmann is told not to); std::bad_alloc passes through.
 ParsedJson parse_json(std::string_view text);
 
+// The compact text of a JSON value whose strings may hold bytes that are not UTF-8 (a path, a
+// name from a file or a client): such bytes become U+FFFD instead of an exception.
+template <class Json>
+std::string json_text(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 // A member name as Go's encoding/json compares it with an ASCII field name (bytes.EqualFold):
 // ASCII letters in lower case, and the two other characters that fold to ASCII letters, U+017F
 // (long s) to 's' and U+212A (Kelvin sign) to 'k'; every other byte as it is.

@@ -104,13 +104,10 @@ int run_export_solidity(int argc, char** argv) {
   auto bytes = native::read_file(vk_path);
   if (!bytes) return cli::fail(bytes.error());
   // A key's errors name the file, as the commands that load keys from a folder do.
-  auto fail_key = [&](const Error& e) {
-    return cli::fail(make_error(vk_path + ": " + e.message, e.rule, vk_path));
-  };
   auto header = read_key_header(*bytes);
-  if (!header) return fail_key(header.error());
+  if (!header) return cli::fail(native::naming_file(header.error(), vk_path));
   auto vk = load_verifying_key(*bytes, expected_name);
-  if (!vk) return fail_key(vk.error());
+  if (!vk) return cli::fail(native::naming_file(vk.error(), vk_path));
   options.circuit_name = header->circuit_name;
   if (auto st = native::write_output_file(*out, solidity_verifier_source(*vk, options)); !st) {
     return cli::fail(st.error());

@@ -61,10 +61,7 @@ int run_import_zkey(int argc, char** argv) {
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
   auto imported = import_zkey(*zkey, circuit_r1cs(*circuit), pool, options);
-  if (!imported) {
-    const Error& e = imported.error();
-    return cli::fail(make_error(*zkey_path + ": " + e.message, e.rule, *zkey_path));
-  }
+  if (!imported) return cli::fail(native::naming_file(imported.error(), *zkey_path));
   const Groth16Keys& keys = imported->keys;
 
   if (auto vk_path = args.get("check-vk")) {

@@ -7,14 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "core/field/u256.hpp"
+#include "core/util/json_parse.hpp"
 #include "native/common/file_io.hpp"
 
 namespace enygma::cli {
 
 std::string json_string(const std::string& s) {
-  // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name): bytes that
-  // are not UTF-8 become U+FFFD instead of an exception after the files were written.
-  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name).
+  return json_text(nlohmann::json(s));
 }
 
 int exit_code_for(const Error& e) {

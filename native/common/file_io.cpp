@@ -48,6 +48,10 @@ Result<OpenFile> open_input_file(const std::string& path, bool streams_allowed =
 }
 }  // namespace
 
+Error naming_file(const Error& e, const std::string& path) {
+  return make_error(path + ": " + e.message, e.rule, path);
+}
+
 Result<std::vector<uint8_t>> read_file(const std::string& path) {
   auto file = open_input_file(path);
   if (!file) return file.error();

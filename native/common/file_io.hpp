@@ -13,6 +13,10 @@
 
 namespace enygma::native {
 
+// An error about a file's contents (a key, a zkey) that names the file: "<path>: <message>", the
+// rule kept, the field the path.
+Error naming_file(const Error& e, const std::string& path);
+
 Result<std::vector<uint8_t>> read_file(const std::string& path);
 
 // A whole file mapped read-only (MAP_PRIVATE, pages faulted in up front): its bytes without the

@@ -45,8 +45,7 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
   if (!prover) {
     // say which file (the error's field names the key)
     const Error& e = prover.error();
-    const std::string& file = e.field == "proving_key" ? pk_path : vk_path;
-    return make_error(file + ": " + e.message, e.rule, file);
+    return naming_file(e, e.field == "proving_key" ? pk_path : vk_path);
   }
   return prover;
 }

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "core/util/json_parse.hpp"
+
 namespace enygma::server {
 
 namespace {
@@ -47,7 +49,7 @@ void AccessLog::write(const AccessRecord& r) {
   if (!r.circuit.empty()) j["circuit"] = r.circuit;
   if (r.queue_wait_ms) j["queue_wait_ms"] = round3(*r.queue_wait_ms);
   if (r.work_ms) j["work_ms"] = round3(*r.work_ms);
-  const std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string line = json_text(j);
   std::lock_guard lock(stdout_mutex());
   fwrite(line.data(), 1, line.size(), stdout);
   fputc('\n', stdout);

@@ -13,6 +13,7 @@
 #include <set>
 #include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it
 
+#include "core/util/json_parse.hpp"
 #include "native/common/options.hpp"
 
 namespace enygma::server {
@@ -234,8 +235,7 @@ std::string ServerConfig::to_json() const {
   j["isolation"] = isolation;
   j["backend"] = backend;
   if (backend == "fake") j["fake_prove_time_ms"] = fake_prove_time.count();
-  // The folders are bytes from the command line: any that are not UTF-8 become U+FFFD.
-  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return json_text(j);  // the folders are bytes from the command line
 }
 
 void print_serve_usage(FILE* out) {
