@@ -159,6 +159,21 @@ class ClusterTest : public ::testing::Test {
                                  "--seconds", std::to_string(seconds), "--timeout", "30"},
         std::vector<std::string>{});
   }
+  // Whether the balancer's statistics (CSV: proxy, server, ..., status in column 17) show
+  // both instances UP: a health check that timed out on a busy machine takes one out for a
+  // moment, and the balancer then has nowhere to retry a 503.
+  bool both_instances_up() {
+    std::istringstream csv(http_request(stats_port_, "GET", "/;csv").body);
+    int up = 0;
+    for (std::string line; std::getline(csv, line);) {
+      if (line.rfind("provers,enygma", 0) != 0) continue;
+      std::istringstream fields(line);
+      std::string field;
+      for (int column = 0; column <= 17; ++column) std::getline(fields, field, ',');
+      up += field.rfind("UP", 0) == 0;
+    }
+    return up == 2;
+  }
   static nlohmann::json report_of(Child& load) {
     EXPECT_NE(load.wait_exit(60s), -1);
     auto report = nlohmann::json::parse(load.out(), nullptr, false);
@@ -210,6 +225,7 @@ TEST_F(ClusterTest, OverloadedInstanceIsSkippedThrough503Retries) {
   }
   ASSERT_TRUE(
       wait_for([&] { return metric(instance_ports_[0], "enygma_proof_queue_depth") == 4; }, 5s));
+  ASSERT_TRUE(wait_for([&] { return both_instances_up(); }, 10s));
   const double survivor_before = proved(instance_ports_[1]);
   std::vector<HttpResponse> through(2);
   std::vector<std::thread> clients;
