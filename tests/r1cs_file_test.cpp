@@ -153,6 +153,11 @@ TEST(R1csFile, DamagedOrForeignFilesAreRefused) {
   bad.resize(bad.size() - 1);
   EXPECT_NE(error(bad).find("past the end"), std::string::npos);
   bad = good;
+  bad.insert(bad.end(), good.begin(), good.end());  // two files in one
+  EXPECT_NE(error(bad).find("sections: r1cs file: " + std::to_string(good.size()) +
+                            " bytes after the last section"),
+            std::string::npos);
+  bad = good;
   put_u32(bad, 84, uint32_t(rc.r1cs.num_constraints() - 1));  // constraint count too small
   EXPECT_NE(error(bad).find("longer"), std::string::npos);
   // a custom-gates section (PLONK)
@@ -217,6 +222,9 @@ TEST(WtnsFile, DamagedFilesAreRefused) {
   bad = good;
   std::copy_n("r1cs", 4, bad.begin());
   EXPECT_NE(error(bad).find("magic"), std::string::npos);
+  bad = good;
+  bad.resize(bad.size() + 32);  // one value more than the section holds, after it
+  EXPECT_NE(error(bad).find("32 bytes after the last section"), std::string::npos);
   // version 1 files have the same layout and are accepted
   bad = good;
   put_u32(bad, 4, 1);

@@ -319,6 +319,9 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
   bad = good;
   bad.resize(bad.size() - 1);
   EXPECT_NE(field(bad).find("past the end"), std::string::npos);
+  bad = good;
+  bad.push_back(0);  // a byte after the last section
+  EXPECT_EQ(field(bad), "sections: zkey: 1 bytes after the last section (10 announced)");
   // the last contribution's delta is not the key's delta
   ZkeyWriterOptions opt;
   opt.wrong_last_delta = true;

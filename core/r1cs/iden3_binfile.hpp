@@ -30,8 +30,9 @@ struct BinFile {
 };
 
 // Parses the container: magic, a version in [1, max_version], then every section's bounds
-// (a section that runs past the end is an error). `rule` becomes the Error's rule ("r1cs",
-// "wtns", "zkey"); messages start with `what` (e.g. "r1cs file").
+// (a section that runs past the end is an error, and so are bytes after the last section: the
+// tools never write them, and a file with a tail is a damaged or concatenated one). `rule` becomes
+// the Error's rule ("r1cs", "wtns", "zkey"); messages start with `what` (e.g. "r1cs file").
 inline Result<BinFile> parse_bin_file(std::span<const uint8_t> bytes, const char (&magic)[5],
                                       uint32_t max_version, const std::string& rule,
                                       const std::string& what) {
@@ -61,6 +62,12 @@ inline Result<BinFile> parse_bin_file(std::span<const uint8_t> bytes, const char
                         "section " + std::to_string(s.id));
     }
     f.sections.push_back(s);
+  }
+  if (r.remaining() != 0) {
+    return make_error(what + ": " + std::to_string(r.remaining()) +
+                          " bytes after the last section (" + std::to_string(num_sections) +
+                          " announced)",
+                      rule, "sections");
   }
   return f;
 }
