@@ -606,6 +606,27 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 64);
   EXPECT_EQ(with({"--recipients", "1:30", "--recipient-index", "1"}).exit_code, 64);
   EXPECT_EQ(with({"--recipients", "9:30"}).exit_code, 64);
+  // Refusals name the option, never quote its text (a secret key, an amount).
+  const std::string big(80, '9');  // above p
+  for (const char* option : {"--secret-key", "--random"}) {
+    auto args = base;
+    const auto at = std::find(args.begin(), args.end(), option) - args.begin();
+    args[size_t(at) + 1] = big;
+    args.insert(args.end(), {"--recipients", "1:30"});
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << r.err;
+    EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(big.substr(0, 20)), std::string::npos) << r.err;
+  }
+  r = with({"--recipients", "1:30,3:" + big});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_EQ(r.err.find(big.substr(0, 20)), std::string::npos) << r.err;
+  r = with({"--recipients", "1:30,x987654:1"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("entry 1 is not POSITION:AMOUNT"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("987654"), std::string::npos) << r.err;
+  r = with({"--recipients", "1:30,3:12", "--amount", "41"});
+  EXPECT_EQ(r.err.find("41"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -37,9 +37,12 @@
 #include <thread>
 #include <vector>
 
+#include "core/transfer/request.hpp"
+#include "core/transfer/wallet.hpp"
 #include "support/http_client.hpp"
 #include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
+#include "support/transfer_rule_breaker.hpp"
 
 extern char** environ;
 
@@ -1742,6 +1745,24 @@ TEST_F(RealServerTest, NoSecretValueInAnyLogLineOrErrorMessage) {
   }
   EXPECT_EQ(ok, 3);  // each valid request, at k = 2
   EXPECT_EQ(refused, 3 * static_cast<int>(breakers.size()) * 2 - 3);
+  // Rules about private amounts: R15 (the other members' amounts against the sender's) and W3
+  // (the withdrawn notes' amounts against the withdrawn value) name their fields only.
+  auto nowhere = enygma::break_rule(
+      enygma::make_transfer(enygma::wallet_inputs_from_seed(6, uint64_t(22))), 15, 1);
+  ASSERT_TRUE(nowhere.ok()) << nowhere.error().message;
+  const auto r15 = nlohmann::json::parse(enygma::transfer_request_to_json(*nowhere));
+  const auto w3 = nlohmann::json::parse(vector_text("withdraw-k2-bad.json"));
+  for (const auto& [request, path, rule] : {std::tuple{r15, "/generateProofTransfer-6", "R15"},
+                                            std::tuple{w3, "/generateProofWithdraw-2", "W3"}}) {
+    HttpResponse r = http_request(port(), "POST", path, request.dump());
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(nlohmann::json::parse(r.body).value("rule", ""), rule) << r.body;
+    answers.push_back(r.body);
+    for (const auto& s : secret_values(request)) secrets.push_back(s);
+  }
+  for (const auto& v : r15["tx_values"]) {  // the amounts R15 compares (l split four ways)
+    if (v.get<std::string>().size() >= 6) secrets.push_back(v.get<std::string>());
+  }
   // The last request's log line is written once its answer is; the server logs synchronously.
   const std::string log = server_->process().out() + server_->process().err();
   ASSERT_NE(log.find("/generateProofTransfer-2"), std::string::npos);

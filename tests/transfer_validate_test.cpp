@@ -100,8 +100,8 @@ TEST(TransferValidate, R15RefusesTheftAndValueFromNowhere) {
   EXPECT_TRUE(nowhere->sender_tx_value.is_zero());
   st = validate_transfer(*nowhere);
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.error().message, "R15: tx_values of the other members add up to " +
-                                    relation::l_as_fr().to_decimal() + ", not sender_tx_value 0");
+  EXPECT_EQ(st.error().message,
+            "R15: tx_values of the other members do not add up to sender_tx_value (as integers)");
   EXPECT_EQ(st.error().rule, "R15");
   EXPECT_EQ(st.error().field, "tx_values");
   // The sender's own entry is bounded by R2, not R15: tv[j] = l - v may exceed 2^250.

@@ -39,8 +39,7 @@ TEST(WithdrawCircuit, BadVectorsAreRefusedNamingExactlyTheirRule) {
     test::expect_bad_vector_refused(kWithdraw, name, k, rule, ' ');
   }
   EXPECT_EQ(validate_withdraw(kWithdraw.load("withdraw-k2-bad.json", 2)).error().message,
-            "W3: sender_tx_value is not the sum of v_per_deposit (the notes add up to 50, not "
-            "1000050)");
+            "W3: sender_tx_value is not the sum of v_per_deposit");
   EXPECT_EQ(validate_withdraw(kWithdraw.load("withdraw-k6-bad.json", 6)).error().message,
             "W1: hashes[1] is not Note(PK(sk_deposits[1]), saltsIn[1], v_per_deposit[1], "
             "address)");

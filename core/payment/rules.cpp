@@ -1,6 +1,8 @@
 // Each rule in its own function, exactly as the relation documents state it.
 #include "core/payment/rules.hpp"
 
+#include <sodium.h>
+
 #include "core/payment/relation.hpp"
 
 namespace enygma::payment {
@@ -160,11 +162,12 @@ Check check_r9(const PaymentRequest& q) {
 }
 
 Check check_r9_others(const PaymentRequest& q, unsigned j, std::string_view id) {
-  std::vector<Fr> others;
+  Fr others =
+      Fr::zero();  // summed in place: a vector of the private amounts would be freed unwiped
   for (unsigned i = 0; i < q.k; ++i) {
-    if (i != j) others.push_back(q.tx_values[i]);
+    if (i != j) others = relation::add_mod_l(others, q.tx_values[i]);
   }
-  if (!relation::sum_mod_l(others).is_zero()) {
+  if (!others.is_zero()) {
     return rule_error(id, "tx_values", "of the other members do not sum to 0 modulo l");
   }
   if (!relation::sum_mod_l(q.tx_random_values).is_zero()) {
@@ -212,11 +215,20 @@ Check check_r13(const PaymentRequest& q) {
 }
 
 Check check_r14(const PaymentRequest& q, unsigned j) {
+  // h and expected are derived from the shared secrets: wiped however the check returns.
   std::vector<Fr> h(q.k);
   for (unsigned i = 0; i < q.k; ++i) {
     if (i != j) h[i] = relation::random_factor(q.shared_secrets[i], q.block_number);
   }
-  const std::vector<Fr> expected = relation::tx_random_values(h, j);
+  std::vector<Fr> expected = relation::tx_random_values(h, j);
+  struct Wipe {
+    std::vector<Fr>& a;
+    std::vector<Fr>& b;
+    ~Wipe() {
+      sodium_memzero(a.data(), a.size() * sizeof(Fr));
+      sodium_memzero(b.data(), b.size() * sizeof(Fr));
+    }
+  } wipe{h, expected};
   for (unsigned i = 0; i < q.k; ++i) {
     if (q.tx_random_values[i] == expected[i]) continue;
     if (i == j) {
@@ -240,10 +252,9 @@ Check check_r15(const PaymentRequest& q, unsigned j) {
     }
     add_carry(sum, sum, q.tx_values[i].to_u256());  // at most 15 terms below 2^250: no carry
   }
-  if (sum != q.sender_tx_value.to_u256()) {
+  if (sum != q.sender_tx_value.to_u256()) {  // named, not quoted: the amounts are private
     return rule_error("R15", "tx_values",
-                      "of the other members add up to " + to_decimal(sum) +
-                          ", not sender_tx_value " + q.sender_tx_value.to_decimal());
+                      "of the other members do not add up to sender_tx_value (as integers)");
   }
   return std::nullopt;
 }

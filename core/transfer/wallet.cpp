@@ -47,8 +47,7 @@ Status check_wallet_inputs(const WalletInputs& in) {
     add_carry(paid, paid, payee.amount.to_u256());  // at most 15 terms below 2^250
   }
   if (paid != in.amount.to_u256()) {
-    return wallet_error("payees", "amounts add up to " + to_decimal(paid) + ", not the amount " +
-                                      in.amount.to_decimal() + " (R15)");
+    return wallet_error("payees", "amounts do not add up to the amount (R15)");
   }
   return ok_status();
 }

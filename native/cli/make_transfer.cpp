@@ -26,7 +26,8 @@ const char kMakeTransferHelp[] =
     "                            [--public-keys p0,p1,..] [--out FILE]\n"
     "\n"
     "Builds a transfer request that satisfies R1..R15 and prints it as the reference JSON\n"
-    "(POST /generateProofTransfer-{k}).\n"
+    "(POST /generateProofTransfer-{k}). For tests and demos: values on the command line are\n"
+    "visible to other local users (ps) and kept in shell history.\n"
     "\n"
     "  --k K               anonymity-set size, 2..16\n"
     "  --seed S            derive every value from S (a decimal 64-bit integer, or 64 hex\n"
@@ -58,7 +59,8 @@ Error usage(const std::string& field, const std::string& what) {
 
 Result<Fr> field_value(const std::string& option, const std::string& text) {
   auto f = Fr::from_decimal(text);
-  if (!f) return usage(option, "is not a canonical field element (a decimal below p): " + text);
+  // The text is not quoted: it may be a secret key or a blinding value.
+  if (!f) return usage(option, "is not a canonical field element (a decimal below p)");
   return *f;
 }
 
@@ -95,8 +97,8 @@ Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
     auto index =
         colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
     if (!index || index->w[1] | index->w[2] | index->w[3] || index->w[0] >= k) {
-      return usage("recipients",
-                   "entry \"" + item + "\" is not POSITION:AMOUNT with a position below k");
+      return usage("recipients", "entry " + std::to_string(out.size()) +
+                                     " is not POSITION:AMOUNT with a position below k");
     }
     auto amount = field_value("recipients", item.substr(colon + 1));
     if (!amount) return amount.error();
