@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -86,6 +87,19 @@ void BM_ParseK6(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
 }
 BENCHMARK(BM_ParseK6);
+
+// nlohmann's plain parse of the same text: what the project's reader (core/util/json_parse.hpp,
+// with its member-name check and wiping) costs against it.
+void BM_ParseK6NlohmannOnly(benchmark::State& state) {
+  const auto& [text, label] = k6_request();
+  for (auto _ : state) {
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    benchmark::DoNotOptimize(j);
+  }
+  state.SetLabel(label);
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
+}
+BENCHMARK(BM_ParseK6NlohmannOnly);
 
 void BM_ValidateK6(benchmark::State& state) {
   const auto& [text, label] = k6_request();

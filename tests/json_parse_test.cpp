@@ -1,11 +1,19 @@
-// parse_json (core/util/json_parse.hpp): nlohmann's parse plus the first member name given twice
-// within one object, as a path. The per-family and per-format refusals are in registry_test and
-// groth16_test; the memory bounds of deeply nested text in hardening_request_test.
+// parse_json (core/util/json_parse.hpp): a reader that accepts what nlohmann's parse accepts,
+// with the same values and error positions (checked against nlohmann on edge cases and mutated
+// requests), plus the first member name given twice within one object, as a path. The per-family
+// and per-format refusals are in registry_test and groth16_test; the memory bounds of deeply nested
+// text in hardening_request_test.
 #include "core/util/json_parse.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
+
+#include "support/test_rng.hpp"
+#include "support/vectors.hpp"
 
 namespace enygma {
 namespace {
@@ -110,6 +118,219 @@ TEST(JsonParse, NamesThatDifferOnlyInCaseAreOneMember) {
   EXPECT_EQ(fold_member_name("\xC5\xBF\xE2\x84\xAA_Z\xC3\x89"), "sk_z\xC3\x89");
   EXPECT_EQ(fold_member_name(""), "");
   EXPECT_EQ(fold_member_name("\xC5"), "\xC5");  // a truncated sequence stays as it is
+}
+
+// ---- the same reading as nlohmann's ---------------------------------------------------------
+
+// Equal values of equal types at every depth (nlohmann's == takes 1 and 1.0 as equal).
+bool same(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.type() != b.type() || a.size() != b.size()) return false;
+  if (a.is_array()) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!same(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  if (a.is_object()) {
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      auto jt = b.find(it.key());
+      if (jt == b.end() || !same(*it, *jt)) return false;
+    }
+    return true;
+  }
+  if (a.is_number_float()) {
+    return a.get<double>() == b.get<double>() ||
+           (std::isnan(a.get<double>()) && std::isnan(b.get<double>()));
+  }
+  return a == b;
+}
+
+// nlohmann's verdict on a text, and where its SAX parser stops on text that is not JSON, in
+// parse_json's words.
+struct NlohmannPosition : nlohmann::json::json_sax_t {
+  size_t byte = 0;  // 1 + the offset of the last character read
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(size_t position, const std::string&,
+                   const nlohmann::detail::exception&) override {
+    byte = position;
+    return false;
+  }
+};
+
+std::string nlohmann_error_position(const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "it holds no JSON value";
+  NlohmannPosition p;
+  nlohmann::json::sax_parse(text.begin(), text.end(), &p);
+  const size_t at = std::min(p.byte - 1, text.size());
+  if (at >= text.size()) return "it ends before its JSON value does";
+  const size_t line = size_t(std::count(text.begin(), text.begin() + long(at), '\n')) + 1;
+  const size_t newline = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+  const size_t column = newline == std::string::npos ? at + 1 : at - newline;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// One text read both ways; returns false (after a failed expectation) when they differ.
+bool reads_as_nlohmann(const std::string& text) {
+  const ParsedJson ours = parse_json(text);
+  const nlohmann::json theirs = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (ours.value.is_discarded() != theirs.is_discarded()) {
+    ADD_FAILURE() << "accepted by " << (theirs.is_discarded() ? "parse_json" : "nlohmann")
+                  << " only: "
+                  << nlohmann::json(text).dump(-1, ' ', true,
+                                               nlohmann::json::error_handler_t::replace);
+    return false;
+  }
+  if (theirs.is_discarded()) {
+    const std::string where = nlohmann_error_position(text);
+    EXPECT_EQ(ours.syntax_error, where)
+        << nlohmann::json(text).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+    return ours.syntax_error == where;
+  }
+  EXPECT_TRUE(same(ours.value, theirs)) << text;
+  return same(ours.value, theirs);
+}
+
+// Texts at the edges of the grammar, each with every prefix (where a text ends early).
+TEST(JsonParse, EdgeCasesReadAsNlohmannReadsThem) {
+  const std::vector<std::string> texts = {
+      R"({"a":[1,-0,0,0.5e-3,1E+2,-1.5E-2,1e400,-1e400,1e-400,123456789012345678901234567890]})",
+      "[18446744073709551615,18446744073709551616,-9223372036854775808,-9223372036854775809]",
+      R"(["\u00e9\uD83D\uDE00\n\t\"\\\/\b\f\r", "\u0000", "\uFFFF", "\uDBFF\uDFFF"])",
+      "[\"\xC2\x80\xDF\xBF\xE0\xA0\x80\xED\x9F\xBF\xEE\x80\x80\xF0\x90\x80\x80\xF4\x8F\xBF\xBF\x7F"
+      "\"]",
+      "\xEF\xBB\xBF{\"a\": true}",
+      "\xEF\xBB{}",
+      "\xEF{}",
+      "\xEF\xBB\xBE{}",
+      "{}\xEF\xBB\xBF",
+      " \t\r\n[ true , false , null ] \n",
+      "[tru]",
+      "[nulL]",
+      "[falsy]",
+      "{\"a\" 1}",
+      "[01]",
+      "[-]",
+      "[-a]",
+      "[1.]",
+      "[1.e5]",
+      "[1e]",
+      "[1e+]",
+      "[+1]",
+      "[.5]",
+      "[1.5.3]",
+      "[0x10]",
+      "[\"\\uD800\"]",
+      "[\"\\uD800\\n\"]",
+      "[\"\\uD800x\"]",
+      "[\"\\uD800\\u0041\"]",
+      "[\"\\uDC00\"]",
+      "[\"\\u12G4\"]",
+      "[\"\\x\"]",
+      "[\"a\x01b\"]",
+      "[\"a\x7f\"]",
+      "[\"\xC0\x80\"]",
+      "[\"\xC1\xBF\"]",
+      "[\"\xE0\x9F\xBF\"]",
+      "[\"\xED\xA0\x80\"]",
+      "[\"\xF0\x8F\xBF\xBF\"]",
+      "[\"\xF4\x90\x80\x80\"]",
+      "[\"\xF5\x80\x80\x80\"]",
+      "[\"\x80\"]",
+      "[\"\xFF\"]",
+      "[\"\xC2\"]",
+      "[\"\xE1\x80\"]",
+      std::string("[\"a\0b\"]", 7),
+      std::string("[1,\0]", 5),
+      "[1,]",
+      "[,1]",
+      "{,}",
+      "{\"a\":1,}",
+      "{\"a\":}",
+      "{1:2}",
+      "[1 2]",
+      "{\"a\":1 \"b\":2}",
+      "[[[[[]]]]]",
+      "[[[[[]]]]",
+      "[]]",
+      "{}}",
+      "{\"a\":{\"b\":[{}, []]}}",
+      "1",
+      "-1",
+      "\"s\"",
+      "true",
+      "null",
+      "1 2",
+      "// c\n{}",
+      "/* c */{}",
+      "{\"a\":1}/",
+      "[1e5, 1E5, 1e-5, -0.0, 0e0, 0E+0, 1.25e+308]",
+      "{\"a\":1,\"a\":2}",
+      "{\"\":\"\"}",
+      "[\"\\u0041\\u00410\"]",
+      "{\"a\":\n  1,\n  \"b\": x}",
+      "\n\n  x",
+      "[1,\n2,\n3,\n]",
+  };
+  int cases = 0;
+  for (const std::string& text : texts) {
+    for (size_t n = 0; n <= text.size(); ++n) {
+      ++cases;
+      if (!reads_as_nlohmann(text.substr(0, n))) break;
+    }
+  }
+  EXPECT_GT(cases, 850);
+}
+
+// The requests of the shared vectors with 1 to 3 random changes each (a byte replaced by one of
+// the grammar's interesting bytes, inserted, deleted, or the text cut short): 6,000 texts.
+TEST(JsonParse, MutatedRequestsReadAsNlohmannReadsThem) {
+  static const char kBytes[] =
+      "\"\\u/bfnrtDdC8Ff0{}[],: \n\t-+.eE19tnfa\x01\x1f\x7f\x80\xbf\xc0"
+      "\xc2\xdf\xe0\xed\xef\xbb\xf0\xf4\xf5\xff";
+  std::vector<std::string> bases;
+  for (const char* name : {"transfer-k2.json", "withdraw-k2-bad.json", "joinsplit-1155.json",
+                           "ownership-721.json", "deposit-k2.json"}) {
+    bases.push_back(test::read_vector(name));
+    ASSERT_FALSE(bases.back().empty()) << name;
+  }
+  test::TestRng rng(71);
+  int accepted = 0, refused = 0;
+  for (int round = 0; round < 6000; ++round) {
+    std::string text = bases[size_t(round) % bases.size()];
+    const int edits = 1 + int(rng.next() % 3);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const size_t at = size_t(rng.next() % text.size());
+      const char byte = kBytes[rng.next() % (sizeof(kBytes) - 1)];
+      switch (rng.next() % 4) {
+        case 0:
+          text[at] = byte;
+          break;
+        case 1:
+          text.insert(at, 1, byte);
+          break;
+        case 2:
+          text.erase(at, 1);
+          break;
+        default:
+          if (e == 0) text.resize(at);
+      }
+    }
+    if (!reads_as_nlohmann(text)) break;
+    (nlohmann::json::accept(text) ? accepted : refused)++;
+  }
+  EXPECT_GT(accepted, 500);  // both verdicts are exercised
+  EXPECT_GT(refused, 2000);
 }
 
 }  // namespace

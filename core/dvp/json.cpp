@@ -1,7 +1,5 @@
 #include "core/dvp/json.hpp"
 
-#include <sodium.h>
-
 #include <cstdint>
 #include <limits>
 
@@ -39,13 +37,13 @@ Status parse_object(std::string_view text, Json& doc) {
   }
   if (doc.is_discarded()) return make_error(std::move(not_json), "input", "");
   if (!duplicate.empty()) {
-    wipe_strings(doc, 4);
+    wipe_json_strings(doc);
     return make_error(std::move(duplicate_message), "input", duplicate);
   }
   if (!doc.is_object()) {
     std::string what("request must be a JSON object, not a JSON ");
     what.append(doc.type_name());
-    wipe_strings(doc, 4);
+    wipe_json_strings(doc);
     return make_error(std::move(what), "input", "");
   }
   return ok_status();
@@ -216,9 +214,9 @@ Status check_merkle_depth(const Json& doc) {
   return ok_status();
 }
 
-std::string dump_wiped(nlohmann::ordered_json& doc, int depth) {
+std::string dump_wiped(nlohmann::ordered_json& doc) {
   std::string text = doc.dump(2);
-  wipe_strings(doc, depth);
+  wipe_json_strings(doc);
   return text;
 }
 

@@ -4,14 +4,13 @@
 // names the field ("merkleProofs[0].elements[4]"). Shared by core/joinsplit and core/ownership.
 #pragma once
 
-#include <sodium.h>
-
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
 #include "core/dvp/relation.hpp"
 #include "core/field/fr.hpp"
+#include "core/util/json_parse.hpp"
 #include "core/util/result.hpp"
 
 namespace enygma::dvp {
@@ -28,18 +27,6 @@ std::string indexed(std::string_view name, size_t i);
 
 // Parse the text into `doc`, which must be a JSON object (errors name no field).
 Status parse_object(std::string_view text, Json& doc);
-
-// Zero every string of a parsed or printed document (the secrets as decimal text), to `depth`
-// levels of arrays and objects.
-template <class J>
-void wipe_strings(J& v, int depth) {
-  if (v.is_string()) {
-    auto& s = v.template get_ref<std::string&>();
-    if (!s.empty()) sodium_memzero(s.data(), s.size());
-  } else if (depth > 0 && (v.is_array() || v.is_object())) {
-    for (auto& e : v) wipe_strings(e, depth - 1);
-  }
-}
 
 // The member `key`; an error "missing field" when absent or null (Go binds null as the zero
 // value, which its `required` tag refuses).
@@ -92,20 +79,23 @@ Status read_key_pair(const Json& v, const std::string& field, bool use_private,
 std::string address_hex(const Fr& address);
 
 // A request from its JSON text: the document parsed (a JSON object), its fields read into `q`
-// by `read_fields(doc, q)` (a Status), the document's strings wiped to `depth` (the request's
-// nesting), then q.derive_public_values(). On an error q's destructor wipes what was read.
+// by `read_fields(doc, q)` (a Status), the document's strings wiped (wipe_json_strings), then
+// q.derive_public_values(). On an error q's destructor wipes what was read.
 template <class Request, class ReadFields>
-Result<Request> parse_request(std::string_view text, int depth, Request q, ReadFields read_fields) {
+Result<Request> parse_request(std::string_view text, Request q, ReadFields read_fields) {
   Json doc;
+  struct Wipe {
+    Json& doc;
+    ~Wipe() { wipe_json_strings(doc); }
+  } wipe{doc};
   if (Status st = parse_object(text, doc); !st) return st.error();
   Status st = read_fields(doc, q);
-  wipe_strings(doc, depth);
   if (!st) return st.error();
   q.derive_public_values();
   return q;
 }
 
-// A printed request (2-space indent); the document's strings are wiped to `depth` after.
-std::string dump_wiped(nlohmann::ordered_json& doc, int depth);
+// A printed request (2-space indent); the document's strings are wiped after.
+std::string dump_wiped(nlohmann::ordered_json& doc);
 
 }  // namespace enygma::dvp

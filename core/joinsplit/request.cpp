@@ -245,7 +245,7 @@ void JoinSplitRequest::wipe_secrets() {
 Result<JoinSplitRequest> parse_joinsplit_request(std::string_view json_text, NoteFormat format) {
   JoinSplitRequest q;
   q.format = format;
-  return dvp::parse_request(json_text, 4, std::move(q), &parse_fields);
+  return dvp::parse_request(json_text, std::move(q), &parse_fields);
 }
 
 std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
@@ -295,7 +295,7 @@ std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
   o["saltsIn"] = decimals(q.salts_in.begin(), q.salts_in.begin() + n);
   o["saltsOut"] = decimals(q.salts_out.begin(), q.salts_out.end());
   o["revertSalt"] = q.revert_salt.to_decimal();
-  return dvp::dump_wiped(o, 4);
+  return dvp::dump_wiped(o);
 }
 
 }  // namespace enygma

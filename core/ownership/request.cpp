@@ -76,7 +76,7 @@ void OwnershipRequest::wipe_secrets() {
 }
 
 Result<OwnershipRequest> parse_ownership_request(std::string_view json_text) {
-  return dvp::parse_request(json_text, 3, OwnershipRequest{}, &parse_fields);
+  return dvp::parse_request(json_text, OwnershipRequest{}, &parse_fields);
 }
 
 std::string ownership_request_to_json(const OwnershipRequest& q) {
@@ -96,7 +96,7 @@ std::string ownership_request_to_json(const OwnershipRequest& q) {
   o["saltIn"] = q.salt_in.to_decimal();
   o["saltOut"] = q.salt_out.to_decimal();
   o["revertSalt"] = q.revert_salt.to_decimal();
-  return dvp::dump_wiped(o, 3);
+  return dvp::dump_wiped(o);
 }
 
 }  // namespace enygma

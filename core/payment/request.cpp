@@ -27,18 +27,6 @@ std::string indexed(const std::string& name, size_t i) {
   return out;
 }
 
-// Zero the string values of a parsed or printed request (they hold the secrets as decimal
-// text) down to the depth of a request's arrays of pairs; deeper content is no request field.
-template <class J>
-void wipe_strings(J& v, int depth_left) {
-  if (v.is_string()) {
-    auto& s = v.template get_ref<std::string&>();
-    if (!s.empty()) sodium_memzero(s.data(), s.size());
-  } else if (depth_left > 0 && (v.is_array() || v.is_object())) {
-    for (auto& e : v) wipe_strings(e, depth_left - 1);
-  }
-}
-
 Error input_error(const std::string& field, const std::string& what) {
   return make_error(field + " " + what, "input", field);
 }
@@ -121,7 +109,7 @@ namespace payment {
 
 struct RequestJson::Doc {
   json value;
-  ~Doc() { wipe_strings(value, 3); }
+  ~Doc() { wipe_json_strings(value); }
 };
 
 RequestJson::RequestJson(std::unique_ptr<Doc> doc) : doc_(std::move(doc)) {}
@@ -199,7 +187,7 @@ Status RequestJson::read_points(const char* name, size_t n, std::vector<BjjPoint
 
 struct RequestJsonWriter::Doc {
   ordered_json value = ordered_json::object();
-  ~Doc() { wipe_strings(value, 3); }
+  ~Doc() { wipe_json_strings(value); }
 };
 
 RequestJsonWriter::RequestJsonWriter() : doc_(std::make_unique<Doc>()) {}

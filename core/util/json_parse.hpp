@@ -6,9 +6,12 @@
 // in the same bytes. Every caller refuses it, naming the member.
 #pragma once
 
+#include <sodium.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace enygma {
 
@@ -27,8 +30,27 @@ struct ParsedJson {
 // "<what> is not valid JSON (<where>)": the error of text that parse_json discarded.
 std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 
-// Never throws for bad text (nlohmann is told not to); std::bad_alloc passes through.
+// Never throws for bad text; std::bad_alloc passes through. Reads as nlohmann::json::parse
+// does (the same texts accepted, the same values), but leaves no copy of the text's strings in
+// memory freed unwiped (they hold a request's secrets), also where the text is not JSON.
 ParsedJson parse_json(std::string_view text);
+
+// Zero every string of a JSON document (parsed or printed: a request's secrets are decimal
+// text), at every depth, before it is freed.
+template <class Json>
+void wipe_json_strings(Json& root) {
+  std::vector<Json*> todo{&root};
+  while (!todo.empty()) {
+    Json* v = todo.back();
+    todo.pop_back();
+    if (v->is_string()) {
+      auto& s = v->template get_ref<typename Json::string_t&>();
+      if (!s.empty()) sodium_memzero(s.data(), s.size());
+    } else if (v->is_array() || v->is_object()) {
+      for (auto& e : *v) todo.push_back(&e);
+    }
+  }
+}
 
 // The compact text of a JSON value whose strings may hold bytes that are not UTF-8 (a path, a
 // name from a file or a client): such bytes become U+FFFD instead of an exception.

@@ -1,11 +1,15 @@
 // Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R15
 // (validate_transfer, validate_transfer_all) on whatever parses.
-// Invariants: a parsed request prints and re-parses to the same values; validate_transfer fails
-// exactly when validate_transfer_all reports something, with the same first rule.
+// Invariants: parse_json reads the text as nlohmann::json::parse does (the same verdict and the
+// same value, types included); a parsed request prints and re-parses to the same values;
+// validate_transfer fails exactly when validate_transfer_all reports something, with the same
+// first rule.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "core/transfer/request.hpp"
 #include "core/transfer/validate.hpp"
+#include "core/util/json_parse.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -42,10 +46,23 @@ void check_request(std::string_view text, unsigned k) {
   for (const Error& e : all) FUZZ_CHECK(!e.rule.empty() && !e.message.empty());
 }
 
+// The project's reader against nlohmann's (whose reading it promises): the dump tells 1 from 1.0
+// and from -1 of another integer type no more than ==, so the types are compared as well.
+void check_reader(std::string_view text) {
+  const ParsedJson ours = parse_json(text);
+  const nlohmann::json theirs = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  FUZZ_CHECK(ours.value.is_discarded() == theirs.is_discarded());
+  FUZZ_CHECK(ours.value.is_discarded() != ours.syntax_error.empty());
+  if (theirs.is_discarded()) return;
+  FUZZ_CHECK(ours.value == theirs && ours.value.type() == theirs.type() &&
+             ours.value.dump() == theirs.dump());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text = enygma::fuzz::as_text(data, size);
+  check_reader(text);
   // The seeds are k = 2 and k = 6 requests; every other k takes the same code paths.
   check_request(text, 2);
   check_request(text, 6);
