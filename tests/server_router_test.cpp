@@ -427,6 +427,12 @@ TEST(HttpJsonShape, ProblemsNameTheirPlace) {
       {R"("abcdefghijklmnop")", "body"},
       {"[1, 2, 3, 4]", "body"},
       {"1234567", "body"},
+      // A string where a name should be but without a colon after it is no name: malformed
+      // text may put a value (a secret key) there.
+      {R"({"secret_key","98765432101" 1234567})", "body"},
+      {R"({"secret_key" "98765432101", "b": 1234567})", "b"},
+      {R"({"a": {"98765432101", [[[[1]]]]}})", "body"},
+      {R"({"a" : [1, {"b"  :1234567}]})", "a[1].b"},
   };
   for (const auto& [body, field] : cases) {
     auto problem = json_shape_problem(body, small);

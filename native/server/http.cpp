@@ -370,21 +370,27 @@ std::optional<std::string> decode_target_path(std::string_view target) {
 std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonShapeLimits limits) {
   // Per open container, innermost last (depth is bounded by max_depth, so these are fixed arrays
   // on the stack): whether it is an array, its entries so far, and, in an object, the name of
-  // its current member and whether a name comes next.
+  // its current member (known only when a colon follows it: in malformed text a value may stand
+  // where a name should, and a value may be a secret key) and whether a name comes next.
   constexpr unsigned kMaxTrackedDepth = 64;
   size_t entries[kMaxTrackedDepth] = {};
   bool is_array[kMaxTrackedDepth] = {};
   std::string_view name[kMaxTrackedDepth] = {};
+  bool name_known[kMaxTrackedDepth] = {};
   bool name_next[kMaxTrackedDepth] = {};
   const unsigned max_depth = std::min(limits.max_depth, kMaxTrackedDepth - 1);
   unsigned depth = 0;
   size_t number_run = 0;
-  // The problem at the value that the containers 1..at lead to: "a.b[2].c", or "body".
+  // The problem at the value that the containers 1..at lead to: "a.b[2].c", or "body" (also
+  // where a member's name on the way is not known).
   auto problem = [&](std::string message, unsigned at) {
     std::string field;
     for (unsigned d = 1; d <= at; ++d) {
       if (is_array[d]) {
         field.append("[").append(std::to_string(entries[d])).append("]");
+      } else if (!name_known[d]) {
+        field.clear();
+        break;
       } else {
         field.append(field.empty() ? "" : ".").append(name[d]);
       }
@@ -403,7 +409,9 @@ std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonSh
             is_name ? depth - 1 : depth);
       }
       if (is_name) {
-        name[depth] = body.substr(start, i - start);
+        const size_t after = body.find_first_not_of(" \t\r\n", i + 1);
+        name_known[depth] = after != std::string_view::npos && body[after] == ':';
+        name[depth] = name_known[depth] ? body.substr(start, i - start) : std::string_view();
         name_next[depth] = false;
       }
       number_run = 0;
@@ -425,6 +433,7 @@ std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonSh
       is_array[depth] = c == '[';
       entries[depth] = 0;
       name[depth] = {};
+      name_known[depth] = false;
       name_next[depth] = c == '{';
     } else if (c == ']' || c == '}') {
       if (depth > 0) --depth;
