@@ -82,6 +82,10 @@ TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
       {"verify", "--k", "2", "--keys", keys().path().string(), "--proof", tmp / "tampered.json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("\"valid\":false"), std::string::npos);
+  // --help shows the two answers exactly as printed.
+  const std::string verify_help = run_enygma({"verify", "--help"}).out;
+  EXPECT_NE(verify_help.find("{\"valid\":true}"), std::string::npos) << verify_help;
+  EXPECT_NE(verify_help.find("{\"valid\":false,\"reason\":"), std::string::npos) << verify_help;
 
   write(tmp / "malformed.json", "{\"pi_a\": [\"1\"]}");
   r = run_enygma(
@@ -473,6 +477,8 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"insecure_dev_key\":true"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("WARNING"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a seeded setup or a zkey without contribution"), std::string::npos)
+      << r.err;
 
   const std::string not_vk = keys() / "transfer-k2.pk";
   r = run_enygma({"export-solidity", "--vk", not_vk, "--out", tmp / "w.sol"});

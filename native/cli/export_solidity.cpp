@@ -121,7 +121,7 @@ int run_export_solidity(int argc, char** argv) {
   if (vk->insecure_dev) {
     fputs(
         "enygma export-solidity: WARNING: this verifying key comes from insecure development "
-        "keys (seeded setup); never deploy it\n",
+        "keys (a seeded setup or a zkey without contribution); never deploy it\n",
         stderr);
   }
   return 0;

@@ -32,8 +32,8 @@ void log_key_loaded(const CircuitKeys& keys) {
   AccessLog::event(j.dump());
   if (keys.insecure_dev_keys) {
     fprintf(stderr,
-            "enygma serve: WARNING: the keys of %s are insecure development keys (seeded "
-            "setup); never use them in production\n",
+            "enygma serve: WARNING: the keys of %s are insecure development keys (a seeded "
+            "setup or a zkey without contribution); never use them in production\n",
             keys.circuit.str().c_str());
   }
 }

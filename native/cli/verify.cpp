@@ -18,7 +18,7 @@ const char* kVerifyHelp =
     "Verifies a proof in the reference response format against DIR/<circuit>.vk\n"
     "(--circuit: transfer (default), deposit, withdraw, joinsplit-enygma, ...; --k for the\n"
     "circuits with an anonymity-set size). --proof -: the response from standard input.\n"
-    "Prints {\"valid\": true} and exits 0, or {\"valid\": false, \"reason\": ...} and exits 1;\n"
+    "Prints {\"valid\":true} and exits 0, or {\"valid\":false,\"reason\":...} and exits 1;\n"
     "a malformed proof file exits 2 with the error as JSON on stderr; missing or bad keys and\n"
     "an unreadable file exit 1 (the error as JSON), a usage error 64.\n";
 
