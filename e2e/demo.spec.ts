@@ -336,3 +336,45 @@ test('the finished demo (screenshot in e2e/artifacts/demo.png)', async ({ page }
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, 'demo.png'), fullPage: true });
 });
+
+// The controls that change the request or the circuit, as the page shows them right after a
+// click on `button` (the page sets its state before its first await: read in the same task).
+function controlsAfterClick(page: Page, button: string) {
+  return page.evaluate((id) => {
+    document.getElementById(id)!.click();
+    const el = (x: string) => document.getElementById(x) as HTMLInputElement;
+    return {
+      state: window.demo.state,
+      circuit: el('circuit').disabled, k: el('k').disabled, generate: el('generate').disabled,
+      validate: el('validate').disabled, example: el('load-example').disabled,
+      badExample: el('load-bad-example').disabled, payees: el('payees').disabled, requestReadOnly: el('request').readOnly,
+    };
+  }, button);
+}
+const LOCKED = { circuit: true, k: true, generate: true, validate: true, example: true, badExample: true, payees: true, requestReadOnly: true };
+
+test('during a server proof the circuit, k and the request are locked; the browser checks the proof against its circuit', async ({ page }) => {
+  await openDemo(page, 2);
+  await expect(page.locator('#request')).not.toHaveValue('');
+  expect(await controlsAfterClick(page, 'server-prove')).toEqual({ state: 'server-proving', ...LOCKED });
+  await expectStatus(page, '#server-prove-result', 'ok');
+  const { circuit, valid } = await page.evaluate(() => ({
+    circuit: window.demo.last.serverProof.circuit, valid: window.demo.last.serverProofVerify.valid,
+  }));
+  expect([circuit, valid]).toEqual(['transfer-k2', true]);
+  // unlocked again
+  await expect(page.locator('#circuit')).toBeEnabled();
+  await expect(page.locator('#k')).toBeEnabled();
+  expect(await page.locator('#request').getAttribute('readonly')).toBeNull();
+});
+
+test('during a browser proof the request, its examples, the circuit and k are locked', async ({ page }) => {
+  await openDemo(page, 2);
+  await expect(page.locator('#request')).not.toHaveValue('');
+  const before = await page.locator('#request').inputValue();
+  expect(await controlsAfterClick(page, 'prove')).toEqual({ state: 'proving', ...LOCKED });
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'ok', { timeout: 120_000 });
+  await expect(page.locator('#load-example')).toBeEnabled();
+  expect(await page.locator('#request').getAttribute('readonly')).toBeNull();
+  await expect(page.locator('#request')).toHaveValue(before);
+});

@@ -97,23 +97,31 @@ function showError(error) {
   box.textContent = JSON.stringify(json, null, 2);
 }
 
+// While a proof runs (in the browser or on the server) the request and the circuit are those
+// of the proof: every control that changes them is locked until it ends.
+function proofRunning() {
+  return demo.state === 'proving' || demo.state === 'server-proving';
+}
+
 function updateButtons() {
   const busy = demo.state !== 'ready';
   const proving = demo.state === 'proving';
+  const locked = proofRunning();
   const haveResponse = $('response').value.trim().length > 0;
   const module = demo.enygma !== null;
   $('prove').disabled = busy || !demo.keysReady;
   $('cancel').disabled = !proving;
-  $('generate').disabled = !module || proving;
-  $('validate').disabled = !module || proving;
-  $('load-example').disabled = !exampleUrl(false);
-  $('load-bad-example').disabled = !exampleUrl(true);
-  $('payees').disabled = !COUNT_LABELS[demo.family];
+  $('generate').disabled = !module || locked;
+  $('validate').disabled = !module || locked;
+  $('load-example').disabled = locked || !exampleUrl(false);
+  $('load-bad-example').disabled = locked || !exampleUrl(true);
+  $('payees').disabled = locked || !COUNT_LABELS[demo.family];
+  $('request').readOnly = locked;
   $('verify-browser').disabled = busy || !haveResponse || !demo.keysReady;
   $('verify-server').disabled = busy || !haveResponse;
   $('server-prove').disabled = busy || !demo.keysReady;
-  $('k').disabled = proving || !hasK();
-  $('circuit').disabled = proving;
+  $('k').disabled = locked || !hasK();
+  $('circuit').disabled = locked;
 }
 
 // ---- keys -------------------------------------------------------------------------------
@@ -378,6 +386,8 @@ async function serverProve() {
   const el = $('server-prove-result');
   setStatus(el, 'busy', 'the server is proving…');
   setState('server-proving');
+  // The circuit of this proof, whatever the page shows when the server answers.
+  const circuit = circuitId();
   try {
     const r = await post(route('prove'), request());
     if (r.status !== 200 || !r.json || !r.json.pi_a) {
@@ -387,9 +397,9 @@ async function serverProve() {
       return;
     }
     const t = serverMs(r.response, 'prove', r.roundTrip);
-    demo.last.serverProof = { response: r.text, ms: t };
+    demo.last.serverProof = { circuit, response: r.text, ms: t };
     demo.timings.serverProve = t;
-    const check = await demo.enygma.verify(circuitId(), r.text);
+    const check = await demo.enygma.verify(circuit, r.text);
     demo.last.serverProofVerify = check;
     setStatus(el, check.valid ? 'ok' : 'invalid',
       `server proof in ${ms(t)}; ${check.valid ? 'valid' : 'NOT valid'} in the browser (${ms(check.ms)})`);
