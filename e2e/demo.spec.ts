@@ -378,3 +378,60 @@ test('during a browser proof the request, its examples, the circuit and k are lo
   expect(await page.locator('#request').getAttribute('readonly')).toBeNull();
   await expect(page.locator('#request')).toHaveValue(before);
 });
+
+// Holds the page's requests for `url` until the returned function is called (then they go on
+// to the server, or are answered by `answer`).
+async function holdRequests(page: Page, url: string, answer?: (route: any) => Promise<void>): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.context().route(url, async (route) => {
+    await released;
+    await (answer ? answer(route) : route.continue());
+  });
+  return release;
+}
+
+test('an example that arrives after the circuit changed is dropped (at start and on a click)', async ({ page }) => {
+  const releaseStart = await holdRequests(page, '**/vectors/transfer-k2.json');
+  await openDemo(page, 2);
+  await page.selectOption('#circuit', 'deposit');
+  await waitReady(page);
+  releaseStart();
+  await page.waitForTimeout(1000);
+  expect(await page.locator('#request').inputValue(), 'the start-up example of transfer-k2 landed in deposit').toBe('');
+  // on a click: deposit's example asked for, then the circuit changed back to transfer
+  const releaseClick = await holdRequests(page, '**/vectors/deposit-k2.json');
+  await page.click('#load-example');
+  await page.selectOption('#circuit', 'transfer');
+  await waitReady(page);
+  releaseClick();
+  await page.waitForTimeout(1000);
+  expect(await page.locator('#request').inputValue(), 'the example of deposit-k2 landed in transfer').toBe('');
+  // the circuit's own example still loads
+  await page.click('#load-example');
+  const own = JSON.parse(fs.readFileSync(path.join(webDir(), 'vectors', 'transfer-k2.json'), 'utf8'));
+  await expect(page.locator('#request')).not.toHaveValue('');
+  expect(JSON.parse(await page.locator('#request').inputValue())).toEqual(own);
+});
+
+test('an example that does not load is named in the error box; the request is kept; no unhandled rejection', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openDemo(page, 2);
+  await expect(page.locator('#request')).not.toHaveValue('');
+  const before = await page.locator('#request').inputValue();
+  await page.context().route('**/vectors/transfer-k2-bad.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.click('#load-bad-example');
+  await expect(page.locator('#error')).toBeVisible();
+  const shown = JSON.parse(await page.locator('#error').innerText());
+  expect(shown.error).toContain('404');
+  expect(shown.field).toBe('vectors/transfer-k2-bad.json');
+  await expect(page.locator('#request')).toHaveValue(before);
+  // a network failure, the same
+  await page.context().route('**/vectors/transfer-k2.json', (route) => route.abort());
+  await page.fill('#request', '{}');
+  await page.click('#load-example');
+  await expect(page.locator('#error')).toContainText('vectors/transfer-k2.json');
+  await expect(page.locator('#request')).toHaveValue('{}');
+  expect(errors).toEqual([]);
+});

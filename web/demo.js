@@ -203,11 +203,26 @@ function requestChanged() {
   updateButtons();
 }
 
+// The example of the circuit shown when it was asked for: an answer that comes after another
+// example was asked for or the circuit changed is dropped (exampleSeq counts both). A failed
+// fetch is shown in the error box; the request box keeps what it had.
+let exampleSeq = 0;
 async function loadExample(bad) {
   const url = exampleUrl(bad);
   if (!url) return;
-  const response = await fetch(url);
-  $('request').value = (await response.text()).trim();
+  const seq = ++exampleSeq;
+  let text;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: the server answered ${response.status}`);
+    text = (await response.text()).trim();
+  } catch (e) {
+    if (seq !== exampleSeq) return;
+    showError({ error: `the example request did not load: ${e.message}`, rule: 'http', field: url });
+    return;
+  }
+  if (seq !== exampleSeq || proofRunning()) return; // the user moved on
+  $('request').value = text;
   showError(null);
   requestChanged();
 }
@@ -219,6 +234,7 @@ async function generate() {
     const count = !label ? 0 : demo.family === 'transfer' ? Math.min(Number($('payees').value), demo.k - 1)
       : Number($('payees').value);
     const text = await demo.enygma.makeRequest(circuitId(), { count });
+    ++exampleSeq; // an example still loading would replace it
     $('request').value = JSON.stringify(JSON.parse(text), null, 1);
     requestChanged();
     const what = !label ? '' : count === 1 ? ` with one of its ${label}` : ` with ${count} ${label}`;
@@ -458,6 +474,7 @@ async function start() {
   $('k').value = String(demo.k);
   $('isolation').textContent = demo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated (no threads)';
   const circuitChanged = () => {
+    ++exampleSeq; // an example still loading is the last circuit's
     $('request').value = '';
     $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
     demo.timings = {};
@@ -474,7 +491,10 @@ async function start() {
     demo.family = $('circuit').value;
     circuitChanged();
   });
-  $('request').addEventListener('input', requestChanged);
+  $('request').addEventListener('input', () => {
+    ++exampleSeq; // what the user types wins over an example still loading
+    requestChanged();
+  });
   $('load-example').addEventListener('click', () => loadExample(false));
   $('load-bad-example').addEventListener('click', () => loadExample(true));
   $('generate').addEventListener('click', generate);
