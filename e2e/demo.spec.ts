@@ -435,3 +435,50 @@ test('an example that does not load is named in the error box; the request is ke
   await expect(page.locator('#request')).toHaveValue('{}');
   expect(errors).toEqual([]);
 });
+
+test('a key load that fails after the user moved on to another circuit shows nothing: the new circuit loads', async ({ page }) => {
+  await openDemo(page, 2);
+  const release = await holdRequests(page, '**/keys/transfer-k6.pk', (route) => route.fulfill({ status: 500, body: 'held, then failed' }));
+  await page.selectOption('#k', '6');
+  await expect(page.locator('#keys-status')).toContainText('transfer-k6');
+  await page.selectOption('#k', '2');
+  release();
+  await waitReady(page);
+  await page.waitForTimeout(500);
+  await expect(page.locator('#error')).toBeHidden();
+  await expect(page.locator('#keys-status')).toContainText(/^transfer-k2: /);
+  expect(await page.evaluate(() => [window.demo.state, window.demo.keysReady])).toEqual(['ready', true]);
+});
+
+test('only the shown circuit\'s keys stay in the module\'s memory; coming back loads them from the cache', async ({ page }) => {
+  const inUse = () => page.evaluate(async () => (await window.demo.enygma.memory()).heap_in_use_bytes);
+  const select = async (circuit: string) => {
+    const m = circuit.match(/^(.*)-k(\d+)$/);
+    await page.selectOption('#circuit', m ? m[1] : circuit);
+    if (m) await page.selectOption('#k', m[2]);
+    await waitReady(page);
+    await expect(page.locator('#memory')).toContainText(`with the keys of ${circuit}`);
+    return inUse();
+  };
+  // no warm-up proofs: the memory in use changes with the keys only
+  await page.goto(`${base()}/?k=6&warm-prover=0`);
+  await waitReady(page);
+  expect(await proveInPage(page)).toBe('ok');
+  const k6Proof = await page.locator('#response').inputValue();
+  // every circuit the server serves (global-setup.ts), then transfer-k6 and transfer-k2 again
+  const circuits = process.env.ENYGMA_E2E_CIRCUITS!.split(',').filter((c) => c !== 'transfer-k6');
+  for (const circuit of circuits) await select(circuit);
+  const k6 = await select('transfer-k6');
+  expect(await page.evaluate(() => window.demo.keys['transfer-k6'].source)).toBe('cache');
+  const k2 = await select('transfer-k2');
+  expect(await page.evaluate(() => window.demo.keys['transfer-k2'].source)).toBe('cache');
+  console.log(`memory in use: ${k6} bytes with transfer-k6's keys, ${k2} with transfer-k2's (${circuits.join(', ')} visited)`);
+  // transfer-k6's keys are gone: its proof no longer verifies in the module, and their memory is free
+  const left = await page.evaluate((proof) => window.demo.enygma.verify('transfer-k6', proof).then(
+    () => 'verified', (e: any) => e.message), k6Proof);
+  expect(left).toMatch(/no keys/);
+  expect(k2).toBeLessThan(k6 - 2 ** 20);
+  await page.click('#load-example');
+  await expect(page.locator('#request')).not.toHaveValue('');
+  expect(await proveInPage(page)).toBe('ok');
+});

@@ -125,8 +125,34 @@ function updateButtons() {
 }
 
 // ---- keys -------------------------------------------------------------------------------
+// Only the shown circuit's keys stay in the module's memory: those of the circuit left are
+// unloaded (they stay in the key cache, so coming back is a cached load). keySeq counts the
+// loads: the end of a load that another followed (the user moved on) changes nothing shown.
+let keySeq = 0;
+demo.loadedKeys = null; // the circuit whose keys the module holds (or is loading)
+
+function showMemory(memory, after) {
+  demo.memory = memory;
+  $('memory').textContent = `${(memory.memory_bytes / 2 ** 20).toFixed(0)} MiB WebAssembly memory ` +
+    `(${(memory.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use ${after})`;
+}
+
+async function unloadKeys(id) {
+  delete demo.keys[id];
+  try {
+    await demo.enygma.unloadKeys(id);
+  } catch (e) {
+    // not loaded (its load failed): nothing to free
+  }
+}
+
 async function loadKeys() {
   const id = circuitId();
+  const seq = ++keySeq;
+  const previous = demo.loadedKeys;
+  demo.loadedKeys = id;
+  // the worker answers in order: the last circuit's keys (loaded or loading) are freed first
+  if (previous !== null && previous !== id) unloadKeys(previous);
   demo.keysReady = false;
   setState('loading-keys');
   const status = $('keys-status');
@@ -134,17 +160,26 @@ async function loadKeys() {
   try {
     const info = await demo.enygma.loadKeys(id, {
       onDownload: (e) => {
-        status.textContent = `${id}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
+        if (seq === keySeq) status.textContent = `${id}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
       },
     });
-    if (circuitId() !== id) return; // the user moved on
+    if (seq !== keySeq) {
+      // the user moved on: the next load unloaded these keys already; unloaded again unless
+      // the user came back, so that the package does not keep them for a restarted worker
+      if (demo.loadedKeys !== id) unloadKeys(id);
+      return;
+    }
     demo.keys[id] = info;
     demo.keysReady = true;
     status.textContent = `${id}: ${info.source === 'cache' ? 'cached' : 'downloaded'}, ready in ${ms(info.ms.total)}` +
       (info.insecureDevKeys ? ' (insecure development keys)' : '');
     if (demo.readyAt === null) demo.readyAt = performance.now();
     watchWarmup();
+    demo.enygma.memory().then((m) => {
+      if (seq === keySeq && demo.state !== 'proving') showMemory(m, `with the keys of ${id}`);
+    }, () => {});
   } catch (e) {
+    if (seq !== keySeq) return; // a failure of a circuit the user left: the next load runs
     status.textContent = `${id}: no keys (${e.message})`;
     showError(e);
   }
@@ -299,9 +334,7 @@ async function prove() {
   try {
     const result = await proof;
     demo.last.browserProof = { circuit, k: hasK() ? demo.k : undefined, ...result };
-    demo.memory = result.memory;
-    $('memory').textContent = `${(result.memory.memory_bytes / 2 ** 20).toFixed(0)} MiB WebAssembly memory ` +
-      `(${(result.memory.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use after the proof)`;
+    showMemory(result.memory, 'after the proof');
     $('response').value = result.response;
     for (const row of $('stages').tBodies[0].rows) {
       row.dataset.state = 'done';
