@@ -482,3 +482,36 @@ test('only the shown circuit\'s keys stay in the module\'s memory; coming back l
   await expect(page.locator('#request')).not.toHaveValue('');
   expect(await proveInPage(page)).toBe('ok');
 });
+
+test('the page offers the circuits and k values the server serves; a ?k= it does not serve is refused, naming it', async ({ page }) => {
+  // the server's circuits (global-setup.ts): family -> its k values
+  const served: Record<string, string[]> = {};
+  for (const id of process.env.ENYGMA_E2E_CIRCUITS!.split(',')) {
+    const m = id.match(/^(.*)-k(\d+)$/);
+    (served[m ? m[1] : id] ??= []).push(...(m ? [m[2]] : []));
+  }
+  const options = (select: string) => page.locator(`${select} option`).evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  await openDemo(page, 6);
+  await expect(page.locator('#error')).toBeHidden();
+  expect((await options('#circuit')).sort()).toEqual(Object.keys(served).sort());
+  expect(await options('#k')).toEqual(served.transfer);
+  await expect(page.locator('#k')).toHaveValue('6');
+  for (const family of Object.keys(served)) {
+    await page.selectOption('#circuit', family);
+    expect(await options('#k'), family).toEqual(served[family]);
+    await waitReady(page);
+  }
+  for (const k of ['9', '1', '2.5', '3']) {
+    await page.goto(`${base()}/?k=${k}`);
+    await waitReady(page);
+    await expect(page.locator('#k')).toHaveValue(served.transfer[0]);
+    const shown = JSON.parse(await page.locator('#error').innerText());
+    expect([shown.rule, shown.field], shown.error).toEqual(['url', 'k']);
+    expect(shown.error).toContain(`?k=${k}`);
+    expect(await page.evaluate(() => window.demo.circuitId())).toBe(`transfer-k${served.transfer[0]}`);
+  }
+  await page.goto(`${base()}/?circuit=bogus`);
+  await waitReady(page);
+  expect(JSON.parse(await page.locator('#error').innerText()).field).toBe('circuit');
+  await expect(page.locator('#circuit')).toHaveValue('transfer');
+});

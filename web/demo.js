@@ -2,8 +2,12 @@
 // every circuit the module knows (transfer, deposit, withdraw, join-split, ownership), checks
 // the proof on both sides, and compares browser and server timings.
 //
+// The circuits and k values offered are those the server serves (its key manifest,
+// keys/manifest.json, that loadKeys reads too) and the module knows.
+//
 // URL parameters: ?circuit=transfer (initial circuit family), &k=6 (initial anonymity-set
-// size), &threads=N (pool size; default: all cores). window.demo exposes the page's state for
+// size; one the server serves: another is refused, naming it, for the smallest served),
+// &threads=N (pool size; default: all cores). window.demo exposes the page's state for
 // tests and benchmarks (e2e/).
 import { Enygma, EnygmaError, STAGES } from './enygma/index.mjs';
 
@@ -30,6 +34,8 @@ const demo = {
   family: params.get('circuit') || 'transfer',
   k: Number(params.get('k')) || 2,
   families: [], // enygma.circuits(): name, k range, routes
+  manifest: null, // the server's key manifest's circuits (id, family, k, routes, keys)
+  served: {}, // family -> the k values the server serves ([] for a family without k)
   enygma: null,
   poolSize: 0,
   crossOriginIsolated: window.crossOriginIsolated === true,
@@ -57,6 +63,8 @@ function circuitId() {
 }
 demo.circuitId = circuitId;
 function route(kind) {
+  const entry = demo.manifest && demo.manifest.find((c) => c.id === circuitId());
+  if (entry && typeof entry[`${kind}_route`] === 'string') return entry[`${kind}_route`];
   const f = family();
   const pattern = f ? f[`${kind}_route`] : kind === 'prove' ? '/generateProofTransfer-{k}' : '/verifyProofTransfer-{k}';
   return pattern.replace('{k}', String(demo.k));
@@ -122,6 +130,71 @@ function updateButtons() {
   $('server-prove').disabled = busy || !demo.keysReady;
   $('k').disabled = locked || !hasK();
   $('circuit').disabled = locked;
+}
+
+// ---- what the server serves ------------------------------------------------------------------
+// The server's key manifest (docs/server.md): the circuits it has keys and routes for.
+async function fetchManifest() {
+  const response = await fetch('keys/manifest.json');
+  if (!response.ok) throw new Error(`keys/manifest.json: the server answered ${response.status}`);
+  const json = await response.json();
+  if (!json || !Array.isArray(json.circuits)) throw new Error('keys/manifest.json has no list of circuits');
+  return json.circuits;
+}
+
+// demo.served from the manifest and the module's families (without a manifest: every family
+// the module knows, at its default k range).
+function setServed(manifest) {
+  demo.served = {};
+  for (const f of demo.families) {
+    if (manifest === null) {
+      demo.served[f.name] = [];
+      if (f.max_k !== undefined) for (let k = f.default_min_k ?? 2; k <= (f.default_max_k ?? 6); ++k) demo.served[f.name].push(k);
+      continue;
+    }
+    const entries = manifest.filter((c) => c.family === f.name);
+    if (entries.length === 0) continue;
+    demo.served[f.name] = f.max_k === undefined ? [] : entries.map((c) => c.k).filter(Number.isInteger).sort((a, b) => a - b);
+    if (f.max_k !== undefined && demo.served[f.name].length === 0) delete demo.served[f.name];
+  }
+}
+
+// The k select: the values the server serves for the family; demo.k kept when served, else
+// the smallest.
+function fillK() {
+  const ks = demo.served[demo.family] || [];
+  if (hasK() && ks.length && !ks.includes(demo.k)) demo.k = ks[0];
+  const select = $('k');
+  select.textContent = '';
+  for (const k of ks) {
+    const option = document.createElement('option');
+    option.value = option.textContent = String(k);
+    select.appendChild(option);
+  }
+  if (ks.length) select.value = String(demo.k);
+}
+
+// ?circuit= and ?k= against what is served: another value is refused, named in the error box,
+// and the page takes transfer (or the first family) and the smallest served k.
+function checkUrlParams() {
+  const families = Object.keys(demo.served);
+  const refusals = [];
+  if (!demo.served[demo.family]) {
+    const fallback = demo.served.transfer ? 'transfer' : families[0];
+    refusals.push({ error: `?circuit=${demo.family}: the server serves no such circuit (it serves ${families.join(', ')}); ` +
+      `showing ${fallback}`, rule: 'url', field: 'circuit' });
+    demo.family = fallback;
+  }
+  const ks = demo.served[demo.family] || [];
+  const kParam = params.get('k');
+  if (hasK() && kParam !== null && !(/^[0-9]+$/.test(kParam) && ks.includes(Number(kParam)))) {
+    refusals.push({ error: `?k=${kParam}: ${demo.family} is served for k = ${ks.join(', ')}; showing k=${ks[0]}`, rule: 'url', field: 'k' });
+    demo.k = ks[0];
+  }
+  if (refusals.length) {
+    showError(refusals.length === 1 ? refusals[0]
+      : { error: refusals.map((r) => r.error).join('; '), rule: 'url', field: refusals.map((r) => r.field).join(',') });
+  }
 }
 
 // ---- keys -------------------------------------------------------------------------------
@@ -242,7 +315,7 @@ function requestChanged() {
 // example was asked for or the circuit changed is dropped (exampleSeq counts both). A failed
 // fetch is shown in the error box; the request box keeps what it had.
 let exampleSeq = 0;
-async function loadExample(bad) {
+async function loadExample(bad, { keepError = false } = {}) {
   const url = exampleUrl(bad);
   if (!url) return;
   const seq = ++exampleSeq;
@@ -258,7 +331,7 @@ async function loadExample(bad) {
   }
   if (seq !== exampleSeq || proofRunning()) return; // the user moved on
   $('request').value = text;
-  showError(null);
+  if (!keepError) showError(null);
   requestChanged();
 }
 
@@ -504,7 +577,8 @@ function drawChart() {
 
 // ---- start -----------------------------------------------------------------------------------
 async function start() {
-  $('k').value = String(demo.k);
+  // the URL's k until the server's list is known (then checked against it: checkUrlParams)
+  if (Number.isInteger(demo.k)) $('k').add(new Option(String(demo.k), String(demo.k)));
   $('isolation').textContent = demo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated (no threads)';
   const circuitChanged = () => {
     ++exampleSeq; // an example still loading is the last circuit's
@@ -522,6 +596,7 @@ async function start() {
   });
   $('circuit').addEventListener('change', () => {
     demo.family = $('circuit').value;
+    fillK();
     circuitChanged();
   });
   $('request').addEventListener('input', () => {
@@ -542,6 +617,8 @@ async function start() {
   updateButtons();
   $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
 
+  // The manifest while the module starts (the keys' loads read it too: then from the cache).
+  const manifestRead = fetchManifest().then((m) => m, (e) => e);
   try {
     const threads = Number(params.get('threads')) || undefined;
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
@@ -555,7 +632,7 @@ async function start() {
       ...(warmProver !== null ? { warmProver: Number(warmProver) } : {}),
       // The keys are read from the cache while the module starts (the circuit id is certain
       // before the families are known only for transfer).
-      prefetchKeys: demo.family === 'transfer' ? [circuitId()] : []
+      prefetchKeys: demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? [circuitId()] : []
     });
   } catch (e) {
     $('threads').textContent = 'unavailable';
@@ -563,24 +640,32 @@ async function start() {
     setState('failed');
     return;
   }
-  // The worker answers in order: the families first, then (for transfer, whose circuit id is
-  // certain already) the keys, with no round trip through this page between the two.
-  const families = demo.enygma.circuits();
-  const keysLoaded = demo.family === 'transfer' ? loadKeys() : null;
-  demo.families = await families;
+  // The families the module knows and the circuits the server serves: the lists offered.
+  demo.families = await demo.enygma.circuits();
+  const manifest = await manifestRead;
+  if (manifest instanceof Error) {
+    showError({ error: `the server's key manifest did not load: ${manifest.message}`, rule: 'http', field: 'keys/manifest.json' });
+    setServed(null);
+  } else {
+    demo.manifest = manifest;
+    setServed(manifest);
+  }
+  checkUrlParams();
   const picker = $('circuit');
   picker.textContent = '';
-  for (const f of demo.families) {
+  for (const f of demo.families.filter((x) => demo.served[x.name])) {
     const option = document.createElement('option');
     option.value = f.name;
     option.textContent = f.name;
     option.title = f.summary;
     picker.appendChild(option);
   }
-  if (!family()) demo.family = 'transfer';
   picker.value = demo.family;
+  fillK();
+  $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
+  const keysLoaded = loadKeys();
   // The circuit's example request, now that its id is known.
-  if (exampleUrl(false)) loadExample(false);
+  if (exampleUrl(false)) loadExample(false, { keepError: true });
   demo.poolSize = demo.enygma.poolSize;
   demo.threaded = demo.enygma.threaded;
   $('isolation').textContent = demo.threaded ? 'cross-origin isolated: the module with threads'
@@ -590,7 +675,7 @@ async function start() {
   $('version').textContent = `${demo.enygma.version}, started in ${ms(demo.enygma.initMs)}`;
   drawChart();
   updateButtons();
-  await (keysLoaded || loadKeys());
+  await keysLoaded;
 }
 
 start();
