@@ -515,3 +515,43 @@ test('the page offers the circuits and k values the server serves; a ?k= it does
   expect(JSON.parse(await page.locator('#error').innerText()).field).toBe('circuit');
   await expect(page.locator('#circuit')).toHaveValue('transfer');
 });
+
+test('after a cancel no stage row runs and the bar is back at 0; status lines, the error box, the bar and the text boxes are named for assistive technology', async ({ page }) => {
+  await openDemo(page, 6);
+  const { status } = await proveAndCancel(page);
+  expect(status).toBe('cancelled');
+  await expect(page.locator('#stages tr[data-state="running"]')).toHaveCount(0);
+  await expect(page.locator('#progress')).toHaveAttribute('aria-valuenow', '0');
+  expect(await page.locator('#progress-bar').evaluate((el) => el.getBoundingClientRect().width)).toBe(0);
+  // a cancelled proof has its own look
+  const look = (status: string) => page.locator('#prove-status').evaluate((el, s) => {
+    el.dataset.status = s;
+    const style = getComputedStyle(el);
+    return `${style.color} ${style.fontStyle}`;
+  }, status);
+  expect(await look('cancelled')).not.toBe(await look('none'));
+  await page.locator('#prove-status').evaluate((el) => (el.dataset.status = 'cancelled')); // as it was
+  // roles and names
+  await expect(page.getByRole('progressbar', { name: 'proof progress' })).toHaveAttribute('aria-valuemax', '100');
+  await expect(page.getByRole('textbox', { name: /^request/ })).toHaveAttribute('id', 'request');
+  await expect(page.getByRole('textbox', { name: /^proof/ })).toHaveAttribute('id', 'response');
+  for (const id of ['request-status', 'prove-status', 'verify-browser-result', 'verify-server-result', 'server-prove-result', 'keys-status']) {
+    await expect(page.locator(`#${id}`), id).toHaveAttribute('role', 'status');
+    await expect(page.locator(`#${id}`), id).toHaveAttribute('aria-live', 'polite');
+  }
+  await expect(page.locator('#error')).toHaveAttribute('role', 'alert');
+  const terms = await page.locator('.facts dt').allInnerTexts();
+  expect(new Set(terms).size, terms.join(', ')).toBe(terms.length);
+  // the progress bar follows the proof
+  expect(await proveInPage(page)).toBe('ok');
+  await expect(page.locator('#progress')).toHaveAttribute('aria-valuenow', '100');
+});
+
+test('one thread is "1 thread"', async ({ page }) => {
+  await page.goto(`${base()}/?k=2&threads=1`);
+  await waitReady(page);
+  expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
+  expect(await proveInPage(page)).toBe('ok');
+  await expect(page.locator('#prove-status')).toHaveText(/ on 1 thread$/);
+  await expect(page.locator('#chart')).toContainText('browser (1 thread)');
+});

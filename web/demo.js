@@ -188,7 +188,8 @@ function checkUrlParams() {
   const ks = demo.served[demo.family] || [];
   const kParam = params.get('k');
   if (hasK() && kParam !== null && !(/^[0-9]+$/.test(kParam) && ks.includes(Number(kParam)))) {
-    refusals.push({ error: `?k=${kParam}: ${demo.family} is served for k = ${ks.join(', ')}; showing k=${ks[0]}`, rule: 'url', field: 'k' });
+    refusals.push({ error: `?k=${kParam}: ${demo.family} is served for k = ${ks.join(', ')}; showing k=${ks[0]}`,
+      rule: 'url', field: 'k' });
     demo.k = ks[0];
   }
   if (refusals.length) {
@@ -233,7 +234,8 @@ async function loadKeys() {
   try {
     const info = await demo.enygma.loadKeys(id, {
       onDownload: (e) => {
-        if (seq === keySeq) status.textContent = `${id}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
+        if (seq !== keySeq) return;
+        status.textContent = `${id}: downloading ${(e.loaded / 1e6).toFixed(1)} / ${(e.total / 1e6).toFixed(1)} MB`;
       },
     });
     if (seq !== keySeq) {
@@ -380,7 +382,18 @@ function resetStages() {
     row.insertCell().textContent = '–';
   }
   $('prove-total').textContent = '–';
-  $('progress-bar').style.width = '0';
+  setProgress(0);
+}
+
+// The progress bar, in percent (its width, and aria-valuenow for assistive technology).
+function setProgress(percent) {
+  $('progress-bar').style.width = `${percent}%`;
+  $('progress').setAttribute('aria-valuenow', String(Math.round(percent)));
+}
+
+// "1 thread", "8 threads".
+function threadsText(n) {
+  return `${n} thread${n === 1 ? '' : 's'}`;
 }
 
 async function prove() {
@@ -396,7 +409,7 @@ async function prove() {
   const proof = demo.enygma.prove(circuit, request(), {
     testSeed,
     onStage: ({ stage, name }) => {
-      $('progress-bar').style.width = `${(100 * stage) / stageCount}%`;
+      setProgress((100 * stage) / stageCount);
       for (const row of $('stages').tBodies[0].rows) {
         if (row.dataset.stage === name) row.dataset.state = 'running';
         else if (row.dataset.state === 'running') row.dataset.state = 'done';
@@ -415,12 +428,15 @@ async function prove() {
       row.cells[1].textContent = t === undefined ? '–' : t.toFixed(1);
     }
     $('prove-total').textContent = result.ms.toFixed(1);
-    $('progress-bar').style.width = '100%';
-    setStatus($('prove-status'), 'ok', `proved in ${ms(result.ms)} on ${demo.poolSize} threads`);
+    setProgress(100);
+    setStatus($('prove-status'), 'ok', `proved in ${ms(result.ms)} on ${threadsText(demo.poolSize)}`);
     demo.timings.browserProve = result.ms;
     drawChart();
   } catch (e) {
     demo.last.browserProof = null;
+    // no stage runs any more: the bar and the stage rows back to their start
+    for (const row of $('stages').tBodies[0].rows) delete row.dataset.state;
+    setProgress(0);
     if (e.status === 'cancelled') {
       setStatus($('prove-status'), 'cancelled', 'cancelled');
       watchWarmup(); // a worker replaced by the cancel warms its verifier up again
@@ -556,7 +572,7 @@ function drawChart() {
   };
   el('rect', { x: 0, y: 0, width: W, height: H, fill: '#fff' });
   el('rect', { x: left, y: 6, width: 10, height: 10, fill: 'var(--accent)' });
-  el('text', { x: left + 14, y: 15, 'font-size': 11 }, `browser (${demo.poolSize} threads)`);
+  el('text', { x: left + 14, y: 15, 'font-size': 11 }, `browser (${threadsText(demo.poolSize)})`);
   el('rect', { x: left + 170, y: 6, width: 10, height: 10, fill: 'var(--server)' });
   el('text', { x: left + 184, y: 15, 'font-size': 11 }, 'server (round trip)');
   groups.forEach((g, i) => {
@@ -644,7 +660,8 @@ async function start() {
   demo.families = await demo.enygma.circuits();
   const manifest = await manifestRead;
   if (manifest instanceof Error) {
-    showError({ error: `the server's key manifest did not load: ${manifest.message}`, rule: 'http', field: 'keys/manifest.json' });
+    showError({ error: `the server's key manifest did not load: ${manifest.message}`, rule: 'http',
+      field: 'keys/manifest.json' });
     setServed(null);
   } else {
     demo.manifest = manifest;
