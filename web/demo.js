@@ -656,8 +656,15 @@ async function start() {
     setState('failed');
     return;
   }
-  // The families the module knows and the circuits the server serves: the lists offered.
-  demo.families = await demo.enygma.circuits();
+  // The worker answers in order: the families first, then (for transfer, whose circuit id is
+  // certain already) the keys, with no round trip through this page between the two. The
+  // families the module knows and the circuits the server serves are the lists offered; where
+  // the URL asked for a circuit the server does not serve, checkUrlParams picks another, whose
+  // load below makes this one's outcome stale (loadKeys).
+  const families = demo.enygma.circuits();
+  const early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? circuitId() : null;
+  let keysLoaded = early !== null ? loadKeys() : null;
+  demo.families = await families;
   const manifest = await manifestRead;
   if (manifest instanceof Error) {
     showError({ error: `the server's key manifest did not load: ${manifest.message}`, rule: 'http',
@@ -680,7 +687,7 @@ async function start() {
   picker.value = demo.family;
   fillK();
   $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
-  const keysLoaded = loadKeys();
+  if (keysLoaded === null || circuitId() !== early) keysLoaded = loadKeys();
   // The circuit's example request, now that its id is known.
   if (exampleUrl(false)) loadExample(false, { keepError: true });
   demo.poolSize = demo.enygma.poolSize;
