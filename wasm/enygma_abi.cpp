@@ -134,6 +134,13 @@ int prove_into(const CircuitId& id, std::string_view request, const ProveOptions
   return ENY_OK;
 }
 
+// Drops the registry's R1CS of a circuit when the call that built it returns
+// (release_circuit_r1cs: core/registry/registry.hpp).
+struct ReleaseR1cs {
+  CircuitId id;
+  ~ReleaseR1cs() { release_circuit_r1cs(id); }
+};
+
 }  // namespace
 
 extern "C" {
@@ -206,6 +213,10 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
+  // The module keeps no circuit's R1CS beyond a load (5-45 MB each, built for the digest check;
+  // eny_circuit_info's stays until then): a prover that proves without a constraint shape holds
+  // its own.
+  const ReleaseR1cs release_r1cs{*id};
   // No pointer: no proving key (a verify-only instance); a pointer with no bytes: a truncated key.
   std::optional<std::span<const uint8_t>> pk_span;
   if (pk) pk_span = std::span<const uint8_t>(pk, pk_len);
@@ -249,6 +260,7 @@ int eny_unload_keys(const char* circuit) {
   auto id = circuit_of(circuit);
   if (!id) return ENY_REJECTED;
   g_provers.erase(id->str());
+  release_circuit_r1cs(*id);  // one eny_circuit_info built, with no load since
   return ENY_OK;
 }
 
@@ -278,6 +290,7 @@ int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t le
   if (!id) return fail(pk_out, ENY_REJECTED, id.error());
   // The derivation of `enygma setup --insecure-seed TEXT` (native/cli/setup.cpp).
   const std::string seed = insecure_setup_seed_text(std::string(text_of(seed_text, len)), *id);
+  const ReleaseR1cs release_r1cs{*id};
   Groth16Keys keys = groth16_setup_insecure_from_seed(
       circuit_r1cs(*id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, *g_pool);
   const std::string name = id->key_name();

@@ -45,7 +45,7 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
   auto build = [&]() -> const R1cs& {
     if (!prover->r1cs_) {
       step("r1cs");
-      prover->r1cs_ = &circuit_r1cs(circuit);
+      prover->r1cs_ = circuit_r1cs_shared(circuit);
     }
     return *prover->r1cs_;
   };
@@ -86,6 +86,8 @@ Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
     prover->pk_ = std::move(*pk);
     prover->has_pk_ = true;
   }
+  // The R1CS served the digest checks; proving needs it only without a constraint shape.
+  if (!prover->has_pk_ || prover->pk_.shape) prover->r1cs_.reset();
   prover->vk_ = std::move(*vk);
   if (options.prepare_verifier) {
     step("verifier");
@@ -162,7 +164,8 @@ Error CircuitProver::diagnose(std::span<const Fr> witness) const {
   if (pk_.circuit_digest != circuit_digest(circuit_)) {
     return key_mismatch("the proving key", circuit_);
   }
-  const R1cs& r1cs = circuit_r1cs(circuit_);
+  const std::shared_ptr<const R1cs> held = circuit_r1cs_shared(circuit_);
+  const R1cs& r1cs = *held;
   const auto bad = r1cs.first_unsatisfied(witness);
   if (!bad) {
     // The circuit's own constraints hold: the key's shape is not the circuit its digest names.

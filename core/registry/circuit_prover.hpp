@@ -91,7 +91,9 @@ class CircuitProver {
   Error diagnose(std::span<const Fr> witness) const;
 
   CircuitId circuit_;
-  const R1cs* r1cs_ = nullptr;  // built only when needed (CircuitLoadOptions)
+  // Built only when needed (CircuitLoadOptions), and kept only where proving needs it (a proving
+  // key without its constraint shape): the registry's cache may drop its copy.
+  std::shared_ptr<const R1cs> r1cs_;
   bool has_pk_ = false;
   ProvingKey pk_;
   VerifyingKey vk_;

@@ -1,5 +1,6 @@
 #include "core/registry/registry.hpp"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,9 +42,12 @@ std::string fill_k(std::string_view pattern, unsigned k) {
 }
 
 struct Cached {
-  std::once_flag once;
-  std::unique_ptr<const R1cs> r1cs;
+  std::mutex mu;
+  std::shared_ptr<const R1cs> r1cs;  // until release_circuit_r1cs
+  // Set once, with the first R1CS built, and kept: the digest and the sizes.
+  std::atomic<bool> summarized{false};
   std::array<uint8_t, 32> digest{};
+  CircuitInfo info{};
 };
 
 Cached& cache_of(const CircuitId& id) {
@@ -55,12 +59,31 @@ Cached& cache_of(const CircuitId& id) {
   return *slot;
 }
 
-Cached& built(const CircuitId& id) {
+CircuitInfo info_of(const R1cs& r) {
+  CircuitInfo info{r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0, 0};
+  const size_t rows = info.constraints + info.public_inputs + 1;
+  while ((size_t(1) << info.fft_log_domain) < rows) ++info.fft_log_domain;
+  info.domain_size = EvaluationDomain::size_for(rows);
+  return info;
+}
+
+std::shared_ptr<const R1cs> built(Cached& c, const CircuitId& id) {
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (!c.r1cs) {
+    c.r1cs = std::make_shared<const R1cs>(id.family->build_r1cs(id.k));
+    if (!c.summarized.load(std::memory_order_relaxed)) {
+      c.digest = c.r1cs->digest();
+      c.info = info_of(*c.r1cs);
+      c.summarized.store(true, std::memory_order_release);
+    }
+  }
+  return c.r1cs;
+}
+
+// The digest and sizes, building the R1CS the first time only.
+const Cached& summarized(const CircuitId& id) {
   Cached& c = cache_of(id);
-  std::call_once(c.once, [&] {
-    c.r1cs = std::make_unique<const R1cs>(id.family->build_r1cs(id.k));
-    c.digest = c.r1cs->digest();
-  });
+  if (!c.summarized.load(std::memory_order_acquire)) built(c, id);
   return c;
 }
 
@@ -163,11 +186,19 @@ std::vector<CircuitId> default_circuits() {
   return std::move(list_circuits({}, {}).value());
 }
 
+std::shared_ptr<const R1cs> circuit_r1cs_shared(const CircuitId& id) {
+  return built(cache_of(id), id);
+}
 const R1cs& circuit_r1cs(const CircuitId& id) {
-  return *built(id).r1cs;
+  return *built(cache_of(id), id);  // the cache keeps it: only release_circuit_r1cs drops it
 }
 const std::array<uint8_t, 32>& circuit_digest(const CircuitId& id) {
-  return built(id).digest;
+  return summarized(id).digest;
+}
+void release_circuit_r1cs(const CircuitId& id) {
+  Cached& c = cache_of(id);
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.r1cs.reset();
 }
 
 std::string insecure_setup_seed_text(const std::string& text, const CircuitId& id) {
@@ -176,12 +207,7 @@ std::string insecure_setup_seed_text(const std::string& text, const CircuitId& i
 }
 
 CircuitInfo circuit_info(const CircuitId& id) {
-  const R1cs& r = circuit_r1cs(id);
-  CircuitInfo info{r.num_constraints(), r.num_wires, r.num_public, r.num_private(), 0, 0};
-  const size_t rows = info.constraints + info.public_inputs + 1;
-  while ((size_t(1) << info.fft_log_domain) < rows) ++info.fft_log_domain;
-  info.domain_size = EvaluationDomain::size_for(rows);
-  return info;
+  return summarized(id).info;
 }
 
 }  // namespace enygma

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,9 +50,15 @@ Result<std::vector<CircuitId>> list_circuits(std::span<const std::string> famili
 // The circuits the server loads when told nothing: every family at its default ks.
 std::vector<CircuitId> default_circuits();
 
-// The cached R1CS and its digest (R1cs::digest) of a circuit.
+// The cached R1CS and its digest (R1cs::digest) of a circuit, built on first use. The digest
+// and circuit_info's counts stay cached for the process; the R1CS until release_circuit_r1cs.
 const R1cs& circuit_r1cs(const CircuitId& id);
+std::shared_ptr<const R1cs> circuit_r1cs_shared(const CircuitId& id);
 const std::array<uint8_t, 32>& circuit_digest(const CircuitId& id);
+// Drops the cache's R1CS of the circuit (5-45 MB; rebuilt when asked for again). Only where no
+// reference from circuit_r1cs is held any more: the browser module, when it unloads the keys
+// of the circuit (its provers hold the R1CS they need through circuit_r1cs_shared).
+void release_circuit_r1cs(const CircuitId& id);
 
 struct CircuitInfo {
   size_t constraints, wires, public_inputs, private_wires;

@@ -337,6 +337,31 @@ test('keys: loadKeys gives the proving key bytes to the module: a raw key is rea
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
 });
 
+test('keys: no circuit\'s R1CS stays in the module beyond the load that checked a key against it, nor after an unload', () => {
+  const inUse = () => abi.memoryStats().heap_in_use_bytes;
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) < 256 * 1024, `${what}: in use ${a} vs ${b}`);
+  abi.unloadKeys(K);
+  const idle = inUse();
+  // circuitInfo builds the R1CS the first time only (the digest and sizes stay): k = 4 is used
+  // by no other test; the worker asks for it before a download, whose load then checks against it
+  const info = abi.circuitInfo(4);
+  assert.equal(info.status, STATUS.OK);
+  const built = inUse() - idle;
+  assert.ok(built > 2 * 2 ** 20, `circuitInfo built ${built} bytes`);
+  abi.unloadKeys(4);
+  near(inUse(), idle, 'after unloading a circuit whose keys never came');
+  assert.equal(abi.circuitInfo(4).json.constraints, info.json.constraints);
+  near(inUse(), idle, 'circuitInfo again');
+  // A load checks the keys against the R1CS (built again), then drops it: the keys alone stay.
+  assert.equal(abi.loadKeys(K, keys.pk, keys.vk, LOAD_FLAGS.DEFER_VERIFIER).status, STATUS.OK);
+  const held = inUse() - idle;
+  assert.ok(held < keys.pk.length + 512 * 1024, `the keys hold ${held} for ${keys.pk.length}`);
+  abi.unloadKeys(K);
+  near(inUse(), idle, 'after unloading');
+  assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
+  assert.equal(abi.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
+});
+
 test('memory: twenty proofs in a row leave the heap as it was and the memory unchanged', () => {
   const request = vector('transfer-k2.json');
   assert.equal(abi.prove(K, request, null, null).status, STATUS.OK); // warm: pool buffers, tables
