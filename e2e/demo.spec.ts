@@ -522,7 +522,8 @@ test('after a cancel no stage row runs and the bar is back at 0; status lines, t
   expect(status).toBe('cancelled');
   await expect(page.locator('#stages tr[data-state="running"]')).toHaveCount(0);
   await expect(page.locator('#progress')).toHaveAttribute('aria-valuenow', '0');
-  expect(await page.locator('#progress-bar').evaluate((el) => el.getBoundingClientRect().width)).toBe(0);
+  // its width shrinks in a CSS transition (0.12 s): polled until it ends
+  await expect.poll(() => page.locator('#progress-bar').evaluate((el) => el.getBoundingClientRect().width)).toBe(0);
   // a cancelled proof has its own look
   const look = (status: string) => page.locator('#prove-status').evaluate((el, s) => {
     el.dataset.status = s;
