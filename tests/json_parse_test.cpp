@@ -290,6 +290,11 @@ TEST(JsonParse, EdgeCasesReadAsNlohmannReadsThem) {
     }
   }
   EXPECT_GT(cases, 850);
+  // The one difference: nlohmann ends its input at a NUL byte and ignores what follows; the
+  // project's reader refuses it, as Go's encoding/json does.
+  const std::string nul_then_junk("{\"a\": 1}\0{\"a\": 2}", 17);
+  EXPECT_FALSE(nlohmann::json::parse(nul_then_junk, nullptr, false).is_discarded());
+  EXPECT_EQ(parse_json(nul_then_junk).syntax_error, "line 1, column 9");
 }
 
 // The requests of the shared vectors with 1 to 3 random changes each (a byte replaced by one of

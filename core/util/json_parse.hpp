@@ -32,7 +32,10 @@ std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 
 // Never throws for bad text; std::bad_alloc passes through. Reads as nlohmann::json::parse
 // does (the same texts accepted, the same values), but leaves no copy of the text's strings in
-// memory freed unwiped (they hold a request's secrets), also where the text is not JSON.
+// memory freed unwiped (they hold a request's secrets), also where the text is not JSON. One
+// difference: nlohmann takes a NUL byte for the end of its input and ignores what follows
+// (`{...}\0junk` is JSON to it); here a NUL byte is refused wherever it stands, as Go's
+// encoding/json (the reference's reader) refuses it.
 ParsedJson parse_json(std::string_view text);
 
 // Zero every string of a JSON document (parsed or printed: a request's secrets are decimal

@@ -1,9 +1,9 @@
 // Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R15
 // (validate_transfer, validate_transfer_all) on whatever parses.
 // Invariants: parse_json reads the text as nlohmann::json::parse does (the same verdict and the
-// same value, types included); a parsed request prints and re-parses to the same values;
-// validate_transfer fails exactly when validate_transfer_all reports something, with the same
-// first rule.
+// same value, types included; a NUL byte, which ends nlohmann's input, is refused); a parsed
+// request prints and re-parses to the same values; validate_transfer fails exactly when
+// validate_transfer_all reports something, with the same first rule.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
@@ -51,6 +51,12 @@ void check_request(std::string_view text, unsigned k) {
 void check_reader(std::string_view text) {
   const ParsedJson ours = parse_json(text);
   const nlohmann::json theirs = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (text.find('\0') != std::string_view::npos) {
+    // nlohmann ends its input at a NUL byte (ignoring what follows); it is refused here, as Go's
+    // encoding/json refuses it, wherever it stands.
+    FUZZ_CHECK(ours.value.is_discarded());
+    return;
+  }
   FUZZ_CHECK(ours.value.is_discarded() == theirs.is_discarded());
   FUZZ_CHECK(ours.value.is_discarded() != ours.syntax_error.empty());
   if (theirs.is_discarded()) return;
