@@ -36,14 +36,10 @@ Status parse_object(std::string_view text, Json& doc) {
     return make_error(std::string("request could not be parsed: ") + e.what(), "input", "");
   }
   if (doc.is_discarded()) return make_error(std::move(not_json), "input", "");
-  if (!duplicate.empty()) {
-    wipe_json_strings(doc);
-    return make_error(std::move(duplicate_message), "input", duplicate);
-  }
+  if (!duplicate.empty()) return make_error(std::move(duplicate_message), "input", duplicate);
   if (!doc.is_object()) {
     std::string what("request must be a JSON object, not a JSON ");
     what.append(doc.type_name());
-    wipe_json_strings(doc);
     return make_error(std::move(what), "input", "");
   }
   return ok_status();

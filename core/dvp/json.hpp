@@ -25,7 +25,8 @@ Error input_error(const std::string& field, const std::string& what);
 // "name[i]".
 std::string indexed(std::string_view name, size_t i);
 
-// Parse the text into `doc`, which must be a JSON object (errors name no field).
+// Parse the text into `doc`, which must be a JSON object (errors name no field). The caller
+// wipes `doc` on every return, an error's included (parse_request's guard does).
 Status parse_object(std::string_view text, Json& doc);
 
 // The member `key`; an error "missing field" when absent or null (Go binds null as the zero
