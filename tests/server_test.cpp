@@ -925,6 +925,92 @@ TEST_F(FakeServerTest, VersionedStaticUrlsAreImmutable) {
   }
 }
 
+// The directives of a Content-Security-Policy header value: name -> its sources, one space
+// between them.
+std::map<std::string, std::string> csp_directives(const std::string& value) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(value);
+  std::string part;
+  while (std::getline(in, part, ';')) {
+    std::istringstream words(part);
+    std::string name, source, sources;
+    if (!(words >> name)) continue;
+    while (words >> source) sources += (sources.empty() ? "" : " ") + source;
+    EXPECT_EQ(out.count(name), 0u) << name << " given twice in " << value;
+    out[name] = sources;
+  }
+  return out;
+}
+
+// The web demo's policy: nothing from elsewhere, no inline script or style, no eval (the
+// WebAssembly compile aside), no blob: or data: URLs, no framing.
+void expect_strict_web_policy(const HttpResponse& r) {
+  const std::string value = r.header("content-security-policy");
+  ASSERT_FALSE(value.empty()) << r.status;
+  auto d = csp_directives(value);
+  EXPECT_EQ(d["default-src"], "'none'") << value;
+  EXPECT_EQ(d["script-src"], "'self' 'wasm-unsafe-eval'") << value;
+  EXPECT_EQ(d["worker-src"], "'self'") << value;
+  EXPECT_EQ(d["connect-src"], "'self'") << value;
+  EXPECT_EQ(d["style-src"], "'self'") << value;
+  EXPECT_EQ(d["img-src"], "'self'") << value;
+  EXPECT_EQ(d["base-uri"], "'none'") << value;
+  EXPECT_EQ(d["form-action"], "'none'") << value;
+  EXPECT_EQ(d["frame-ancestors"], "'none'") << value;
+  for (const char* loose : {"'unsafe-inline'", "'unsafe-eval'", "blob:", "data:", "*",
+                            "http:", "https:", "'unsafe-hashes'"}) {
+    EXPECT_EQ((" " + value + " ").find(std::string(" ") + loose), std::string::npos)
+        << loose << " in " << value;
+  }
+  EXPECT_EQ(r.header("referrer-policy"), "no-referrer") << r.status;
+}
+
+// The web demo's files (the page, its scripts, the package's workers, whose policy is that of
+// their own script's response, and the .wasm) carry a strict CSP and Referrer-Policy, their 304s
+// too; the API's JSON, the keys and the 404s keep their headers as before, without them.
+TEST_F(FakeServerTest, WebFilesCarryAStrictContentSecurityPolicyAndTheApiKeepsItsHeaders) {
+  for (const char* target :
+       {"/", "/index.html", "/sub/", "/app.js", "/app.js?v=3", "/prover.wasm", "/data.json"}) {
+    HttpResponse r = http_request(port(), "GET", target);
+    ASSERT_EQ(r.status, 200) << target;
+    SCOPED_TRACE(target);
+    expect_strict_web_policy(r);
+    expect_isolated(r);
+    EXPECT_EQ(r.header("x-content-type-options"), "nosniff");
+    HttpResponse again =
+        http_request(port(), "GET", target, "", {{"If-None-Match", r.header("etag")}});
+    EXPECT_EQ(again.status, 304);
+    expect_strict_web_policy(again);
+  }
+  expect_strict_web_policy(
+      http_request(port(), "GET", "/app.js", "", {{"Accept-Encoding", "gzip"}}));
+  HttpResponse proof =
+      http_request(port(), "POST", "/generateProofTransfer-2", vector_text("transfer-k2.json"));
+  struct Answer {
+    const char* what;
+    int status;
+    HttpResponse response;
+  };
+  const std::vector<Answer> api{
+      {"healthcheck", 200, http_request(port(), "GET", "/healthcheck")},
+      {"readyz", 200, http_request(port(), "GET", "/readyz")},
+      {"manifest", 200, http_request(port(), "GET", "/keys/manifest.json")},
+      {"key", 200, http_request(port(), "GET", "/keys/transfer-k2.vk")},
+      {"prove", 200, proof},
+      {"refused", 400, http_request(port(), "POST", "/generateProofTransfer-2", "{")},
+      {"metrics", 200, http_request(port(), "GET", "/metrics")},
+      {"unknown path", 404, http_request(port(), "GET", "/nothing-here.js")}};
+  for (const Answer& a : api) {
+    SCOPED_TRACE(a.what);
+    EXPECT_EQ(a.response.status, a.status) << a.response.body;
+    expect_isolated(a.response);
+    EXPECT_FALSE(a.response.has_header("content-security-policy"));
+    EXPECT_FALSE(a.response.has_header("referrer-policy"));
+  }
+  EXPECT_EQ(proof.header("content-type"), "application/json; charset=utf-8");
+  EXPECT_EQ(proof.header("cache-control"), "no-store");
+}
+
 TEST_F(FakeServerTest, AccessLogIsJsonAndHoldsNoSecrets) {
   const std::string request = vector_text("transfer-k2.json");
   ASSERT_EQ(http_request(port(), "POST", "/generateProofTransfer-2?token=abc", request).status,
@@ -1293,6 +1379,32 @@ TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
   ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--reference-status-codes", "ON"}))
       << server.process().err();
   EXPECT_NE(server.process().out().find("\"reference_status_codes\":true"), std::string::npos);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// --no-isolation drops COOP and COEP (the page runs the module without threads), not the
+// web demo's policy.
+TEST_F(DedicatedServerTest, WithoutIsolationTheWebFilesKeepTheirPolicy) {
+  const fs::path web = dir_ / "web";
+  fs::create_directories(web);
+  write_text(web / "index.html", "<!doctype html><title>demo</title>");
+  write_text(web / "app.js", "export const x = 1;\n");
+  Server server;
+  ASSERT_TRUE(server.start(
+      {"--backend", "fake", "--k", "2", "--no-isolation", "--web", web.string()}, dir_))
+      << server.process().err();
+  for (const char* target : {"/", "/app.js"}) {
+    HttpResponse r = http_request(server.port(), "GET", target);
+    ASSERT_EQ(r.status, 200) << target;
+    SCOPED_TRACE(target);
+    expect_strict_web_policy(r);
+    EXPECT_FALSE(r.has_header("cross-origin-opener-policy"));
+    EXPECT_FALSE(r.has_header("cross-origin-embedder-policy"));
+    EXPECT_EQ(r.header("cross-origin-resource-policy"), "same-origin");
+  }
+  HttpResponse health = http_request(server.port(), "GET", "/healthcheck");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_FALSE(health.has_header("content-security-policy"));
   EXPECT_EQ(server.stop(), 0);
 }
 

@@ -57,6 +57,25 @@ void set_common_headers(Fields& fields) {
   fields.set("X-Content-Type-Options", "nosniff");
 }
 
+// The Content-Security-Policy of the web demo's files (docs/server.md). The page holds a
+// secret key: scripts, styles and images only from this origin, no inline script or style, no
+// eval, no plugins, no <base>, no form posts, no framing; requests (the module, keys, the API)
+// only to this origin. A dedicated worker is governed by the policy of its own script's
+// response, so the same header on the package's scripts is the policy of the worker that hosts
+// the module (where 'wasm-unsafe-eval' lets it compile the .wasm) and of its pthread workers.
+inline constexpr const char* kWebContentSecurityPolicy =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "connect-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'";
+
+// Set on the web demo's static files (after set_common_headers): the CSP above, and no Referer
+// on the page's requests (nothing it asks for needs to know which page asked).
+template <class Fields>
+void set_web_headers(Fields& fields) {
+  fields.set("Content-Security-Policy", kWebContentSecurityPolicy);
+  fields.set("Referrer-Policy", "no-referrer");
+}
+
 // A JSON response; body must already be JSON text.
 StringResponse json_response(http::status status, std::string body, unsigned version);
 // {"error": message, "rule": rule, "field": field}

@@ -303,6 +303,7 @@ AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_m
   auto vary = [](auto& res) { res.set(http::field::vary, "Accept-Encoding"); };
   if (etag_matches(if_none_match, etag)) {
     StringResponse res = not_modified(etag, version, versioned);
+    set_web_headers(res);
     vary(res);
     return res;
   }
@@ -312,6 +313,7 @@ AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_m
   if (ec) return not_found_response(path, version);
   FileResponse res{http::status::ok, version};
   set_common_headers(res);
+  set_web_headers(res);
   set_cache_headers(res, etag, versioned);
   vary(res);
   res.set(http::field::content_type, content_type_for(file->native()));
