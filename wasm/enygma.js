@@ -172,11 +172,21 @@ export class Enygma {
   // A new worker and module; the keys loaded before are loaded again (from the key cache or
   // the bytes kept).
   async #start(prefetchKeys = []) {
-    const worker = new Worker(this.#workerUrl, { name: 'enygma' });
+    let worker;
+    try {
+      worker = new Worker(this.#workerUrl, { name: 'enygma' });
+    } catch (e) {
+      // e.g. a page that enforces Trusted Types refuses a plain URL here
+      throw new EnygmaError('error', { error: `the worker ${this.#workerUrl.href} could not be made: ${e.message}`, rule: 'internal', field: 'workerUrl' });
+    }
     this.#worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);
+    // An error event without a message: the script did not load (a Content-Security-Policy
+    // that does not allow it, an HTTP error, a type other than JavaScript) or did not run.
     worker.onerror = (event) => {
-      this.#rejectPending(new EnygmaError('error', { error: 'worker failed: ' + (event.message || 'unknown'), rule: 'internal', field: '' }));
+      const why = event.message || `its script ${this.#workerUrl.href} did not load or run (refused by the page's ` +
+        'Content-Security-Policy (worker-src, script-src), an HTTP error, or not served as JavaScript)';
+      this.#rejectPending(new EnygmaError('error', { error: 'worker failed: ' + why, rule: 'internal', field: '' }));
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
@@ -377,7 +387,7 @@ export class Enygma {
   // and rule 'cancelled'.
   terminate() {
     this.#terminated = true;
-    this.#worker.terminate();
+    this.#worker?.terminate(); // null when create's Worker could not be made
     this.#rejectPending(terminatedError());
     this.#runningProof = null;
   }

@@ -438,7 +438,15 @@ class NodeWorker {
   #terminated = false;
   #self = { location: new URL('http://localhost/enygma/enygma_worker.js'), crossOriginIsolated: false };
 
-  constructor() {
+  constructor(url) {
+    // As a browser refuses a worker: at once (a page enforcing Trusted Types, given a plain URL),
+    // or with an error event without a message (a CSP that does not allow the URL, a 404).
+    if (String(url).includes('/refused-worker.js')) throw new TypeError("This document requires 'TrustedScriptURL' assignment.");
+    if (String(url).includes('/missing-worker.js')) {
+      this.#terminated = true; // answers nothing
+      setImmediate(() => this.onerror({ message: '' }));
+      return;
+    }
     const toPage = (data) => this.#deliver(() => this.onmessage({ data: structuredClone(data) }));
     const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source + '\nreturn (a) => { abi = a; };');
     script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')))(NodeWorker.abi);
@@ -642,6 +650,14 @@ test('page API: terminate() rejects the calls still waiting and every later one'
   await rejectsWith(() => enygma.memory(), terminated);
   await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), terminated);
   enygma.terminate(); // again: nothing more to do
+});
+
+test('page API: a worker the browser refuses rejects create with an error naming its URL (no TypeError)', async () => {
+  const { Enygma } = await api();
+  await rejectsWith(() => Enygma.create({ threads: 1, workerUrl: '/vendor/refused-worker.js' }),
+    { status: 'error', rule: 'internal', field: 'workerUrl', message: /refused-worker\.js(\?v=\w+)? could not be made: This document requires/ });
+  await rejectsWith(() => Enygma.create({ threads: 1, workerUrl: '/vendor/missing-worker.js' }),
+    { status: 'error', rule: 'internal', field: '', message: /missing-worker\.js(\?v=\w+)? did not load or run \(refused by the page's Content-Security-Policy/ });
 });
 
 test('BLAKE2b-256 known answer (empty input)', () => {
