@@ -40,6 +40,33 @@ function cliProve(circuit: string, requestFile: string, testSeed: string): any {
 
 // The errors the page did not handle (uncaught exceptions, unhandled rejections), by page.
 const pageErrors = new WeakMap<Page, string[]>();
+// What the page's Content-Security-Policy refused, by page: its securitypolicyviolation events
+// and the console's reports of a refusal (the page's and its workers').
+const cspViolations = new WeakMap<Page, string[]>();
+
+async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  cspViolations.set(page, violations);
+  await page.exposeFunction('enygmaCspViolation', (v: string) => violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as any).enygmaCspViolation(`${e.violatedDirective} refused ${e.blockedURI} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  page.on('console', (m) => {
+    if (/Content[- ]Security[- ]Policy|TrustedScriptURL/i.test(m.text())) violations.push(`console: ${m.text()}`);
+  });
+  return violations;
+}
+
+// The server's policy on the demo's page: no inline script or style, no eval but WebAssembly's.
+function expectStrictCsp(headers: Record<string, string>): void {
+  const csp = headers['content-security-policy'];
+  expect(csp, 'the page\'s Content-Security-Policy').toBeTruthy();
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect(csp).not.toMatch(/'unsafe-inline'|'unsafe-eval'|blob:|data:/);
+  expect(headers['referrer-policy']).toBe('no-referrer');
+}
 
 async function openDemo(page: Page, url: string): Promise<void> {
   const errors: string[] = [];
@@ -48,7 +75,8 @@ async function openDemo(page: Page, url: string): Promise<void> {
     console.log(`page error: ${e.message}`);
     errors.push(e.message);
   });
-  await page.goto(url);
+  await watchCsp(page);
+  expectStrictCsp((await page.goto(url))!.headers());
   await page.waitForFunction(() => window.demo && ((window.demo.state === 'ready' && window.demo.keysReady) ||
     window.demo.state === 'failed' || (window.demo.state === 'ready' && window.demo.last.error)), null, { timeout: 120_000 });
   const { keysReady, error } = await page.evaluate(() => ({ keysReady: window.demo.keysReady, error: window.demo.last.error }));
@@ -110,6 +138,7 @@ test('without cross-origin isolation the page runs the module without threads: s
   await expect.poll(() => page.evaluate(async () => (await window.demo.enygma.verifierWarmup()).state), { timeout: 60_000 }).toBe('done');
   await expect(page.locator('#warmup')).toContainText('warmed up');
   expect(pageErrors.get(page)).toEqual([]);
+  expect(cspViolations.get(page), 'refused by the server\'s Content-Security-Policy').toEqual([]);
 });
 
 // cancel() stops the proof it was asked for and no other: a refused prove's cancel, an unknown
@@ -265,6 +294,49 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.refused).toBe('rejected input');
   expect(result.digestRefused).toBe('key');
   expect(result.memory.memory_bytes).toBeGreaterThan(0);
+});
+
+// A wallet's page at a path of its own (/app/) imports the package by a relative URL, under the
+// Content-Security-Policy the server sends its demo: the worker, the module's pthread workers and
+// the .wasm come from the package's URL (index.mjs's import.meta.url), not the page's, and
+// nothing is refused (no inline script, eval, blob: or data: URL). The server serves no /app/:
+// the page and its script are the test's, with the headers of the server's own page and script.
+test('a wallet page elsewhere imports the package by a relative URL and proves under the server\'s strict CSP', async ({ page, request }) => {
+  const html = '<!doctype html><meta charset="utf-8"><title>wallet</title><script type="module" src="wallet.js"></script>';
+  const js = "import { Enygma } from '../enygma/index.mjs';\nwindow.wallet = { Enygma };\n";
+  await page.route('**/app/**', async (route) => {
+    const file = new URL(route.request().url()).pathname;
+    const served = { '/app/index.html': ['/', 'text/html', html], '/app/wallet.js': ['/demo.js', 'text/javascript', js] }[file];
+    if (!served) return route.continue(); // the server's 404
+    const headers = { ...(await route.fetch({ url: `${base()}${served[0]}` })).headers() };
+    for (const h of ['content-length', 'content-encoding', 'etag', 'cache-control']) delete headers[h];
+    await route.fulfill({ status: 200, headers, contentType: served[1], body: served[2] });
+  });
+  const violations = await watchCsp(page);
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
+  expectStrictCsp((await page.goto(`${base()}/app/index.html`))!.headers());
+  expectStrictCsp((await request.get(`${base()}/enygma/enygma_worker.js`)).headers()); // the worker's own policy
+  await page.waitForFunction(() => (window as any).wallet);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = (window as any).wallet;
+    let missing = '';
+    await Enygma.create({ workerUrl: './no-such-worker.js' }).catch((err: any) => {
+      missing = `${err.status} ${err.message}`;
+    });
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    await e.loadKeys('transfer-k2');
+    const proof = await e.prove('transfer-k2', await e.makeRequest('transfer-k2', { seed: 'wallet under CSP' }));
+    const verified = await e.verify('transfer-k2', proof.response);
+    e.terminate();
+    return { missing, module: e.module, threaded: e.threaded, valid: verified.valid };
+  });
+  expect(r).toEqual({
+    missing: expect.stringMatching(/^error worker failed: its script .*\/app\/no-such-worker\.js(\?v=\w+)? did not load or run/),
+    module: 'enygma_module_relaxed', threaded: true, valid: true,
+  });
+  expect(workers).toEqual(expect.arrayContaining(['/enygma/enygma_worker.js', '/enygma/enygma_module_relaxed.worker.js']));
+  expect(violations).toEqual([]);
 });
 
 // index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI
@@ -482,5 +554,6 @@ for (const circuit of ['deposit-k2', 'withdraw-k2', 'ownership-721', 'joinsplit-
     });
     expect(answer.status()).toBe(400);
     expect((await answer.json()).rule).toBe(rule);
+    expect(cspViolations.get(page), 'refused by the server\'s Content-Security-Policy').toEqual([]);
   });
 }
