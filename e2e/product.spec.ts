@@ -297,11 +297,12 @@ test('the package imports in a fresh page and proves, with progress, and verifie
 });
 
 // A wallet's page at a path of its own (/app/) imports the package by a relative URL, under the
-// Content-Security-Policy the server sends its demo: the worker, the module's pthread workers and
+// Content-Security-Policy the server sends its demo, with Trusted Types enforced on the page
+// (`trusted-types enygma`: the package's policy makes the worker's URL): the worker, the module's pthread workers and
 // the .wasm come from the package's URL (index.mjs's import.meta.url), not the page's, and
 // nothing is refused (no inline script, eval, blob: or data: URL). The server serves no /app/:
 // the page and its script are the test's, with the headers of the server's own page and script.
-test('a wallet page elsewhere imports the package by a relative URL and proves under the server\'s strict CSP', async ({ page, request }) => {
+test('a wallet page elsewhere imports the package by a relative URL and proves under the server\'s strict CSP and Trusted Types', async ({ page, request }) => {
   const html = '<!doctype html><meta charset="utf-8"><title>wallet</title><script type="module" src="wallet.js"></script>';
   const js = "import { Enygma } from '../enygma/index.mjs';\nwindow.wallet = { Enygma };\n";
   await page.route('**/app/**', async (route) => {
@@ -310,6 +311,8 @@ test('a wallet page elsewhere imports the package by a relative URL and proves u
     if (!served) return route.continue(); // the server's 404
     const headers = { ...(await route.fetch({ url: `${base()}${served[0]}` })).headers() };
     for (const h of ['content-length', 'content-encoding', 'etag', 'cache-control']) delete headers[h];
+    // the wallet's page enforces Trusted Types too, allowing the package's policy
+    if (file === '/app/index.html') headers['content-security-policy'] += "; require-trusted-types-for 'script'; trusted-types enygma";
     await route.fulfill({ status: 200, headers, contentType: served[1], body: served[2] });
   });
   const violations = await watchCsp(page);
@@ -337,6 +340,15 @@ test('a wallet page elsewhere imports the package by a relative URL and proves u
   });
   expect(workers).toEqual(expect.arrayContaining(['/enygma/enygma_worker.js', '/enygma/enygma_module_relaxed.worker.js']));
   expect(violations).toEqual([]);
+  // Trusted Types were enforced: a Worker from a plain URL is refused
+  expect(await page.evaluate(() => {
+    try {
+      new Worker('../enygma/enygma_worker.js').terminate();
+      return 'made';
+    } catch (e: any) {
+      return e.name;
+    }
+  })).toBe('TypeError');
 });
 
 // index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI

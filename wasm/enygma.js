@@ -81,6 +81,31 @@ function manifestUrlOf(url) {
   return urlOf(url || 'keys/manifest.json', 'manifestUrl').href;
 }
 
+// The worker's URL as the page's Worker constructor takes it. A page that enforces Trusted Types
+// (`require-trusted-types-for 'script'`) takes a TrustedScriptURL only: the package makes it with
+// a policy of its own, named 'enygma' (the page allows it with `trusted-types enygma`), which
+// passes the one URL create resolved and nothing else. Elsewhere: the URL as it is.
+let trustedTypesPolicy; // undefined: not made yet; null: none (no Trusted Types, or refused)
+function workerScriptUrl(url) {
+  const tt = globalThis.trustedTypes;
+  if (!tt || typeof tt.createPolicy !== 'function') return url;
+  if (trustedTypesPolicy === undefined) {
+    try {
+      trustedTypesPolicy = tt.createPolicy('enygma', {
+        createScriptURL: (s) => {
+          if (!workerUrlsMade.has(s)) throw new TypeError(`the enygma policy makes no script URL of ${s}`);
+          return s;
+        },
+      });
+    } catch {
+      trustedTypesPolicy = null; // a page whose trusted-types directive does not name enygma
+    }
+  }
+  return trustedTypesPolicy ? trustedTypesPolicy.createScriptURL(url.href) : url;
+}
+// The worker URLs create resolved: all the policy above passes.
+const workerUrlsMade = new Set();
+
 // The largest pool create takes (each thread is a Web Worker with its own stack).
 const MAX_THREADS = 64;
 
@@ -164,6 +189,7 @@ export class Enygma {
 
   constructor(workerUrl, threads, manifestUrl, warm) {
     this.#workerUrl = workerUrl;
+    workerUrlsMade.add(workerUrl.href);
     this.#threads = threads;
     this.#manifestUrl = manifestUrl;
     this.#warm = warm;
@@ -174,10 +200,12 @@ export class Enygma {
   async #start(prefetchKeys = []) {
     let worker;
     try {
-      worker = new Worker(this.#workerUrl, { name: 'enygma' });
+      worker = new Worker(workerScriptUrl(this.#workerUrl), { name: 'enygma' });
     } catch (e) {
-      // e.g. a page that enforces Trusted Types refuses a plain URL here
-      throw new EnygmaError('error', { error: `the worker ${this.#workerUrl.href} could not be made: ${e.message}`, rule: 'internal', field: 'workerUrl' });
+      // e.g. a page that enforces Trusted Types without allowing the policy 'enygma'
+      const tt = globalThis.trustedTypes && !trustedTypesPolicy
+        ? " (a page that enforces Trusted Types must allow the package's policy: trusted-types enygma)" : '';
+      throw new EnygmaError('error', { error: `the worker ${this.#workerUrl.href} could not be made: ${e.message}${tt}`, rule: 'internal', field: 'workerUrl' });
     }
     this.#worker = worker;
     worker.onmessage = (event) => this.#receive(event.data);

@@ -660,6 +660,44 @@ test('page API: a worker the browser refuses rejects create with an error naming
     { status: 'error', rule: 'internal', field: '', message: /missing-worker\.js(\?v=\w+)? did not load or run \(refused by the page's Content-Security-Policy/ });
 });
 
+// A page that enforces Trusted Types gives a Worker a TrustedScriptURL only: the package makes
+// it with its own policy 'enygma', which passes the worker URLs create resolved and nothing else.
+test('page API: under Trusted Types the worker URL comes from the package\'s policy "enygma", which passes nothing else', async () => {
+  const { Enygma } = await api();
+  const made = [], asked = [];
+  let rules = null;
+  class TrustedScriptURL {
+    constructor(s) { this.s = s; }
+    toString() { return this.s; }
+  }
+  globalThis.trustedTypes = {
+    createPolicy(name, r) {
+      made.push(name);
+      rules = r;
+      return { createScriptURL: (s) => (asked.push(s), new TrustedScriptURL(r.createScriptURL(s))) };
+    },
+  };
+  const PlainWorker = globalThis.Worker;
+  globalThis.Worker = class extends PlainWorker {
+    constructor(url, options) {
+      if (!(url instanceof TrustedScriptURL)) throw new TypeError("This document requires 'TrustedScriptURL' assignment.");
+      super(String(url), options);
+    }
+  };
+  try {
+    const enygma = await Enygma.create({ threads: 1, workerUrl: '/vendor/enygma/enygma_worker.js' });
+    assert.deepEqual(made, ['enygma']);
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], /^http:\/\/localhost\/vendor\/enygma\/enygma_worker\.js(\?|$)/);
+    assert.throws(() => rules.createScriptURL('https://elsewhere.example/enygma_worker.js'), /makes no script URL/);
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    enygma.terminate();
+  } finally {
+    globalThis.Worker = PlainWorker;
+    delete globalThis.trustedTypes;
+  }
+});
+
 test('BLAKE2b-256 known answer (empty input)', () => {
   const hex = Buffer.from(abi.blake2b256(new Uint8Array(0))).toString('hex');
   assert.equal(hex, '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
