@@ -1254,6 +1254,35 @@ TEST_F(DedicatedServerTest, WriteTimeoutIsATimeWithoutProgress) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// A client that resets its connection while an answer is being written (it closes with unread
+// bytes: the kernel sends RST) is one request answered 499: one access-log line, one count.
+TEST_F(DedicatedServerTest, AnswerCutByAResetIsCountedOnce) {
+  const fs::path web = dir_ / "web";
+  fs::create_directories(web);
+  write_text(web / "index.html", "demo");
+  write_text(web / "big.bin", std::string(16 << 20, 'x'));  // far more than the socket buffers
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--web", web.string()}, dir_));
+  {
+    RawSocket client(server.port(), 64 * 1024);
+    ASSERT_TRUE(client.send("GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n"));
+    EXPECT_EQ(client.receive(15), "HTTP/1.1 200 OK");
+  }  // closed with the rest of the answer unread
+  ASSERT_TRUE(log_shows(server.process(), {"\"status\":499"}, 10s));
+  // What the server would log or count twice follows at once; give it a moment to show.
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(metric(server.port(), R"(enygma_http_requests_total{endpoint="static",status="499"})"),
+            1);
+  const std::string out = server.process().out();
+  size_t lines = 0;
+  for (size_t at = out.find("\"status\":499"); at != std::string::npos;
+       at = out.find("\"status\":499", at + 1)) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 1u) << out;
+  EXPECT_EQ(server.stop(), 0);
+}
+
 // --reference-status-codes alone is on (a flag, as documented): a request's fault is the
 // reference's 500 {"error"}; what the HTTP layer refuses before any route (as Go's net/http
 // does in front of the reference: a malformed request or target, 400) and the protocol's own

@@ -521,15 +521,16 @@ void Session::send(AnyResponse response, bool close_after) {
 
 void Session::on_written(beast::error_code ec, bool close) {
   if (state_ != State::kWriting) return;
+  // The client is gone (a reset, a broken pipe): close() logs and counts the answer as 499,
+  // once.
+  if (ec) return this->close();
   disarm_timer();
   record_.duration_ms = ms_between(request_start_, Clock::now());
-  if (ec) record_.status = 499;
   server_.metrics().count_request(metrics_endpoint(), record_.status);
   server_.access_log().write(record_);
   record_.status = 0;  // logged
   ++requests_answered_;
   empty_lines_ = 0;
-  if (ec) return this->close();
   if (close) return linger_then_close();
   wait_for_request();
 }
