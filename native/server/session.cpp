@@ -587,7 +587,12 @@ void Session::close() {
   beast::error_code ec;
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
-  parser_.reset();
+  // The parser stays until the session ends (its body wipes itself when freed): Beast's
+  // http::async_read may still be pending on it, and a read that completed before the close
+  // (its handler queued on this strand behind the one closing, e.g. on_server_shutdown's)
+  // parses what it read into the parser before calling our handler, which then sees kClosed.
+  // Destroying the parser here made that a call on a destroyed object ("pure virtual method
+  // called" during a drain). The socket is closed, so no read can start again.
   discard_.reset();
 }
 
