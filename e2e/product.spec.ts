@@ -202,6 +202,11 @@ test('a cancel stops only its own proof', async ({ page }) => {
 // unknown circuit is the caller's error (as in every call), a manifest that is not JSON or an
 // entry without a size, a digest or a usable URL is a key error, never a raw JS exception.
 test('create options and key manifests are checked, naming the field', async ({ page }) => {
+  // The test's manifests, served from this origin (the server's Content-Security-Policy lets
+  // the worker fetch nothing else): /test-manifest?m=<the text>.
+  await page.route('**/test-manifest?*', (route) => route.fulfill({
+    contentType: 'application/json', body: new URL(route.request().url()).searchParams.get('m') ?? '',
+  }));
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
@@ -215,12 +220,12 @@ test('create options and key manifests are checked, naming the field', async ({ 
     const manifest = await (await fetch('/keys/manifest.json')).json();
     const entry = manifest.circuits.find((c: any) => c.id === 'transfer-k2');
     const abs = (k: any) => ({ ...k, url: new URL(k.url, location.origin + '/keys/manifest.json').href });
-    const dataUrl = (m: any) => 'data:application/json,' + encodeURIComponent(JSON.stringify(m));
-    const withKey = (pk: any) => dataUrl({ circuits: [{ ...entry, proving_key: pk, verifying_key: abs(entry.verifying_key) }] });
-    out.notJson = await failure(e.loadKeys('transfer-k2', { manifestUrl: 'data:text/plain,hello' }));
+    const served = (text: string) => '/test-manifest?m=' + encodeURIComponent(text);
+    const withKey = (pk: any) => served(JSON.stringify({ circuits: [{ ...entry, proving_key: pk, verifying_key: abs(entry.verifying_key) }] }));
+    out.notJson = await failure(e.loadKeys('transfer-k2', { manifestUrl: served('hello') }));
     out.noDigest = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), blake2b: undefined }) }));
     out.hugeSize = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), bytes: 1e12 }) }));
-    out.relative = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey(entry.proving_key) }));
+    out.badUrl = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), url: 'http://[no host' }) }));
     out.good = (await e.loadKeys('transfer-k2', { manifestUrl: withKey(abs(entry.proving_key)) })).circuit;
     e.terminate();
     return out;
@@ -232,7 +237,7 @@ test('create options and key manifests are checked, naming the field', async ({ 
   expect(r.notJson).toBe('error/key/manifest');
   expect(r.noDigest).toBe('error/key/manifest.transfer-k2.proving_key.blake2b');
   expect(r.hugeSize).toBe('error/key/manifest.transfer-k2.proving_key.bytes');
-  expect(r.relative).toBe('error/key/manifest.transfer-k2.proving_key.url');
+  expect(r.badUrl).toBe('error/key/manifest.transfer-k2.proving_key.url');
   expect(r.good).toBe('transfer-k2');
 });
 
