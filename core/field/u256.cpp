@@ -1,13 +1,19 @@
 #include "core/field/u256.hpp"
 
+#include <sodium.h>
+
 #include <algorithm>
 
 namespace enygma {
 
 std::string to_decimal(const U256& a) {
-  // Repeated division by 10^19 (the largest power of ten below 2^64), using 32-bit halves.
+  // Repeated division by 10^19 (the largest power of ten below 2^64), using 32-bit halves. The
+  // digits are written from the right into a buffer on the stack and the text made once, of its
+  // size: no shorter or partial copy of it is freed unwiped (the value may be a secret), and the
+  // buffer and the quotient are wiped.
+  char digits[80];  // 2^256 has 78 digits
+  size_t start = sizeof digits;
   U256 x = a;
-  std::string out;
   constexpr uint64_t kChunk = 10000000000000000000ull;
   while (!x.is_zero()) {
     // x / kChunk, remainder rem; long division word by word with a 128-bit intermediate built
@@ -30,11 +36,17 @@ std::string to_decimal(const U256& a) {
       x.w[i] = q;
       rem = hi;
     }
-    std::string part = std::to_string(rem);
-    if (!x.is_zero()) part.insert(0, 19 - part.size(), '0');
-    out.insert(0, part);
+    // 19 digits with their leading zeros, but the leftmost piece without them
+    for (int d = 0; d < 19 && (rem != 0 || !x.is_zero()); ++d) {
+      digits[--start] = char('0' + rem % 10);
+      rem /= 10;
+    }
   }
-  return out.empty() ? "0" : out;
+  if (start == sizeof digits) digits[--start] = '0';
+  std::string out(digits + start, sizeof digits - start);
+  sodium_memzero(digits, sizeof digits);
+  sodium_memzero(&x, sizeof x);
+  return out;
 }
 
 std::string to_hex(const U256& a) {
