@@ -256,7 +256,7 @@ std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
     for (auto it = begin; it != end; ++it) a.push_back(it->to_decimal());
     return a;
   };
-  OJson o;
+  OJson o = object_with_room<OJson>(kRequestMembers);  // members never copied: wiped once
   o["nftCommitment"] = q.nft_commitment.to_decimal();
   o["valuesIn"] = decimals(q.values_in.begin(), q.values_in.begin() + n);
   o["valuesOut"] = decimals(q.values_out.begin(), q.values_out.end());

@@ -81,7 +81,7 @@ Result<OwnershipRequest> parse_ownership_request(std::string_view json_text) {
 
 std::string ownership_request_to_json(const OwnershipRequest& q) {
   using OJson = nlohmann::ordered_json;
-  OJson o;
+  OJson o = object_with_room<OJson>(kRequestMembers);  // members never copied: wiped once
   o["paymentCommitment"] = q.payment_commitment.to_decimal();
   o["uid"] = q.uid.to_decimal();
   o["keyPairIn"] = {{"publicKey", q.public_key.to_decimal()},

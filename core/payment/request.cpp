@@ -186,7 +186,7 @@ Status RequestJson::read_points(const char* name, size_t n, std::vector<BjjPoint
 }
 
 struct RequestJsonWriter::Doc {
-  ordered_json value = ordered_json::object();
+  ordered_json value = object_with_room<ordered_json>(kRequestMembers);
   ~Doc() { wipe_json_strings(value); }
 };
 
@@ -203,7 +203,7 @@ void RequestJsonWriter::add(const char* name, const std::vector<BjjPoint>& ps) {
   doc_->value[name] = point_array<ordered_json>(ps);
 }
 std::string RequestJsonWriter::dump() const {
-  return doc_->value.dump(2);
+  return dump_wiping(doc_->value, 2);
 }
 
 void zero_payment_fields(PaymentRequest& r, unsigned k) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/util/secure_vector.hpp"
+
 namespace enygma {
 
 struct ParsedJson {
@@ -53,6 +55,38 @@ void wipe_json_strings(Json& root) {
       for (auto& e : *v) todo.push_back(&e);
     }
   }
+}
+
+// An empty ordered JSON object with room for `members` members: its members are then never
+// copied. An ordered object is a vector of (const name, value) pairs, which a growth copies
+// (the const name cannot be moved), freeing the old values' strings unwiped: a printed request
+// built member by member (secret keys, salts as decimal text) has them copied each time.
+template <class Json>
+Json object_with_room(size_t members) {
+  Json o = Json::object();
+  o.template get_ref<typename Json::object_t&>().reserve(members);
+  return o;
+}
+// Room for every member of any request this project prints.
+constexpr size_t kRequestMembers = 48;
+
+// A document's text, as dump(indent) prints it, with no unwiped copy of it left in freed memory
+// (dump() grows its string, freeing each shorter copy as it is: a printed request's secrets):
+// printed into a buffer wiped on every growth, then copied once into a string of its size.
+template <class Json>
+std::string dump_wiping(const Json& doc, int indent) {
+  struct Output : nlohmann::detail::output_adapter_protocol<char> {
+    SecureVector<char> text;
+    void write_character(char c) override { text.push_back(c); }
+    void write_characters(const char* s, std::size_t n) override {
+      text.insert(text.end(), s, s + n);
+    }
+  };
+  auto output = std::make_shared<Output>();
+  output->text.reserve(4096);
+  nlohmann::detail::serializer<Json>(output, ' ')
+      .dump(doc, indent >= 0, false, indent >= 0 ? unsigned(indent) : 0u);
+  return std::string(output->text.begin(), output->text.end());
 }
 
 // The compact text of a JSON value whose strings may hold bytes that are not UTF-8 (a path, a
