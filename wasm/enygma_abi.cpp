@@ -3,6 +3,7 @@
 #include "wasm/enygma_abi.h"
 
 #include <emscripten/emscripten.h>
+#include <emscripten/stack.h>
 #include <malloc.h>
 #include <sodium.h>
 
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "core/field/cpu_features.hpp"
 #include "core/groth16/key_format.hpp"
@@ -133,6 +135,45 @@ int prove_into(const CircuitId& id, std::string_view request, const ProveOptions
   fill(out, proof->response_json);
   return ENY_OK;
 }
+
+// The dead part of this thread's stack (below the caller's frame, down to the stack's end)
+// zeroed. The stacks are in the linear memory, which lives as long as the worker: the frames of
+// a parse, a validation, a witness or a wallet left their locals there (field elements, U256
+// values, number text), unwiped, until a deeper call happens to overwrite them. No frame of its
+// own (the loop keeps its pointer in a local), so nothing live lies below the stack pointer.
+__attribute__((noinline)) void zero_dead_stack() {
+  const uintptr_t end = (emscripten_stack_get_end() + 7) & ~uintptr_t(7);
+  const uintptr_t here = emscripten_stack_get_current() & ~uintptr_t(7);
+  for (volatile uint64_t* p = reinterpret_cast<volatile uint64_t*>(end);
+       reinterpret_cast<uintptr_t>(p) < here; ++p) {
+    *p = 0;
+  }
+}
+
+// Zeroes the dead stack of every thread of the pool, the caller's included: one task each (a
+// task waits until all have started, so that no thread takes two and every thread takes one).
+void zero_dead_stacks(ThreadPool& pool) {
+  const size_t threads = pool.size();
+  std::atomic<size_t> started{0};
+  pool.run_tasks(threads, [&](size_t) {
+    started.fetch_add(1);
+    while (started.load() < threads) std::this_thread::yield();
+    zero_dead_stack();
+  });
+  zero_dead_stack();  // the caller's, below run_tasks' frames too
+}
+
+// On leaving an ABI function that saw a secret (a request, a wallet's seed, a setup's toxic
+// waste): the dead stacks of its threads zeroed (heap buffers are wiped by their owners).
+struct ZeroDeadStacks {
+  ~ZeroDeadStacks() {
+    if (g_pool) {
+      zero_dead_stacks(*g_pool);
+    } else {
+      zero_dead_stack();
+    }
+  }
+};
 
 // Drops the registry's R1CS of a circuit when the call that built it returns
 // (release_circuit_r1cs: core/registry/registry.hpp).
@@ -285,6 +326,7 @@ int eny_export_verifying_key(const char* circuit, eny_buffer* out) {
 
 int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t len,
                            eny_buffer* pk_out, eny_buffer* vk_out) {
+  const ZeroDeadStacks zero_dead_stacks_on_return;
   if (!g_pool) return fail(pk_out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(pk_out, ENY_REJECTED, id.error());
@@ -305,6 +347,7 @@ void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
 
 int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, unsigned count,
                      eny_buffer* out) {
+  const ZeroDeadStacks zero_dead_stacks_on_return;
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   if (seed && seed_len != 32) {
@@ -323,6 +366,7 @@ int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, 
 }
 
 int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out) {
+  const ZeroDeadStacks zero_dead_stacks_on_return;
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const std::vector<Error> errors = id->family->validate_all(text_of(request_json, len), id->k);
@@ -333,6 +377,7 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
 
 int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
               size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out) {
+  const ZeroDeadStacks zero_dead_stacks_on_return;
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
@@ -376,6 +421,7 @@ int eny_verifier_warmup_response(const char* circuit, eny_buffer* out) {
 }
 
 int eny_prover_warmup(const char* circuit, eny_buffer* out) {
+  const ZeroDeadStacks zero_dead_stacks_on_return;
   if (!g_pool) return fail(out, ENY_ERROR, not_initialized());
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());

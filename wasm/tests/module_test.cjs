@@ -29,6 +29,7 @@ let keys;
 before(async () => {
   const M = await createEnygmaModule({ enygmaWorkers: THREADS - 1 });
   abi = bindAbi(M);
+  keepImage(abi);
   assert.equal(abi.init(THREADS), STATUS.OK);
   const setup = abi.insecureDevSetup(K, 'enygma-wasm-module-test');
   assert.equal(setup.status, STATUS.OK, setup.error && setup.error.text);
@@ -382,6 +383,152 @@ test('memory: twenty proofs in a row leave the heap as it was and the memory unc
   // malloc's bookkeeping may move a little; nothing the size of a proof's buffers stays
   assert.ok(Math.abs(after.heap_in_use_bytes - idle.heap_in_use_bytes) < 256 * 1024,
             `in use ${after.heap_in_use_bytes} vs ${idle.heap_in_use_bytes} at idle`);
+});
+
+// ---- secrets left in the module's memory --------------------------------------------------
+// The linear memory lives as long as the worker and malloc hands its freed blocks (and the
+// threads' stacks their dead frames) back unwiped: after an operation on a request, none of the
+// request's private values may be found anywhere in it, in any form the code keeps them.
+const R_MOD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+function leBytes(x, n) {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; ++i, x >>= 8n) b[i] = Number(x & 0xffn);
+  return b;
+}
+function limbBytes(x, bits, count, width) {
+  const mask = (1n << BigInt(bits)) - 1n;
+  const out = [];
+  for (let i = 0; i < count; ++i, x >>= BigInt(bits)) out.push(leBytes(x & mask, width));
+  return Buffer.concat(out);
+}
+// The forms of a field element: its decimal text and pieces of it; 32 bytes little- and big-endian, plain and in
+// Montgomery form (R = 2^256, and the f64 lanes' R = 2^255 as five 51-bit limbs); the
+// WebAssembly field code's 29-bit limbs (in 64- and 32-bit words). Binary forms only for values
+// that cannot be mostly zero bytes.
+function secretForms(decimal) {
+  const x = BigInt(decimal);
+  const forms = [['decimal', Buffer.from(decimal)]];
+  // its 19-digit pieces from the right (a decimal text is made of them, the last first), each
+  // without its leading zeros, where that is long enough not to be found by chance
+  for (let end = decimal.length; end > 0; end -= 19) {
+    const piece = decimal.slice(Math.max(0, end - 19), end).replace(/^0+/, '');
+    if (piece.length >= 12 && piece.length < decimal.length) forms.push([`decimal digits ..${end}`, Buffer.from(piece)]);
+  }
+  if (x < 1n << 48n) return forms;
+  const mont = (x << 256n) % R_MOD;
+  const mont255 = (x << 255n) % R_MOD;
+  forms.push(['le32', leBytes(x, 32)], ['be32', leBytes(x, 32).reverse()], ['montgomery le32', leBytes(mont, 32)],
+    ['montgomery be32', leBytes(mont, 32).reverse()], ['29-bit limbs', limbBytes(x, 29, 9, 8).subarray(0, 40)],
+    ['montgomery 29-bit limbs', limbBytes(mont, 29, 9, 8).subarray(0, 40)],
+    ['montgomery 29-bit limbs in 32-bit words', limbBytes(mont, 29, 9, 4).subarray(0, 24)],
+    ['montgomery (2^255) 51-bit limbs', limbBytes(mont255, 51, 5, 8).subarray(0, 32)]);
+  return forms;
+}
+// The private values of a request (its secret keys, amounts, blindings, salts, shared secrets):
+// every number of its text with 6 digits or more that its proof does not publish, but the
+// commitments (published on the chain, and not in the public signal of a refused twin) and round
+// numbers (10^36 in a refused join-split: the code keeps its amount bound, 10^36 - 1, as a
+// constant, whose forms a memory search cannot tell from the value's).
+function privateValues(requestText, publicSignal) {
+  const published = new Set(publicSignal);
+  const found = new Map();
+  (function walk(v, at) {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+    else if (v && typeof v === 'object') for (const key of Object.keys(v)) walk(v[key], at ? `${at}.${key}` : key);
+    else if (/^\d{6,}$/.test(String(v)) && !/commit/i.test(at) && !/^(10*|9+)$/.test(String(v)) && !published.has(String(v)) && !found.has(String(v))) found.set(String(v), at);
+  })(JSON.parse(requestText), '');
+  return [...found].map(([value, field]) => ({ field, value }));
+}
+// The module's memory as it was made (its static data: constants such as 10^36 - 1, the bound
+// of a DvP amount, which a value may equal), copied before any call: those bytes found where
+// they were then are not left behind by a call.
+const images = new WeakMap();
+function keepImage(a) {
+  images.set(a, Buffer.from(new Uint8Array(a.memory.buffer, 0, 8 << 20)));
+}
+// Where the forms of `values` are found in the module's whole linear memory: 'field (form) at
+// address' lines, none when the memory holds none of them.
+// Pages of zeros are skipped (they hold nothing): the rest is searched as runs of pages, each
+// run with the next page's first bytes, where a form may end.
+function secretsLeft(a, values) {
+  const memory = Buffer.from(a.memory.buffer);
+  const words = new BigUint64Array(a.memory.buffer);
+  const PAGE = 65536;
+  const runs = [];
+  for (let page = 0; page < memory.length; page += PAGE) {
+    let zero = true;
+    for (let w = page / 8, end = (page + PAGE) / 8; w < end && zero; ++w) zero = words[w] === 0n;
+    if (zero) continue;
+    if (runs.length && runs[runs.length - 1][1] === page) runs[runs.length - 1][1] = page + PAGE;
+    else runs.push([page, page + PAGE]);
+  }
+  const image = images.get(a);
+  const left = [];
+  for (const { field, value } of values) {
+    for (const [form, bytes] of secretForms(value)) {
+      let found = -1;
+      for (const [start, end] of runs) {
+        const run = memory.subarray(start, Math.min(memory.length, end + bytes.length - 1));
+        for (let at = run.indexOf(bytes); at >= 0 && found < 0; at = run.indexOf(bytes, at + 1)) {
+          const where = start + at;
+          const constant = image && where + bytes.length <= image.length &&
+            image.compare(bytes, 0, bytes.length, where, where + bytes.length) === 0;
+          if (!constant) found = where;
+        }
+        if (found >= 0) break;
+      }
+      if (found >= 0) left.push(`${field} (${form}) at ${found}`);
+    }
+  }
+  return left;
+}
+function assertNoSecretLeft(a, values, after) {
+  assert.ok(values.length > 0, after);
+  assert.deepEqual(secretsLeft(a, values), [], `after ${after}, the module's memory still holds`);
+}
+
+test('secrets: validate, prove, a refused and a cancelled proof leave none of the request\'s private values in memory', () => {
+  const request = vector('transfer-k2.json');
+  const proof = abi.prove(K, request, null, null);
+  assert.equal(proof.status, STATUS.OK, proof.text);
+  const secrets = privateValues(request, proof.json.public_signal);
+  assert.ok(secrets.some((s) => s.field === 'secret_key'), JSON.stringify(secrets));
+  assertNoSecretLeft(abi, secrets, 'prove');
+  assert.deepEqual(abi.validate(K, request).json, { valid: true });
+  assertNoSecretLeft(abi, secrets, 'validate');
+  const bad = vector('transfer-k2-bad.json');
+  const badSecrets = privateValues(bad, proof.json.public_signal);
+  assert.equal(abi.validate(K, bad).status, STATUS.INVALID);
+  assertNoSecretLeft(abi, badSecrets, 'validate refusing a request');
+  assert.equal(abi.prove(K, bad, null, null).status, STATUS.REJECTED);
+  assertNoSecretLeft(abi, badSecrets, 'prove refusing a request');
+  abi.resetCancel();
+  const cancelled = abi.prove(K, request, null, (st) => { if (st === 2) abi.cancel(); });
+  abi.resetCancel();
+  assert.equal(cancelled.status, STATUS.CANCELLED);
+  assertNoSecretLeft(abi, secrets, 'a cancelled proof');
+});
+
+test('secrets: validate leaves none of a request\'s private values in memory, for every family, valid or refused', () => {
+  for (const name of ['deposit-k2', 'withdraw-k2', 'joinsplit-enygma', 'joinsplit-1155', 'ownership-721']) {
+    const published = JSON.parse(vector(name + '.public_signal.json'));
+    for (const file of [name + '.json', name + '-bad.json']) {
+      const text = vector(file);
+      const outcome = abi.validate(name, text);
+      assert.equal(outcome.status, file.endsWith('-bad.json') ? STATUS.INVALID : STATUS.OK, file + ': ' + outcome.text);
+      assertNoSecretLeft(abi, privateValues(text, published), 'validate ' + file);
+    }
+  }
+});
+
+test('secrets: makeRequest leaves none of the request it made in memory, but in the text it returns', () => {
+  for (const circuit of ['transfer-k2', 'joinsplit-enygma', 'ownership-721']) {
+    const made = abi.makeRequest(circuit, abi.testSeedFromText('secrets ' + circuit));
+    assert.equal(made.status, STATUS.OK, made.text);
+    const secrets = privateValues(made.text, []).filter((s) => /secret|random|salt|sk|value|balance|amount/i.test(s.field) && !/hash|commit/i.test(s.field));
+    assert.ok(secrets.length >= 2, JSON.stringify(secrets));
+    assertNoSecretLeft(abi, secrets, 'makeRequest ' + circuit);
+  }
 });
 
 test('the module without threads: the same keys and the same proof bytes', async () => {
