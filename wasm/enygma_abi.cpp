@@ -343,6 +343,7 @@ int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t le
 
 void eny_blake2b256(const uint8_t* data, size_t len, uint8_t out[32]) {
   crypto_generichash(out, 32, data, len, nullptr, 0);
+  zero_dead_stack();  // the hash's state, whose output may be a wallet's seed
 }
 
 int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, unsigned count,

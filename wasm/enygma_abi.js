@@ -225,6 +225,7 @@
           });
           return heap().slice(digest, digest + 32);
         } finally {
+          heap().fill(0, digest, digest + 32); // a wallet's seed (testSeedFromText) is a secret
           M._free(digest);
         }
       },

@@ -521,10 +521,17 @@ test('secrets: validate leaves none of a request\'s private values in memory, fo
   }
 });
 
+// Where a wallet's seed (32 bytes, from which it derives its secret key) is in the memory, or its
+// last 16 bytes (malloc writes its list's links over the first bytes of a freed block).
+const seedLeft = (a, seed) => Buffer.from(a.memory.buffer).indexOf(Buffer.from(seed).subarray(16));
+
 test('secrets: makeRequest leaves none of the request it made in memory, but in the text it returns', () => {
   for (const circuit of ['transfer-k2', 'joinsplit-enygma', 'ownership-721']) {
-    const made = abi.makeRequest(circuit, abi.testSeedFromText('secrets ' + circuit));
+    const seed = abi.testSeedFromText('secrets ' + circuit);
+    assert.equal(seedLeft(abi, seed), -1, 'the seed made from a text');
+    const made = abi.makeRequest(circuit, seed);
     assert.equal(made.status, STATUS.OK, made.text);
+    assert.equal(seedLeft(abi, seed), -1, 'the seed given to makeRequest');
     const secrets = privateValues(made.text, []).filter((s) => /secret|random|salt|sk|value|balance|amount/i.test(s.field) && !/hash|commit/i.test(s.field));
     assert.ok(secrets.length >= 2, JSON.stringify(secrets));
     assertNoSecretLeft(abi, secrets, 'makeRequest ' + circuit);
