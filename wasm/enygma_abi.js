@@ -100,8 +100,12 @@
       new Uint32Array(memory.buffer, outBuffer, 2).fill(0);
     }
     // {status, statusName, text, json (when text parses)} of a call filling the output buffer.
+    // The bytes' copy is zeroed once decoded (a request made by makeRequest is in it); the text
+    // is a JS string, which nothing can wipe.
     function outcome(status) {
-      var text = decoder.decode(takeOut());
+      var bytes = takeOut();
+      var text = decoder.decode(bytes);
+      bytes.fill(0);
       var json = null;
       if (text.length && (text[0] === '{' || text[0] === '[')) {
         try {

@@ -538,6 +538,24 @@ test('secrets: makeRequest leaves none of the request it made in memory, but in 
   }
 });
 
+test('secrets: the ABI glue zeroes its copy of an answer\'s bytes once decoded (makeRequest\'s request is in it)', () => {
+  const decoded = []; // the bytes given to the glue's decoder, as the decoder saw them
+  const plainDecode = TextDecoder.prototype.decode;
+  TextDecoder.prototype.decode = function (bytes, options) {
+    if (bytes && bytes.length) decoded.push(bytes);
+    return plainDecode.call(this, bytes, options);
+  };
+  let made;
+  try {
+    made = abi.makeRequest(K, abi.testSeedFromText('decoded bytes'));
+  } finally {
+    TextDecoder.prototype.decode = plainDecode;
+  }
+  assert.equal(made.status, STATUS.OK, made.text);
+  assert.equal(decoded.length, 1);
+  assert.ok(decoded[0].every((b) => b === 0), 'the request\'s bytes were left in the glue\'s copy');
+});
+
 test('the module without threads: the same keys and the same proof bytes', async () => {
   const createSingle = require(path.join(webDir, 'enygma_module_st.js'));
   const single = bindAbi(await createSingle({}));
