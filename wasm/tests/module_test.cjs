@@ -29,7 +29,6 @@ let keys;
 before(async () => {
   const M = await createEnygmaModule({ enygmaWorkers: THREADS - 1 });
   abi = bindAbi(M);
-  keepImage(abi);
   assert.equal(abi.init(THREADS), STATUS.OK);
   const setup = abi.insecureDevSetup(K, 'enygma-wasm-module-test');
   assert.equal(setup.status, STATUS.OK, setup.error && setup.error.text);
@@ -482,12 +481,26 @@ function secretsLeft(a, values) {
   }
   return left;
 }
+// A module of its own for these tests (two threads, transfer-k2's keys): its memory is not
+// filled by the other tests' keys and proofs, so that the search is short.
+let secretsModule = null;
+async function moduleForSecrets() {
+  if (secretsModule) return secretsModule;
+  const a = bindAbi(await createEnygmaModule({ enygmaWorkers: THREADS - 1 }));
+  keepImage(a);
+  assert.equal(a.init(THREADS), STATUS.OK);
+  const loaded = a.loadKeys(K, keys.pk, keys.vk);
+  assert.equal(loaded.status, STATUS.OK, loaded.text);
+  secretsModule = a;
+  return a;
+}
 function assertNoSecretLeft(a, values, after) {
   assert.ok(values.length > 0, after);
   assert.deepEqual(secretsLeft(a, values), [], `after ${after}, the module's memory still holds`);
 }
 
-test('secrets: validate, prove, a refused and a cancelled proof leave none of the request\'s private values in memory', () => {
+test('secrets: validate, prove, a refused and a cancelled proof leave none of the request\'s private values in memory', async () => {
+  const abi = await moduleForSecrets();
   const request = vector('transfer-k2.json');
   const proof = abi.prove(K, request, null, null);
   assert.equal(proof.status, STATUS.OK, proof.text);
@@ -509,7 +522,8 @@ test('secrets: validate, prove, a refused and a cancelled proof leave none of th
   assertNoSecretLeft(abi, secrets, 'a cancelled proof');
 });
 
-test('secrets: validate leaves none of a request\'s private values in memory, for every family, valid or refused', () => {
+test('secrets: validate leaves none of a request\'s private values in memory, for every family, valid or refused', async () => {
+  const abi = await moduleForSecrets();
   for (const name of ['deposit-k2', 'withdraw-k2', 'joinsplit-enygma', 'joinsplit-1155', 'ownership-721']) {
     const published = JSON.parse(vector(name + '.public_signal.json'));
     for (const file of [name + '.json', name + '-bad.json']) {
@@ -525,7 +539,8 @@ test('secrets: validate leaves none of a request\'s private values in memory, fo
 // last 16 bytes (malloc writes its list's links over the first bytes of a freed block).
 const seedLeft = (a, seed) => Buffer.from(a.memory.buffer).indexOf(Buffer.from(seed).subarray(16));
 
-test('secrets: makeRequest leaves none of the request it made in memory, but in the text it returns', () => {
+test('secrets: makeRequest leaves none of the request it made in memory, but in the text it returns', async () => {
+  const abi = await moduleForSecrets();
   for (const circuit of ['transfer-k2', 'joinsplit-enygma', 'ownership-721']) {
     const seed = abi.testSeedFromText('secrets ' + circuit);
     assert.equal(seedLeft(abi, seed), -1, 'the seed made from a text');
