@@ -9,8 +9,8 @@ namespace enygma::dvp {
 MerkleTree::MerkleTree(const std::array<Fr, kLeaves>& leaves) {
   levels_[0].assign(leaves.begin(), leaves.end());
   for (unsigned m = 0; m < kMerkleDepth; ++m) {
-    const std::vector<Fr>& below = levels_[m];
-    std::vector<Fr>& above = levels_[m + 1];
+    const SecureVector<Fr>& below = levels_[m];
+    SecureVector<Fr>& above = levels_[m + 1];
     above.resize(below.size() / 2);
     for (size_t j = 0; j < above.size(); ++j) above[j] = poseidon(below[2 * j], below[2 * j + 1]);
   }

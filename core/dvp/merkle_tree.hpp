@@ -4,9 +4,9 @@
 #pragma once
 
 #include <array>
-#include <vector>
 
 #include "core/dvp/relation.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::dvp {
 
@@ -23,8 +23,9 @@ class MerkleTree {
   MerklePath path(unsigned index) const;
 
  private:
-  // levels_[m] holds the 2^(8-m) nodes of level m (0: the leaves).
-  std::array<std::vector<Fr>, kMerkleDepth + 1> levels_;
+  // levels_[m] holds the 2^(8-m) nodes of level m (0: the leaves). Wiped when freed: a note's
+  // leaf and path tell which note a proof spends.
+  std::array<SecureVector<Fr>, kMerkleDepth + 1> levels_;
 };
 
 }  // namespace enygma::dvp

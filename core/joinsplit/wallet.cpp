@@ -8,6 +8,7 @@
 
 #include "core/dvp/merkle_tree.hpp"
 #include "core/primitives/seed_expander.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
@@ -126,10 +127,11 @@ JoinSplitRequest joinsplit_request_from_seed(NoteFormat format, const std::array
   unsigned highest = 0;
   for (unsigned i = 0; i < inputs; ++i) highest = std::max(highest, indices[i]);
   const unsigned fill = highest + 1 + ex.below(kLeaves - highest, "fill");
-  auto leaves = std::make_unique<std::array<std::array<Fr, kLeaves>, 2>>();
+  // Wiped when freed, as the trees' levels: the leaves tell which notes are spent.
+  SecureVector<std::array<Fr, kLeaves>> leaves(2);
   for (unsigned t = 0; t < trees; ++t) {
     for (unsigned j = 0; j < kLeaves; ++j) {
-      (*leaves)[t][j] = j < fill ? ex.field("other_note", t * kLeaves + j) : Fr::zero();
+      leaves[t][j] = j < fill ? ex.field("other_note", t * kLeaves + j) : Fr::zero();
     }
   }
   std::array<unsigned, N> tree_of{};
@@ -141,10 +143,10 @@ JoinSplitRequest joinsplit_request_from_seed(NoteFormat format, const std::array
     tree_of[i] = trees == 1 ? 0 : ex.below(2, "tree_of", i);
     q.tree_numbers[i] = Fr::from_u64(tree_number[tree_of[i]]);
     const Fr pk = dvp::spend_public_key(q.secret_keys[i]);
-    (*leaves)[tree_of[i]][indices[i]] = joinsplit_note(q, pk, q.salts_in[i], q.values_in[i]);
+    leaves[tree_of[i]][indices[i]] = joinsplit_note(q, pk, q.salts_in[i], q.values_in[i]);
   }
   std::unique_ptr<dvp::MerkleTree> built[2];
-  for (unsigned t = 0; t < trees; ++t) built[t] = std::make_unique<dvp::MerkleTree>((*leaves)[t]);
+  for (unsigned t = 0; t < trees; ++t) built[t] = std::make_unique<dvp::MerkleTree>(leaves[t]);
   for (unsigned i = 0; i < inputs; ++i) {
     if (kinds[i] == SlotKind::kDummy) continue;
     q.paths[i] = built[tree_of[i]]->path(indices[i]);

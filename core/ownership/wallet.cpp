@@ -6,6 +6,7 @@
 
 #include "core/dvp/merkle_tree.hpp"
 #include "core/primitives/seed_expander.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
@@ -25,13 +26,15 @@ OwnershipRequest ownership_request_from_seed(const std::array<uint8_t, 32>& seed
   const unsigned index = ex.below(kLeaves, "index");
   q.index = Fr::from_u64(index);
   const unsigned fill = index + 1 + ex.below(kLeaves - index, "fill");
-  auto leaves = std::make_unique<std::array<Fr, kLeaves>>();
+  // Wiped when freed, as the tree's levels: the leaves tell which note is the owner's.
+  SecureVector<std::array<Fr, kLeaves>> leaves_box(1);
+  std::array<Fr, kLeaves>& leaves = leaves_box[0];
   for (unsigned j = 0; j < kLeaves; ++j) {
-    (*leaves)[j] = j < fill ? ex.field("other_note", j) : Fr::zero();
+    leaves[j] = j < fill ? ex.field("other_note", j) : Fr::zero();
   }
   q.derive_public_values();
-  (*leaves)[index] = q.leaf;
-  const dvp::MerkleTree tree(*leaves);
+  leaves[index] = q.leaf;
+  const dvp::MerkleTree tree(leaves);
   q.path = tree.path(index);
   q.merkle_root = tree.root();
   sodium_memzero(&recipient_sk, sizeof recipient_sk);
