@@ -556,7 +556,7 @@ void Session::linger_then_close() {
   if (ec) return close();
   buffer_.clear();
   buffer_.shrink_to_fit();
-  discard_ = std::make_unique<std::array<char, 4096>>();
+  discard_.assign(4096, 0);
   arm_timer(kLingerTime);
   struct Drain {
     std::shared_ptr<Session> self;
@@ -565,10 +565,10 @@ void Session::linger_then_close() {
       if (s.state_ != State::kLingering) return;
       s.discarded_ += n;
       if (ec || s.discarded_ > kLingerMaxBytes) return s.close();
-      s.socket_.async_read_some(asio::buffer(*s.discard_), Drain{self});
+      s.socket_.async_read_some(asio::buffer(s.discard_), Drain{self});
     }
   };
-  socket_.async_read_some(asio::buffer(*discard_), Drain{shared_from_this()});
+  socket_.async_read_some(asio::buffer(discard_), Drain{shared_from_this()});
 }
 
 void Session::close() {
@@ -593,7 +593,7 @@ void Session::close() {
   // parses what it read into the parser before calling our handler, which then sees kClosed.
   // Destroying the parser here made that a call on a destroyed object ("pure virtual method
   // called" during a drain). The socket is closed, so no read can start again.
-  discard_.reset();
+  release(discard_);
 }
 
 // --- timers ----------------------------------------------------------------------------------

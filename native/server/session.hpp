@@ -102,7 +102,9 @@ class Session : public std::enable_shared_from_this<Session> {
   uint64_t requests_answered_ = 0;
   // Read by the prover thread while working; set here when the client goes away.
   std::atomic<bool> cancel_{false};
-  std::unique_ptr<std::array<char, 4096>> discard_;  // only while lingering
+  // Only while lingering; it takes the rest of a refused request's body (secrets): wiped when
+  // freed.
+  SecureVector<char> discard_;
   size_t discarded_ = 0;
 
   // The request being answered (for routing, the access log and metrics).
