@@ -85,10 +85,7 @@ std::string address_hex(const Fr& address);
 template <class Request, class ReadFields>
 Result<Request> parse_request(std::string_view text, Request q, ReadFields read_fields) {
   Json doc;
-  struct Wipe {
-    Json& doc;
-    ~Wipe() { wipe_json_strings(doc); }
-  } wipe{doc};
+  WipeStringsOnExit wipe(doc);
   if (Status st = parse_object(text, doc); !st) return st.error();
   Status st = read_fields(doc, q);
   if (!st) return st.error();

@@ -99,15 +99,17 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
   return out;
 }
 
-Result<json> parse_object(std::string_view text) {
+// The text's JSON object into `doc`, whose caller wipes it (WipeStringsOnExit): a proof or a key
+// holds no secret, but a client may send a request (secret keys) to a verifying route.
+Status parse_object(std::string_view text, json& doc) {
   ParsedJson parsed = parse_json(text);
-  json& j = parsed.value;
-  if (j.is_discarded()) return make_error(not_json_message("the body", parsed), "input");
+  doc = std::move(parsed.value);
+  if (doc.is_discarded()) return make_error(not_json_message("the body", parsed), "input");
   if (!parsed.duplicate.empty()) {
     return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }
-  if (!j.is_object()) return make_error("the body must be a JSON object", "input");
-  return std::move(j);
+  if (!doc.is_object()) return make_error("the body must be a JSON object", "input");
+  return ok_status();
 }
 
 // ---- writing helpers ----------------------------------------------------------------------
@@ -167,22 +169,23 @@ std::string proof_to_reference_json(const Proof& proof, std::span<const Fr> publ
 }
 
 Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text) {
-  auto j = parse_object(json_text);
-  if (!j) return j.error();
+  json doc;
+  WipeStringsOnExit wipe(doc);
+  if (Status st = parse_object(json_text, doc); !st) return st.error();
   ProofWithPublic out;
-  auto a = member(*j, "pi_a");
+  auto a = member(doc, "pi_a");
   if (!a) return a.error();
   auto pa = g1_json(**a, "pi_a", false);
   if (!pa) return pa.error();
-  auto b = member(*j, "pi_b");
+  auto b = member(doc, "pi_b");
   if (!b) return b.error();
   auto pb = g2_json(**b, "pi_b", false);
   if (!pb) return pb.error();
-  auto c = member(*j, "pi_c");
+  auto c = member(doc, "pi_c");
   if (!c) return c.error();
   auto pc = g1_json(**c, "pi_c", false);
   if (!pc) return pc.error();
-  auto s = member(*j, "public_signal");
+  auto s = member(doc, "public_signal");
   if (!s) return s.error();
   auto pub = fr_array(**s, "public_signal");
   if (!pub) return pub.error();
@@ -224,17 +227,18 @@ std::string verifying_key_to_snarkjs_json(const VerifyingKey& vk) {
 }
 
 Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
-  auto j = parse_object(json_text);
-  if (!j) return j.error();
-  auto a = member(*j, "pi_a");
+  json doc;
+  WipeStringsOnExit wipe(doc);
+  if (Status st = parse_object(json_text, doc); !st) return st.error();
+  auto a = member(doc, "pi_a");
   if (!a) return a.error();
   auto pa = g1_json(**a, "pi_a", true);
   if (!pa) return pa.error();
-  auto b = member(*j, "pi_b");
+  auto b = member(doc, "pi_b");
   if (!b) return b.error();
   auto pb = g2_json(**b, "pi_b", true);
   if (!pb) return pb.error();
-  auto c = member(*j, "pi_c");
+  auto c = member(doc, "pi_c");
   if (!c) return c.error();
   auto pc = g1_json(**c, "pi_c", true);
   if (!pc) return pc.error();
@@ -243,6 +247,7 @@ Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
 
 Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
   ParsedJson parsed = parse_json(json_text);
+  WipeStringsOnExit wipe(parsed.value);
   const json& j = parsed.value;
   if (j.is_discarded()) return make_error("the public inputs are not valid JSON", "input");
   if (!parsed.duplicate.empty()) {
@@ -252,16 +257,17 @@ Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
 }
 
 Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text) {
-  auto j = parse_object(json_text);
-  if (!j) return j.error();
+  json doc;
+  WipeStringsOnExit wipe(doc);
+  if (Status st = parse_object(json_text, doc); !st) return st.error();
   VerifyingKey vk;
-  auto proto = member(*j, "protocol");
+  auto proto = member(doc, "protocol");
   if (!proto) return proto.error();
   if (**proto != "groth16") return bad("protocol", "must be \"groth16\"");
-  auto curve = member(*j, "curve");
+  auto curve = member(doc, "curve");
   if (!curve) return curve.error();
   if (**curve != "bn128") return bad("curve", "must be \"bn128\" (BN254)");
-  auto alpha = member(*j, "vk_alpha_1");
+  auto alpha = member(doc, "vk_alpha_1");
   if (!alpha) return alpha.error();
   auto a1 = g1_json(**alpha, "vk_alpha_1", true);
   if (!a1) return a1.error();
@@ -269,13 +275,13 @@ Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text)
   const char* g2_names[3] = {"vk_beta_2", "vk_gamma_2", "vk_delta_2"};
   G2Affine* g2_fields[3] = {&vk.beta2, &vk.gamma2, &vk.delta2};
   for (int i = 0; i < 3; ++i) {
-    auto m = member(*j, g2_names[i]);
+    auto m = member(doc, g2_names[i]);
     if (!m) return m.error();
     auto q = g2_json(**m, g2_names[i], true);
     if (!q) return q.error();
     *g2_fields[i] = *q;
   }
-  auto ic = member(*j, "IC");
+  auto ic = member(doc, "IC");
   if (!ic) return ic.error();
   if (!(*ic)->is_array() || (*ic)->empty()) return bad("IC", "must be a non-empty array");
   for (size_t i = 0; i < (*ic)->size(); ++i) {
@@ -284,13 +290,13 @@ Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text)
     vk.ic.push_back(*p);
   }
   vk.num_public = uint32_t(vk.ic.size() - 1);
-  if (auto np = j->find("nPublic"); np != j->end()) {
+  if (auto np = doc.find("nPublic"); np != doc.end()) {
     if (!np->is_number_unsigned() || np->get<uint64_t>() != vk.num_public) {
       return bad("nPublic", "does not match the length of IC minus one");
     }
   }
   // Optional (a verifier may compute it), but when given it must be what the key implies.
-  if (auto ab = j->find("vk_alphabeta_12"); ab != j->end()) {
+  if (auto ab = doc.find("vk_alphabeta_12"); ab != doc.end()) {
     if (ab->dump() != alphabeta_snarkjs(vk).dump()) {
       return bad("vk_alphabeta_12", "is not e(vk_alpha_1, vk_beta_2)");
     }

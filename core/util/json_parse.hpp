@@ -57,6 +57,21 @@ void wipe_json_strings(Json& root) {
   }
 }
 
+// Wipes a document's strings (wipe_json_strings) when the scope ends, on every return path:
+// for documents read from what a client sends, which may hold secrets (a request, or a request
+// sent to a route that expects something else).
+template <class Json>
+class WipeStringsOnExit {
+ public:
+  explicit WipeStringsOnExit(Json& doc) : doc_(doc) {}
+  WipeStringsOnExit(const WipeStringsOnExit&) = delete;
+  WipeStringsOnExit& operator=(const WipeStringsOnExit&) = delete;
+  ~WipeStringsOnExit() { wipe_json_strings(doc_); }
+
+ private:
+  Json& doc_;
+};
+
 // An empty ordered JSON object with room for `members` members: its members are then never
 // copied. An ordered object is a vector of (const name, value) pairs, which a growth copies
 // (the const name cannot be moved), freeing the old values' strings unwiped: a printed request
@@ -65,6 +80,16 @@ template <class Json>
 Json object_with_room(size_t members) {
   Json o = Json::object();
   o.template get_ref<typename Json::object_t&>().reserve(members);
+  return o;
+}
+// An ordered object of two members, made with room for both and the values moved in: an object
+// made from a braced list ({{"publicKey", pk}, {"privateKey", sk}}) grows as its members come,
+// copying the first one and freeing its string unwiped.
+template <class Json>
+Json object_of(const char* name0, Json value0, const char* name1, Json value1) {
+  Json o = object_with_room<Json>(2);
+  o[name0] = std::move(value0);
+  o[name1] = std::move(value1);
   return o;
 }
 // Room for every member of any request this project prints.
