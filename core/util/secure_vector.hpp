@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace enygma {
@@ -29,6 +30,16 @@ struct WipingAllocator {
 
 template <class T>
 using SecureVector = std::vector<T, WipingAllocator<T>>;
+
+// A string whose heap buffer is wiped when released (growth included): text that may hold a
+// request's secrets. A text short enough to be kept inside the object (15 characters with
+// libstdc++) has no heap buffer, and is wiped by no one: for whole texts (a request's JSON).
+using SecureString = std::basic_string<char, std::char_traits<char>, WipingAllocator<char>>;
+
+// Wipe and free a string's buffer now.
+inline void release(SecureString& s) {
+  SecureString().swap(s);
+}
 
 // Wipe and free a vector's memory now (clear() alone keeps the buffer).
 template <class T>

@@ -67,7 +67,7 @@ int run_bench(int argc, char** argv) {
   if (auto input = args.get("input")) {
     auto text = native::read_text_file(*input);
     if (!text) return cli::fail(text.error());
-    request = std::move(*text);
+    request.assign(text->begin(), text->end());
   } else {
     std::array<uint8_t, 32> seed{1};
     auto made = circuit->family->make_request(circuit->k, seed, 0);

@@ -44,9 +44,8 @@ int run_validate(int argc, char** argv) {
   if (!circuit) return fail(circuit.error());
   auto file = native::read_text_file(*args.get("input"));  // "-": standard input
   if (!file) return fail(file.error());
-  std::string text = std::move(*file);
-  const std::vector<Error> errors = circuit->family->validate_all(text, circuit->k);
-  sodium_memzero(text.data(), text.size());  // the request's secrets as text
+  const std::vector<Error> errors = circuit->family->validate_all(*file, circuit->k);
+  release(*file);  // the request's secrets as text
   if (errors.empty()) {
     printf("{\"valid\":true}\n");
     return 0;

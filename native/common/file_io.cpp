@@ -116,7 +116,7 @@ Result<MappedFile> map_file(const std::string& path) {
   return out;
 }
 
-Result<std::string> read_text_file(const std::string& path) {
+Result<SecureString> read_text_file(const std::string& path) {
   const bool from_stdin = path == "-";
   const std::string name = from_stdin ? std::string("standard input") : path;
   auto too_large = [&] {
@@ -136,27 +136,24 @@ Result<std::string> read_text_file(const std::string& path) {
     }
     if (!file->stream) expected = file->size;
   }
-  // Read into the string itself (one more byte than expected, to see the end): a larger buffer
-  // takes the text over and the old one is wiped, so no copy of a secret stays in freed memory.
-  std::string out(expected + 1, '\0');
+  // Read into the string itself (one more byte than expected, to see the end); a larger buffer
+  // takes the text over, and every buffer left is wiped (SecureString).
+  SecureString out(expected + 1, '\0');
   size_t done = 0;
   for (;;) {
     if (done == out.size()) {
       if (out.size() > kMaxTextInputBytes) {
-        sodium_memzero(out.data(), out.size());
         if (!from_stdin) close(fd);
         return too_large();
       }
-      std::string larger(std::min(2 * out.size(), kMaxTextInputBytes + 1), '\0');
+      SecureString larger(std::min(2 * out.size(), kMaxTextInputBytes + 1), '\0');
       std::memcpy(larger.data(), out.data(), done);
-      sodium_memzero(out.data(), out.size());
       out.swap(larger);
     }
     const ssize_t n = read(fd, out.data() + done, out.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       Error e = io_error("cannot read", name);
-      sodium_memzero(out.data(), out.size());
       if (!from_stdin) close(fd);
       return e;
     }

@@ -10,6 +10,7 @@
 
 #include "core/registry/registry.hpp"
 #include "core/util/result.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::native {
 
@@ -44,8 +45,8 @@ inline constexpr size_t kMaxTextInputBytes = size_t(16) << 20;
 // A text input read whole: the file at `path` (a regular file, a pipe or a character device), or
 // standard input when `path` is "-". Refused, naming the path, when larger than
 // kMaxTextInputBytes (a regular file before it is read). The text may
-// hold a request's secrets: no copy of it is left behind (the caller wipes the result).
-Result<std::string> read_text_file(const std::string& path);
+// hold a request's secrets: no copy of it is left behind, and the result wipes itself when freed.
+Result<SecureString> read_text_file(const std::string& path);
 // Who may read a file written: everyone (keys, proofs, exports), or its owner alone (a
 // witness, a request: they hold secret keys), whatever the umask or a replaced file's mode.
 enum class FileAccess { kPublic, kOwnerOnly };

@@ -27,7 +27,6 @@ namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 
 // WipingAllocator: core/util/secure_vector.hpp (memory wiped with sodium_memzero when freed).
-using SecretString = std::basic_string<char, std::char_traits<char>, WipingAllocator<char>>;
 using RequestBody = http::basic_string_body<char, std::char_traits<char>, WipingAllocator<char>>;
 using Request = http::request<RequestBody>;
 using RequestParser = http::request_parser<RequestBody>;

@@ -373,7 +373,7 @@ void Session::submit(bool prove) {
                       "", true);
   }
   // The job owns the request bytes (wiped when freed) and keeps this connection alive.
-  auto body = std::make_shared<SecretString>(std::move(parser_->get().body()));
+  auto body = std::make_shared<SecureString>(std::move(parser_->get().body()));
   parser_.reset();
   // Hostile shapes (deep nesting, huge numbers or strings, giant arrays) are refused here, on
   // the network thread, in one pass without allocating: they never take a prover's place.

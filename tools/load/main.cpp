@@ -323,7 +323,7 @@ std::optional<std::string> read_body(const std::string& path) {
     fprintf(stderr, "enygma-load: --body: %s\n", text.error().message.c_str());
     return std::nullopt;
   }
-  return std::move(*text);
+  return std::string(text->begin(), text->end());
 }
 
 // An HTTP method: a token (RFC 9110), CONNECT excepted (it opens a tunnel).
