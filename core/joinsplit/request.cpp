@@ -262,20 +262,20 @@ std::string joinsplit_request_to_json(const JoinSplitRequest& q) {
   o["valuesOut"] = decimals(q.values_out.begin(), q.values_out.end());
   OJson pairs = OJson::array();
   for (unsigned i = 0; i < n; ++i) {
-    pairs.push_back({{"publicKey", q.input_keys[i].to_decimal()},
-                     {"privateKey", q.secret_keys[i].to_decimal()}});
+    pairs.push_back(object_of<OJson>("publicKey", q.input_keys[i].to_decimal(), "privateKey",
+                                     q.secret_keys[i].to_decimal()));
   }
   o["keyPairsIn"] = std::move(pairs);
   OJson recipients = OJson::array();
   for (const Fr& rpk : q.recipient_keys) {
-    recipients.push_back({{"publicKey", rpk.to_decimal()}, {"privateKey", ""}});
+    recipients.push_back(object_of<OJson>("publicKey", rpk.to_decimal(), "privateKey", ""));
   }
   o["pubKeysOut"] = std::move(recipients);
   o["merkleDepth"] = dvp::kMerkleDepth;
   OJson proofs = OJson::array();
   for (unsigned i = 0; i < n; ++i) {
-    proofs.push_back({{"indices", q.indices[i].to_decimal()},
-                      {"elements", decimals(q.paths[i].begin(), q.paths[i].end())}});
+    proofs.push_back(object_of<OJson>("indices", q.indices[i].to_decimal(), "elements",
+                                      decimals(q.paths[i].begin(), q.paths[i].end())));
   }
   o["merkleProofs"] = std::move(proofs);
   o["merkleRoots"] = decimals(q.merkle_roots.begin(), q.merkle_roots.begin() + n);

@@ -84,13 +84,14 @@ std::string ownership_request_to_json(const OwnershipRequest& q) {
   OJson o = object_with_room<OJson>(kRequestMembers);  // members never copied: wiped once
   o["paymentCommitment"] = q.payment_commitment.to_decimal();
   o["uid"] = q.uid.to_decimal();
-  o["keyPairIn"] = {{"publicKey", q.public_key.to_decimal()},
-                    {"privateKey", q.secret_key.to_decimal()}};
-  o["pubKeyOut"] = {{"publicKey", q.recipient_key.to_decimal()}, {"privateKey", ""}};
+  o["keyPairIn"] = object_of<OJson>("publicKey", q.public_key.to_decimal(), "privateKey",
+                                    q.secret_key.to_decimal());
+  o["pubKeyOut"] = object_of<OJson>("publicKey", q.recipient_key.to_decimal(), "privateKey", "");
   o["merkleDepth"] = dvp::kMerkleDepth;
   OJson elements = OJson::array();
   for (const Fr& e : q.path) elements.push_back(e.to_decimal());
-  o["merkleProof"] = {{"indices", q.index.to_decimal()}, {"elements", std::move(elements)}};
+  o["merkleProof"] =
+      object_of<OJson>("indices", q.index.to_decimal(), "elements", std::move(elements));
   o["merkleRoot"] = q.merkle_root.to_decimal();
   o["treeNumber"] = q.tree_number.to_u256().w[0];
   o["saltIn"] = q.salt_in.to_decimal();

@@ -10,6 +10,7 @@
 #include "core/payment/wallet.hpp"
 #include "core/transfer/request.hpp"
 #include "core/util/result.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
@@ -24,8 +25,8 @@ struct Payee {
 struct WalletInputs : SenderInputs {
   Fr amount;  // v, sent in total (v <= V)
   // Who receives v: distinct indices other than j whose amounts add up to v (R15); every other
-  // member receives 0. Empty only when v = 0.
-  std::vector<Payee> payees;
+  // member receives 0. Empty only when v = 0. (Wiped when freed, also as it grows.)
+  SecureVector<Payee> payees;
 
   WalletInputs() = default;
   WalletInputs(const WalletInputs&) = default;

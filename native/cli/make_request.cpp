@@ -59,8 +59,7 @@ int run_make_request(int argc, char** argv) {
   auto request = circuit->family->make_request(circuit->k, seed, unsigned(*count));
   sodium_memzero(seed.data(), seed.size());
   if (!request) return fail(request.error());
-  std::string text = *request + "\n";
-  sodium_memzero(request->data(), request->size());
+  std::string text = request_text_line(*request);
   return write_request_text(args, text);
 }
 

@@ -87,8 +87,8 @@ Fr random_mod_l() {
 }
 
 // "I:a,I:a,...": positions and amounts.
-Result<std::vector<Payee>> payee_list(const std::string& text, unsigned k) {
-  std::vector<Payee> out;
+Result<SecureVector<Payee>> payee_list(const std::string& text, unsigned k) {
+  SecureVector<Payee> out;
   size_t start = 0;
   for (;;) {
     const size_t comma = text.find(',', start);
@@ -218,7 +218,8 @@ int run_make_transfer(int argc, char** argv) {
   if (!in) return fail(in.error());
   auto request = make_transfer_checked(*in);
   if (!request) return fail(request.error());
-  std::string text = transfer_request_to_json(*request) + "\n";
+  std::string json = transfer_request_to_json(*request);
+  std::string text = request_text_line(json);
   return write_request_text(args, text);
 }
 

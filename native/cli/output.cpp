@@ -28,6 +28,14 @@ int fail(const Error& e) {
   return exit_code_for(e);
 }
 
+std::string request_text_line(std::string& json) {
+  std::string line;
+  line.reserve(json.size() + 1);
+  line.append(json).push_back('\n');
+  sodium_memzero(json.data(), json.size());
+  return line;
+}
+
 int write_request_text(const native::Args& args, std::string& text) {
   int status = 0;
   if (auto out = args.get("out")) {

@@ -27,6 +27,11 @@ int fail(const Error& e);
 // zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
 Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);
 
+// A request's JSON text and a newline, in a string made at its final size (appending to `json`
+// itself could move it to a larger block, leaving the old one with the secrets unwiped in freed
+// memory); `json` is wiped.
+std::string request_text_line(std::string& json);
+
 // The wallet commands' output (make-request, make-transfer): a request's JSON text, secrets
 // included, written to --out FILE (atomically) or, without --out, to standard output; `text` is
 // wiped after. Returns the exit status: 0, or 1 (the error printed) when FILE cannot be written.
