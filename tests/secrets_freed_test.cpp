@@ -1,0 +1,427 @@
+// No secret in freed memory, natively: the enygma program (its commands and its server) runs with
+// tests/support/freed_scan_preload.c preloaded, which searches every block the program frees
+// for the forms of a request's private values (decimal text and its 19-digit pieces, 32 bytes
+// little- and big-endian, plain and in Montgomery form). malloc hands freed blocks out again
+// unwiped: a server's later request, a core dump or a memory disclosure would find them there.
+// The WebAssembly module's memory is searched likewise by wasm/tests/module_test.cjs.
+//
+// Native release builds only: the sanitizers replace malloc themselves, and their runtime must
+// be the first library (the build defines ENYGMA_FREED_SCAN_LIBRARY where the library exists).
+#include <gtest/gtest.h>
+
+#if !defined(__EMSCRIPTEN__)
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/field/fr.hpp"
+#include "core/registry/registry.hpp"
+#include "support/http_client.hpp"
+#include "support/sanitizer.hpp"
+#include "support/subprocess.hpp"
+#include "support/vectors.hpp"
+
+namespace enygma::freed_secrets {
+
+namespace fs = std::filesystem;
+using test::Child;
+using test::TempDir;
+using test::vector_path;
+
+struct Secret {
+  std::string field;  // where the request holds it ("secret_key", "keyPairsIn[0].privateKey")
+  std::string value;  // decimal
+};
+
+std::string hex(const uint8_t* p, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < n; ++i) out.append({digits[p[i] >> 4], digits[p[i] & 15]});
+  return out;
+}
+
+// The needles of one value: "label<TAB>hex" lines (the preloaded library's input).
+std::string needles_of(const Secret& s) {
+  std::string out;
+  auto add = [&](const std::string& form, const uint8_t* p, size_t n) {
+    out.append(s.field).append(" (").append(form).append(")\t").append(hex(p, n)).append("\n");
+  };
+  const std::string& d = s.value;
+  add("decimal", reinterpret_cast<const uint8_t*>(d.data()), d.size());
+  // Its 19-digit pieces from the right (to_decimal makes the text from them), each without its
+  // leading zeros, where long enough not to be found by chance.
+  for (size_t end = d.size(); end > 0; end = end > 19 ? end - 19 : 0) {
+    std::string piece = d.substr(end > 19 ? end - 19 : 0, end > 19 ? 19 : end);
+    piece.erase(0, piece.find_first_not_of('0'));
+    if (piece.size() >= 12 && piece.size() < d.size()) {
+      add("decimal digits .." + std::to_string(end),
+          reinterpret_cast<const uint8_t*>(piece.data()), piece.size());
+    }
+  }
+  // Binary forms only for values that cannot be mostly zero bytes, and are field elements.
+  if (d.size() < 15) return out;
+  const auto x = Fr::from_decimal(d);
+  if (!x) return out;
+  for (const auto& [form, words] : {std::pair{std::string("le32"), x->to_u256()},
+                                    std::pair{std::string("montgomery le32"), x->montgomery()}}) {
+    uint8_t le[32], be[32];
+    for (int i = 0; i < 32; ++i) le[i] = uint8_t(words.w[i / 8] >> (8 * (i % 8)));
+    for (int i = 0; i < 32; ++i) be[i] = le[31 - i];
+    add(form, le, 32);
+    add(form.substr(0, form.size() - 4) + "be32", be, 32);
+  }
+  return out;
+}
+
+// The public inputs of a valid request, as decimal text (from its witness: [1..num_public]).
+std::set<std::string> published_values(const CircuitId& id, const std::string& request) {
+  std::set<std::string> out;
+  auto witness = id.family->witness(request, id.k);
+  EXPECT_TRUE(witness.ok()) << id.str() << ": " << (witness.ok() ? "" : witness.error().message);
+  if (!witness.ok()) return out;
+  const size_t n = circuit_info(id).public_inputs;
+  for (size_t i = 1; i <= n && i < witness->size(); ++i) out.insert((*witness)[i].to_decimal());
+  return out;
+}
+
+// A request's private values: every number of its text with 6 digits or more that is not
+// public: not a public input of the circuit (`published`, from the valid request of the pair),
+// not under a member that holds one (a refused request's public members differ from the valid
+// one's), not a commitment (published on the chain), not a round number (10^36 - 1 is a bound
+// the code holds as a constant).
+std::vector<Secret> private_values(const std::string& text, const std::set<std::string>& published) {
+  const auto doc = nlohmann::json::parse(text);
+  std::vector<Secret> out;
+  std::set<std::string> seen;
+  const std::regex round("10*|9+");
+  std::function<bool(const nlohmann::json&)> holds_published = [&](const nlohmann::json& v) {
+    if (v.is_string()) return published.count(v.get<std::string>()) > 0;
+    for (const auto& e : v) {
+      if ((e.is_structured() || e.is_string()) && holds_published(e)) return true;
+    }
+    return false;
+  };
+  std::function<void(const nlohmann::json&, const std::string&)> walk =
+      [&](const nlohmann::json& v, const std::string& at) {
+        if (v.is_object()) {
+          for (const auto& [key, e] : v.items()) walk(e, at.empty() ? key : at + "." + key);
+        } else if (v.is_array()) {
+          for (size_t i = 0; i < v.size(); ++i) walk(v[i], at + "[" + std::to_string(i) + "]");
+        } else if (v.is_string()) {
+          const std::string s = v.get<std::string>();
+          std::string lower = at;
+          for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+          if (s.size() >= 6 && s.find_first_not_of("0123456789") == std::string::npos &&
+              lower.find("commit") == std::string::npos && !std::regex_match(s, round) &&
+              !published.count(s) && seen.insert(s).second) {
+            out.push_back({at, s});
+          }
+        }
+      };
+  for (const auto& [key, member] : doc.items()) {
+    if (!holds_published(member)) walk(member, key);
+  }
+  return out;
+}
+
+std::string needles_text(const std::vector<Secret>& secrets) {
+  std::string out;
+  for (const auto& s : secrets) out += needles_of(s);
+  return out;
+}
+
+// What the preloaded library reported: the blocks found holding a needle, and whether it ran.
+struct ScanReport {
+  std::vector<std::string> found;
+  bool scanned = false;
+  std::string text;
+};
+
+ScanReport read_report(const std::string& path) {
+  ScanReport r;
+  r.text = test::read_all(path);
+  std::istringstream lines(r.text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("found ", 0) == 0) r.found.push_back(line);
+    if (line.rfind("scanned ", 0) == 0) r.scanned = true;
+  }
+  return r;
+}
+
+// The environment that preloads the library with `needles`, reporting to dir/report.
+std::vector<std::string> scan_environment(const TempDir& dir, const std::string& needles) {
+  std::ofstream(dir / "needles.txt", std::ios::binary) << needles;
+  std::filesystem::remove(dir / "report.txt");
+  return {std::string("LD_PRELOAD=") + ENYGMA_FREED_SCAN_LIBRARY,
+          "ENYGMA_FREED_SCAN_NEEDLES=" + (dir / "needles.txt"),
+          "ENYGMA_FREED_SCAN_REPORT=" + (dir / "report.txt")};
+}
+
+// One enygma command, scanned; its exit code checked against `exit_code`.
+ScanReport scanned_command(const std::vector<std::string>& args, const std::string& needles,
+                           int exit_code) {
+  TempDir dir;
+  Child child(test::enygma_binary().string(), args, scan_environment(dir, needles));
+  const test::RunResult r = child.wait(std::chrono::seconds(120));
+  std::string command;
+  for (const auto& a : args) command += " " + a;
+  EXPECT_EQ(r.exit_code, exit_code) << command << "\n" << r.err;
+  ScanReport report = read_report(dir / "report.txt");
+  EXPECT_TRUE(report.scanned) << command << ": the library did not run (" << report.text << ")";
+  return report;
+}
+
+void expect_none_found(const ScanReport& report, const std::string& what) {
+  EXPECT_TRUE(report.found.empty()) << what << ":\n" << report.text;
+}
+
+class FreedSecrets : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#if !defined(ENYGMA_FREED_SCAN_LIBRARY)
+    GTEST_SKIP() << "no preload library in this build (sanitizer builds)";
+#else
+    if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "under a sanitizer";
+#endif
+  }
+};
+
+struct VectorPair {
+  std::string circuit;  // CircuitId text
+  std::string name;     // vectors/<name>.json and <name>-bad.json
+};
+const VectorPair kPairs[] = {
+    {"transfer-k2", "transfer-k2"},           {"transfer-k6", "transfer-k6"},
+    {"deposit-k2", "deposit-k2"},             {"deposit-k6", "deposit-k6"},
+    {"withdraw-k2", "withdraw-k2"},           {"withdraw-k6", "withdraw-k6"},
+    {"joinsplit-enygma", "joinsplit-enygma"}, {"joinsplit-1155", "joinsplit-1155"},
+    {"ownership-721", "ownership-721"},
+};
+
+std::vector<std::string> circuit_args(const CircuitId& id) {
+  std::vector<std::string> args = {"--circuit", std::string(id.family->name)};
+  if (id.family->has_k()) args.insert(args.end(), {"--k", std::to_string(id.k)});
+  return args;
+}
+
+// `enygma <name> --circuit ... [--k K] <rest>`.
+std::vector<std::string> command(const std::string& name, const CircuitId& id,
+                                 const std::vector<std::string>& rest = {}) {
+  std::vector<std::string> args = {name};
+  for (const auto& a : circuit_args(id)) args.push_back(a);
+  args.insert(args.end(), rest.begin(), rest.end());
+  return args;
+}
+
+#if defined(ENYGMA_FREED_SCAN_LIBRARY)
+
+// The control: the library finds what a program frees unwiped (the input file's path, which the
+// option parser and the file reader copy into strings freed as they go), and reports it.
+TEST_F(FreedSecrets, TheSearchFindsTextThatTheProgramFreesUnwiped) {
+  TempDir dir;
+  const std::string path = dir / "a-request-file-with-a-long-name.json";
+  std::ofstream(path) << test::read_vector("transfer-k2.json");
+  const std::string needle = "path\t" + hex(reinterpret_cast<const uint8_t*>(path.data()),
+                                            path.size()) + "\n";
+  const ScanReport r = scanned_command({"validate", "--k", "2", "--input", path}, needle, 0);
+  EXPECT_FALSE(r.found.empty()) << r.text;
+}
+
+// validate and witness of every family's valid and refused request vectors.
+TEST_F(FreedSecrets, CommandsReadingARequestLeaveNoneOfItsPrivateValues) {
+  for (const auto& pair : kPairs) {
+    const auto id = parse_circuit_id(pair.circuit);
+    ASSERT_TRUE(id.ok()) << pair.circuit;
+    const std::set<std::string> published =
+        published_values(*id, test::read_vector(pair.name + ".json"));
+    for (const std::string& file : {pair.name + ".json", pair.name + "-bad.json"}) {
+      const bool valid = file.find("-bad") == std::string::npos;
+      const auto secrets = private_values(test::read_vector(file), published);
+      ASSERT_GE(secrets.size(), 2u) << file;
+      const std::string needles = needles_text(secrets);
+      const auto input = vector_path(file);
+      expect_none_found(
+          scanned_command(command("validate", *id, {"--input", input}), needles, valid ? 0 : 2),
+          "validate " + file);
+      TempDir out;
+      expect_none_found(scanned_command(command("witness", *id, {"--input", input, "--out",
+                                                                 out / "w.wtns"}),
+                                        needles, valid ? 0 : 2),
+                        "witness " + file);
+    }
+  }
+}
+
+// One set of seeded transfer-k2 keys for the tests below.
+const TempDir& transfer_k2_keys() {
+  static TempDir dir;
+  static bool made = [] {
+    const auto r = test::run_enygma({"setup", "--circuit", "transfer", "--k", "2", "--out",
+                                     dir.path().string(), "--insecure-seed", "freed-secrets"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return true;
+  }();
+  (void)made;
+  return dir;
+}
+
+// prove, and verify given a request instead of a proof (refused).
+TEST_F(FreedSecrets, ProveAndVerifyLeaveNoneOfTheRequestsPrivateValues) {
+  const std::string request = test::read_vector("transfer-k2.json");
+  const auto id = parse_circuit_id("transfer-k2");
+  ASSERT_TRUE(id.ok());
+  const auto published = published_values(*id, request);
+  std::string needles = needles_text(private_values(request, published));
+  needles += needles_text(private_values(test::read_vector("transfer-k2-bad.json"), published));
+  const std::string keys = transfer_k2_keys().path().string();
+  TempDir out;
+  for (const char* file : {"transfer-k2.json", "transfer-k2-bad.json"}) {
+    const bool valid = std::string(file).find("-bad") == std::string::npos;
+    expect_none_found(scanned_command({"prove", "--k", "2", "--keys", keys, "--input",
+                                       vector_path(file), "--out", out / "proof.json"},
+                                      needles, valid ? 0 : 2),
+                      std::string("prove ") + file);
+    // a request given where a proof is expected: refused
+    expect_none_found(scanned_command({"verify", "--k", "2", "--keys", keys, "--proof",
+                                       vector_path(file)},
+                                      needles, 2),
+                      std::string("verify given ") + file);
+  }
+}
+
+// make-request (to a file and to standard output) for every family: none of the request it made
+// is left in freed memory, and neither is its seed.
+TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
+  const std::string seed = "5fe1c3a2b4d6e8f00112233445566778899aabbccddeeff0123456789abcdef0";
+  for (const auto& pair : kPairs) {
+    const auto id = parse_circuit_id(pair.circuit);
+    ASSERT_TRUE(id.ok());
+    TempDir dir;
+    const std::vector<std::string> args = command("make-request", *id, {"--seed", seed});
+    std::vector<std::string> to_file = args;
+    to_file.insert(to_file.end(), {"--out", dir / "r.json"});
+    const auto made = test::run_enygma(to_file);
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    const std::string text = test::read_all(dir / "r.json");
+    auto secrets = private_values(text, published_values(*id, text));
+    ASSERT_GE(secrets.size(), 2u) << pair.circuit;
+    uint8_t seed_bytes[32];
+    for (int i = 0; i < 32; ++i) seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
+    // the seed's last 16 bytes (malloc may write its links over a freed block's first ones)
+    const std::string needles =
+        needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
+    to_file.back() = dir / "again.json";
+    expect_none_found(scanned_command(to_file, needles, 0), "make-request --out " + pair.circuit);
+    expect_none_found(scanned_command(args, needles, 0), "make-request " + pair.circuit);
+  }
+  // make-transfer, the transfer's own wallet command, from a seed
+  TempDir dir;
+  const auto made = test::run_enygma(
+      {"make-transfer", "--k", "3", "--seed", seed, "--split", "2", "--out", dir / "t.json"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::string text = test::read_all(dir / "t.json");
+  const auto id = parse_circuit_id("transfer-k3");
+  ASSERT_TRUE(id.ok());
+  const auto secrets = private_values(text, published_values(*id, text));
+  ASSERT_GE(secrets.size(), 2u);
+  expect_none_found(scanned_command({"make-transfer", "--k", "3", "--seed", seed, "--split", "2",
+                                     "--out", dir / "again.json"},
+                                    needles_text(secrets), 0),
+                    "make-transfer");
+}
+
+// A raw connection that sends `head` and part of a body, then goes.
+void send_and_leave(unsigned short port, const std::string& bytes) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), ssize_t(bytes.size()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  close(fd);
+}
+
+// The server, from a request's arrival to its drain at SIGTERM: proofs, refusals (a broken
+// rule, a wrong route, method, content coding), a request sent to the verifying route, a body
+// in chunks, a client that leaves mid-body, two requests in one write.
+TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
+  const std::string request = test::read_vector("transfer-k2.json");
+  const std::string bad = test::read_vector("transfer-k2-bad.json");
+  const auto id = parse_circuit_id("transfer-k2");
+  ASSERT_TRUE(id.ok());
+  const auto published = published_values(*id, request);
+  const std::string needles = needles_text(private_values(request, published)) +
+                              needles_text(private_values(bad, published));
+  TempDir dir;
+  Child server(test::enygma_binary().string(),
+               {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
+                "--circuits", "transfer"},
+               scan_environment(dir, needles));
+  unsigned short port = 0;
+  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
+  for (int i = 0; i < 3000 && port == 0 && server.running(); ++i) {
+    std::smatch m;
+    const std::string out = server.out();
+    if (std::regex_search(out, m, listening)) port = static_cast<unsigned short>(std::stoi(m[1]));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_NE(port, 0) << server.err();
+  const std::vector<std::pair<std::string, std::string>> json = {
+      {"Content-Type", "application/json"}};
+  auto post = [&](const std::string& target, const std::string& body,
+                  std::vector<std::pair<std::string, std::string>> headers = {
+                      {"Content-Type", "application/json"}}) {
+    return test::http_request(port, "POST", target, body, headers).status;
+  };
+  EXPECT_EQ(post("/generateProofTransfer-2", request), 200);
+  EXPECT_EQ(post("/generateProofTransfer-2", bad), 400);
+  EXPECT_EQ(post("/generateProofTransfer-3", request), 404);
+  EXPECT_EQ(post("/verifyProofTransfer-2", request), 400);
+  EXPECT_EQ(post("/verifyProofTransfer-2", "[" + bad + "]"), 400);
+  EXPECT_EQ(post("/generateProofTransfer-2", request,
+                 {{"Content-Type", "application/json"}, {"Content-Encoding", "br"}}),
+            415);
+  EXPECT_EQ(test::http_request(port, "PUT", "/generateProofTransfer-2", request, json).status,
+            405);
+  const std::string head = "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                           "Content-Type: application/json\r\n";
+  const std::string whole = head + "Content-Length: " + std::to_string(request.size()) +
+                            "\r\n\r\n" + request;
+  send_and_leave(port, whole.substr(0, head.size() + 40 + request.size() / 2));
+  send_and_leave(port, whole + whole.substr(0, whole.size() - 100));
+  std::string chunked = head + "Transfer-Encoding: chunked\r\n\r\n";
+  for (size_t at = 0; at < request.size(); at += 700) {
+    const std::string piece = request.substr(at, 700);
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx\r\n", piece.size());
+    chunked += size + piece + "\r\n";
+  }
+  send_and_leave(port, chunked);  // no last chunk: the client leaves mid-body
+  server.send_signal(SIGTERM);
+  EXPECT_EQ(server.wait_exit(std::chrono::seconds(30)), 0) << server.err();
+  const ScanReport report = read_report(dir / "report.txt");
+  EXPECT_TRUE(report.scanned) << report.text;
+  expect_none_found(report, "enygma serve");
+}
+
+#endif  // ENYGMA_FREED_SCAN_LIBRARY
+
+}  // namespace enygma::freed_secrets
+
+#endif  // !__EMSCRIPTEN__
