@@ -41,6 +41,12 @@ using test::Child;
 using test::TempDir;
 using test::vector_path;
 
+#if defined(ENYGMA_FREED_SCAN_LIBRARY)
+constexpr const char* kScanLibrary = ENYGMA_FREED_SCAN_LIBRARY;
+#else
+constexpr const char* kScanLibrary = "";  // sanitizer builds: the tests skip
+#endif
+
 struct Secret {
   std::string field;  // where the request holds it ("secret_key", "keyPairsIn[0].privateKey")
   std::string value;  // decimal
@@ -67,8 +73,8 @@ std::string needles_of(const Secret& s) {
     std::string piece = d.substr(end > 19 ? end - 19 : 0, end > 19 ? 19 : end);
     piece.erase(0, piece.find_first_not_of('0'));
     if (piece.size() >= 12 && piece.size() < d.size()) {
-      add("decimal digits .." + std::to_string(end),
-          reinterpret_cast<const uint8_t*>(piece.data()), piece.size());
+      add("decimal digits .." + std::to_string(end), reinterpret_cast<const uint8_t*>(piece.data()),
+          piece.size());
     }
   }
   // Binary forms only for values that cannot be mostly zero bytes, and are field elements.
@@ -102,7 +108,8 @@ std::set<std::string> published_values(const CircuitId& id, const std::string& r
 // not under a member that holds one (a refused request's public members differ from the valid
 // one's), not a commitment (published on the chain), not a round number (10^36 - 1 is a bound
 // the code holds as a constant).
-std::vector<Secret> private_values(const std::string& text, const std::set<std::string>& published) {
+std::vector<Secret> private_values(const std::string& text,
+                                   const std::set<std::string>& published) {
   const auto doc = nlohmann::json::parse(text);
   std::vector<Secret> out;
   std::set<std::string> seen;
@@ -114,23 +121,23 @@ std::vector<Secret> private_values(const std::string& text, const std::set<std::
     }
     return false;
   };
-  std::function<void(const nlohmann::json&, const std::string&)> walk =
-      [&](const nlohmann::json& v, const std::string& at) {
-        if (v.is_object()) {
-          for (const auto& [key, e] : v.items()) walk(e, at.empty() ? key : at + "." + key);
-        } else if (v.is_array()) {
-          for (size_t i = 0; i < v.size(); ++i) walk(v[i], at + "[" + std::to_string(i) + "]");
-        } else if (v.is_string()) {
-          const std::string s = v.get<std::string>();
-          std::string lower = at;
-          for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-          if (s.size() >= 6 && s.find_first_not_of("0123456789") == std::string::npos &&
-              lower.find("commit") == std::string::npos && !std::regex_match(s, round) &&
-              !published.count(s) && seen.insert(s).second) {
-            out.push_back({at, s});
-          }
-        }
-      };
+  std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& v,
+                                                                            const std::string& at) {
+    if (v.is_object()) {
+      for (const auto& [key, e] : v.items()) walk(e, at.empty() ? key : at + "." + key);
+    } else if (v.is_array()) {
+      for (size_t i = 0; i < v.size(); ++i) walk(v[i], at + "[" + std::to_string(i) + "]");
+    } else if (v.is_string()) {
+      const std::string s = v.get<std::string>();
+      std::string lower = at;
+      for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+      if (s.size() >= 6 && s.find_first_not_of("0123456789") == std::string::npos &&
+          lower.find("commit") == std::string::npos && !std::regex_match(s, round) &&
+          !published.count(s) && seen.insert(s).second) {
+        out.push_back({at, s});
+      }
+    }
+  };
   for (const auto& [key, member] : doc.items()) {
     if (!holds_published(member)) walk(member, key);
   }
@@ -165,7 +172,7 @@ ScanReport read_report(const std::string& path) {
 std::vector<std::string> scan_environment(const TempDir& dir, const std::string& needles) {
   std::ofstream(dir / "needles.txt", std::ios::binary) << needles;
   std::filesystem::remove(dir / "report.txt");
-  return {std::string("LD_PRELOAD=") + ENYGMA_FREED_SCAN_LIBRARY,
+  return {std::string("LD_PRELOAD=") + kScanLibrary,
           "ENYGMA_FREED_SCAN_NEEDLES=" + (dir / "needles.txt"),
           "ENYGMA_FREED_SCAN_REPORT=" + (dir / "report.txt")};
 }
@@ -191,11 +198,9 @@ void expect_none_found(const ScanReport& report, const std::string& what) {
 class FreedSecrets : public ::testing::Test {
  protected:
   void SetUp() override {
-#if !defined(ENYGMA_FREED_SCAN_LIBRARY)
-    GTEST_SKIP() << "no preload library in this build (sanitizer builds)";
-#else
-    if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "under a sanitizer";
-#endif
+    if (!*kScanLibrary || ENYGMA_UNDER_SANITIZER) {
+      GTEST_SKIP() << "no preload library in this build (the sanitizers replace malloc)";
+    }
   }
 };
 
@@ -204,10 +209,14 @@ struct VectorPair {
   std::string name;     // vectors/<name>.json and <name>-bad.json
 };
 const VectorPair kPairs[] = {
-    {"transfer-k2", "transfer-k2"},           {"transfer-k6", "transfer-k6"},
-    {"deposit-k2", "deposit-k2"},             {"deposit-k6", "deposit-k6"},
-    {"withdraw-k2", "withdraw-k2"},           {"withdraw-k6", "withdraw-k6"},
-    {"joinsplit-enygma", "joinsplit-enygma"}, {"joinsplit-1155", "joinsplit-1155"},
+    {"transfer-k2", "transfer-k2"},
+    {"transfer-k6", "transfer-k6"},
+    {"deposit-k2", "deposit-k2"},
+    {"deposit-k6", "deposit-k6"},
+    {"withdraw-k2", "withdraw-k2"},
+    {"withdraw-k6", "withdraw-k6"},
+    {"joinsplit-enygma", "joinsplit-enygma"},
+    {"joinsplit-1155", "joinsplit-1155"},
     {"ownership-721", "ownership-721"},
 };
 
@@ -226,16 +235,14 @@ std::vector<std::string> command(const std::string& name, const CircuitId& id,
   return args;
 }
 
-#if defined(ENYGMA_FREED_SCAN_LIBRARY)
-
 // The control: the library finds what a program frees unwiped (the input file's path, which the
 // option parser and the file reader copy into strings freed as they go), and reports it.
 TEST_F(FreedSecrets, TheSearchFindsTextThatTheProgramFreesUnwiped) {
   TempDir dir;
   const std::string path = dir / "a-request-file-with-a-long-name.json";
   std::ofstream(path) << test::read_vector("transfer-k2.json");
-  const std::string needle = "path\t" + hex(reinterpret_cast<const uint8_t*>(path.data()),
-                                            path.size()) + "\n";
+  const std::string needle =
+      "path\t" + hex(reinterpret_cast<const uint8_t*>(path.data()), path.size()) + "\n";
   const ScanReport r = scanned_command({"validate", "--k", "2", "--input", path}, needle, 0);
   EXPECT_FALSE(r.found.empty()) << r.text;
 }
@@ -257,10 +264,10 @@ TEST_F(FreedSecrets, CommandsReadingARequestLeaveNoneOfItsPrivateValues) {
           scanned_command(command("validate", *id, {"--input", input}), needles, valid ? 0 : 2),
           "validate " + file);
       TempDir out;
-      expect_none_found(scanned_command(command("witness", *id, {"--input", input, "--out",
-                                                                 out / "w.wtns"}),
-                                        needles, valid ? 0 : 2),
-                        "witness " + file);
+      expect_none_found(
+          scanned_command(command("witness", *id, {"--input", input, "--out", out / "w.wtns"}),
+                          needles, valid ? 0 : 2),
+          "witness " + file);
     }
   }
 }
@@ -295,10 +302,10 @@ TEST_F(FreedSecrets, ProveAndVerifyLeaveNoneOfTheRequestsPrivateValues) {
                                       needles, valid ? 0 : 2),
                       std::string("prove ") + file);
     // a request given where a proof is expected: refused
-    expect_none_found(scanned_command({"verify", "--k", "2", "--keys", keys, "--proof",
-                                       vector_path(file)},
-                                      needles, 2),
-                      std::string("verify given ") + file);
+    expect_none_found(
+        scanned_command({"verify", "--k", "2", "--keys", keys, "--proof", vector_path(file)},
+                        needles, 2),
+        std::string("verify given ") + file);
   }
 }
 
@@ -319,10 +326,10 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
     auto secrets = private_values(text, published_values(*id, text));
     ASSERT_GE(secrets.size(), 2u) << pair.circuit;
     uint8_t seed_bytes[32];
-    for (int i = 0; i < 32; ++i) seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
+    for (int i = 0; i < 32; ++i)
+      seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
     // the seed's last 16 bytes (malloc may write its links over a freed block's first ones)
-    const std::string needles =
-        needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
+    const std::string needles = needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
     to_file.back() = dir / "again.json";
     expect_none_found(scanned_command(to_file, needles, 0), "make-request --out " + pair.circuit);
     expect_none_found(scanned_command(args, needles, 0), "make-request " + pair.circuit);
@@ -397,12 +404,12 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
   EXPECT_EQ(post("/generateProofTransfer-2", request,
                  {{"Content-Type", "application/json"}, {"Content-Encoding", "br"}}),
             415);
-  EXPECT_EQ(test::http_request(port, "PUT", "/generateProofTransfer-2", request, json).status,
-            405);
-  const std::string head = "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           "Content-Type: application/json\r\n";
-  const std::string whole = head + "Content-Length: " + std::to_string(request.size()) +
-                            "\r\n\r\n" + request;
+  EXPECT_EQ(test::http_request(port, "PUT", "/generateProofTransfer-2", request, json).status, 405);
+  const std::string head =
+      "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+      "Content-Type: application/json\r\n";
+  const std::string whole =
+      head + "Content-Length: " + std::to_string(request.size()) + "\r\n\r\n" + request;
   send_and_leave(port, whole.substr(0, head.size() + 40 + request.size() / 2));
   send_and_leave(port, whole + whole.substr(0, whole.size() - 100));
   std::string chunked = head + "Transfer-Encoding: chunked\r\n\r\n";
@@ -419,8 +426,6 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
   EXPECT_TRUE(report.scanned) << report.text;
   expect_none_found(report, "enygma serve");
 }
-
-#endif  // ENYGMA_FREED_SCAN_LIBRARY
 
 }  // namespace enygma::freed_secrets
 

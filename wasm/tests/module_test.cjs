@@ -547,7 +547,7 @@ test('secrets: makeRequest leaves none of the request it made in memory, but in 
     const made = abi.makeRequest(circuit, seed);
     assert.equal(made.status, STATUS.OK, made.text);
     assert.equal(seedLeft(abi, seed), -1, 'the seed given to makeRequest');
-    const secrets = privateValues(made.text, []).filter((s) => /secret|random|salt|sk|value|balance|amount|merkleProofs/i.test(s.field) && !/hash|commit/i.test(s.field));
+    const secrets = privateValues(made.text, []).filter((s) => /secret|random|salt|sk|value|balance|amount|merkleProofs|publicKey|uid/i.test(s.field) && !/hash|commit/i.test(s.field));
     assert.ok(secrets.length >= 2, JSON.stringify(secrets));
     assertNoSecretLeft(abi, secrets, 'makeRequest ' + circuit);
   }
