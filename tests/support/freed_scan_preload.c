@@ -6,9 +6,9 @@
 // (mmap'ed chunks: unmapped on free) are not searched.
 //
 // Environment: ENYGMA_FREED_SCAN_NEEDLES, a file of "label<TAB>hex bytes" lines (each 4 bytes
-// or more); ENYGMA_FREED_SCAN_REPORT, a file that gets one line per block holding a needle
-// ("found <label> in a freed block of <n> bytes") and, at exit, "scanned <blocks> blocks,
-// <bytes> bytes". Nothing here allocates: the hooks run inside free().
+// or more); ENYGMA_FREED_SCAN_REPORT, a file that gets a line for each needle found in a block
+// ("found <label> in a freed block of <n> bytes", at most 64 a block) and, at exit, "scanned
+// <blocks> blocks, <bytes> bytes". Nothing here allocates: the hooks run inside free().
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <malloc.h>
@@ -23,7 +23,7 @@
 extern void __libc_free(void* p);
 extern void* __libc_malloc(size_t n);
 
-enum { kMaxNeedles = 8192, kMaxBytes = 1 << 20, kBuckets = 1 << 16 };
+enum { kMaxNeedles = 1 << 16, kMaxBytes = 1 << 22, kBuckets = 1 << 16 };
 
 struct Needle {
   uint32_t offset, length;              // in g_bytes
@@ -79,7 +79,7 @@ static int hex_value(char c) {
 static void load_needles(const char* path) {
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
-  static char text[4 << 20];
+  static char text[16 << 20];
   size_t n = 0;
   for (ssize_t r; n < sizeof text && (r = read(fd, text + n, sizeof text - n)) > 0;) n += (size_t)r;
   close(fd);
@@ -163,18 +163,19 @@ static void report_found(const struct Needle* needle, size_t block_size) {
   write_all(g_report, line, n);
 }
 
-// Searches a block about to be freed; reports the first needle found in it.
+// Searches a block about to be freed; reports each needle found in it (at most 64 per block).
 static void scan(const unsigned char* p, size_t size) {
   atomic_fetch_add(&g_blocks, 1);
   atomic_fetch_add(&g_scanned_bytes, size);
   if (size < 4) return;
+  int reported = 0;
   for (size_t i = 0; i + 4 <= size; ++i) {
     const uint32_t b = bucket_of(p + i);
     for (uint32_t k = g_first[b]; k < g_first[b + 1]; ++k) {
       const struct Needle* needle = &g_needles[g_order[k]];
       if (needle->length <= size - i && memcmp(p + i, g_bytes + needle->offset, needle->length) == 0) {
         report_found(needle, size);
-        return;
+        if (++reported == 64) return;
       }
     }
   }
