@@ -23,7 +23,7 @@
 extern void __libc_free(void* p);
 extern void* __libc_malloc(size_t n);
 
-enum { kMaxNeedles = 1 << 16, kMaxBytes = 1 << 22, kBuckets = 1 << 16 };
+enum { kMaxNeedles = 1 << 16, kMaxBytes = 1 << 22, kBuckets = 1 << 20 };
 
 struct Needle {
   uint32_t offset, length;              // in g_bytes
@@ -45,7 +45,7 @@ static atomic_ulong g_blocks, g_scanned_bytes;
 static uint32_t bucket_of(const unsigned char* p) {
   uint32_t x;
   memcpy(&x, p, 4);
-  return (x * 2654435761u) >> 16;
+  return (x * 2654435761u) >> 12;
 }
 
 static void write_all(int fd, const char* text, size_t n) {
