@@ -13,11 +13,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sodium.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -29,7 +32,11 @@
 #include <vector>
 
 #include "core/field/fr.hpp"
+#include "core/parallel/dead_stack.hpp"
+#include "core/registry/circuit_prover.hpp"
 #include "core/registry/registry.hpp"
+#include "native/common/file_io.hpp"
+#include "native/server/work_queue.hpp"
 #include "support/http_client.hpp"
 #include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
@@ -402,6 +409,161 @@ TEST_F(FreedSecrets, WitnessAndProveLeaveNoneOfTheWitness) {
                          "--input", vector_path("transfer-k2.json"), "--out", dir / "p.json"},
                         needles, 0),
         "prove transfer-k2, the witness's values");
+  }
+}
+
+// The byte strings of `needles` text ("label<TAB>hex" lines), with their labels.
+std::vector<std::pair<std::string, std::string>> needle_bytes(const std::string& needles) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream lines(needles);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t tab = line.find('\t');
+    std::string bytes;
+    for (size_t i = tab + 1; i + 1 < line.size(); i += 2) {
+      bytes.push_back(char(std::stoi(line.substr(i, 2), nullptr, 16)));
+    }
+    out.emplace_back(line.substr(0, tab), bytes);
+  }
+  return out;
+}
+
+// The labels of the needles found in the calling thread's dead stack: from the bottom of its
+// stack (pthread_getattr_np) to just below this frame.
+__attribute__((noinline)) std::vector<std::string> found_in_dead_stack(
+    const std::vector<std::pair<std::string, std::string>>& needles) {
+  pthread_attr_t attr;
+  void* low = nullptr;
+  size_t size = 0;
+  std::vector<std::string> found;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return {"(no stack bounds)"};
+  pthread_attr_getstack(&attr, &low, &size);
+  pthread_attr_destroy(&attr);
+  volatile char here = 0;
+  const char* end = const_cast<const char*>(&here) - 4096;  // this function's own frames above
+  const char* begin = static_cast<const char*>(low);
+  static const char zeros[4096] = {};
+  while (begin + 4096 <= end && std::memcmp(begin, zeros, 4096) == 0) begin += 4096;  // untouched
+  for (const auto& [label, bytes] : needles) {
+    if (memmem(begin, size_t(end - begin), bytes.data(), bytes.size())) found.push_back(label);
+  }
+  return found;
+}
+
+// Leaves `bytes` in this thread's dead stack, 64 KiB below the caller (deeper than the search's
+// own frames go).
+__attribute__((noinline)) void leave_on_stack(const std::string& bytes) {
+  volatile char* deep = static_cast<volatile char*>(__builtin_alloca(65536));
+  for (size_t i = 0; i < bytes.size(); ++i) deep[i] = bytes[i];
+}
+
+// The control: the search finds what a finished call left on the stack, and zero_dead_stack
+// removes it.
+TEST(DeadStacks, TheSearchFindsWhatAFinishedCallLeftAndZeroingRemovesIt) {
+  if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "AddressSanitizer moves locals to fake stacks";
+  const std::vector<std::pair<std::string, std::string>> needles = {
+      {"pattern", "a secret left on the stack by a finished call"}};
+  std::vector<std::string> before, after;
+  std::thread([&] {
+    leave_on_stack(needles[0].second);
+    before = found_in_dead_stack(needles);
+    zero_dead_stack();
+    after = found_in_dead_stack(needles);
+  }).join();
+  EXPECT_EQ(before.size(), 1u);
+  EXPECT_TRUE(after.empty());
+}
+
+// The server's work queue zeroes the dead stacks of its worker and of the worker's pool after
+// each job: what one job left there, the next one does not find.
+TEST(DeadStacks, TheServersWorkQueueZeroesThemAfterEachJob) {
+  if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "AddressSanitizer moves locals to fake stacks";
+  const std::vector<std::pair<std::string, std::string>> needles = {
+      {"pattern", "a secret left on the stack by a finished job"}};
+  server::WorkQueue queue(1, 4, 2);
+  std::mutex mu;
+  std::condition_variable cv;
+  int done = 0;
+  std::vector<std::string> found;
+  auto finished = [&] {
+    std::lock_guard lock(mu);
+    ++done;
+    cv.notify_all();
+  };
+  ASSERT_TRUE(queue.try_submit([&](ThreadPool& pool, auto) {
+    pool.run_on_every_thread([&] { leave_on_stack(needles[0].second); });
+    finished();
+  }));
+  ASSERT_TRUE(queue.try_submit([&](ThreadPool& pool, auto) {
+    std::vector<std::string> here;
+    pool.run_on_every_thread([&] {
+      auto f = found_in_dead_stack(needles);
+      std::lock_guard lock(mu);
+      here.insert(here.end(), f.begin(), f.end());
+    });
+    {
+      std::lock_guard lock(mu);
+      found = here;
+    }
+    finished();
+  }));
+  std::unique_lock lock(mu);
+  ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return done == 2; }));
+  EXPECT_TRUE(found.empty()) << found.size()
+                             << " threads' dead stacks held the first job's pattern";
+}
+
+// After a proof on a worker and its pool (as the server makes it) and zero_dead_stacks (what the
+// server's worker calls after each job), no thread's dead stack holds a private value of the
+// request, of its witness, or the proof's blinding r and s (left there before the zeroing was
+// added). Threads of their own (the main thread's stack is not all mapped).
+TEST_F(FreedSecrets, DeadStacksAreZeroedAfterAProof) {
+  const std::string request = test::read_vector("transfer-k2.json");
+  const auto id = parse_circuit_id("transfer-k2");
+  ASSERT_TRUE(id.ok());
+  TempDir dir;
+  size_t count = 0;
+  std::string text = needles_text(private_values(request, published_values(*id, request))) +
+                     witness_needles(*id, request, dir, count);
+  // the proof's blinding r and s, from a test seed as the prover derives them
+  const std::string seed_text = "dead stacks";
+  const std::vector<uint8_t> seed(seed_text.begin(), seed_text.end());
+  for (const char* label : {"enygma-groth16-r", "enygma-groth16-s"}) {
+    uint8_t wide[64];
+    crypto_generichash(wide, sizeof wide, reinterpret_cast<const uint8_t*>(label),
+                       std::strlen(label), seed.data(), seed.size());
+    const Fr x = Fr::from_wide_le_bytes(wide);
+    text += needles_of({label, x.to_decimal()});
+  }
+  const auto needles = needle_bytes(text);
+  const std::string keys = transfer_k2_keys().path().string();
+  auto pk = native::read_file(native::proving_key_path(keys, *id));
+  auto vk = native::read_file(native::verifying_key_path(keys, *id));
+  ASSERT_TRUE(pk.ok() && vk.ok());
+  {
+    std::vector<std::string> found;
+    std::thread worker([&] {
+      ThreadPool pool(2);
+      auto prover = CircuitProver::load(*id, std::span<const uint8_t>(*pk), *vk, pool);
+      ASSERT_TRUE(prover.ok());
+      ProveOptions options;
+      options.insecure_test_seed = seed;
+      auto proof = (*prover)->prove_request(request, pool, options);
+      ASSERT_TRUE(proof.ok());
+      zero_dead_stacks(pool);
+      std::mutex mu;
+      std::atomic<size_t> started{0};
+      pool.run_tasks(pool.size(), [&](size_t) {
+        started.fetch_add(1);
+        while (started.load() < pool.size()) std::this_thread::yield();
+        auto here = found_in_dead_stack(needles);
+        std::lock_guard lock(mu);
+        found.insert(found.end(), here.begin(), here.end());
+      });
+    });
+    worker.join();
+    std::string all;
+    for (const auto& f : found) all += f + "\n";
+    EXPECT_TRUE(found.empty()) << "after zero_dead_stacks:\n" << all;
   }
 }
 

@@ -150,17 +150,10 @@ __attribute__((noinline)) void zero_dead_stack() {
   }
 }
 
-// Zeroes the dead stack of every thread of the pool, the caller's included: one task each (a
-// task waits until all have started, so that no thread takes two and every thread takes one).
+// Zeroes the dead stack of every thread of the pool, the caller's included.
 void zero_dead_stacks(ThreadPool& pool) {
-  const size_t threads = pool.size();
-  std::atomic<size_t> started{0};
-  pool.run_tasks(threads, [&](size_t) {
-    started.fetch_add(1);
-    while (started.load() < threads) std::this_thread::yield();
-    zero_dead_stack();
-  });
-  zero_dead_stack();  // the caller's, below run_tasks' frames too
+  pool.run_on_every_thread(zero_dead_stack);
+  zero_dead_stack();  // the caller's, below run_on_every_thread's frames too
 }
 
 // On leaving an ABI function that saw a secret (a request, a wallet's seed, a setup's toxic

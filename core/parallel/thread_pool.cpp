@@ -130,6 +130,16 @@ void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)
   run_job(chunks, [&](size_t c) { f(n * c / chunks, n * (c + 1) / chunks); });
 }
 
+void ThreadPool::run_on_every_thread(const std::function<void()>& f) {
+  const size_t threads = size_;
+  std::atomic<size_t> started{0};
+  run_tasks(threads, [&](size_t) {
+    started.fetch_add(1);
+    while (started.load() < threads) std::this_thread::yield();
+    f();
+  });
+}
+
 void ThreadPool::run_tasks(size_t tasks, const std::function<void(size_t)>& f) {
   run_job(tasks, f);
 }

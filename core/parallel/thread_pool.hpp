@@ -38,6 +38,10 @@ class ThreadPool {
   // f(i) for each task i in [0, tasks), one task per call (use when tasks are coarse).
   void run_tasks(size_t tasks, const std::function<void(size_t)>& f);
 
+  // f() once on every thread of the pool, the caller's included (not from inside a job): one
+  // task each, every task waiting until all have started, so that no thread takes two.
+  void run_on_every_thread(const std::function<void()>& f);
+
   static unsigned hardware_threads();
 
  private:

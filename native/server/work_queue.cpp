@@ -1,5 +1,7 @@
 #include "native/server/work_queue.hpp"
 
+#include "core/parallel/dead_stack.hpp"
+
 namespace enygma::server {
 
 WorkQueue::WorkQueue(unsigned workers, unsigned capacity, unsigned threads_per_worker)
@@ -63,6 +65,9 @@ void WorkQueue::worker_loop(unsigned index) {
       // The job's connection is then closed without an answer when the job is released.
     }
     entry.job = nullptr;  // release what the job holds (its connection) outside the lock
+    // The job saw a request's secrets: its frames' locals stay on the stacks of this thread and
+    // of its pool until overwritten.
+    zero_dead_stacks(pool);
     lock.lock();
     --running_;
   }
