@@ -92,7 +92,7 @@ std::string needles_of(const Secret& s) {
   for (const auto& [form, words] : {std::pair{std::string("le32"), x->to_u256()},
                                     std::pair{std::string("montgomery le32"), x->montgomery()}}) {
     uint8_t le[32], be[32];
-    for (int i = 0; i < 32; ++i) le[i] = uint8_t(words.w[i / 8] >> (8 * (i % 8)));
+    u256_to_le_bytes(words, le);
     for (int i = 0; i < 32; ++i) be[i] = le[31 - i];
     add(form, le, 32);
     add(form.substr(0, form.size() - 4) + "be32", be, 32);
@@ -364,7 +364,7 @@ std::string witness_needles(const CircuitId& id, const std::string& request, con
     for (const auto& [form, words] : {std::pair{std::string("le32"), x.to_u256()},
                                       std::pair{std::string("montgomery le32"), x.montgomery()}}) {
       uint8_t le[32];
-      for (int b = 0; b < 32; ++b) le[b] = uint8_t(words.w[b / 8] >> (8 * (b % 8)));
+      u256_to_le_bytes(words, le);
       needles += "wire " + std::to_string(i) + " (" + form + ")\t" + hex(le, 32) + "\n";
     }
     ++values;

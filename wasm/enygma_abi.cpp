@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "core/field/cpu_features.hpp"
 #include "core/groth16/key_format.hpp"
