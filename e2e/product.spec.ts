@@ -301,6 +301,40 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.memory.memory_bytes).toBeGreaterThan(0);
 });
 
+// The key cache (IndexedDB 'enygma-keys') shared with tabs of other builds: a tab holding it open
+// at an older version does not hold loadKeys back (keys downloaded instead), and the worker's own
+// connection gives way to a tab asking for a newer version (which would otherwise wait forever).
+test('the key cache: another build\'s tab holding it open does not stop loadKeys, and the worker gives way to a newer one', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const result = await page.evaluate(async () => {
+    const within = <T,>(p: Promise<T>, ms: number, what: string) => Promise.race([p,
+      new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms))]);
+    const open = (version: number) => new Promise<any>((resolve) => {
+      const r = indexedDB.open('enygma-keys', version);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => resolve(null);
+      setTimeout(() => resolve('blocked'), 5000);
+    });
+    const older = await open(2); // an older build's tab
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    const sources = [(await within(e.loadKeys('transfer-k2'), 30000, 'loadKeys beside the older tab')).source];
+    older.close();
+    sources.push((await e.loadKeys('transfer-k2')).source); // cached now
+    sources.push((await e.loadKeys('transfer-k2')).source); // from the cache
+    const newer = await open(99); // a newer build's tab
+    const newerOpened = newer !== null && newer !== 'blocked';
+    if (newerOpened) newer.close();
+    sources.push((await within(e.loadKeys('transfer-k2'), 30000, 'loadKeys after the newer tab')).source);
+    const { valid } = await e.verify('transfer-k2', (await e.prove('transfer-k2', await e.makeRequest('transfer-k2'))).response);
+    e.terminate();
+    return { sources, newerOpened, valid };
+  });
+  expect(result.sources).toEqual(['network', 'network', 'cache', 'network']);
+  expect(result.newerOpened).toBe(true);
+  expect(result.valid).toBe(true);
+});
+
 // A wallet's page at a path of its own (/app/) imports the package by a relative URL, under the
 // Content-Security-Policy the server sends its demo, with Trusted Types enforced on the page
 // (`trusted-types enygma`: the package's policy makes the worker's URL): the worker, the module's pthread workers and

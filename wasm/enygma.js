@@ -114,10 +114,26 @@ function isCircuitId(c) {
   return (typeof c === 'string' && c !== '') || Number.isInteger(c);
 }
 
-// The name a circuit's keys are remembered under: a number k is the transfer circuit of that k,
-// as in the worker (enygma_worker.js circuitOf).
+// The name a circuit's keys are remembered under, as the module names the circuit: a number k is
+// the transfer circuit of that k (enygma_worker.js circuitOf), and k is written without leading
+// zeros ("deposit-k02" is "deposit-k2": core/registry parse_circuit_id).
 function keyOf(circuit) {
-  return typeof circuit === 'number' ? 'transfer-k' + circuit : circuit;
+  if (typeof circuit === 'number') return 'transfer-k' + circuit;
+  const m = typeof circuit === 'string' && /^(.+)-k(\d{1,3})$/.exec(circuit);
+  return m ? `${m[1]}-k${Number(m[2])}` : circuit;
+}
+
+// Whether an ArrayBuffer, or the buffer under a view, was detached (transferred elsewhere): its
+// bytes are gone, and it cannot be sent to the worker.
+function isDetached(value) {
+  const buffer = ArrayBuffer.isView(value) ? value.buffer : value;
+  if (!(buffer instanceof ArrayBuffer)) return false;
+  try {
+    buffer.slice(0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 export class Enygma {
@@ -186,6 +202,7 @@ export class Enygma {
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
   #terminated = false; // terminate() was called: every call rejects
+  #broken = null; // the error of a restart whose new worker did not start: every later call rejects with it
 
   constructor(workerUrl, threads, manifestUrl, warm) {
     this.#workerUrl = workerUrl;
@@ -223,8 +240,15 @@ export class Enygma {
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
     this.#opSeq = info.opSeq && this.#cancelView ? new Int32Array(info.opSeq) : null;
-    for (const [circuit, how] of this.#keys) {
-      await this.#send(how.op, { circuit, ...how.args });
+    for (const [circuit, how] of [...this.#keys]) {
+      try {
+        await this.#send(how.op, { circuit, ...how.args });
+      } catch (e) {
+        // (offline, a key file changed on the server): the circuit is no longer loaded, and its
+        // calls say so ("no keys loaded", rule key); the worker serves the others
+        if (e instanceof EnygmaError && (e.rule === 'key' || e.rule === 'input')) this.#keys.delete(circuit);
+        else throw e;
+      }
     }
   }
 
@@ -272,6 +296,8 @@ export class Enygma {
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
+    // (#keys changes in the order of the worker's answers, which is the order of the calls: a
+    // load answered after a later unload was asked for is undone by that unload's answer)
     loaded.then(() => this.#keys.set(keyOf(circuit), { op: 'loadKeys', args: { manifestUrl } }), () => {});
     return loaded;
   }
@@ -282,14 +308,24 @@ export class Enygma {
   async loadKeyBytes(circuit, pk, vk, expect) {
     const { pkBlake2b, vkBlake2b } = optionsOf(expect, 'expect');
     const args = { pk: pk == null ? null : toBuffer(pk, 'pk'), vk: toBuffer(vk, 'vk'), pkBlake2b, vkBlake2b };
+    // Without shared memory a cancel restarts the worker, which gets the keys again: from a copy
+    // of the bytes made now (the caller may reuse or transfer its buffer). With shared memory
+    // there is no restart, and no copy is kept.
+    const kept = this.#cancelView ? null
+      : { ...args, pk: args.pk && args.pk.slice(0), vk: args.vk.slice(0) };
     const loaded = this.#call('loadKeyBytes', { circuit, ...args });
-    loaded.then(() => this.#keys.set(keyOf(circuit), { op: 'loadKeyBytes', args }), () => {});
+    loaded.then(() => {
+      if (kept) this.#keys.set(keyOf(circuit), { op: 'loadKeyBytes', args: kept });
+      else this.#keys.delete(keyOf(circuit));
+    }, () => {});
     return loaded;
   }
   // Forgets a circuit's keys (their memory is freed in the module).
   async unloadKeys(circuit) {
-    this.#keys.delete(keyOf(circuit));
-    return this.#call('unloadKeys', { circuit });
+    const unloaded = this.#call('unloadKeys', { circuit });
+    const forget = () => this.#keys.delete(keyOf(circuit));
+    unloaded.then(forget, forget);
+    return unloaded;
   }
   // {memory_bytes, heap_in_use_bytes, heap_free_bytes, threads}: the module's memory now.
   memory() {
@@ -322,6 +358,7 @@ export class Enygma {
   // 1..10, default 1; join-split: real inputs, 1..10, default 2; deposit and ownership: 1).
   async makeRequest(circuit, options) {
     const { seed, count } = optionsOf(options);
+    if (isDetached(seed)) throw argumentError('seed', 'seed is over a detached ArrayBuffer (its bytes were transferred)');
     return this.#call('makeRequest', { circuit, seed, count });
   }
   // The transfer form of makeRequest: payees = the recipients sharing the amount.
@@ -395,7 +432,14 @@ export class Enygma {
     const asked = this.#rejectPending(new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
       (pending) => STATE_QUESTIONS.has(pending.op));
     this.#runningProof = null;
-    this.#starting = this.#start().finally(() => {
+    this.#starting = this.#start().catch((e) => {
+      // (the page went offline, the worker's script changed on the server): this instance has no
+      // worker any more; every later call says so instead of waiting for one
+      this.#worker.terminate();
+      this.#broken = new EnygmaError('error', {
+        error: `the worker could not be started again after a cancel: ${e.message}`, rule: 'internal', field: '' });
+      throw this.#broken;
+    }).finally(() => {
       this.#starting = null;
     });
     this.#starting.catch(() => {}); // a failed start rejects the calls that wait for it
@@ -418,6 +462,7 @@ export class Enygma {
     this.#worker?.terminate(); // null when create's Worker could not be made
     this.#rejectPending(terminatedError());
     this.#runningProof = null;
+    this.#keys.clear(); // key bytes kept for a restart
   }
 
   // Rejects the calls waiting for the worker's answers, except those keep(pending) holds, which
@@ -459,6 +504,7 @@ export class Enygma {
   #post(id, op, args, onEvent) {
     return new Promise((resolve, reject) => {
       if (this.#terminated) return reject(terminatedError());
+      if (this.#broken) return reject(this.#broken);
       // A state question keeps its arguments, to be asked of a new worker after a restart; other
       // calls' arguments (a proof's request with its secret key) are not held here.
       const pending = { resolve, reject, onEvent, op };
@@ -512,6 +558,7 @@ function asText(value, field) {
 // Key file bytes (an ArrayBuffer, or a typed array or DataView over one) as an ArrayBuffer of
 // their own.
 function toBuffer(bytes, field) {
+  if (isDetached(bytes)) throw argumentError(field, `${field} is over a detached ArrayBuffer (its bytes were transferred)`);
   if (bytes instanceof ArrayBuffer) return bytes;
   if (ArrayBuffer.isView(bytes)) return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   throw argumentError(field, `${field} must be an ArrayBuffer or a typed array of key file bytes, not ${bytes === null ? 'null' : typeof bytes}`);

@@ -306,8 +306,14 @@
         });
       },
       testSeedFromText: function (text) {
-        // The CLI's --test-seed TEXT: BLAKE2b-256 of the UTF-8 text, no key.
-        return this.blake2b256(encoder.encode(text));
+        // The CLI's --test-seed TEXT: BLAKE2b-256 of the UTF-8 text, no key. (A wallet's seed
+        // text is a secret: its bytes are zeroed once hashed; the text itself a script cannot wipe.)
+        var bytes = encoder.encode(text);
+        try {
+          return this.blake2b256(bytes);
+        } finally {
+          bytes.fill(0);
+        }
       }
     };
   }

@@ -116,19 +116,50 @@ function hex(bytes) {
 // browser copies through its structured clone. The entry is written after its file is
 // complete (a writable's close commits the file at once), and an entry whose file is missing
 // or of another size is dropped and the keys downloaded again. ---------------------------
+//
+// Tabs of other builds may hold the database open at another version. Opening it at a higher
+// one waits until every other connection closes ("blocked"): this worker then goes on without
+// the cache (keys downloaded) rather than wait, and closes its own connection as soon as another
+// tab asks for a newer version, so that it never holds that tab back (a later call opens it
+// again, and finds the newer version: no cache).
 function openKeyDb() {
   return new Promise(function (resolve) {
     if (typeof indexedDB === 'undefined') return resolve(null);
-    var req = indexedDB.open(KEY_DB, KEY_DB_VERSION);
+    var settled = false;
+    var settle = function (db) {
+      if (!settled) {
+        settled = true;
+        resolve(db);
+      } else if (db) {
+        db.close(); // opened after this worker went on without it
+      }
+    };
+    var req;
+    try {
+      req = indexedDB.open(KEY_DB, KEY_DB_VERSION);
+    } catch (e) {
+      return resolve(null);
+    }
     req.onupgradeneeded = function () {
       if (req.result.objectStoreNames.contains(KEY_STORE)) req.result.deleteObjectStore(KEY_STORE);
       req.result.createObjectStore(KEY_STORE, { keyPath: 'circuit' });
     };
     req.onsuccess = function () {
-      resolve(req.result);
+      var db = req.result;
+      db.onversionchange = function () {
+        db.close();
+        if (keyDbPromise && keyDbConnection === db) keyDbPromise = null;
+      };
+      if (!settled) keyDbConnection = db;
+      settle(db);
+    };
+    req.onblocked = function () {
+      // another tab holds an older version open: no cache this time (the next call asks again)
+      if (!settled && keyDbPromise) keyDbPromise = null;
+      settle(null);
     };
     req.onerror = function () {
-      resolve(null); // no cache (private mode, quota): keys are downloaded every time
+      settle(null); // no cache (private mode, quota, a newer version): keys are downloaded every time
     };
   });
 }
@@ -152,6 +183,7 @@ function dbRequest(db, mode, fn) {
 }
 
 var keyDbPromise = null;
+var keyDbConnection = null; // the connection keyDbPromise gave
 function keyDb() {
   if (!keyDbPromise) keyDbPromise = openKeyDb();
   return keyDbPromise;
@@ -212,9 +244,10 @@ async function writeKeyEntry(db, entry, bytes) {
 async function removeStaleKeyFiles(db) {
   var dir = await keyDir();
   if (!dir) return;
-  var entries = (await dbRequest(db, 'readonly', function (store) {
+  var entries = await dbRequest(db, 'readonly', function (store) {
     return store.getAll();
-  })) || [];
+  });
+  if (!entries) return; // the entries could not be read (a connection closed for another tab's newer version)
   var named = new Set(entries.map(function (e) {
     return e.rawPkFile;
   }));
@@ -230,8 +263,9 @@ async function removeStaleKeyFiles(db) {
 }
 
 // Downloads url, reporting progress; checks the size and BLAKE2b-256 digest of the manifest.
+// Never more than the manifest's size is read: a longer file is refused as soon as it is longer.
 async function download(id, url, expect) {
-  var response = await fetch(url, { cache: 'no-cache' });
+  var response = await fetched(url, url, { cache: 'no-cache' });
   if (!response.ok) {
     throw new Failure('error', { error: 'GET ' + url + ': HTTP ' + response.status, rule: 'key', field: url });
   }
@@ -241,12 +275,18 @@ async function download(id, url, expect) {
   var reader = response.body.getReader();
   var lastReport = 0;
   for (;;) {
-    var chunk = await reader.read();
+    var chunk;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      throw networkFailure(url, url, e);
+    }
     if (chunk.done) break;
-    if (loaded + chunk.value.length > bytes.length) {
-      var grown = new Uint8Array(Math.max(bytes.length * 2, loaded + chunk.value.length));
-      grown.set(bytes.subarray(0, loaded));
-      bytes = grown;
+    if (loaded + chunk.value.length > total) {
+      reader.cancel().catch(function () {});
+      throw new Failure('error', {
+        error: url + ': more than the ' + total + ' bytes the manifest says', rule: 'key', field: url
+      });
     }
     bytes.set(chunk.value, loaded);
     loaded += chunk.value.length;
@@ -310,6 +350,22 @@ function instantiateModule(imports, buildVersion) {
   });
 }
 
+// A request that got no answer (offline, refused by CORS or by the page's Content-Security-Policy
+// connect-src, a connection cut mid-file): rule 'key', the URL named.
+function networkFailure(url, field, e) {
+  return new Failure('error', {
+    error: 'GET ' + url + ' failed: ' + String((e && e.message) || e) + ' (offline, or refused by CORS or the ' +
+      "page's Content-Security-Policy connect-src)", rule: 'key', field: field
+  });
+}
+async function fetched(url, field, init) {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    throw networkFailure(url, field, e);
+  }
+}
+
 function manifestFailure(field, error) {
   return new Failure('error', { error: error, rule: 'key', field: field });
 }
@@ -345,7 +401,7 @@ var MAX_KEY_BYTES = 1 << 30;
 async function keysFromCache(circuit, manifestUrlText, noCache) {
   var t0 = now();
   var manifestUrl = new URL(manifestUrlText || 'keys/manifest.json', self.location.href);
-  var manifestResponse = await fetch(manifestUrl.href, { cache: 'no-cache' });
+  var manifestResponse = await fetched(manifestUrl.href, 'manifest', { cache: 'no-cache' });
   if (!manifestResponse.ok) {
     throw new Failure('error', {
       error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
@@ -487,7 +543,12 @@ function warmupRound() {
   warmupTimer = null;
   if (warmup.state !== 'running' || opsInFlight > 0) return; // resumed when the queue is empty
   var t0 = now();
-  var outcome = abi.verify(warmupInput.circuit, warmupInput.response);
+  var outcome;
+  try {
+    outcome = abi.verify(warmupInput.circuit, warmupInput.response);
+  } catch (e) { // the ABI's own failure (out of memory): the warm-up stops, as below
+    outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
+  }
   var ms = now() - t0;
   if (outcome.status !== EnygmaAbi.STATUS.INVALID) {
     warmupInput = null;
@@ -737,7 +798,11 @@ var ops = {
         throw argumentFailure('seed', 'seed must be a nonempty text or 32 bytes (a Uint8Array or an ArrayBuffer), not ' + EnygmaAbi.shown(args.seed));
       }
     }
-    return check(abi.makeRequest(circuitOf(args), seed, args.count)).text;
+    try {
+      return check(abi.makeRequest(circuitOf(args), seed, args.count)).text;
+    } finally {
+      if (seed) seed.fill(0); // a wallet's seed: this worker's copy, or the one derived from the text
+    }
   },
 
   validate: function (id, args) {
@@ -769,6 +834,8 @@ var ops = {
     // stopped this one instead: it runs again.
     while (outcome.status === EnygmaAbi.STATUS.CANCELLED && opSeq && Atomics.load(opSeq, 2) !== id) {
       abi.resetCancel();
+      // a cancel of this proof written just before the reset (its id first, then the flag) is kept
+      if (Atomics.load(opSeq, 2) === id) break;
       starts = [];
       t0 = now();
       outcome = run();
@@ -815,7 +882,13 @@ function run(message) {
     })
     .then(
       function (result) {
-        if (message.op === 'loadKeys' || message.op === 'loadKeyBytes') warmupStart(circuitOf(message.args));
+        if (message.op === 'loadKeys' || message.op === 'loadKeyBytes') {
+          try {
+            warmupStart(circuitOf(message.args));
+          } catch (e) { // (out of memory): no warm-up; the keys are loaded
+            console.warn('enygma: the warm-up did not start: ' + String((e && e.message) || e));
+          }
+        }
         postMessage({ id: id, ok: true, result: result });
       },
       function (e) {
@@ -825,7 +898,10 @@ function run(message) {
           postMessage({ id: id, ok: false, status: 'error', error: { error: String((e && e.message) || e), rule: 'internal', field: '' } });
         }
       }
-    );
+    )
+    .catch(function (e) { // an answer that could not be posted: the page must not wait forever
+      postMessage({ id: id, ok: false, status: 'error', error: { error: 'the answer could not be sent: ' + String((e && e.message) || e), rule: 'internal', field: '' } });
+    });
 }
 
 // Operations that only read the worker's state do not hold the warm-up back: they are not
@@ -836,8 +912,11 @@ var READ_ONLY_OPS = { verifierWarmup: true, proverWarmup: true, memory: true };
 self.onmessage = function (event) {
   var counted = !READ_ONLY_OPS[event.data && event.data.op];
   if (counted) opsInFlight += 1;
+  // (a failure of one operation's run, caught or not, never stops the queue nor the count)
   queue = queue.then(function () {
     return run(event.data);
+  }).catch(function (e) {
+    console.error('enygma: ' + String((e && e.message) || e));
   }).then(function () {
     if (!counted) return;
     opsInFlight -= 1;

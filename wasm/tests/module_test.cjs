@@ -621,6 +621,7 @@ test('the module with the f64-lane kernel: the kernel runs, the same keys and pr
 // between a page and a Worker; a terminated worker answers nothing more. ---------------------
 class NodeWorker {
   static abi = null; // the bound module every NodeWorker's script calls
+  static postHook = null; // (data) => {}: sees each message a worker script posts first
   static source = fs.readFileSync(path.join(webDir, 'enygma_worker.js'), 'utf8');
   #terminated = false;
   #self = { location: new URL('http://localhost/enygma/enygma_worker.js'), crossOriginIsolated: false };
@@ -634,7 +635,10 @@ class NodeWorker {
       setImmediate(() => this.onerror({ message: '' }));
       return;
     }
-    const toPage = (data) => this.#deliver(() => this.onmessage({ data: structuredClone(data) }));
+    const toPage = (data) => {
+      if (NodeWorker.postHook) NodeWorker.postHook(data); // may throw, as a browser's postMessage
+      this.#deliver(() => this.onmessage({ data: structuredClone(data) }));
+    };
     const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source + '\nreturn (a) => { abi = a; };');
     script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')))(NodeWorker.abi);
   }
@@ -882,6 +886,232 @@ test('page API: under Trusted Types the worker URL comes from the package\'s pol
   } finally {
     globalThis.Worker = PlainWorker;
     delete globalThis.trustedTypes;
+  }
+});
+
+// NodeWorkers that log what each instance is sent ([instance, op, args]); the instances from
+// failFrom on behave as a worker whose script did not load; hooks.onStarted runs once the page
+// has taken a proof's 'started' event (the proof is then the running one, which a cancel without
+// shared memory stops by a restart).
+function scriptedWorkers({ failFrom = Infinity } = {}) {
+  const sent = [];
+  const hooks = { onStarted: null };
+  let made = 0;
+  class ScriptedWorker extends NodeWorker {
+    #n;
+    #page = null;
+    constructor(url, options) {
+      const n = made + 1;
+      super(n >= failFrom ? '/missing-worker.js' : url, options);
+      made = n;
+      this.#n = n;
+    }
+    set onmessage(fn) {
+      this.#page = fn;
+    }
+    get onmessage() {
+      return (e) => {
+        this.#page(e);
+        if (e.data.event === 'started' && hooks.onStarted) hooks.onStarted();
+      };
+    }
+    postMessage(message) {
+      sent.push([this.#n, message.op, message.args]);
+      return super.postMessage(message);
+    }
+  }
+  return { ScriptedWorker, sent, hooks };
+}
+async function withWorkerClass(WorkerClass, fn) {
+  const PlainWorker = globalThis.Worker;
+  globalThis.Worker = WorkerClass;
+  try {
+    return await fn();
+  } finally {
+    globalThis.Worker = PlainWorker;
+  }
+}
+
+test('page API: a cancel whose new worker does not start: the proof rejects, and so does every later call (none waits)', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, hooks } = scriptedWorkers({ failFrom: 2 });
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    const proof = enygma.prove('transfer-k2', vector('transfer-k2.json'));
+    hooks.onStarted = () => assert.equal(proof.cancel(), true);
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    const broken = { status: 'error', rule: 'internal', field: '', message: /could not be started again after a cancel: worker failed/ };
+    await rejectsWith(() => enygma.validate('transfer-k2', vector('transfer-k2.json')), broken);
+    await rejectsWith(() => enygma.memory(), broken);
+    await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), broken);
+    enygma.terminate();
+  });
+});
+
+test('page API: after a cancel the new worker loads the keys again from a copy of the bytes given (the caller\'s buffer changed since)', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, sent, hooks } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    const pk = keys.pk.slice().buffer;
+    await enygma.loadKeyBytes('transfer-k2', pk, keys.vk);
+    new Uint8Array(pk).fill(0); // the caller reuses its buffer
+    const proof = enygma.prove('transfer-k2', vector('transfer-k2.json'));
+    hooks.onStarted = () => proof.cancel();
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true); // after the restart
+    const reloads = sent.filter(([n, op]) => n === 2 && op !== 'init' && op !== 'validate');
+    assert.deepEqual(reloads.map(([, op, args]) => [op, args.circuit]), [['loadKeyBytes', 'transfer-k2']]);
+    assert.equal(Buffer.compare(Buffer.from(reloads[0][2].pk), Buffer.from(keys.pk)), 0);
+    enygma.terminate();
+  });
+});
+
+test('page API: after a cancel the new worker loads no keys unloaded before, whatever the order of the answers and the spelling of k', async () => {
+  const { Enygma, enygma: shared } = await api();
+  const { ScriptedWorker, sent, hooks } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    // each load answered after the unload that follows it was asked for; k written two ways
+    await Promise.all([
+      enygma.loadKeyBytes('transfer-k02', keys.pk, keys.vk), enygma.unloadKeys('transfer-k2'),
+      enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk), enygma.unloadKeys('transfer-k002'),
+    ]);
+    // a proof (refused: no keys) cancelled once started restarts the worker
+    const proof = enygma.prove('transfer-k2', vector('transfer-k2.json'));
+    hooks.onStarted = () => proof.cancel();
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    assert.equal((await enygma.circuits()).length > 0, true);
+    assert.deepEqual(sent.filter(([n]) => n === 2).map(([, op]) => op), ['init', 'circuits']);
+    enygma.terminate();
+  });
+  await shared.loadKeyBytes('transfer-k2', keys.pk, keys.vk); // the module the page API's tests share
+});
+
+test('page API: key bytes or a seed over a detached ArrayBuffer are refused, naming them', async () => {
+  const { enygma } = await api();
+  const detached = () => {
+    const b = new ArrayBuffer(32);
+    structuredClone(b, { transfer: [b] });
+    return b;
+  };
+  const detachedView = () => {
+    const b = new ArrayBuffer(32);
+    const view = new Uint8Array(b);
+    structuredClone(b, { transfer: [b] });
+    return view;
+  };
+  await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', detached(), keys.vk), { field: 'pk', message: /detached/ });
+  await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', keys.pk, detachedView()), { field: 'vk', message: /detached/ });
+  await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed: detached() }), { field: 'seed', message: /detached/ });
+  await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed: detachedView() }), { field: 'seed', message: /detached/ });
+  assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true);
+});
+
+test('page API: loadKeys past a key cache that another tab blocks; a key file longer than its manifest entry is cut off; failed requests name their URL', async () => {
+  const { Enygma } = await api();
+  const digest = (bytes) => Buffer.from(abi.blake2b256(bytes)).toString('hex');
+  const manifest = { circuits: [{ id: 'transfer-k2', k: 2,
+    proving_key: { url: 'transfer-k2.pk', bytes: keys.pk.length, blake2b: digest(keys.pk) },
+    verifying_key: { url: 'transfer-k2.vk', bytes: keys.vk.length, blake2b: digest(keys.vk) } }] };
+  let served = {}; // path -> bytes, 'manifest', 'endless' or 'fail'
+  let cancelled = 0;
+  const reader = (bytes) => {
+    let done = false;
+    return {
+      read: async () => {
+        if (bytes === 'endless') return { done: false, value: new Uint8Array(1 << 16) };
+        if (done) return { done: true };
+        done = true;
+        return { done: false, value: bytes };
+      },
+      cancel: async () => { cancelled += 1; },
+    };
+  };
+  globalThis.fetch = async (url) => {
+    const what = served[new URL(url).pathname];
+    if (what === 'fail') throw new TypeError('Failed to fetch');
+    if (what === undefined) return { ok: false, status: 404 };
+    if (what === 'manifest') return { ok: true, status: 200, json: async () => manifest };
+    return { ok: true, status: 200, body: { getReader: () => reader(what) } };
+  };
+  // a database another tab holds open at an older version: the open request stays blocked
+  globalThis.indexedDB = {
+    open() {
+      const request = {};
+      setImmediate(() => request.onblocked && request.onblocked());
+      return request;
+    },
+  };
+  try {
+    const enygma = await Enygma.create({ threads: 1 });
+    served = { '/keys/manifest.json': 'manifest', '/keys/transfer-k2.pk': keys.pk, '/keys/transfer-k2.vk': keys.vk };
+    assert.equal((await within(enygma.loadKeys('transfer-k2'), 10000)).source, 'network');
+    const pkUrl = 'http://localhost/keys/transfer-k2.pk';
+    served['/keys/transfer-k2.pk'] = 'endless';
+    await rejectsWith(() => enygma.loadKeys('transfer-k2'),
+      { status: 'error', rule: 'key', field: pkUrl, message: new RegExp(`more than the ${keys.pk.length} bytes the manifest says`) });
+    assert.equal(cancelled, 1);
+    served['/keys/transfer-k2.pk'] = 'fail';
+    await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: pkUrl, message: /transfer-k2\.pk failed: Failed to fetch/ });
+    served['/keys/manifest.json'] = 'fail';
+    await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: 'manifest', message: /manifest\.json failed: Failed to fetch/ });
+    assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true);
+    enygma.terminate();
+  } finally {
+    delete globalThis.fetch;
+    delete globalThis.indexedDB;
+  }
+});
+
+test('page API: an answer the worker cannot send is answered as an error, and the worker goes on', async () => {
+  const { enygma } = await api();
+  let refuse = 1; // the next answer's postMessage throws, as a browser's does for what it cannot clone
+  NodeWorker.postHook = (data) => {
+    if (data.ok === true && refuse > 0) {
+      refuse -= 1;
+      throw new DOMException('could not be cloned', 'DataCloneError');
+    }
+  };
+  try {
+    await rejectsWith(() => enygma.validate('transfer-k2', vector('transfer-k2.json')),
+      { status: 'error', rule: 'internal', field: '', message: /answer could not be sent: could not be cloned/ });
+    assert.equal((await within(enygma.validate('transfer-k2', vector('transfer-k2.json')), 10000)).valid, true);
+  } finally {
+    NodeWorker.postHook = null;
+  }
+});
+
+test('secrets: a wallet seed\'s bytes are zeroed once used: the text\'s UTF-8, the seed made from it, the worker\'s copy of seed bytes', async () => {
+  const { enygma } = await api();
+  const encoded = [];
+  const plainEncode = TextEncoder.prototype.encode;
+  TextEncoder.prototype.encode = function (text) {
+    const bytes = plainEncode.call(this, text);
+    if (text === 'wallet seed text') encoded.push(bytes);
+    return bytes;
+  };
+  const seen = [];
+  const a = NodeWorker.abi;
+  const plainMake = a.makeRequest;
+  a.makeRequest = function (circuit, seed, count) {
+    seen.push(seed);
+    return plainMake.call(this, circuit, seed, count);
+  };
+  try {
+    const fromText = await enygma.makeRequest('transfer-k2', { seed: 'wallet seed text' });
+    const fromBytes = await enygma.makeRequest('transfer-k2', { seed: abi.testSeedFromText('wallet seed text') });
+    assert.equal(fromBytes, fromText);
+  } finally {
+    TextEncoder.prototype.encode = plainEncode;
+    a.makeRequest = plainMake;
+  }
+  assert.equal(encoded.length >= 2, true); // the worker's and this test's
+  for (const bytes of encoded) assert.equal(bytes.every((b) => b === 0), true, 'the seed text\'s bytes');
+  assert.equal(seen.length, 2);
+  for (const seed of seen) {
+    assert.equal(seed.length, 32);
+    assert.equal(seed.every((b) => b === 0), true, 'the seed given to the module');
   }
 });
 
