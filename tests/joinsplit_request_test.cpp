@@ -2,7 +2,8 @@
 // handler computes (equal to <name>.public_signal.json), the Go structs' quirks (optional ERC-20
 // input arrays, the case-insensitive erc1155TokenId, treeNumbers padded from their own length,
 // ignored publicKey and merkleDepth, missing path elements as 0), and every request the
-// reference would crash on or reduce silently, refused with rule "input" naming the field.
+// reference would crash on or reduce silently, refused with rule "input" naming the field (inputs
+// adding up to p or more: by J1, naming the amount of 10^36 or more that such a sum needs).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 
 #include "core/dvp/relation.hpp"
 #include "core/joinsplit/request.hpp"
+#include "core/joinsplit/validate.hpp"
 #include "core/joinsplit/wallet.hpp"
 #include "support/vectors.hpp"
 
@@ -35,6 +37,28 @@ void expect_refused(const ordered_json& doc, NoteFormat f, const std::string& fi
                 r.error().message.rfind("missing field " + field, 0) == 0,
             true)
       << r.error().message;
+}
+
+// treeNumbers as Go's encoding/json reads them into an int: -0 is 0; an integer above 2^64 - 1
+// (which nlohmann reads as a double) is refused as too large, not as a fraction.
+TEST(JoinSplitRequest, TreeNumbersMinusZeroIsZeroAndTooLargeIsSaidSo) {
+  std::string text = test::vector_json("joinsplit-enygma.json").dump();
+  const size_t at = text.find("\"treeNumbers\":[");
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = text.find(']', at);
+  auto with_tree_numbers = [&](const std::string& list) {
+    return text.substr(0, at) + "\"treeNumbers\":[" + list + text.substr(end);
+  };
+  auto zero = parse_joinsplit_request(with_tree_numbers("-0"), NoteFormat::kErc20);
+  ASSERT_TRUE(zero.ok()) << zero.error().message;
+  EXPECT_TRUE(zero->tree_numbers[0].is_zero());
+  auto big = parse_joinsplit_request(with_tree_numbers("18446744073709551616"), NoteFormat::kErc20);
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().field, "treeNumbers[0]");
+  EXPECT_NE(big.error().message.find("above 2^64 - 1"), std::string::npos) << big.error().message;
+  auto negative = parse_joinsplit_request(with_tree_numbers("-1"), NoteFormat::kErc20);
+  ASSERT_FALSE(negative.ok());
+  EXPECT_EQ(negative.error().message, "treeNumbers[0] is negative");
 }
 
 TEST(JoinSplitRequest, ParsesTheErc20Vector) {
@@ -304,17 +328,21 @@ TEST(JoinSplitRequest, MalformedRequestsNameTheField) {
   EXPECT_TRUE(parse(with([](auto& d) { d["saltsIn"].push_back("7"); }), f).ok());
 }
 
-TEST(JoinSplitRequest, InputsAddingUpToPOrMoreAreRefused) {
+TEST(JoinSplitRequest, InputsAddingUpToPOrMoreParseAndBreakJ1) {
   // The reference hashes sum(valuesIn) natively for the revert commitment and crashes when the
-  // sum is p or more, although each amount is below p.
+  // sum is p or more, although each amount is below p. Such a sum needs an amount of 10^36 or
+  // more: the request parses, and J1 refuses it naming that amount.
   const JoinSplitRequest q = joinsplit_request_from_seed(NoteFormat::kErc20, 3, 2);
   ordered_json d = ordered_json::parse(joinsplit_request_to_json(q));
   d["valuesIn"][0] =
       "21888242871839275222246405745257275088548364400416034343698204186575808495616";
   d["valuesIn"][1] = "1";
-  expect_refused(d, NoteFormat::kErc20, "valuesIn");
-  d["valuesIn"][1] = "0";
-  EXPECT_TRUE(parse(d, NoteFormat::kErc20).ok());  // p - 1: a J1 matter, not a parse error
+  auto r = parse(d, NoteFormat::kErc20);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Status st = validate_joinsplit(*r);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().rule, "J1");
+  EXPECT_EQ(st.error().field, "valuesIn[0]");
 }
 
 TEST(JoinSplitRequest, WalletRequestsRoundTrip) {

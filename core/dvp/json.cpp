@@ -91,6 +91,16 @@ Status check_string(const Json& v, const std::string& field) {
   return input_error(field, std::string("must be a string, not a JSON ") + v.type_name());
 }
 
+namespace {
+// (nlohmann reads an integer above 2^64 - 1 as a double, as it does 1.5 and 1e3)
+Error not_a_json_integer(const Json& v, const std::string& field) {
+  return input_error(
+      field, std::string("must be a JSON integer, not a JSON ") +
+                 (v.is_number_float() ? "number with a fraction or an exponent, or above 2^64 - 1"
+                                      : v.type_name()));
+}
+}  // namespace
+
 Result<Fr> tree_number(const Json& v, const std::string& field) {
   constexpr uint64_t kGoIntMax = uint64_t(std::numeric_limits<int64_t>::max());
   if (v.is_number_unsigned()) {
@@ -98,17 +108,16 @@ Result<Fr> tree_number(const Json& v, const std::string& field) {
     if (x > kGoIntMax) return input_error(field, "is larger than a Go int (2^63 - 1)");
     return Fr::from_u64(x);
   }
-  if (v.is_number_integer()) return input_error(field, "is negative");
-  return input_error(
-      field, std::string("must be a JSON integer, not a JSON ") +
-                 (v.is_number_float() ? "number with a fraction or exponent" : v.type_name()));
+  if (v.is_number_integer()) {
+    if (v.get<int64_t>() == 0) return Fr::zero();  // -0, which Go reads as 0
+    return input_error(field, "is negative");
+  }
+  return not_a_json_integer(v, field);
 }
 
 Status check_go_int(const Json& v, const std::string& field) {
   if (v.is_number_integer() || v.is_number_unsigned()) return ok_status();
-  return input_error(
-      field, std::string("must be a JSON integer, not a JSON ") +
-                 (v.is_number_float() ? "number with a fraction or exponent" : v.type_name()));
+  return not_a_json_integer(v, field);
 }
 
 Result<Fr> hex_address(const Json& v, const std::string& field) {
