@@ -122,6 +122,28 @@ TEST(Groth16, TamperedProofsAndForeignKeysFail) {
   EXPECT_FALSE(verify_both(prepare_verifying_key(other.vk), *proof, pub).ok());
 }
 
+// A test seed is a BLAKE2b key: up to 64 bytes, each length its own proofs; a longer one is
+// refused (BLAKE2b would refuse it, leaving r and s undrawn: the same proof for every such seed).
+TEST(Groth16, TestSeedsUpTo64BytesALongerOneIsRefused) {
+  auto f = make_fixture(8, 2, 10, 30);
+  std::vector<uint8_t> seed(64, 1);
+  ProveOptions opt;
+  opt.insecure_test_seed = seed;
+  auto p64 = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_TRUE(p64.ok()) << p64.error().message;
+  seed[63] = 2;
+  auto other = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(proof_to_bytes(*p64), proof_to_bytes(*other));
+  EXPECT_TRUE(verify_both(f.pvk, *p64, public_part(f.rc)).ok());
+  seed.push_back(1);  // 65 bytes
+  opt.insecure_test_seed = seed;
+  auto refused = groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, sequential_pool(), opt);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().rule, "input");
+  EXPECT_EQ(refused.error().field, "test_seed");
+}
+
 TEST(Groth16, UnsatisfiedWitnessIsAnErrorNotAProof) {
   auto f = make_fixture(8, 2, 10, 30);
   auto w = f.rc.witness;

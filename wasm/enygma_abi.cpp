@@ -92,9 +92,11 @@ Result<CircuitId> circuit_of(const char* id) {
   return parse_circuit_id(id);
 }
 
-const CircuitProver* prover_for(const CircuitId& id) {
+// Held for the whole call: a stage callback that unloads or replaces the circuit's keys (the
+// glue refuses such calls; a C caller might not) cannot free them under a running proof.
+std::shared_ptr<const CircuitProver> prover_for(const CircuitId& id) {
   auto it = g_provers.find(id.str());
-  return it == g_provers.end() ? nullptr : it->second.get();
+  return it == g_provers.end() ? nullptr : it->second;
 }
 
 Error no_keys(const CircuitId& id) {
@@ -127,8 +129,9 @@ Result<std::string> wallet_request(const CircuitId& id, const uint8_t* seed32, u
 // the caller's check); out = its response JSON, or the error with its status.
 int prove_into(const CircuitId& id, std::string_view request, const ProveOptions& options,
                eny_buffer* out) {
-  const CircuitProver* prover = prover_for(id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_proving_key(id, prover));
+  const std::shared_ptr<const CircuitProver> prover = prover_for(id);
+  if (!prover || !prover->can_prove())
+    return fail(out, ENY_ERROR, no_proving_key(id, prover.get()));
   auto proof = prover->prove_request(request, *g_pool, options);
   if (!proof) return fail(out, status_of(proof.error()), proof.error());
   fill(out, proof->response_json);
@@ -300,8 +303,9 @@ int eny_unload_keys(const char* circuit) {
 int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
-  if (!prover || !prover->can_prove()) return fail(out, ENY_ERROR, no_proving_key(*id, prover));
+  const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
+  if (!prover || !prover->can_prove())
+    return fail(out, ENY_ERROR, no_proving_key(*id, prover.get()));
   fill_bytes(out, prover->raw_proving_key_file());
   return ENY_OK;
 }
@@ -309,7 +313,7 @@ int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
 int eny_export_verifying_key(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
+  const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
   fill_bytes(out,
              serialize_verifying_key(prover->verifying_key(), id->key_name(), PointFormat::kRaw));
@@ -386,7 +390,7 @@ int eny_prove(const char* circuit, const char* request_json, size_t len, const u
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
+  const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
   // On the module's pool: with two threads or more the proof's pairings and the public-input
   // sum with its pairing run at once (core/groth16/verifier.hpp).
@@ -402,7 +406,7 @@ int eny_verify(const char* circuit, const char* response_json, size_t len, eny_b
 int eny_verifier_warmup_response(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
-  const CircuitProver* prover = prover_for(*id);
+  const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
   // Points of order r on their curves (every check before the pairing passes), public inputs
   // near r (the public-input sum's every window does work): only the pairing check fails.

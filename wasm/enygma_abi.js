@@ -40,8 +40,19 @@
     }
     var outBuffer = M._malloc(8); // eny_buffer {uint8_t* data; size_t len;} on wasm32
     var stageHandler = null;
+    var stageError = null; // the first exception of the running proof's stage callback
+    var proving = false; // a proof runs: its stage callback may call only the ABI's flag functions
     var stageFn = M.addFunction(function (user, stage) {
-      if (stageHandler) stageHandler(stage);
+      if (!stageHandler || stageError) return;
+      try {
+        stageHandler(stage);
+      } catch (e) {
+        // No exception may cross the module: its destructors would not run (the proof's buffers,
+        // secrets among them, left unwiped and unfreed; the pool's threads left busy). The proof
+        // stops at its next stage boundary, and prove throws this once the module has returned.
+        stageError = e;
+        Atomics.store(heap(), M._eny_cancel_flag(), 1);
+      }
     }, 'vii');
 
     // Copies bytes into the heap: a pointer that is never null, even for no bytes (malloc(0) may
@@ -117,7 +128,7 @@
       return { status: status, statusName: STATUS_NAMES[status] || 'error', text: text, json: json };
     }
 
-    return {
+    var abi = {
       memory: memory,
       init: function (threads) {
         return M._eny_init(threads >>> 0);
@@ -257,11 +268,17 @@
         });
       },
       // onStage(stageIndex) is called synchronously at the start of each stage.
+      // onStage may call cancel() and the other flag functions; any other call of this ABI from it
+      // (which could unload the keys the proof uses) throws, and an exception thrown by onStage
+      // stops the proof at its next stage and is thrown by prove.
       prove: function (circuit, requestJson, testSeed, onStage) {
         clearOut();
         stageHandler = onStage || null;
+        stageError = null;
+        proving = true;
+        var result;
         try {
-          return withCircuit(circuit, function (c) {
+          result = withCircuit(circuit, function (c) {
             return withText(requestJson, function (p, n) {
               return withBytes(testSeed || null, function (s, sn) {
                 return outcome(M._eny_prove(c, p, n, s, sn, stageFn, 0, outBuffer));
@@ -270,7 +287,15 @@
           });
         } finally {
           stageHandler = null;
+          proving = false;
         }
+        if (stageError) {
+          var e = stageError;
+          stageError = null;
+          Atomics.store(heap(), M._eny_cancel_flag(), 0); // the flag this glue set
+          throw e;
+        }
+        return result;
       },
       verify: function (circuit, responseJson) {
         clearOut();
@@ -316,6 +341,18 @@
         }
       }
     };
+    // What a proof's stage callback may call: the flags and the hash (no keys, no output buffer).
+    var DURING_PROOF = { poolSize: 1, version: 1, laneKernel: 1, cancelFlagAddress: 1, resetCancel: 1, cancel: 1,
+      warmupYieldFlagAddress: 1, resetWarmupYield: 1, blake2b256: 1, testSeedFromText: 1 };
+    Object.keys(abi).forEach(function (name) {
+      var fn = abi[name];
+      if (typeof fn !== 'function' || DURING_PROOF[name]) return;
+      abi[name] = function () {
+        if (proving) throw new Error('enygma: ' + name + ' was called while a proof runs (from its stage callback)');
+        return fn.apply(this, arguments);
+      };
+    });
+    return abi;
   }
 
   var api = {

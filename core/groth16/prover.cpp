@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -52,10 +53,16 @@ void draw_blinding(std::span<const uint8_t> seed, Fr& r, Fr& s) {
     randombytes_buf(wide, sizeof wide);
     s = Fr::from_wide_le_bytes(wide);
   } else {
+    static_assert(kMaxTestSeedBytes == crypto_generichash_KEYBYTES_MAX);
     static const uint8_t kR[] = "enygma-groth16-r", kS[] = "enygma-groth16-s";
-    crypto_generichash(wide, sizeof wide, kR, sizeof kR - 1, seed.data(), seed.size());
+    // (the caller checked the seed's length, the only way these can fail)
+    if (crypto_generichash(wide, sizeof wide, kR, sizeof kR - 1, seed.data(), seed.size()) != 0) {
+      std::abort();
+    }
     r = Fr::from_wide_le_bytes(wide);
-    crypto_generichash(wide, sizeof wide, kS, sizeof kS - 1, seed.data(), seed.size());
+    if (crypto_generichash(wide, sizeof wide, kS, sizeof kS - 1, seed.data(), seed.size()) != 0) {
+      std::abort();
+    }
     s = Fr::from_wide_le_bytes(wide);
   }
   sodium_memzero(wide, sizeof wide);
@@ -350,6 +357,12 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   }
   if (!(witness[0] == Fr::one())) {
     return make_error("witness[0] must be 1 (the constant wire)", "witness");
+  }
+  if (options.insecure_test_seed.size() > kMaxTestSeedBytes) {
+    // (BLAKE2b takes keys of at most 64 bytes: a longer one would leave r and s undrawn)
+    return make_error("the test seed has " + std::to_string(options.insecure_test_seed.size()) +
+                          " bytes, more than " + std::to_string(kMaxTestSeedBytes),
+                      "input", "test_seed");
   }
 
   // The MSMs' scalars: the witness values of each query's wires; H's are the quotient's.

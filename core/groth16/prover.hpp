@@ -23,9 +23,12 @@ namespace enygma {
 enum class ProveStage { kConstraints, kQuotient, kMsmA, kMsmB1, kMsmB2, kMsmC, kMsmH, kDone };
 const char* prove_stage_name(ProveStage stage);
 
+// The longest test seed (a BLAKE2b key); a longer one is refused (rule "input").
+inline constexpr size_t kMaxTestSeedBytes = 64;
+
 struct ProveOptions {
-  // Non-empty: derive r and s from this seed. INSECURE (proofs become linkable and the
-  // witness can leak through repeated seeds); for cross-target tests only.
+  // Non-empty: derive r and s from this seed (1 to kMaxTestSeedBytes bytes). INSECURE (proofs
+  // become linkable and the witness can leak through repeated seeds); for cross-target tests only.
   std::span<const uint8_t> insecure_test_seed;
   // Called at the start of each stage (from the calling thread).
   std::function<void(ProveStage)> on_stage;

@@ -226,6 +226,45 @@ test('the cancel flag stops a proof at a stage boundary; cleared, proofs run aga
   assert.equal(abi.prove(K, request, null, null).status, STATUS.OK);
 });
 
+test('a stage callback that throws stops the proof (nothing left behind) and prove throws it; calls that could free its keys are refused from it', () => {
+  const request = vector('transfer-k2.json');
+  abi.resetCancel();
+  assert.equal(abi.prove(K, request, null, null).status, STATUS.OK);
+  const before = abi.memoryStats().heap_in_use_bytes;
+  for (const stage of [1, 3]) {
+    assert.throws(() => abi.prove(K, request, null, (s) => {
+      if (s === stage) throw new RangeError('thrown by the page');
+    }), /thrown by the page/);
+  }
+  assert.equal(abi.memoryStats().heap_in_use_bytes, before, 'the proofs\' buffers were freed');
+  for (const call of [() => abi.unloadKeys(K), () => abi.loadKeys(K, keys.pk, keys.vk), () => abi.verify(K, '{}'),
+    () => abi.prove(K, request, null, null), () => abi.memoryStats()]) {
+    assert.throws(() => abi.prove(K, request, null, (s) => {
+      if (s === 1) call();
+    }), /was called while a proof runs/);
+  }
+  // the cancel flag may be set from it (as module_test's cancel test does)
+  const cancelled = abi.prove(K, request, null, (s) => {
+    if (s === 1) abi.cancel();
+  });
+  assert.equal(cancelled.status, STATUS.CANCELLED);
+  abi.resetCancel();
+  // the keys are still loaded, the pool free: the next proof runs
+  assert.equal(abi.prove(K, request, null, null).status, STATUS.OK);
+  assert.equal(abi.memoryStats().heap_in_use_bytes, before);
+});
+
+test('a test seed longer than 64 bytes is refused (it was ignored: the same proof for every such seed)', () => {
+  const request = vector('transfer-k2.json');
+  const refused = abi.prove(K, request, new Uint8Array(65).fill(1), null);
+  assert.equal(refused.status, STATUS.REJECTED, refused.text);
+  assert.deepEqual([refused.json.rule, refused.json.field], ['input', 'test_seed']);
+  const a = abi.prove(K, request, new Uint8Array(64).fill(1), null);
+  const b = abi.prove(K, request, new Uint8Array(64).fill(2), null);
+  assert.equal(a.status, STATUS.OK);
+  assert.notEqual(a.text, b.text);
+});
+
 test('keys: raw export reloads; compressed bytes are refused when corrupt', () => {
   const raw = abi.exportProvingKeyRaw(K);
   assert.equal(raw.status, STATUS.OK);
