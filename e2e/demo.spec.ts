@@ -510,10 +510,48 @@ test('the page offers the circuits and k values the server serves; a ?k= it does
     expect(shown.error).toContain(`?k=${k}`);
     expect(await page.evaluate(() => window.demo.circuitId())).toBe(`transfer-k${served.transfer[0]}`);
   }
-  await page.goto(`${base()}/?circuit=bogus`);
+  // (the names of Object.prototype's members too: no family of that name)
+  for (const circuit of ['bogus', 'constructor', '__proto__']) {
+    await page.goto(`${base()}/?circuit=${circuit}`);
+    await waitReady(page);
+    expect(JSON.parse(await page.locator('#error').innerText()).field, circuit).toBe('circuit');
+    await expect(page.locator('#circuit')).toHaveValue('transfer');
+  }
+});
+
+test('answers for a circuit the user has left change nothing shown: a fresh request, a validation, a verification; the proof card is cleared', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openDemo(page, 2);
+  // a proof of transfer-k2 and its verification's answer, the circuit changed meanwhile
+  expect(await proveInPage(page)).toBe('ok');
+  const switchWhile = (button: string, family: string) => page.evaluate(([b, f]) => {
+    document.getElementById(b)!.click();
+    const picker = document.getElementById('circuit') as HTMLSelectElement;
+    picker.value = f;
+    picker.dispatchEvent(new Event('change'));
+  }, [button, family]);
+  await switchWhile('verify-browser', 'deposit');
+  await waitReady(page); // deposit's keys: the worker answered the verification before
+  await expect(page.locator('#verify-browser-result')).toHaveAttribute('data-status', 'none');
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'none');
+  await expect(page.locator('#prove-total')).toHaveText('–');
+  expect(await page.evaluate(() => window.demo.last.browserProof)).toBeNull();
+  // a fresh request of deposit, answered after the switch to transfer
+  await switchWhile('generate', 'transfer');
   await waitReady(page);
-  expect(JSON.parse(await page.locator('#error').innerText()).field).toBe('circuit');
-  await expect(page.locator('#circuit')).toHaveValue('transfer');
+  await page.evaluate(() => window.demo.enygma.memory()); // one more round trip: every answer is in
+  expect(await page.locator('#request').inputValue(), 'deposit\'s fresh request landed in transfer').toBe('');
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'none');
+  // a validation of transfer's example, answered after the switch to deposit
+  await page.click('#load-example');
+  await expect(page.locator('#request')).not.toHaveValue('');
+  await switchWhile('validate', 'deposit');
+  await waitReady(page);
+  await page.evaluate(() => window.demo.enygma.memory());
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'none');
+  await expect(page.locator('#error')).toBeHidden();
+  expect(errors).toEqual([]);
 });
 
 test('after a cancel no stage row runs and the bar is back at 0; status lines, the error box, the bar and the text boxes are named for assistive technology', async ({ page }) => {

@@ -35,7 +35,7 @@ const demo = {
   k: Number(params.get('k')) || 2,
   families: [], // enygma.circuits(): name, k range, routes
   manifest: null, // the server's key manifest's circuits (id, family, k, routes, keys)
-  served: {}, // family -> the k values the server serves ([] for a family without k)
+  served: Object.create(null), // family -> the k values the server serves ([] for a family without k)
   enygma: null,
   poolSize: 0,
   crossOriginIsolated: window.crossOriginIsolated === true,
@@ -145,7 +145,7 @@ async function fetchManifest() {
 // demo.served from the manifest and the module's families (without a manifest: every family
 // the module knows, at its default k range).
 function setServed(manifest) {
-  demo.served = {};
+  demo.served = Object.create(null); // ?circuit=constructor is no family
   for (const f of demo.families) {
     if (manifest === null) {
       demo.served[f.name] = [];
@@ -313,6 +313,10 @@ function requestChanged() {
   updateButtons();
 }
 
+// Counts the circuits shown (k or family changed): an answer for a circuit the user has left
+// (a fresh request, a validation, a verification) changes nothing shown.
+let viewSeq = 0;
+
 // The example of the circuit shown when it was asked for: an answer that comes after another
 // example was asked for or the circuit changed is dropped (exampleSeq counts both). A failed
 // fetch is shown in the error box; the request box keeps what it had.
@@ -339,34 +343,40 @@ async function loadExample(bad, { keepError = false } = {}) {
 
 async function generate() {
   showError(null);
+  const seq = viewSeq;
+  const circuit = circuitId();
   try {
     const label = COUNT_LABELS[demo.family];
     const count = !label ? 0 : demo.family === 'transfer' ? Math.min(Number($('payees').value), demo.k - 1)
       : Number($('payees').value);
-    const text = await demo.enygma.makeRequest(circuitId(), { count });
+    const text = await demo.enygma.makeRequest(circuit, { count });
+    if (seq !== viewSeq) return; // a request of the circuit the user left
     ++exampleSeq; // an example still loading would replace it
     $('request').value = JSON.stringify(JSON.parse(text), null, 1);
     requestChanged();
     const what = !label ? '' : count === 1 ? ` with one of its ${label}` : ` with ${count} ${label}`;
-    setStatus($('request-status'), 'ok', `a fresh valid ${circuitId()} request${what} (made in this page)`);
+    setStatus($('request-status'), 'ok', `a fresh valid ${circuit} request${what} (made in this page)`);
   } catch (e) {
-    showError(e);
+    if (seq === viewSeq) showError(e);
   }
 }
 
 async function validate() {
   showError(null);
+  const seq = viewSeq;
+  const family = demo.family;
   try {
     const result = await demo.enygma.validate(circuitId(), request());
+    if (seq !== viewSeq) return null; // the user left the circuit
     if (result.valid) {
-      setStatus($('request-status'), 'ok', `valid: every rule of ${demo.family} holds`);
+      setStatus($('request-status'), 'ok', `valid: every rule of ${family} holds`);
     } else {
       setStatus($('request-status'), 'error', `rejected: ${result.error.rule} ${result.error.field}`);
       showError(result.error);
     }
     return result;
   } catch (e) {
-    showError(e);
+    if (seq === viewSeq) showError(e);
     return null;
   }
 }
@@ -455,13 +465,17 @@ function cancel() {
 }
 
 // ---- verification --------------------------------------------------------------------------
+// null when the user left the circuit meanwhile (nothing shown) or the response is malformed.
 async function verifyInBrowser(response, el) {
+  const seq = viewSeq;
   try {
     const result = await demo.enygma.verify(circuitId(), response);
+    if (seq !== viewSeq) return null;
     setStatus(el, result.valid ? 'ok' : 'invalid',
       result.valid ? `valid (browser, ${ms(result.ms)})` : `not valid: ${result.error.error}`);
     return result;
   } catch (e) {
+    if (seq !== viewSeq) return null;
     setStatus(el, 'error', `malformed: ${e.message}`);
     showError(e);
     return null;
@@ -470,7 +484,9 @@ async function verifyInBrowser(response, el) {
 
 async function verifyBrowser() {
   showError(null);
+  const seq = viewSeq;
   const result = await verifyInBrowser($('response').value, $('verify-browser-result'));
+  if (seq !== viewSeq) return;
   demo.last.browserVerify = result;
   if (result) demo.timings.browserVerify = result.ms;
   drawChart();
@@ -501,8 +517,10 @@ async function verifyServer() {
   showError(null);
   const el = $('verify-server-result');
   setStatus(el, 'busy', 'asking the server…');
+  const seq = viewSeq;
   try {
     const r = await post(route('verify'), $('response').value);
+    if (seq !== viewSeq) return; // the user left the circuit
     const t = serverMs(r.response, 'verify', r.roundTrip);
     if (r.status === 200 && r.json && typeof r.json.valid === 'boolean') {
       demo.last.serverVerify = { valid: r.json.valid, ms: t };
@@ -515,7 +533,7 @@ async function verifyServer() {
       showError(r.json || { error: r.text, rule: 'http', field: String(r.status) });
     }
   } catch (e) {
-    setStatus(el, 'error', `no answer: ${e.message}`);
+    if (seq === viewSeq) setStatus(el, 'error', `no answer: ${e.message}`);
   }
 }
 
@@ -597,8 +615,13 @@ async function start() {
   if (Number.isInteger(demo.k)) $('k').add(new Option(String(demo.k), String(demo.k)));
   $('isolation').textContent = demo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT isolated (no threads)';
   const circuitChanged = () => {
+    ++viewSeq; // answers still coming are the last circuit's
     ++exampleSeq; // an example still loading is the last circuit's
     $('request').value = '';
+    // the proof card shows no proof of the circuit left (a proof locks the circuit: none runs)
+    resetStages();
+    setStatus($('prove-status'), 'none', '');
+    demo.last.browserProof = null;
     $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
     demo.timings = {};
     requestChanged();
@@ -702,4 +725,9 @@ async function start() {
   await keysLoaded;
 }
 
-start();
+// Whatever stops the start (the module's families not answered, a bug) is shown, never a page
+// left starting with its buttons off.
+start().catch((e) => {
+  showError({ error: `the page did not start: ${e.message}`, rule: e.rule || 'internal', field: e.field || '' });
+  setState('failed');
+});
