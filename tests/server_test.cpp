@@ -248,6 +248,11 @@ class FakeServerTest : public ::testing::Test {
                         fs::last_write_time(web / "prover.wasm") - std::chrono::hours(1));
     write_text(web / "data.json", "{}");
     fs::create_symlink(dir_ / "outside.txt", web / "data.json.gz");
+    // a copy of the built folder without its times: the gzip form written just before its file
+    write_text(web / "copied.js", "export const copied = 1;\n");
+    write_text(web / "copied.js.gz", "gzip form of copied.js");
+    fs::last_write_time(web / "copied.js.gz",
+                        fs::last_write_time(web / "copied.js") - std::chrono::milliseconds(10));
     write_text(web / ".hidden", "hidden");
     write_text(dir_ / "outside.txt", "OUTSIDE SECRET");
     fs::create_symlink(dir_ / "outside.txt", web / "escape.txt");
@@ -897,6 +902,10 @@ TEST_F(FakeServerTest, StaticFilesInTheirGzipFormWhereTheClientTakesIt) {
   HttpResponse json = http_request(port(), "GET", "/data.json", "", gzip);
   EXPECT_EQ(json.body, "{}");
   EXPECT_FALSE(json.has_header("content-encoding"));
+  // Written a little before its file (a copy that did not keep the times): still its form.
+  HttpResponse copied = http_request(port(), "GET", "/copied.js", "", gzip);
+  EXPECT_EQ(copied.body, "gzip form of copied.js");
+  EXPECT_EQ(copied.header("content-encoding"), "gzip");
 }
 
 // A static file asked for with a nonempty `v` query (the package's versioned URLs) may be kept
@@ -1251,6 +1260,27 @@ TEST_F(DedicatedServerTest, WriteTimeoutIsATimeWithoutProgress) {
     for (std::string piece; !(piece = client.receive(1 << 20)).empty();) received += piece.size();
     EXPECT_LT(received, kSize);
   }
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// --web given as a link to a release folder: a deploy that swaps the link is served at once
+// (the root is resolved for each request, not once at the start).
+TEST_F(DedicatedServerTest, WebRootLinkSwappedIsServedAtOnce) {
+  for (const char* release : {"rel1", "rel2"}) {
+    fs::create_directories(dir_ / release);
+    write_text(dir_ / release / "index.html", release);
+  }
+  const fs::path current = dir_ / "current";
+  fs::create_directory_symlink(dir_ / "rel1", current);
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--web", current.string()}, dir_));
+  EXPECT_EQ(http_request(server.port(), "GET", "/").body, "rel1");
+  fs::create_directory_symlink(dir_ / "rel2", dir_ / "current.next");
+  fs::rename(dir_ / "current.next", current);  // as `ln -sfn` + `mv -T` deploys do
+  fs::remove_all(dir_ / "rel1");
+  HttpResponse r = http_request(server.port(), "GET", "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "rel2");
   EXPECT_EQ(server.stop(), 0);
 }
 

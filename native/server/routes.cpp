@@ -217,13 +217,16 @@ AnyResponse KeyFiles::serve(std::string_view path, std::string_view if_none_matc
 StaticFiles::StaticFiles(const std::string& root) {
   if (root.empty()) return;
   std::error_code ec;
-  root_ = fs::canonical(root, ec);
+  root_ = fs::absolute(root, ec).lexically_normal();
   if (ec || !fs::is_directory(root_, ec)) root_.clear();
 }
 
 std::optional<fs::path> StaticFiles::resolve(std::string_view path) const {
   if (root_.empty() || path.empty() || path[0] != '/') return std::nullopt;
-  fs::path candidate = root_;
+  std::error_code ec;
+  const fs::path root = fs::canonical(root_, ec);  // where a link given as the root points now
+  if (ec) return std::nullopt;
+  fs::path candidate = root;
   size_t pos = 1;
   while (pos <= path.size()) {
     size_t slash = path.find('/', pos);
@@ -235,13 +238,12 @@ std::optional<fs::path> StaticFiles::resolve(std::string_view path) const {
     if (segment[0] == '.' || segment.find('\\') != std::string_view::npos) return std::nullopt;
     candidate /= std::string(segment);
   }
-  std::error_code ec;
   if (fs::is_directory(candidate, ec)) candidate /= "index.html";
   fs::path real = fs::canonical(candidate, ec);
   if (ec) return std::nullopt;
   // A symlink may point anywhere: what is served must still lie under the root.
-  auto [root_end, real_it] = std::mismatch(root_.begin(), root_.end(), real.begin(), real.end());
-  if (root_end != root_.end()) return std::nullopt;
+  auto [root_end, real_it] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  if (root_end != root.end()) return std::nullopt;
   if (!fs::is_regular_file(real, ec)) return std::nullopt;
   return real;
 }
@@ -258,9 +260,15 @@ std::string file_etag(const struct stat& st, std::string_view suffix) {
   return tag;
 }
 
+// a's modification time is b's or later, or earlier by at most kGzipMtimeSlack seconds: a copy
+// of the built folder that did not keep its times (`cp -r`) writes a file's gzip form a little
+// before or after it, and an edit of the file by hand comes later than that.
+constexpr int64_t kGzipMtimeSlack = 2;
 bool not_older(const struct stat& a, const struct stat& b) {
-  return a.st_mtim.tv_sec > b.st_mtim.tv_sec ||
-         (a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec >= b.st_mtim.tv_nsec);
+  const auto ns = [](const struct stat& st) {
+    return int64_t(st.st_mtim.tv_sec) * 1000000000 + int64_t(st.st_mtim.tv_nsec);
+  };
+  return ns(a) >= ns(b) - kGzipMtimeSlack * 1000000000;
 }
 
 }  // namespace

@@ -127,19 +127,21 @@ class StaticFiles {
  public:
   explicit StaticFiles(const std::string& root);  // empty: nothing is served
   bool enabled() const { return !root_.empty(); }
-  const std::filesystem::path& root() const { return root_; }
   // nullopt: not a file under the root.
   std::optional<std::filesystem::path> resolve(std::string_view path) const;
   // A file's gzip form, "<file>.gz" beside it (the build makes them for the module and its
   // scripts), is sent instead (Content-Encoding: gzip) to a client whose Accept-Encoding takes
-  // gzip, when it is at least as new as the file; every answer says Vary: Accept-Encoding.
+  // gzip, when it is at least as new as the file (or older by at most 2 s: a copy of the
+  // folder that did not keep the build's times); every answer says Vary: Accept-Encoding.
   // versioned (has_version_query of the target): the answer may be kept without revalidation.
   AnyResponse serve(std::string_view path, std::string_view if_none_match,
                     std::string_view accept_encoding, unsigned version,
                     bool versioned = false) const;
 
  private:
-  std::filesystem::path root_;  // canonical
+  // Absolute, as given: resolved again for each request, so that a root that is a link to a
+  // release folder serves the release it points to now (a deploy that swaps the link).
+  std::filesystem::path root_;
 };
 
 StringResponse not_found_response(std::string_view path, unsigned version);
