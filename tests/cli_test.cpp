@@ -2,9 +2,12 @@
 // exit codes and JSON errors that scripts rely on.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #if !defined(__EMSCRIPTEN__)
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -517,13 +520,62 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "p.json",
                   "--out-public", tmp / "q.json", "--k", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  // An output folder that is missing: nothing written (no proof.json without its public.json).
+  // An output folder that is missing, or an output that is a folder: nothing written (no
+  // proof.json without its public.json).
   r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "p2.json",
                   "--out-public", tmp / "missing/q.json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_FALSE(std::filesystem::exists(tmp / "p2.json"));
+  r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", tmp / "p2.json",
+                  "--out-public", tmp.path().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "p2.json"));
+  // The same file named two ways before it exists (relative, and through ".")
+  const std::string rel = "enygma-cli-test-" + std::to_string(getpid()) + ".json";
+  r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", rel, "--out-public",
+                  "./" + rel});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(rel));
+  std::filesystem::remove(rel);
   r = run_enygma({"import-zkey", "--k", "2", "--zkey", "-", "--out", tmp / "keys"});
   EXPECT_EQ(r.exit_code, 64) << r.err;
+}
+
+// A setup whose keys cannot both be written (here a folder in the proving key's place; a full
+// disk alike) writes neither: the verifying key there stays the one it was.
+TEST(Cli, SetupWritesBothKeysOrNeither) {
+  TempDir tmp;
+  const std::string dir = tmp / "keys";
+  auto r =
+      run_enygma({"setup", "--circuit", "ownership-721", "--out", dir, "--insecure-seed", "A"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string vk = dir + "/ownership-721.vk", pk = dir + "/ownership-721.pk";
+  const std::string vk_a = test::read_all(vk);
+  std::filesystem::remove(pk);
+  std::filesystem::create_directory(pk);
+  r = run_enygma({"setup", "--circuit", "ownership-721", "--out", dir, "--insecure-seed", "B"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("is a folder"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_all(vk), vk_a);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << entry.path();
+  }
+}
+
+// A circuit named twice (however k is written) is one circuit; help's output is checked as
+// every command's (a full disk is exit 1, not 0).
+TEST(Cli, RepeatedCircuitsOnceAndHelpToAFullDisk) {
+  auto r = run_enygma({"info", "--circuit", "transfer-k6,transfer-k06"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t entries = 0;
+  for (size_t at = r.out.find("\"circuit\""); at != std::string::npos;
+       at = r.out.find("\"circuit\"", at + 1)) {
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u) << r.out;
+  const int status =
+      std::system((test::enygma_binary().string() + " help > /dev/full 2>/dev/null").c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
 }
 
 TEST(Cli, ExportsSnarkjsFormats) {

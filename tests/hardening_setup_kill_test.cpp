@@ -1,6 +1,6 @@
 // Failure injection: `enygma setup` killed with SIGKILL while it writes a key never leaves a half
-// key under the key's name (native/common/file_io.cpp writes a temporary file, fsyncs it, then
-// renames it), a partial temporary file is refused by the loader as truncated, and `enygma prove`
+// key under the key's name, nor one key of the pair without the other (native/common/file_io.cpp
+// writes each to a temporary file, fsyncs them, then renames both), a partial temporary file is refused by the loader as truncated, and `enygma prove`
 // then says which key is missing and how to make it. Native only (it runs the CLI); one k = 2
 // setup per attempt (~3-8 s), hence its own test program.
 #include <gtest/gtest.h>
@@ -100,15 +100,16 @@ TEST(HardeningSetupKill, SetupKilledWhileWritingTheProvingKeyLeavesNoHalfKey) {
           << pk.error().message;
     }
 
-    // The verifying key was written before and is whole.
-    EXPECT_TRUE(fs::exists(dir / "transfer-k2.vk"));
+    // The verifying key is not there either (its temporary file was whole, but the two are
+    // renamed only once both are: a pair, or neither).
+    EXPECT_FALSE(fs::exists(dir / "transfer-k2.vk"));
     // The CLI names the missing key and the command that makes it.
     auto prove =
         test::run_enygma({"prove", "--k", "2", "--keys", dir.path().string(), "--input",
                           std::string(ENYGMA_SHARED_DIR).append("/vectors/transfer-k2.json")},
                          std::chrono::seconds(120));
     EXPECT_NE(prove.exit_code, 0);
-    EXPECT_TRUE(has_infix(prove.err, "transfer-k2.pk")) << prove.err;
+    EXPECT_TRUE(has_infix(prove.err, "transfer-k2.vk")) << prove.err;
     EXPECT_TRUE(has_infix(prove.err, "enygma setup")) << prove.err;
   }
   EXPECT_TRUE(interrupted) << "no attempt killed setup in the middle of writing the proving key";

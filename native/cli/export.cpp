@@ -52,9 +52,11 @@ int run_export_vk(int argc, char** argv) {
 bool same_output(const std::string& a, const std::string& b) {
   if (a == b) return true;
   if (a == "-" || b == "-") return false;
+  // (absolute first: weakly_canonical leaves a relative path that does not exist yet as it is,
+  // so that a.json and ./a.json would differ)
   std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(a, ea),
-             cb = std::filesystem::weakly_canonical(b, eb);
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ea),
+             cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), eb);
   return !ea && !eb && ca == cb;
 }
 
@@ -118,9 +120,13 @@ int run_export_proof(int argc, char** argv) {
   for (const std::string& out : {out_proof, out_public}) {
     if (Status st = output_folder_exists(out); !st) return cli::fail(st.error());
   }
-  auto st = native::write_output_file(out_proof, proof_to_snarkjs_json(parsed->proof));
-  if (st) st = native::write_output_file(out_public, public_to_snarkjs_json(parsed->public_inputs));
-  if (!st) return cli::fail(st.error());
+  // Both or neither: a failure (a folder in the way, a full disk) never leaves a proof.json
+  // beside a public.json of another proof.
+  const std::string proof_text = proof_to_snarkjs_json(parsed->proof),
+                    public_text = public_to_snarkjs_json(parsed->public_inputs);
+  const native::OutputFile pair[] = {{out_proof, proof_text.data(), proof_text.size()},
+                                     {out_public, public_text.data(), public_text.size()}};
+  if (auto st = native::write_output_files(pair); !st) return cli::fail(st.error());
   return 0;
 }
 

@@ -83,12 +83,12 @@ int run_import_zkey(int argc, char** argv) {
   const std::string pk_path = native::proving_key_path(*dir, *circuit);
   const std::string vk_path = native::verifying_key_path(*dir, *circuit);
   if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
-  if (auto st = native::write_output_file(pk_path, serialize_proving_key(keys.pk, name)); !st) {
-    return cli::fail(st.error());
-  }
-  if (auto st = native::write_output_file(vk_path, serialize_verifying_key(keys.vk, name)); !st) {
-    return cli::fail(st.error());
-  }
+  // Both or neither: a failed write (a full disk) keeps the pair that was there.
+  const std::vector<uint8_t> pk_bytes = serialize_proving_key(keys.pk, name),
+                             vk_bytes = serialize_verifying_key(keys.vk, name);
+  const native::OutputFile pair[] = {{pk_path, pk_bytes.data(), pk_bytes.size()},
+                                     {vk_path, vk_bytes.data(), vk_bytes.size()}};
+  if (auto st = native::write_output_files(pair); !st) return cli::fail(st.error());
 
   std::string contributions;
   for (const auto& c : imported->info.contributions) {

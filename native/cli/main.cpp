@@ -52,18 +52,18 @@ int main(int argc, char** argv) {
   if (const char* off = getenv("ENYGMA_DISABLE_KERNELS"); off && !apply_disabled_kernels(off)) {
     return enygma::native::kExitUsage;
   }
+  int status;
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
       !strcmp(argv[1], "help")) {
     print_usage(stdout);
-    return argc < 2 ? enygma::native::kExitUsage : 0;
-  }
-  const Command* cmd = find_command(argv[1]);
-  if (!cmd) {
+    status = argc < 2 ? enygma::native::kExitUsage : 0;
+  } else if (const Command* cmd = find_command(argv[1])) {
+    status = cmd->run(argc - 1, argv + 1);
+  } else {
     fprintf(stderr, "enygma: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);
     return enygma::native::kExitUsage;
   }
-  const int status = cmd->run(argc - 1, argv + 1);
   // What a command printed must have reached standard output (a full disk, a closed pipe): a
   // proof lost there is a failure, not exit 0.
   if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -82,9 +82,12 @@ int run_setup(int argc, char** argv) {
     const std::string name = circuit.key_name();
     auto pk_path = native::proving_key_path(dir, circuit);
     auto vk_path = native::verifying_key_path(dir, circuit);
-    auto st = native::write_output_file(vk_path, serialize_verifying_key(keys.vk, name));
-    if (st) st = native::write_output_file(pk_path, serialize_proving_key(keys.pk, name));
-    if (!st) return cli::fail(st.error());
+    // Both or neither: a failed write (a full disk) keeps the pair that was there.
+    const std::vector<uint8_t> vk_bytes = serialize_verifying_key(keys.vk, name),
+                               pk_bytes = serialize_proving_key(keys.pk, name);
+    const native::OutputFile pair[] = {{vk_path, vk_bytes.data(), vk_bytes.size()},
+                                       {pk_path, pk_bytes.data(), pk_bytes.size()}};
+    if (auto st = native::write_output_files(pair); !st) return cli::fail(st.error());
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     printf(
         "{%s,\"proving_key\":%s,\"verifying_key\":%s,\"constraints\":%zu,"

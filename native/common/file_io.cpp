@@ -182,58 +182,82 @@ bool write_all(int fd, const void* data, size_t size) {
 
 }  // namespace
 
-Status write_output_file(const std::string& path, const void* data, size_t size,
-                         FileAccess access) {
-  // Errors name the file asked for (a temporary one is this function's business).
+namespace {
+
+// One output of write_output_files, between its checks and its rename.
+struct PendingOutput {
+  const OutputFile* file = nullptr;
+  bool stream = false;  // "-", a pipe or a device: written to as it is
+  std::string target;   // a regular file: the file replaced (through a link, the file it names)
+  std::string tmp;      // its temporary file beside it, once created
+};
+
+// "-", a pipe or a device are streams; a folder is refused; a regular file (or none yet) is
+// replaced through a temporary file.
+Result<PendingOutput> check_output(const OutputFile& file) {
+  PendingOutput out;
+  out.file = &file;
+  const std::string& path = file.path;
   if (path.empty()) return make_error("no file name given", "io", path);
   if (path == "-") {
-    if (fflush(stdout) != 0 || !write_all(STDOUT_FILENO, data, size)) {
+    out.stream = true;
+    return out;
+  }
+  out.target = path;
+  if (struct stat st; stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return make_error(path + " is a folder", "io", path);
+    if (!S_ISREG(st.st_mode)) {
+      out.stream = true;
+      return out;
+    }
+    if (char* resolved = realpath(path.c_str(), nullptr)) {
+      out.target = resolved;
+      free(resolved);
+    }
+  }
+  return out;
+}
+
+Status write_stream(const OutputFile& file) {
+  if (file.path == "-") {
+    if (fflush(stdout) != 0 || !write_all(STDOUT_FILENO, file.data, file.size)) {
       return io_error("cannot write", "standard output");
     }
     return ok_status();
   }
-  const mode_t mode = access == FileAccess::kOwnerOnly ? 0600 : 0644;
-  // Through a symbolic link, the file it names is replaced (not the link); a pipe or a device
-  // (/dev/null, a named pipe) is written to as it is, never replaced by a regular file.
-  std::string target = path;
-  if (struct stat st; stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return make_error(path + " is a folder", "io", path);
-    if (!S_ISREG(st.st_mode)) {
-      const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd < 0) return io_error("cannot open", path);
-      const bool written = write_all(fd, data, size);
-      const int write_errno = errno;
-      const bool closed = close(fd) == 0;
-      if (!written) errno = write_errno;
-      if (!written || !closed) return io_error("cannot write", path);
-      return ok_status();
-    }
-    if (char* resolved = realpath(path.c_str(), nullptr)) {
-      target = resolved;
-      free(resolved);
-    }
-  }
-  const std::string tmp = target + ".tmp." + std::to_string(getpid());
+  const int fd = open(file.path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return io_error("cannot open", file.path);
+  const bool written = write_all(fd, file.data, file.size);
+  const int write_errno = errno;
+  const bool closed = close(fd) == 0;
+  if (!written) errno = write_errno;
+  if (!written || !closed) return io_error("cannot write", file.path);
+  return ok_status();
+}
+
+// The whole file into out.tmp (created; removed again on failure), synced, with its mode.
+Status write_temporary(PendingOutput& out) {
+  const OutputFile& file = *out.file;
+  const mode_t mode = file.access == FileAccess::kOwnerOnly ? 0600 : 0644;
+  const std::string tmp = out.target + ".tmp." + std::to_string(getpid());
   const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return io_error("cannot create", path);
-  if (!write_all(fd, data, size)) {
-    Error e = io_error("cannot write", path);
-    close(fd);
-    unlink(tmp.c_str());
-    return e;
-  }
+  if (fd < 0) return io_error("cannot create", file.path);
+  out.tmp = tmp;
   // The mode asked for whatever the umask, and whatever a file replaced had.
-  if (fchmod(fd, mode) != 0 || fsync(fd) != 0 || close(fd) != 0) {
-    Error e = io_error("cannot write", path);
-    unlink(tmp.c_str());
-    return e;
+  const bool written = write_all(fd, file.data, file.size);
+  const int write_errno = errno;
+  const bool synced = written && fchmod(fd, mode) == 0 && fsync(fd) == 0;
+  const int sync_errno = errno;
+  const bool closed = close(fd) == 0;
+  if (!written || !synced || !closed) {
+    errno = !written ? write_errno : !synced ? sync_errno : errno;
+    return io_error("cannot write", file.path);
   }
-  if (rename(tmp.c_str(), target.c_str()) != 0) {
-    Error e = io_error("cannot write", path);
-    unlink(tmp.c_str());
-    return e;
-  }
-  // make the rename itself durable
+  return ok_status();
+}
+
+// The rename made durable: the folder synced.
+void sync_folder_of(const std::string& target) {
   const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string(".")
                           : slash == 0               ? std::string("/")
@@ -243,7 +267,56 @@ Status write_output_file(const std::string& path, const void* data, size_t size,
     fsync(dfd);
     close(dfd);
   }
+}
+
+}  // namespace
+
+Status write_output_files(std::span<const OutputFile> files) {
+  std::vector<PendingOutput> pending;
+  for (const OutputFile& file : files) {
+    auto checked = check_output(file);
+    if (!checked) return checked.error();
+    pending.push_back(std::move(*checked));
+  }
+  auto discard = [&] {
+    for (PendingOutput& out : pending) {
+      if (!out.tmp.empty()) unlink(out.tmp.c_str());
+    }
+  };
+  for (PendingOutput& out : pending) {
+    if (out.stream) continue;
+    if (Status st = write_temporary(out); !st) {
+      discard();
+      return st;
+    }
+  }
+  for (PendingOutput& out : pending) {
+    if (!out.stream) continue;
+    if (Status st = write_stream(*out.file); !st) {
+      discard();
+      return st;
+    }
+  }
+  for (size_t i = 0; i < pending.size(); ++i) {
+    PendingOutput& out = pending[i];
+    if (out.stream) continue;
+    if (rename(out.tmp.c_str(), out.target.c_str()) != 0) {
+      Error e = io_error("cannot write", out.file->path);
+      for (size_t j = i; j < pending.size(); ++j) {
+        if (!pending[j].tmp.empty()) unlink(pending[j].tmp.c_str());
+      }
+      return e;
+    }
+    out.tmp.clear();
+    sync_folder_of(out.target);
+  }
   return ok_status();
+}
+
+Status write_output_file(const std::string& path, const void* data, size_t size,
+                         FileAccess access) {
+  const OutputFile file{path, data, size, access};
+  return write_output_files({&file, 1});
 }
 
 Status make_directories(const std::string& path) {

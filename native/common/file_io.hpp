@@ -50,6 +50,19 @@ Result<SecureString> read_text_file(const std::string& path);
 // Who may read a file written: everyone (keys, proofs, exports), or its owner alone (a
 // witness, a request: they hold secret keys), whatever the umask or a replaced file's mode.
 enum class FileAccess { kPublic, kOwnerOnly };
+// An output of write_output_files: the bytes (not owned) and who may read them.
+struct OutputFile {
+  std::string path;
+  const void* data;
+  size_t size;
+  FileAccess access = FileAccess::kPublic;
+};
+// Outputs that belong together (a proving key and its verifying key; a proof.json and its
+// public.json), each as write_output_file writes it, and every file written whole to its
+// temporary file before any is renamed: a failure (a folder in the way, a full disk) leaves every
+// name as it was, never one new file beside an old one. Pipes, devices and "-" are written to
+// after the temporary files, before the renames.
+Status write_output_files(std::span<const OutputFile> files);
 // An output file (--out): written whole to a temporary file beside it, synced, then renamed
 // over it, so that no reader ever sees half of it; through a symbolic link the file it names is
 // replaced; a pipe or a device (/dev/null, a named pipe) is written to as it is; "-" is

@@ -221,7 +221,10 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
     } else if (find_circuit_family(item)) {
       names.push_back(item);
     } else if (auto id = parse_circuit_id(item)) {
-      explicit_ids.push_back(*id);
+      // (named twice, e.g. transfer-k6,transfer-k06: one circuit, listed once)
+      if (std::find(explicit_ids.begin(), explicit_ids.end(), *id) == explicit_ids.end()) {
+        explicit_ids.push_back(*id);
+      }
     } else {
       return usage(option, id.error().message);
     }
