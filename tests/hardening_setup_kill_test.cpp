@@ -1,8 +1,9 @@
 // Failure injection: `enygma setup` killed with SIGKILL while it writes a key never leaves a half
 // key under the key's name, nor one key of the pair without the other (native/common/file_io.cpp
-// writes each to a temporary file, fsyncs them, then renames both), a partial temporary file is refused by the loader as truncated, and `enygma prove`
-// then says which key is missing and how to make it. Native only (it runs the CLI); one k = 2
-// setup per attempt (~3-8 s), hence its own test program.
+// writes each to a temporary file, fsyncs them, then renames both), a partial temporary file is
+// refused by the loader as truncated, and `enygma prove` then says which key is missing and how to
+// make it. Native only (it runs the CLI); one k = 2 setup per attempt (~3-8 s), hence its own test
+// program.
 #include <gtest/gtest.h>
 
 #if !defined(__EMSCRIPTEN__)

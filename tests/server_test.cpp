@@ -688,6 +688,29 @@ TEST_F(FakeServerTest, ExactlyOneHost) {
   EXPECT_EQ(c.read_response().status, 200);
 }
 
+// RFC 9110 5.3, 7.6.1: Connection field lines form one list: `close` on any line closes the
+// connection after the answer (Beast's keep_alive() reads the first line only); an HTTP/1.0
+// request stays open only with `keep-alive`.
+TEST_F(FakeServerTest, ConnectionCloseOnAnyOfItsLines) {
+  for (const char* request :
+       {"GET /healthcheck HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nConnection: "
+        "close\r\n\r\n",
+        "GET /healthcheck HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, Close\r\n\r\n"}) {
+    HttpConnection c(port());
+    ASSERT_TRUE(c.send_raw(request));
+    HttpResponse r = c.read_response();
+    EXPECT_EQ(r.status, 200) << request;
+    EXPECT_EQ(r.header("connection"), "close") << request;
+  }
+  HttpConnection c(port());
+  ASSERT_TRUE(
+      c.send_raw("GET /healthcheck HTTP/1.0\r\nHost: x\r\nConnection: x-other\r\nConnection: "
+                 "Keep-Alive\r\n\r\n"));
+  HttpResponse r = c.read_response();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("connection"), "keep-alive");
+}
+
 // RFC 9110 10.1.1: 100-continue is ignored in an HTTP/1.0 request (no interim answer to a 1.0
 // client); any other expectation is 417.
 TEST_F(FakeServerTest, ExpectationsOtherThan100ContinueAre417) {

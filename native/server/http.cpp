@@ -472,6 +472,20 @@ bool accepts_gzip(std::string_view accept_encoding) {
   return gzip.value_or(any.value_or(false));
 }
 
+bool request_keeps_alive(const http::request_header<>& req) {
+  bool close = false, keep_alive = false;
+  auto [line, end] = req.equal_range(http::field::connection);
+  for (; line != end; ++line) {
+    any_list_item(to_sv(line->value()), [&](std::string_view option) {
+      close = close || equals_ignoring_case(option, "close");
+      keep_alive = keep_alive || equals_ignoring_case(option, "keep-alive");
+      return false;
+    });
+  }
+  if (close) return false;
+  return req.version() >= 11 || keep_alive;
+}
+
 std::string_view body_coding(std::string_view content_encoding) {
   std::string_view found;
   any_list_item(content_encoding, [&](std::string_view item) {

@@ -161,6 +161,11 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag);
 
 // True when an Accept-Encoding header value accepts gzip ("gzip" or "*", with no q=0).
 bool accepts_gzip(std::string_view accept_encoding);
+
+// Whether the connection stays open after this request: HTTP/1.1 unless a `close` option, HTTP/1.0
+// only with a `keep-alive` one, read from every Connection field line (RFC 9110 5.3: one list;
+// Beast's keep_alive() reads the first line only).
+bool request_keeps_alive(const http::request_header<>& req);
 // The first content coding of a Content-Encoding header value other than "identity" (any case),
 // or empty when there is none: the body is then as sent.
 std::string_view body_coding(std::string_view content_encoding);

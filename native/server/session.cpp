@@ -238,7 +238,7 @@ bool Session::request_body_pending() const {
 void Session::after_header() {
   const auto& req = parser_->get();
   version_ = req.version();  // 10 or 11: the parser refuses every other version
-  keep_alive_ = req.keep_alive();
+  keep_alive_ = request_keeps_alive(req);
   head_ = req.method() == http::verb::head;
   const std::string_view target = to_sv(req.target());
   note_request_line(to_sv(req.method_string()), target);
