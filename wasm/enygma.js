@@ -510,7 +510,8 @@ export class Enygma {
       const pending = { resolve, reject, onEvent, op };
       if (STATE_QUESTIONS.has(op)) pending.args = args;
       this.#pending.set(id, pending);
-      if (this.#opSeq && !STATE_QUESTIONS.has(op)) {
+      const counted = this.#opSeq !== null && !STATE_QUESTIONS.has(op);
+      if (counted) {
         // A warm-up proof running in the worker stops for this operation (the order matters:
         // enygma_worker.js proverWarmupRound).
         Atomics.add(this.#opSeq, 0, 1);
@@ -519,6 +520,7 @@ export class Enygma {
       try {
         this.#worker.postMessage({ id, op, args });
       } catch (e) { // an argument that cannot be copied to the worker (a function, a symbol)
+        if (counted) Atomics.sub(this.#opSeq, 0, 1); // never sent: the worker counts what it receives
         this.#pending.delete(id);
         reject(argumentError('', `an argument of ${op} cannot be sent to the worker: ${e.message}`));
       }

@@ -451,6 +451,7 @@ var warmup = { state: 'off', target: 0, rounds: 0, busyMs: 0, firstMs: null, las
 var warmupInput = null; // {circuit, response}
 var warmupTimer = null;
 var opsInFlight = 0;
+var opsReceived = 0; // operations received that the page counts in opSeq[0] (all but init and READ_ONLY_OPS)
 var WARMUP_IDLE_MS = 500;
 
 // ---- the prover's warm-up, for the same reason: a page's first proofs run the prover's code
@@ -507,8 +508,11 @@ function proverWarmupRound() {
   warmupTimer = null;
   if (proverWarmup.state !== 'running' || opsInFlight > 0) return;
   // The yield flag cleared, then no operation sent since before the clear: one sent later
-  // writes the flag after it (the page adds to opSeq first), and the proof yields to it.
+  // writes the flag after it (the page adds to opSeq first), and the proof yields to it. One
+  // sent before (its flag written) but not yet received would be waiting behind the whole
+  // warm-up proof, its flag cleared here: the warm-up waits for it instead.
   var seq = Atomics.load(opSeq, 0);
+  if (seq !== opsReceived) return; // its end sets the timer again
   abi.resetWarmupYield();
   if (Atomics.load(opSeq, 0) !== seq) return; // its operation sets the timer again at its end
   var t0 = now();
@@ -912,6 +916,7 @@ var READ_ONLY_OPS = { verifierWarmup: true, proverWarmup: true, memory: true };
 self.onmessage = function (event) {
   var counted = !READ_ONLY_OPS[event.data && event.data.op];
   if (counted) opsInFlight += 1;
+  if (counted && event.data.op !== 'init') opsReceived += 1; // as the page counts them in opSeq[0]
   // (a failure of one operation's run, caught or not, never stops the queue nor the count)
   queue = queue.then(function () {
     return run(event.data);
