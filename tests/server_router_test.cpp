@@ -598,6 +598,12 @@ TEST(HttpHead, FoldsEmptyLinesAndTheRequestLine) {
   EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\nHost: x\r\n\r\nbody"), 27u);
   EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\n\r\n"), 18u);
   EXPECT_EQ(request_head_length("GET / HTTP/1.1\r\nHost: x\r\n"), 0u);
+  // a bare LF (not after CR), from a given offset on
+  EXPECT_TRUE(has_bare_lf("GET / HTTP/1.1\nHost: x\n\n"));
+  EXPECT_TRUE(has_bare_lf("\n"));
+  EXPECT_FALSE(has_bare_lf("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_FALSE(has_bare_lf("GET / HTTP/1.1\r\n", 15));  // its LF's CR is before the offset
+  EXPECT_TRUE(has_bare_lf("GET / HTTP/1.1\r\nHost: x\n", 16));
   for (const char* folded : {"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n",
                              "POST / HTTP/1.1\r\nHost: x\r\nContent-Length:\r\n\t2\r\n\r\n",
                              "POST / HTTP/1.1\r\nX-Pad: a\r\n Transfer-Encoding: chunked\r\n\r\n",

@@ -688,6 +688,23 @@ TEST_F(FakeServerTest, ExactlyOneHost) {
   EXPECT_EQ(c.read_response().status, 200);
 }
 
+// A head whose lines end in a bare LF never ends for a CRLF reader: 400 at once (it waited for
+// the header timeout, then 408), whether it comes at once or a byte at a time.
+TEST_F(FakeServerTest, BareLineFeedsAreRefusedAtOnce) {
+  const std::string request = "GET /healthcheck HTTP/1.1\nHost: a\n\n";
+  {
+    HttpConnection c(port());
+    ASSERT_TRUE(c.send_raw(request));
+    expect_error(c.read_response(), 400, "http", "header");
+  }
+  HttpConnection c(port());  // the request line a byte at a time, up to its bare LF
+  for (char byte : std::string("GET /healthcheck HTTP/1.1\n")) {
+    ASSERT_TRUE(c.send_raw(std::string(1, byte)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  expect_error(c.read_response(), 400, "http", "header");
+}
+
 // RFC 9110 5.3, 7.6.1: Connection field lines form one list: `close` on any line closes the
 // connection after the answer (Beast's keep_alive() reads the first line only); an HTTP/1.0
 // request stays open only with `keep-alive`.

@@ -167,6 +167,14 @@ size_t request_head_length(std::string_view bytes) {
   return end == std::string_view::npos ? 0 : end + 4;
 }
 
+bool has_bare_lf(std::string_view bytes, size_t from) {
+  for (size_t at = bytes.find('\n', from); at != std::string_view::npos;
+       at = bytes.find('\n', at + 1)) {
+    if (at == 0 || bytes[at - 1] != '\r') return true;
+  }
+  return false;
+}
+
 bool has_obs_fold(std::string_view head) {
   // Every line end but the last two (the last field line's and the empty line's) is followed
   // by the next line of the head; none may start with white space.

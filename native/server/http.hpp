@@ -109,6 +109,10 @@ size_t request_head_length(std::string_view bytes);
 // space or tab, continuing the one before it. Beast's parser takes it and joins the lines with a
 // space, so it is seen only in the raw bytes.
 bool has_obs_fold(std::string_view head);
+
+// An LF at or after `from` in `bytes` without CR before it (HTTP's line end is CRLF; RFC 9112 2.2
+// lets a server refuse the bare LF, which Beast's parser never sees as a line end).
+bool has_bare_lf(std::string_view bytes, size_t from = 0);
 // How many empty lines ("\r\n", at most max_lines) bytes start with: RFC 9112 2.2 lets a
 // server ignore them before a request line.
 size_t leading_empty_lines(std::string_view bytes, size_t max_lines);

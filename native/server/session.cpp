@@ -112,6 +112,15 @@ void Session::read_head() {
   size_t head = request_head_length(bytes.substr(from, max_header - from));
   if (head > 0) head += from;
   if (head == 0) {
+    // A head whose lines end in bare LF would never end (waiting for CRLF CRLF): 400 at once.
+    // (Only what came since the last look is searched, as for the end of the head.)
+    if (has_bare_lf(bytes.substr(0, max_header), std::min(head_scanned_, bytes.size()))) {
+      if (auto line = split_request_line(bytes)) note_request_line(line->method, line->target);
+      return send_error(http::status::bad_request,
+                        "a line of the request's head ends in LF without CR (HTTP lines end in "
+                        "CRLF)",
+                        "http", "header", true);
+    }
     head_scanned_ = std::min(bytes.size(), max_header);
     if (bytes.size() >= max_header) return refuse_oversized_head(bytes);
     const size_t size = beast::read_size(buffer_, 65536);
