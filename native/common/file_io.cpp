@@ -297,14 +297,11 @@ Status write_output_files(std::span<const OutputFile> files) {
       return st;
     }
   }
-  for (size_t i = 0; i < pending.size(); ++i) {
-    PendingOutput& out = pending[i];
+  for (PendingOutput& out : pending) {
     if (out.stream) continue;
     if (rename(out.tmp.c_str(), out.target.c_str()) != 0) {
       Error e = io_error("cannot write", out.file->path);
-      for (size_t j = i; j < pending.size(); ++j) {
-        if (!pending[j].tmp.empty()) unlink(pending[j].tmp.c_str());
-      }
+      discard();  // the temporary files not renamed yet
       return e;
     }
     out.tmp.clear();

@@ -260,11 +260,12 @@ std::string file_etag(const struct stat& st, std::string_view suffix) {
   return tag;
 }
 
-// a's modification time is b's or later, or earlier by at most kGzipMtimeSlack seconds: a copy
+// A gzip form (a) is current for its file (b) when its modification time is b's or later, or
+// earlier by at most kGzipMtimeSlack seconds: a copy
 // of the built folder that did not keep its times (`cp -r`) writes a file's gzip form a little
 // before or after it, and an edit of the file by hand comes later than that.
 constexpr int64_t kGzipMtimeSlack = 2;
-bool not_older(const struct stat& a, const struct stat& b) {
+bool gzip_form_current(const struct stat& a, const struct stat& b) {
   const auto ns = [](const struct stat& st) {
     return int64_t(st.st_mtim.tv_sec) * 1000000000 + int64_t(st.st_mtim.tv_nsec);
   };
@@ -301,7 +302,7 @@ AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_m
   if (accepts_gzip(accept_encoding)) {
     const fs::path gz = file->native() + ".gz";
     struct stat gz_st {};
-    if (lstat(gz.c_str(), &gz_st) == 0 && S_ISREG(gz_st.st_mode) && not_older(gz_st, st)) {
+    if (lstat(gz.c_str(), &gz_st) == 0 && S_ISREG(gz_st.st_mode) && gzip_form_current(gz_st, st)) {
       sent = gz;
       st = gz_st;
       gzip = true;
