@@ -144,6 +144,40 @@ TEST(Groth16, TestSeedsUpTo64BytesALongerOneIsRefused) {
   EXPECT_EQ(refused.error().field, "test_seed");
 }
 
+// B1 and B2 name the same wires (one scalar vector for both MSMs): a key whose B2 query is
+// shorter, empty or of other wires is refused when read and by the prover (which read past B2's
+// points: out of bounds), never a proof.
+TEST(Groth16, AKeyWhoseB2QueryIsNotB1sIsRefused) {
+  auto f = make_fixture(8, 2, 10, 30);
+  ASSERT_GE(f.keys.pk.b1.size(), 2u);
+  const std::function<void(ProvingKey&)> damages[] = {
+      [](ProvingKey& k) {
+        k.b2.wires.edit([](auto& v) { v.pop_back(); });
+        k.b2.points.edit([](auto& v) { v.pop_back(); });
+      },
+      [](ProvingKey& k) {
+        k.b2.wires = std::vector<uint32_t>{};
+        k.b2.points = std::vector<G2Affine>{};
+      },
+      [](ProvingKey& k) { k.b2.wires.edit([](auto& v) { std::swap(v[0], v[1]); }); }};
+  for (size_t d = 0; d < std::size(damages); ++d) {
+    ProvingKey k = f.keys.pk;
+    damages[d](k);
+    for (PointFormat format : {PointFormat::kRaw, PointFormat::kCompressed}) {
+      auto loaded =
+          load_proving_key(serialize_proving_key(k, "b2", format), "b2", sequential_pool());
+      ASSERT_FALSE(loaded.ok()) << d;
+      EXPECT_NE(loaded.error().message.find("malformed"), std::string::npos)
+          << loaded.error().message;
+    }
+    if (k.b2.size() != k.b1.size()) {
+      auto proof = groth16_prove(k, f.rc.r1cs, f.rc.witness, sequential_pool());
+      ASSERT_FALSE(proof.ok()) << d;
+      EXPECT_EQ(proof.error().message, "the proving key does not belong to this circuit");
+    }
+  }
+}
+
 TEST(Groth16, UnsatisfiedWitnessIsAnErrorNotAProof) {
   auto f = make_fixture(8, 2, 10, 30);
   auto w = f.rc.witness;
@@ -312,6 +346,36 @@ TEST(KeyFormat, ConstraintShapeRoundTripsAndMalformedShapesAreRefused) {
         s.coefficients.edit([](auto& v) { v[2].limbs[3] = ~uint64_t(0); });
       },
       "not below r");
+  // No row starts at all: the file says 2^32 - 1 rows, whose 2^32 row starts wrapped to none in
+  // the module's 32-bit size_t (read out of bounds there).
+  refused(
+      [&](ConstraintShape& s) {
+        for (ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c})
+          m->row_start = std::vector<uint32_t>{};
+      },
+      "proving key body is malformed");
+  ConstraintShape empty = *f.keys.pk.shape;
+  empty.a.row_start = std::vector<uint32_t>{};
+  EXPECT_EQ(empty.check(), "matrix A: wrong row count");
+}
+
+// A verifying key whose public-input count is 2^32 - 1 with no IC point: the count plus one
+// wrapped to 0 and the key loaded unchecked (the browser's cached keys).
+TEST(KeyFormat, AnICCountThatWrapsIsRefused) {
+  auto f = make_fixture(12, 3, 30, 80);
+  VerifyingKey vk = f.keys.vk;
+  vk.num_public = UINT32_MAX;
+  vk.ic.clear();
+  for (PointFormat fmt : {PointFormat::kRaw, PointFormat::kCompressed}) {
+    const auto bytes = serialize_verifying_key(vk, "test-circuit", fmt);
+    for (bool check_points : {true, false}) {
+      auto r = load_verifying_key(bytes, "test-circuit", check_points);
+      ASSERT_FALSE(r.ok()) << check_points;
+      EXPECT_NE(r.error().message.find("verifying key body is malformed"), std::string::npos)
+          << r.error().message;
+    }
+  }
+  EXPECT_FALSE(validate_verifying_key_points(vk).ok());
 }
 
 TEST(KeyFormat, RoundTripsRawAndCompressed) {

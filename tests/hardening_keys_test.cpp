@@ -145,6 +145,12 @@ TEST(HardeningKeys, VerifyingKeyPointsAreCheckedUnlessCheckedBefore) {
       EXPECT_TRUE(unchecked->gamma2 == vk->gamma2 && unchecked->ic == vk->ic);
     }
   }
+  // A snarkjs verification_key.json (import-zkey --check-vk): the same refusal, always.
+  for (const auto& [vk, expected] : cases) {
+    auto parsed = verifying_key_from_snarkjs_json(verifying_key_to_snarkjs_json(*vk));
+    ASSERT_FALSE(parsed.ok()) << expected;
+    EXPECT_EQ(parsed.error().message, std::string("verifying key: ") + expected);
+  }
   // Through CircuitProver::load: the same refusal unless check_verifying_key_points is false.
   const CircuitId id = transfer_k(2);
   const Groth16Keys keys = dev_keys(id, "vk points");

@@ -76,6 +76,7 @@ std::string ConstraintShape::check() const {
     return "the coefficient table does not start with 1 and -1";
   }
   if (num_public >= num_wires) return "more public inputs than wires";
+  if (a.row_start.empty()) return "matrix A: wrong row count";  // num_constraints() needs one
   const size_t rows = num_constraints();
   for (const auto& [m, name] : {std::pair{&a, "A"}, std::pair{&b, "B"}, std::pair{&c, "C"}}) {
     if (std::string e = check_matrix(*m, rows, num_wires, coefficients.size(), name); !e.empty()) {

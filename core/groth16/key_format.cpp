@@ -88,11 +88,12 @@ void put_words(ByteWriter& w, const SharedArray<uint32_t>& v) {
 
 // count 32-bit words (or Fr elements: T), read in place when `owner` keeps the bytes alive.
 template <class T>
-bool get_array(ByteReader& r, SharedArray<T>& v, size_t count,
+bool get_array(ByteReader& r, SharedArray<T>& v, uint64_t count,
                const std::shared_ptr<const void>& owner) {
+  // (64-bit count: a file's u32 count + 1 must not wrap in a 32-bit size_t, the module's.)
   std::span<const uint8_t> raw;
-  if (count > r.remaining() / sizeof(T) || !r.view(raw, count * sizeof(T))) return false;
-  v = SharedArray<T>::of_bytes(raw.data(), count, owner);
+  if (count > r.remaining() / sizeof(T) || !r.view(raw, size_t(count) * sizeof(T))) return false;
+  v = SharedArray<T>::of_bytes(raw.data(), size_t(count), owner);
   return true;
 }
 
@@ -110,7 +111,7 @@ bool get_query(ByteReader& r, Q& q, const PointCodec& codec, uint32_t num_wires,
   uint32_t count;
   if (!r.u32(count)) return false;
   using Affine = std::remove_cvref_t<decltype(q.points[0])>;
-  if (size_t(count) * (4 + codec.size_of<Affine>()) > r.remaining()) return false;
+  if (uint64_t(count) * (4 + codec.size_of<Affine>()) > r.remaining()) return false;
   if (!get_array(r, q.wires, count, owner)) return false;
   for (uint32_t wire : q.wires) {
     if (wire >= num_wires) return false;
@@ -143,7 +144,7 @@ bool get_shape(ByteReader& r, ConstraintShape& s, std::string& error,
   }
   for (ConstraintShape::Matrix* m : {&s.a, &s.b, &s.c}) {
     uint32_t terms = 0;
-    if (!r.u32(terms) || !get_array(r, m->row_start, size_t(rows) + 1, owner) ||
+    if (!r.u32(terms) || !get_array(r, m->row_start, uint64_t(rows) + 1, owner) ||
         !get_array(r, m->wire, terms, owner) || !get_array(r, m->coeff, terms, owner)) {
       return false;
     }
@@ -301,7 +302,8 @@ Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFil
             codec.read_one(r, pk.delta2) && get_query(r, pk.a, codec, pk.num_wires, owner) &&
             get_query(r, pk.b1, codec, pk.num_wires, owner) &&
             get_query(r, pk.b2, codec, pk.num_wires, owner) &&
-            get_query(r, pk.c, codec, pk.num_wires, owner);
+            get_query(r, pk.c, codec, pk.num_wires, owner) &&
+            pk.b2.wires == pk.b1.wires;  // the prover gathers one scalar vector for both
   uint32_t hn = 0;
   ok = ok && r.u32(hn) && hn == pk.domain_size && skip_pad8(r) && codec.read(r, pk.h, hn);
   std::string shape_error;
@@ -310,7 +312,7 @@ Result<ProvingKey> parse_proving_key(std::span<const uint8_t> body, const KeyFil
     shape->num_wires = pk.num_wires;
     shape->num_public = pk.num_public;
     ok = get_shape(r, *shape, shape_error, owner) &&
-         shape->num_constraints() + pk.num_public + 1 <= pk.domain_size;
+         uint64_t(shape->num_constraints()) + pk.num_public + 1 <= pk.domain_size;
     if (ok) pk.shape = std::move(shape);
   }
   ok = ok && r.remaining() == 0;
@@ -365,7 +367,8 @@ Result<VerifyingKey> load_verifying_key(std::span<const uint8_t> file,
   SharedArray<G1Affine> ic;
   bool ok = r.u32(vk.num_public) && codec.read_one(r, vk.alpha1) && codec.read_one(r, vk.beta2) &&
             codec.read_one(r, vk.gamma2) && codec.read_one(r, vk.delta2) && r.u32(nic) &&
-            nic == vk.num_public + 1 && codec.read(r, ic, nic) && r.remaining() == 0;
+            uint64_t(nic) == uint64_t(vk.num_public) + 1 && codec.read(r, ic, nic) &&
+            r.remaining() == 0;
   if (!ok) return key_error("verifying key body is malformed" + codec.last_error_suffix());
   vk.ic = ic.to_vector();
   if (check_points) {

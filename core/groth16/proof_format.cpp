@@ -4,6 +4,7 @@
 
 #include "core/curve/g2_subgroup.hpp"
 #include "core/curve/point_encoding.hpp"
+#include "core/groth16/verifier.hpp"
 #include "core/pairing/pairing.hpp"
 #include "core/util/json_parse.hpp"
 
@@ -295,6 +296,8 @@ Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text)
       return bad("nPublic", "does not match the length of IC minus one");
     }
   }
+  // Points of the right groups (beta, gamma, delta in G2's subgroup) before any pairing or use.
+  if (Status st = validate_verifying_key_points(vk); !st) return st.error();
   // Optional (a verifier may compute it), but when given it must be what the key implies.
   if (auto ab = doc.find("vk_alphabeta_12"); ab != doc.end()) {
     if (ab->dump() != alphabeta_snarkjs(vk).dump()) {

@@ -5,8 +5,9 @@
 // - snarkjs's proof.json / public.json / verification_key.json (projective triples, G2 real
 //   part first, curve "bn128");
 // - a 128-byte binary proof: compressed A (32) || B (64) || C (32).
-// Parsing is strict: canonical coordinates, points on the curve, B in the G2 subgroup; errors
-// name the field ("pi_b[1][0]").
+// Parsing is strict about the text: canonical coordinates below p, scalars below r; errors name
+// the field ("pi_b[1][0]"). A proof's points are checked by the verifier (on the curve, B in the
+// G2 subgroup: groth16_verify); a verifying key's here.
 #pragma once
 
 #include <array>

@@ -347,7 +347,8 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   const size_t m = r1cs.num_constraints();
   const size_t n = pk.domain_size;
   if (!EvaluationDomain::valid_size(n) || r1cs.num_wires() != pk.num_wires ||
-      r1cs.num_public() != pk.num_public || m + r1cs.num_public() + 1 > n) {
+      r1cs.num_public() != pk.num_public || uint64_t(m) + r1cs.num_public() + 1 > n ||
+      pk.b2.size() != pk.b1.size()) {
     return make_error("the proving key does not belong to this circuit", "key");
   }
   if (witness.size() != r1cs.num_wires()) {

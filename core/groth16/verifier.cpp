@@ -21,7 +21,7 @@ Status validate_verifying_key_points(const VerifyingKey& vk) {
       return bad("beta, gamma or delta is not a G2 point of order r");
     }
   }
-  if (vk.ic.size() != size_t(vk.num_public) + 1) return bad("IC has the wrong length");
+  if (uint64_t(vk.ic.size()) != uint64_t(vk.num_public) + 1) return bad("IC has the wrong length");
   for (const auto& p : vk.ic) {
     if (!p.is_on_curve()) return bad("an IC point is not on the curve");
   }
