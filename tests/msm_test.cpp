@@ -481,6 +481,37 @@ TEST(MsmG2, EqualScalarsMerged) {
   merge_equal_scalars_cases<G2>(1500);
 }
 
+// The equal-scalar merge's slots spread structured scalars as they spread random ones: no slot
+// of the half-full table is the start of more than a few of them (with two of the four words
+// hashed every x * 2^64 started in one slot, and the merge's probing was quadratic).
+TEST(Msm, EqualScalarSlotsSpreadStructuredScalars) {
+  constexpr unsigned kLog = 17;
+  constexpr size_t kTerms = size_t(1) << (kLog - 1);
+  std::vector<std::vector<U256>> families(5);
+  for (uint64_t i = 1; i <= kTerms; ++i) {
+    U256 shifted{}, negated{};
+    shifted.w[1] = i;  // i * 2^64
+    sub_borrow(negated, Fr::kModulus, shifted);
+    U256 high{};
+    high.w[2] = i;  // i * 2^128
+    U256 top{};
+    top.w[3] = i & 0x0fffffffffffffffull;  // i * 2^192
+    families[0].push_back(shifted);
+    families[1].push_back(negated);
+    families[2].push_back(high);
+    families[3].push_back(top);
+    families[4].push_back(U256::from_u64(i));
+  }
+  for (size_t f = 0; f < families.size(); ++f) {
+    std::vector<uint32_t> load(size_t(1) << kLog, 0);
+    uint32_t most = 0;
+    for (const U256& s : families[f]) {
+      most = std::max(most, ++load[msm_detail::equal_scalar_slot(s, kLog)]);
+    }
+    EXPECT_LE(most, 12u) << "family " << f;
+  }
+}
+
 TEST(MsmG1, FastPathMatchesReference) {
   ThreadPool pool(2);
   const auto inst = make_instance<G1>(3000, 700);
@@ -488,9 +519,13 @@ TEST(MsmG1, FastPathMatchesReference) {
   ref.path = MsmOptions::Path::kReference;
   const G1 expected = run_msm(inst, pool, ref);
   EXPECT_EQ(expected, dlog_oracle(inst));
-  for (unsigned c : {5u, 8u, 11u, 13u, 16u}) {
+  // (c above 16 is taken as 16: the digits are int16_t.)
+  for (unsigned c : {5u, 8u, 11u, 13u, 16u, 20u}) {
     EXPECT_EQ(run_msm(inst, pool, batch_affine(c)), expected) << "c=" << c;
   }
+  MsmOptions wide = ref;
+  wide.window_bits = 20;
+  EXPECT_EQ(run_msm(inst, pool, wide), expected);
   // Tiny batches and single-window passes: many deferred additions and flushes.
   MsmOptions tiny = batch_affine(9, 8);
   tiny.windows_per_pass = 1;

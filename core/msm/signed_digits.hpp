@@ -7,6 +7,7 @@
 // of buckets, which serialises batch-affine accumulation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct WindowLayout {
 // (room for the last carry), or bits + 2 when c = 16 so that the top digit stays below 2^15
 // and every digit fits an int16.
 inline WindowLayout signed_windows(unsigned bits, unsigned c) {
+  c = std::clamp(c, 1u, 16u);  // the digits are int16_t
   const unsigned total = bits + (c == 16 ? 2 : 1);
   const unsigned count = (total + c - 1) / c;
   const unsigned base = total / count, wide = total % count;  // the top `wide` get base + 1
