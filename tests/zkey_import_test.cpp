@@ -432,12 +432,29 @@ TEST(SolidityVerifier, SourceHasTheKeyAndTheCallingConvention) {
                "21888242871839275222246405745257275088548364400416034343698204186575808495617;"),
       std::string::npos);
 
-  EXPECT_TRUE(is_solidity_identifier("EnygmaTransferVerifierK2"));
-  EXPECT_TRUE(is_solidity_identifier("_x$1"));
-  EXPECT_FALSE(is_solidity_identifier("2abc"));
-  EXPECT_FALSE(is_solidity_identifier("a-b"));
-  EXPECT_FALSE(is_solidity_identifier("contract"));
-  EXPECT_FALSE(is_solidity_identifier(""));
+  EXPECT_TRUE(is_usable_contract_name("EnygmaTransferVerifierK2"));
+  EXPECT_TRUE(is_usable_contract_name("_x$1"));
+  EXPECT_FALSE(is_usable_contract_name("2abc"));
+  EXPECT_FALSE(is_usable_contract_name("a-b"));
+  EXPECT_FALSE(is_usable_contract_name("contract"));
+  EXPECT_FALSE(is_usable_contract_name(""));
+  // Keywords, elementary types and the contract's own names do not compile (or warn).
+  for (const char* taken : {"address",     "uint",      "uint8",
+                            "int256",      "bytes32",   "fixed128x18",
+                            "mapping",     "event",     "emit",
+                            "unchecked",   "byte",      "abstract",
+                            "verifyProof", "mulAdd",    "publicCombination",
+                            "R",           "Q",         "NUM_PUBLIC_INPUTS",
+                            "ALPHA_X",     "BETA_Y_RE", "IC0_X",
+                            "IC12_Y",      "throw",     "msg",
+                            "keccak256",   "bytes",     "bytes1",
+                            "ufixed",      "ufixed8x0", "fixed256x80"}) {
+    EXPECT_FALSE(is_usable_contract_name(taken)) << taken;
+  }
+  for (const char* fine : {"Uint", "uint_", "IC", "IC1", "IC_X", "ALPHA", "Verifier", "bytesX",
+                           "uint7", "int0", "bytes33", "bytes0", "intx", "fixed8x81", "from"}) {
+    EXPECT_TRUE(is_usable_contract_name(fine)) << fine;
+  }
 }
 
 }  // namespace

@@ -48,12 +48,101 @@ class Source {
 
 }  // namespace
 
-bool is_solidity_identifier(std::string_view name) {
-  static const std::set<std::string_view> kReserved = {
-      "contract", "function", "uint256",  "bool",      "return",  "returns",  "if",       "for",
-      "assembly", "memory",   "calldata", "public",    "private", "internal", "external", "view",
-      "pure",     "constant", "library",  "interface", "true",    "false",    "this",     "super"};
-  if (name.empty() || name.size() > 64 || kReserved.count(name)) return false;
+namespace {
+
+// Solidity's elementary type names, keywords all: uint / int with no size or 8..256 in steps of
+// 8, bytes and bytes1..bytes32, fixed / ufixed alone or MxN (M as for int, N in 0..80).
+bool is_elementary_type(std::string_view name) {
+  auto number = [](std::string_view digits, unsigned& value) {
+    if (digits.empty() || digits.size() > 3 || digits[0] == '0') return false;
+    value = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      value = value * 10 + unsigned(c - '0');
+    }
+    return true;
+  };
+  auto bits = [&](std::string_view digits) {
+    unsigned m = 0;
+    return number(digits, m) && m % 8 == 0 && m >= 8 && m <= 256;
+  };
+  for (std::string_view stem : {"uint", "int"}) {
+    if (name.substr(0, stem.size()) == stem) {
+      const std::string_view rest = name.substr(stem.size());
+      if (rest.empty() || bits(rest)) return true;
+    }
+  }
+  if (name == "bytes") return true;
+  if (name.substr(0, 5) == "bytes") {
+    unsigned size = 0;
+    if (number(name.substr(5), size) && size >= 1 && size <= 32) return true;
+  }
+  for (std::string_view stem : {"ufixed", "fixed"}) {
+    if (name.substr(0, stem.size()) != stem) continue;
+    const std::string_view rest = name.substr(stem.size());
+    if (rest.empty()) return true;
+    const size_t x = rest.find('x');
+    unsigned n = 0;
+    if (x != std::string_view::npos && bits(rest.substr(0, x)) &&
+        (rest.substr(x + 1) == "0" || (number(rest.substr(x + 1), n) && n <= 80))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// ALPHA_X, BETA_X_IM, IC12_Y...: the key's constants in the contract.
+bool is_key_constant(std::string_view name) {
+  std::string_view point;
+  for (std::string_view p : {"ALPHA_", "BETA_", "GAMMA_", "DELTA_"}) {
+    if (name.substr(0, p.size()) == p) point = p;
+  }
+  if (point.empty() && name.substr(0, 2) == "IC") {
+    const size_t digits = name.find_first_not_of("0123456789", 2);
+    if (digits > 2 && digits != std::string_view::npos && name[digits] == '_') {
+      point = name.substr(0, digits + 1);
+    }
+  }
+  if (point.empty()) return false;
+  const std::string_view rest = name.substr(point.size());
+  return rest == "X" || rest == "Y" || rest == "X_IM" || rest == "X_RE" || rest == "Y_IM" ||
+         rest == "Y_RE";
+}
+
+}  // namespace
+
+bool is_usable_contract_name(std::string_view name) {
+  // Solidity's keywords and reserved words, its units and the names the contract itself
+  // declares (members, parameters, locals, assembly variables and the assembly built-ins used):
+  // a contract named like one of them does not compile or compiles with a shadowing warning.
+  static const std::set<std::string_view> kTaken = {
+      // keywords
+      "abstract", "address", "anonymous", "as", "assembly", "bool", "break", "calldata", "catch",
+      "constant", "constructor", "continue", "contract", "delete", "do", "else", "emit", "enum",
+      "event", "external", "fallback", "false", "for", "function", "hex", "if", "immutable",
+      "import", "indexed", "interface", "internal", "is", "library", "mapping", "memory",
+      "modifier", "new", "override", "payable", "pragma", "private", "public", "pure", "receive",
+      "return", "returns", "storage", "string", "struct", "this", "super", "true", "try", "type",
+      "unchecked", "unicode", "using", "view", "virtual", "while", "transient", "error", "revert",
+      "throw", "leave", "_",
+      // built-ins (a contract named so shadows them)
+      "msg", "block", "tx", "abi", "assert", "require", "keccak256", "sha256", "ripemd160",
+      "ecrecover", "addmod", "mulmod", "gasleft", "blockhash", "blobhash", "selfdestruct", "now",
+      // reserved for future use
+      "after", "alias", "apply", "auto", "byte", "case", "copyof", "default", "define", "final",
+      "implements", "in", "inline", "let", "macro", "match", "mutable", "null", "of", "partial",
+      "promise", "reference", "relocatable", "sealed", "sizeof", "static", "supports", "switch",
+      "typedef", "typeof", "var",
+      // units
+      "wei", "gwei", "ether", "seconds", "minutes", "hours", "days", "weeks", "years",
+      // the contract's own names
+      "R", "Q", "NUM_PUBLIC_INPUTS", "CIRCUIT_DIGEST", "verifyProof", "publicCombination", "mulAdd",
+      "pA", "pB", "pC", "pubSignals", "ok", "x", "y", "i", "s", "k", "px", "py", "input", "product",
+      "success", "buf", "mload", "mstore", "staticcall", "gas", "add", "and"};
+  if (name.empty() || name.size() > 64 || kTaken.count(name) || is_elementary_type(name) ||
+      is_key_constant(name)) {
+    return false;
+  }
   for (size_t i = 0; i < name.size(); ++i) {
     char c = name[i];
     bool alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '$';
@@ -106,17 +195,22 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line("    function verifyProof(");
   s.line("        uint256[2] calldata pA,");
   s.line("        uint256[2][2] calldata pB,");
-  s.line("        uint256[2] calldata pC,");
-  s.line("        uint256[" + n + "] calldata pubSignals");
+  // Solidity has no zero-length arrays: a key without public inputs takes none.
+  const bool inputs = vk.num_public > 0;
+  s.line(inputs ? "        uint256[2] calldata pC," : "        uint256[2] calldata pC");
+  if (inputs) s.line("        uint256[" + n + "] calldata pubSignals");
   s.line("    ) external view returns (bool) {");
   s.line("        if (pA[0] >= Q || pA[1] >= Q || pC[0] >= Q || pC[1] >= Q) return false;");
   s.line(
       "        if (pB[0][0] >= Q || pB[0][1] >= Q || pB[1][0] >= Q || pB[1][1] >= Q) return "
       "false;");
-  s.line("        for (uint256 i = 0; i < " + n + "; ++i) {");
-  s.line("            if (pubSignals[i] >= R) return false;");
-  s.line("        }");
-  s.line("        (bool ok, uint256 x, uint256 y) = publicCombination(pubSignals);");
+  if (inputs) {
+    s.line("        for (uint256 i = 0; i < " + n + "; ++i) {");
+    s.line("            if (pubSignals[i] >= R) return false;");
+    s.line("        }");
+  }
+  s.line(std::string("        (bool ok, uint256 x, uint256 y) = publicCombination(") +
+         (inputs ? "pubSignals" : "") + ");");
   s.line("        if (!ok) return false;");
   s.line();
   s.line("        // Four pairs (G1 x, G1 y, G2 x.im, x.re, y.im, y.re) for ecPairing.");
@@ -154,8 +248,10 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line("    }");
   s.line();
   s.line("    /// IC0 + sum_i s[i] * IC(i+1); ok is false when a precompile refused.");
-  s.line("    function publicCombination(uint256[" + n +
-         "] calldata s) private view returns (bool ok, uint256 x, uint256 y) {");
+  s.line(inputs ? "    function publicCombination(uint256[" + n +
+                      "] calldata s) private view returns (bool ok, uint256 x, uint256 y) {"
+                : "    function publicCombination() private pure returns (bool ok, uint256 x, "
+                  "uint256 y) {");
   s.line("        ok = true;");
   s.line("        x = IC0_X;");
   s.line("        y = IC0_Y;");
@@ -165,27 +261,29 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
            std::to_string(i) + "]);");
   }
   s.line("    }");
-  s.line();
-  s.line("    /// (x, y) + k * (px, py) with ecMul and ecAdd; skipped for k = 0 or a failure.");
-  s.line("    function mulAdd(bool ok, uint256 x, uint256 y, uint256 px, uint256 py, uint256 k)");
-  s.line("        private view returns (bool, uint256, uint256)");
-  s.line("    {");
-  s.line("        if (!ok || k == 0) return (ok, x, y);");
-  s.line("        assembly (\"memory-safe\") {");
-  s.line("            // scratch space above the free memory pointer: [x, y, k*P]");
-  s.line("            let buf := mload(0x40)");
-  s.line("            mstore(buf, px)");
-  s.line("            mstore(add(buf, 0x20), py)");
-  s.line("            mstore(add(buf, 0x40), k)");
-  s.line("            ok := staticcall(gas(), 0x07, buf, 0x60, add(buf, 0x40), 0x40)");
-  s.line("            mstore(buf, x)");
-  s.line("            mstore(add(buf, 0x20), y)");
-  s.line("            ok := and(ok, staticcall(gas(), 0x06, buf, 0x80, buf, 0x40))");
-  s.line("            x := mload(buf)");
-  s.line("            y := mload(add(buf, 0x20))");
-  s.line("        }");
-  s.line("        return (ok, x, y);");
-  s.line("    }");
+  if (inputs) {  // (no products without inputs)
+    s.line();
+    s.line("    /// (x, y) + k * (px, py) with ecMul and ecAdd; skipped for k = 0 or a failure.");
+    s.line("    function mulAdd(bool ok, uint256 x, uint256 y, uint256 px, uint256 py, uint256 k)");
+    s.line("        private view returns (bool, uint256, uint256)");
+    s.line("    {");
+    s.line("        if (!ok || k == 0) return (ok, x, y);");
+    s.line("        assembly (\"memory-safe\") {");
+    s.line("            // scratch space above the free memory pointer: [x, y, k*P]");
+    s.line("            let buf := mload(0x40)");
+    s.line("            mstore(buf, px)");
+    s.line("            mstore(add(buf, 0x20), py)");
+    s.line("            mstore(add(buf, 0x40), k)");
+    s.line("            ok := staticcall(gas(), 0x07, buf, 0x60, add(buf, 0x40), 0x40)");
+    s.line("            mstore(buf, x)");
+    s.line("            mstore(add(buf, 0x20), y)");
+    s.line("            ok := and(ok, staticcall(gas(), 0x06, buf, 0x80, buf, 0x40))");
+    s.line("            x := mload(buf)");
+    s.line("            y := mload(add(buf, 0x20))");
+    s.line("        }");
+    s.line("        return (ok, x, y);");
+    s.line("    }");
+  }
   s.line("}");
   return s.take();
 }

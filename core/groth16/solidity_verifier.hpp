@@ -26,8 +26,10 @@ struct SolidityVerifierOptions {
   std::string license = "UNLICENSED";             // SPDX identifier of the generated file
 };
 
-// [A-Za-z_$][A-Za-z0-9_$]* and not a reserved word we would collide with.
-bool is_solidity_identifier(std::string_view name);
+// A name the generated contract can have: [A-Za-z_$][A-Za-z0-9_$]*, at most 64 characters,
+// neither a Solidity keyword, reserved word, unit or elementary type name nor a name the
+// contract itself declares (it would not compile, or compile with a shadowing warning).
+bool is_usable_contract_name(std::string_view name);
 
 std::string solidity_verifier_source(const VerifyingKey& vk,
                                      const SolidityVerifierOptions& options = {});

@@ -84,13 +84,12 @@ int run_export_solidity(int argc, char** argv) {
   }
   options.contract_name = args.get_or("contract", options.contract_name);
   options.license = args.get_or("license", options.license);
-  if (!is_solidity_identifier(options.contract_name)) {
-    fprintf(stderr, "enygma export-solidity: '%s' is not a valid contract name\n",
+  if (!is_usable_contract_name(options.contract_name)) {
+    fprintf(stderr,
+            "enygma export-solidity: '%s' is not a valid contract name (letters, digits, _ "
+            "and $, not first a digit; not a Solidity keyword, type or built-in, nor a name the "
+            "contract declares)\n",
             options.contract_name.c_str());
-    return native::kExitUsage;
-  }
-  if (options.license.empty()) {
-    fputs("enygma export-solidity: --license is empty (an SPDX expression, e.g. MIT)\n", stderr);
     return native::kExitUsage;
   }
   for (char c : options.license) {

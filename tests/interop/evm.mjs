@@ -80,15 +80,19 @@ export class Chain {
   }
 }
 
-// The variations of a valid proof that must all be rejected.
+// The variations of a valid proof that must all be rejected (those of its public inputs where it
+// has some).
 export function tamperedCalls(ref) {
   const A = ref.pi_a, B = ref.pi_b, C = ref.pi_c, P = ref.public_signal;
   const bump = (x, m) => ((BigInt(x) + 1n) % m).toString();
-  return [
+  const inputs = P.length === 0 ? [] : [
     ["a changed public input", A, B, C, [bump(P[0], R), ...P.slice(1)]],
     ["the last public input changed", A, B, C, [...P.slice(0, -1), bump(P[P.length - 1], R)]],
     ["a public input + r (same value mod r)", A, B, C,
      [(BigInt(P[0]) + R).toString(), ...P.slice(1)]],
+  ];
+  return [
+    ...inputs,
     ["pi_a changed (x + 1)", [bump(A[0], Q), A[1]], B, C, P],
     ["pi_a negated", [A[0], ((Q - BigInt(A[1])) % Q).toString()], B, C, P],
     ["pi_b coordinates swapped (real part first)", A,
