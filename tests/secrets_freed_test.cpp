@@ -489,13 +489,13 @@ TEST(DeadStacks, TheServersWorkQueueZeroesThemAfterEachJob) {
     ++done;
     cv.notify_all();
   };
-  ASSERT_TRUE(queue.try_submit([&](ThreadPool& pool, auto) {
-    pool.run_on_every_thread([&] { leave_on_stack(needles[0].second); });
+  ASSERT_TRUE(queue.try_submit([&](ThreadPool* pool, auto) {
+    pool->run_on_every_thread([&] { leave_on_stack(needles[0].second); });
     finished();
   }));
-  ASSERT_TRUE(queue.try_submit([&](ThreadPool& pool, auto) {
+  ASSERT_TRUE(queue.try_submit([&](ThreadPool* pool, auto) {
     std::vector<std::string> here;
-    pool.run_on_every_thread([&] {
+    pool->run_on_every_thread([&] {
       auto f = found_in_dead_stack(needles);
       std::lock_guard lock(mu);
       here.insert(here.end(), f.begin(), f.end());

@@ -1255,6 +1255,104 @@ TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// A client still sends after its body (a CRLF, as some clients do, or its next request): its
+// leaving is still seen, and its proof cancelled; what it pipelined is still answered.
+TEST_F(DedicatedServerTest, ClientLeavingAfterMoreBytesIsStillSeen) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
+                            "--max-inflight", "1", "--queue", "4"},
+                           dir_));
+  {
+    HttpConnection c(server.port());
+    ASSERT_TRUE(c.send_raw(
+        "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
+    ASSERT_TRUE(
+        wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+    ASSERT_TRUE(c.send_raw("\r\n"));
+    std::this_thread::sleep_for(100ms);
+    c.close();
+  }
+  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 0; }, 1s));
+  EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 1);
+  // Pipelined behind a proof, sent while it runs: both answered, in order.
+  HttpConnection pipelined(server.port());
+  ASSERT_TRUE(pipelined.send_raw(
+      "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
+  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+  ASSERT_TRUE(pipelined.send_raw("\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_EQ(pipelined.read_response().status, 200);
+  EXPECT_EQ(pipelined.read_response().status, 200);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// A client that leaves while its proof waits gives its place back at once: the next client is
+// admitted (not 503), the one gone counted as cancelled with its wait observed.
+TEST_F(DedicatedServerTest, ClientLeavingWhileQueuedFreesItsPlace) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
+                            "--max-inflight", "1", "--queue", "1"},
+                           dir_));
+  HttpResponse first;
+  std::thread running(
+      [&] { first = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}"); });
+  struct JoinOnExit {  // a failed ASSERT returns early
+    std::thread& t;
+    ~JoinOnExit() {
+      if (t.joinable()) t.join();
+    }
+  } join{running};
+  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+  {
+    HttpConnection gone(server.port());
+    ASSERT_TRUE(gone.send_raw(
+        "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
+    ASSERT_TRUE(
+        wait_for([&] { return metric(server.port(), "enygma_proof_queue_depth") == 1; }, 2s));
+    gone.close();
+  }
+  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proof_queue_depth") == 0; }, 1s));
+  EXPECT_EQ(metric(server.port(), "enygma_proofs_in_flight"), 1);
+  HttpResponse next = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}");
+  EXPECT_EQ(next.status, 200) << next.body;
+  running.join();
+  EXPECT_EQ(first.status, 200);
+  EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 1);
+  EXPECT_EQ(metric(server.port(), "enygma_rejected_total"), 0);
+  EXPECT_EQ(
+      metric(server.port(), "enygma_proof_queue_wait_seconds_count{circuit=\"transfer\",k=\"2\"}"),
+      3);
+  EXPECT_EQ(server.stop(), 0);
+}
+
+// Work that throws (an allocation failing mid-proof) is answered 500 (rule internal) like any
+// internal error: the client is not left waiting, the server goes on, and a drain ends at once.
+TEST_F(DedicatedServerTest, WorkThatThrowsIsAnswered) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "10ms",
+                            "--max-inflight", "1", "--drain-timeout", "20s"},
+                           dir_));
+  // (A raw socket: its reads give up after 10 s, where the test client's would wait.)
+  RawSocket failed(server.port());
+  const std::string body = R"({"fake_bad_alloc":1})";
+  ASSERT_TRUE(failed.send("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: " +
+                          std::to_string(body.size()) + "\r\n\r\n" + body));
+  std::string answer;
+  while (answer.find("out of memory") == std::string::npos) {
+    const std::string piece = failed.receive(4096);
+    if (piece.empty()) break;
+    answer += piece;
+  }
+  EXPECT_EQ(answer.rfind("HTTP/1.1 500 ", 0), 0u) << answer;
+  EXPECT_NE(answer.find(R"("rule":"internal")"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("the server ran out of memory for this request"), std::string::npos)
+      << answer;
+  EXPECT_EQ(metric(server.port(), "enygma_proofs_failed_total"), 1);
+  EXPECT_EQ(http_request(server.port(), "POST", "/generateProofTransfer-2", "{}").status, 200);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(server.stop(), 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+}
+
 // --write-timeout limits the time without progress, not the whole answer: a client that reads a
 // large file slowly but steadily (longer in all than the timeout) gets it whole; one that stops
 // reading is dropped.

@@ -1,6 +1,7 @@
 // A stand-in prover for testing the HTTP layer: proofs sleep, answers are fixed. Selected only
 // by `enygma serve --backend fake`, which says so loudly at start-up.
 #include <chrono>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -52,6 +53,9 @@ class FakeBackend final : public ProofBackend {
     if (parsed.is_discarded() || !parsed.is_object()) {
       return make_error("the request is not a JSON object", "input", "");
     }
+    // The server's handling of work that throws (an allocation failing mid-proof), which no
+    // real request can make happen on demand.
+    if (parsed.contains("fake_bad_alloc")) throw std::bad_alloc();
     if (parsed.contains("sender_id") && !parsed["sender_id"].is_string()) {
       return make_error("sender_id is not a decimal string", "input", "sender_id");
     }

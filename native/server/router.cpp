@@ -31,6 +31,14 @@ std::optional<Refusal> Router::check(const Route& route, std::string_view method
                        " is not implemented by this server (GET, HEAD, POST)",
                    "method", "method"};
   }
+  // A circuit not served here names nothing: 404 whatever the method, as for a path.
+  if (route.kind == RouteKind::kNotServed) {
+    const bool has_k = route.circuit.family->has_k();
+    return Refusal{http::status::not_found,
+                   std::string(has_k ? "no circuit for this k here; " : "no such circuit here; ") +
+                       table_.not_served_reason(route),
+                   has_k ? "k" : "circuit", has_k ? "k" : "circuit"};
+  }
   if (!method_allowed(route, verb)) {
     if (!exists) {
       return Refusal{http::status::not_found, "no such resource: " + std::string(path), "path",
@@ -39,13 +47,6 @@ std::optional<Refusal> Router::check(const Route& route, std::string_view method
     return Refusal{http::status::method_not_allowed,
                    "method " + std::string(method) + " is not allowed here; use " + route.allow,
                    "method", "method"};
-  }
-  if (route.kind == RouteKind::kNotServed) {
-    const bool has_k = route.circuit.family->has_k();
-    return Refusal{http::status::not_found,
-                   std::string(has_k ? "no circuit for this k here; " : "no such circuit here; ") +
-                       table_.not_served_reason(route),
-                   has_k ? "k" : "circuit", has_k ? "k" : "circuit"};
   }
   return std::nullopt;
 }

@@ -58,7 +58,13 @@ int Server::run() {
   });
   accept_next();
   std::vector<std::thread> threads;
-  for (unsigned i = 1; i < config_.io_threads; ++i) threads.emplace_back([this] { ioc_.run(); });
+  try {
+    for (unsigned i = 1; i < config_.io_threads; ++i) threads.emplace_back([this] { ioc_.run(); });
+  } catch (...) {
+    ioc_.stop();  // the threads started return; the system's refusal reaches the caller
+    for (auto& t : threads) t.join();
+    throw;
+  }
   ioc_.run();
   for (auto& t : threads) t.join();
   if (drain_timed_out_.load()) {

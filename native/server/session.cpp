@@ -297,7 +297,7 @@ void Session::after_header() {
     }
     WorkQueue& queue = route_.kind == RouteKind::kProve ? server_.provers() : server_.verifiers();
     // Refuse before reading the body when it could not be admitted anyway.
-    if (queue.waiting() + queue.running() >= size_t{queue.workers()} + queue.capacity()) {
+    if (queue.full()) {
       server_.metrics().count_rejected();
       return send_error(http::status::service_unavailable, "the server is at capacity; retry later",
                         "overload", "", request_body_pending());
@@ -395,22 +395,33 @@ void Session::submit(bool prove) {
   auto self = shared_from_this();
   WorkQueue& queue = prove ? server_.provers() : server_.verifiers();
   const bool admitted = queue.try_submit(
-      [self, body, route, prove](ThreadPool& pool, std::chrono::steady_clock::duration wait) {
+      [self, body, route, prove](ThreadPool* pool, std::chrono::steady_clock::duration wait) {
         const double wait_ms = std::chrono::duration<double, std::milli>(wait).count();
-        if (self->cancel_.load()) {
-          // The client left while this waited: drop it unstarted.
+        if (!pool || self->cancel_.load()) {
+          // The client left while this waited: dropped unstarted, its wait observed.
+          if (prove) self->server_.metrics().observe_queue_wait(route.circuit, wait_ms / 1000);
           self->server_.metrics().count_cancelled();
           return;
         }
         const auto start = Clock::now();
-        Result<std::string> result =
-            self->server_.router().work(route, *body, pool, &self->cancel_);
+        // Whatever the work throws (bad_alloc) is answered (500) like any internal error: the
+        // client and a drain must not wait for an answer that never comes.
+        Result<std::string> result = [&]() -> Result<std::string> {
+          try {
+            return self->server_.router().work(route, *body, *pool, &self->cancel_);
+          } catch (const std::bad_alloc&) {
+            return make_error("the server ran out of memory for this request", "internal");
+          } catch (...) {
+            return make_error("the server failed on this request (internal error)", "internal");
+          }
+        }();
         const double work_ms = ms_between(start, Clock::now());
         asio::post(self->socket_.get_executor(),
                    [self, result = std::move(result), prove, wait_ms, work_ms]() mutable {
                      self->on_work_done(std::move(result), prove, wait_ms, work_ms);
                    });
-      });
+      },
+      &cancel_);
   if (!admitted) {
     server_.metrics().count_rejected();
     return send_error(http::status::service_unavailable, "the server is at capacity; retry later",
@@ -424,9 +435,18 @@ void Session::submit(bool prove) {
 void Session::watch_disconnect() {
   socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
     if (ec || self->state_ != State::kWorking) return;
-    char byte;
-    const ssize_t n = ::recv(self->socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n > 0) return;  // the next (pipelined) request: stop watching, it is read later
+    // What comes meanwhile (a CRLF after the body, the next pipelined request) is taken into the
+    // buffer the next request is read from, so the connection's end is still seen after it. Past
+    // a whole request's worth the watch stops: the rest stays unread until the answer is sent.
+    const size_t limit = self->server_.config().max_header + self->server_.config().max_body;
+    if (self->buffer_.size() >= limit) return;
+    const auto space = self->buffer_.prepare(std::min<size_t>(limit - self->buffer_.size(), 65536));
+    const ssize_t n =
+        ::recv(self->socket_.native_handle(), space.data(), space.size(), MSG_DONTWAIT);
+    if (n > 0) {
+      self->buffer_.commit(size_t(n));
+      return self->watch_disconnect();
+    }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
       return self->watch_disconnect();
     }

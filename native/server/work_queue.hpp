@@ -4,6 +4,7 @@
 // caller answers 503. Memory is therefore bounded by (workers + capacity) jobs.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -20,20 +21,26 @@ namespace enygma::server {
 
 class WorkQueue {
  public:
-  // queue_wait: time between admission and the start of the job.
-  using Job = std::function<void(ThreadPool& pool, std::chrono::steady_clock::duration queue_wait)>;
+  // pool: the worker's pool, or null for a job dropped unstarted because its `cancelled` flag
+  // was set while it waited (it should only count itself). queue_wait: time between admission
+  // and the start (or the drop) of the job.
+  using Job = std::function<void(ThreadPool* pool, std::chrono::steady_clock::duration queue_wait)>;
 
   WorkQueue(unsigned workers, unsigned capacity, unsigned threads_per_worker);
   ~WorkQueue();  // finishes every admitted job, then joins
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
 
-  // False when full or closed; the job is then dropped untouched.
-  bool try_submit(Job job);
+  // False when full or closed; the job is then dropped untouched. `cancelled` (if given) must
+  // outlive the job (the job holds its owner): a waiting job whose flag is set no longer counts
+  // and is dropped at the next admission check (a client gone does not hold a place).
+  bool try_submit(Job job, const std::atomic<bool>* cancelled = nullptr);
+  // Whether a job would be refused now (the same check, for a refusal before reading a body).
+  bool full();
   // Refuse new jobs, let the workers finish every admitted one, join them.
   void close_and_join();
 
-  size_t waiting() const;
+  size_t waiting() const;  // jobs waiting whose flag is not set
   size_t running() const;
   unsigned workers() const { return workers_count_; }
   unsigned capacity() const { return capacity_; }
@@ -42,8 +49,14 @@ class WorkQueue {
   struct Entry {
     Job job;
     std::chrono::steady_clock::time_point admitted;
+    const std::atomic<bool>* cancelled = nullptr;
+    bool is_cancelled() const { return cancelled && cancelled->load(); }
   };
   void worker_loop(unsigned index);
+  // Under mu_: moves the cancelled waiting jobs to `out`, then whether one more would fit.
+  bool take_cancelled_and_check(std::vector<Entry>& out);
+  // Without mu_: runs each dropped job with no pool, then releases it.
+  static void drop(std::vector<Entry>& entries);
 
   const unsigned workers_count_;
   const unsigned capacity_;
