@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "core/field/cpu_features.hpp"
+#include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
 
@@ -289,6 +290,16 @@ TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
   }
   auto r = run_enygma({"prove", "--k", "2", "--k", "6", "--input", "x"});
   EXPECT_NE(r.err.find("--k is given twice"), std::string::npos) << r.err;
+  // An empty value is a mistake, never a default or the root folder (`--keys ""` read
+  // /transfer-k2.vk).
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"prove", "--k", "2", "--keys", "", "--input", "x"},
+        {"verify", "--k", "2", "--keys=", "--proof", "x"},
+        {"bench", "--k", "2", "--keys", ""}}) {
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("--keys needs a value, got an empty one"), std::string::npos) << r.err;
+  }
   r = run_enygma({"export-proof", "--proof", "a", "--out-proof", "b", "--out-public", "c",
                   "--format", "reference"});
   EXPECT_NE(r.err.find("the only --format is snarkjs"), std::string::npos) << r.err;
@@ -436,6 +447,12 @@ TEST(Cli, OutputsGoWhereTheirPathLeads) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, 4), "r1cs");
   EXPECT_NE(r.err.find("\"out\":\"-\""), std::string::npos) << r.err;
+  // A path to standard output is standard output too: the summary does not corrupt the output.
+  r = run_enygma({"export-r1cs", "--k", "2", "--out", "/dev/stdout"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, 4), "r1cs");
+  EXPECT_EQ(r.out.find("\"out\":"), std::string::npos);
+  EXPECT_NE(r.err.find("\"out\":\"/dev/stdout\""), std::string::npos) << r.err;
 
   write(tmp / "witness.wtns", "old");
   ASSERT_EQ(chmod((tmp / "witness.wtns").c_str(), 0644), 0);
@@ -453,13 +470,33 @@ TEST(Cli, OutputsGoWhereTheirPathLeads) {
     r = run_enygma({command, "--k", "2", "--zkey", "x.zkey", "--out", ""});
     if (std::string(command) == "setup") r = run_enygma({command, "--k", "2", "--out", ""});
     EXPECT_EQ(r.exit_code, 64) << command << ": " << r.err;
-    EXPECT_NE(r.err.find("--out names no folder"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--out needs a value, got an empty one"), std::string::npos) << r.err;
   }
 
   test::Child full("/bin/sh", {"-c", test::enygma_binary().string() + " version > /dev/full"}, {});
   const auto lost = full.wait();
   EXPECT_EQ(lost.exit_code, 1) << lost.err;
   EXPECT_NE(lost.err.find("cannot write standard output"), std::string::npos) << lost.err;
+}
+
+// Threads the system refuses (an address-space limit here; a container's pids limit elsewhere)
+// are an error that says so, exit 1, not an abort (std::terminate from a pool's half-started
+// threads).
+TEST(Cli, ThreadsTheSystemRefusesAreAnErrorNotAnAbort) {
+  if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "the sanitizers reserve more than the limit";
+  for (const std::string& args :
+       {std::string("serve --backend fake --port 0 --circuits transfer-k2 --max-inflight 64 "
+                    "--prover-threads 64"),
+        std::string("serve --backend fake --port 0 --circuits transfer-k2 --max-inflight 1 "
+                    "--io-threads 256 --prover-threads 1")}) {
+    test::Child child("/bin/sh",
+                      {"-c", "ulimit -s 8192; ulimit -v 1000000; exec " +
+                                 test::enygma_binary().string() + " " + args},
+                      {});
+    const auto r = child.wait(std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("the system refused a thread"), std::string::npos) << r.err;
+  }
 }
 
 // The probes of the interop commands: a path that is not UTF-8 is written and reported (U+FFFD

@@ -73,6 +73,13 @@ TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
     EXPECT_EQ(refusal->rule, "k");
     EXPECT_NE(refusal->message.find("this server serves transfer k = 2,3"), std::string::npos)
         << refusal->message;
+    // It names nothing here, whatever the method: 404, not 405 "use POST".
+    for (const char* method : {"GET", "HEAD", "PUT"}) {
+      auto other = f.router.check(r, method);
+      ASSERT_TRUE(other.has_value()) << path << " " << method;
+      EXPECT_EQ(other->status, http::status::not_found) << path << " " << method;
+      EXPECT_EQ(other->rule, "k") << path << " " << method;
+    }
   }
   // Only a canonical decimal k makes a k route: anything else is no route at all.
   for (const char* path :
@@ -293,6 +300,42 @@ TEST(ServerConfigParse, BooleansInAnyCase) {
     EXPECT_FALSE(p.config->access_log) << off;
   }
   EXPECT_EQ(refusal({"--access-log", "ONN"}).first, enygma::native::kExitUsage);
+  // A word after a boolean option is its value, refused by name (not "unexpected argument").
+  auto [code, err] = refusal({"--access-log", "maybe"});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("invalid value 'maybe' for --access-log: expected on/off"), std::string::npos)
+      << err;
+}
+
+// A flag wins over its variable, which is then not read: a stale or wrong ENYGMA_PORT does not
+// stop `--port 8080`; alone it is refused, naming the variable.
+TEST(ServerConfigParse, AFlagGivenLeavesItsVariableUnread) {
+  ConfigParse p =
+      parse({"--port", "8080", "--no-isolation", "--keys", "k"},
+            {{"ENYGMA_PORT", "eighty"}, {"ENYGMA_ISOLATION", "maybe"}, {"ENYGMA_KEYS", ""}});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_EQ(p.config->port, 8080);
+  EXPECT_FALSE(p.config->isolation);
+  EXPECT_EQ(p.config->keys_dir, "k");
+  auto [code, err] = refusal({}, {{"ENYGMA_PORT", "eighty"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("invalid ENYGMA_PORT=eighty"), std::string::npos) << err;
+  std::tie(code, err) = refusal({"--port", "8080"}, {{"ENYGMA_ISOLATION", "maybe"}});
+  EXPECT_NE(err.find("invalid ENYGMA_ISOLATION=maybe"), std::string::npos) << err;
+}
+
+// An empty value is refused by name (`--keys ""` is not the root folder), but --web's, which
+// means no demo.
+TEST(ServerConfigParse, EmptyValuesAreRefusedButWebs) {
+  for (const char* flag : {"--keys", "--circuits", "--port", "--max-body"}) {
+    auto [code, err] = refusal({flag, ""});
+    EXPECT_EQ(code, enygma::native::kExitUsage) << flag;
+    EXPECT_NE(err.find(std::string(flag) + " needs a value, got an empty one"), std::string::npos)
+        << err;
+  }
+  ConfigParse p = parse({"--web", ""});
+  ASSERT_TRUE(p.config.has_value());
+  EXPECT_TRUE(p.config->web_dir.empty());
 }
 
 // --no-isolation is --isolation off: the two together are refused, whatever the value.

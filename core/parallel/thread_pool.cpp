@@ -31,11 +31,22 @@ unsigned ThreadPool::hardware_threads() {
 }
 
 ThreadPool::ThreadPool(unsigned threads) : size_(threads == 0 ? hardware_threads() : threads) {
-  workers_.reserve(size_ - 1);
-  for (unsigned i = 1; i < size_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  try {
+    workers_.reserve(size_ - 1);
+    for (unsigned i = 1; i < size_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  } catch (...) {
+    // A thread the system refused (std::system_error): the ones started are stopped and joined,
+    // so the caller gets the exception instead of std::terminate from a joinable thread.
+    stop_and_join();
+    throw;
+  }
 }
 
 ThreadPool::~ThreadPool() {
+  stop_and_join();
+}
+
+void ThreadPool::stop_and_join() {
   {
     std::lock_guard<std::mutex> lk(mu_);
     stop_ = true;

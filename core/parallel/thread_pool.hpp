@@ -46,6 +46,7 @@ class ThreadPool {
 
  private:
   void worker_loop();
+  void stop_and_join();
   void run_job(size_t chunks, const std::function<void(size_t)>& chunk_fn);
 
   unsigned size_;

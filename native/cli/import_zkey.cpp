@@ -50,7 +50,6 @@ int run_import_zkey(int argc, char** argv) {
   if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
-  if (dir->empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
   if (*zkey_path == "-") {
     return cli::fail(
         make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));

@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
+#include <system_error>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -58,7 +61,23 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     status = argc < 2 ? enygma::native::kExitUsage : 0;
   } else if (const Command* cmd = find_command(argv[1])) {
-    status = cmd->run(argc - 1, argv + 1);
+    // What no command answers itself (the system refusing memory or threads) is an error that
+    // says so, exit 1, not an abort.
+    try {
+      status = cmd->run(argc - 1, argv + 1);
+    } catch (const std::bad_alloc&) {
+      fprintf(stderr, "enygma %s: out of memory\n", argv[1]);
+      return enygma::native::kExitFailed;
+    } catch (const std::system_error& e) {
+      fprintf(stderr,
+              "enygma %s: the system refused a thread or another resource (%s); with many "
+              "threads (--threads, --max-inflight x --prover-threads), ask for fewer\n",
+              argv[1], e.what());
+      return enygma::native::kExitFailed;
+    } catch (const std::exception& e) {
+      fprintf(stderr, "enygma %s: internal error: %s\n", argv[1], e.what());
+      return enygma::native::kExitFailed;
+    }
   } else {
     fprintf(stderr, "enygma: unknown command '%s'\n\n", argv[1]);
     print_usage(stderr);

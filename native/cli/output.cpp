@@ -1,6 +1,8 @@
 #include "native/cli/output.hpp"
 
 #include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
@@ -15,6 +17,17 @@ namespace enygma::cli {
 std::string json_string(const std::string& s) {
   // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name).
   return json_text(nlohmann::json(s));
+}
+
+FILE* summary_stream(const std::string& out) {
+  if (out == "-") return stderr;
+  struct stat named {
+  }, standard{};
+  if (stat(out.c_str(), &named) == 0 && fstat(STDOUT_FILENO, &standard) == 0 &&
+      named.st_dev == standard.st_dev && named.st_ino == standard.st_ino) {
+    return stderr;
+  }
+  return stdout;
 }
 
 int exit_code_for(const Error& e) {

@@ -38,10 +38,9 @@ std::string request_text_line(std::string& json);
 int write_request_text(const native::Args& args, std::string& text);
 
 // Where a command's JSON summary of what it wrote goes: standard output, or standard error when
-// the output itself went to standard output (--out -), so as not to corrupt it.
-inline FILE* summary_stream(const std::string& out) {
-  return out == "-" ? stderr : stdout;
-}
+// the output itself went to standard output (--out -, or a path to the same file or pipe, such as
+// /dev/stdout), so as not to corrupt it.
+FILE* summary_stream(const std::string& out);
 
 // `"circuit":"transfer-k6","k":6` (k only for a family with k): the circuit in a JSON summary.
 std::string circuit_json_fields(const CircuitId& circuit);

@@ -55,11 +55,7 @@ int run_setup(int argc, char** argv) {
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
-  if (dir.empty()) return cli::fail(make_error("--out names no folder", "usage", "out"));
   auto seed = args.get("insecure-seed");
-  if (seed && seed->empty()) {  // most likely an unset shell variable, not a chosen seed
-    return cli::fail(make_error("--insecure-seed is empty", "usage", "insecure-seed"));
-  }
   if (auto st = native::make_directories(dir); !st) return cli::fail(st.error());
   if (sodium_init() < 0) return 1;
   if (seed) {

@@ -6,7 +6,8 @@
 namespace enygma::native {
 
 bool Args::parse(int argc, char** argv, const std::set<std::string>& value_options,
-                 const std::set<std::string>& flag_options, const char* program) {
+                 const std::set<std::string>& flag_options, const char* program,
+                 const std::set<std::string>& may_be_empty) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-h") a = "--help";
@@ -29,6 +30,9 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
     if (!has_value) {
       if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
       value = argv[++i];
+    }
+    if (value.empty() && !may_be_empty.count(name)) {
+      return fail(program, "--" + name + " needs a value, got an empty one");
     }
     if (!values_.emplace(name, value).second) return fail(program, "--" + name + " is given twice");
   }

@@ -31,10 +31,12 @@ constexpr int kExitUsage = 64;
 class Args {
  public:
   // value_options take a value; flag_options do not. Returns false (after printing the reason,
-  // prefixed by `program`, to stderr) on unknown or repeated options or missing values. --help
-  // is always accepted.
+  // prefixed by `program`, to stderr) on unknown or repeated options or missing or empty values
+  // (`--keys ""` is a mistake, not the root folder) but those of may_be_empty. --help is always
+  // accepted.
   bool parse(int argc, char** argv, const std::set<std::string>& value_options,
-             const std::set<std::string>& flag_options = {}, const char* program = "enygma");
+             const std::set<std::string>& flag_options = {}, const char* program = "enygma",
+             const std::set<std::string>& may_be_empty = {});
 
   bool has(const std::string& name) const { return values_.count(name) || flags_.count(name); }
   bool help() const { return flags_.count("help") > 0; }

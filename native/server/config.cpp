@@ -172,9 +172,9 @@ const Option kOptions[] = {
      [](ServerConfig& c, const std::string& v) { return set_duration(c.fake_prove_time, v); }},
 };
 
-// The command line with each boolean option that is not followed by a boolean value given the
-// value on ("--reference-status-codes" -> "--reference-status-codes=on"): the one option parser
-// takes an option either with a value or as a flag, and these take both.
+// The command line with each boolean option that is followed by no value (the end or another
+// option) given the value on ("--reference-status-codes" -> "--reference-status-codes=on"): the
+// one option parser takes an option either with a value or as a flag, and these take both.
 std::vector<std::string> booleans_valued(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
   for (size_t i = 1; i < out.size(); ++i) {
@@ -183,8 +183,8 @@ std::vector<std::string> booleans_valued(int argc, char** argv) {
       if (out[i] != std::string("--") + option.flag) continue;
       if (!option.boolean) {
         ++i;  // its value
-      } else if (i + 1 == out.size() || !native::parse_bool(out[i + 1])) {
-        out[i] += "=on";
+      } else if (i + 1 == out.size() || out[i + 1].rfind("--", 0) == 0) {
+        out[i] += "=on";  // alone; a word after it is its value (`maybe` refused as one)
       }
       break;
     }
@@ -274,7 +274,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   for (auto& a : arg_text) arg_pointers.push_back(a.data());
   native::Args args;
   if (!args.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data(), flags,
-                  {"no-isolation"}, "enygma serve")) {
+                  {"no-isolation"}, "enygma serve", {"web"})) {
     result.exit_code = native::kExitUsage;
     return result;
   }
@@ -290,10 +290,14 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     result.exit_code = native::kExitUsage;
     return result;
   };
-  // The environment first, then the flags: a flag wins.
+  // The environment first, then the flags: a flag wins, and the variable of an option given as
+  // a flag is not read (a stale ENYGMA_PORT does not stop `--port 8080`).
   for (const auto& option : kOptions) {
     const char* value = env ? env(option.env) : nullptr;
-    if (!value) continue;
+    if (!value || args.get(option.flag) ||
+        (std::strcmp(option.flag, "isolation") == 0 && args.has("no-isolation"))) {
+      continue;
+    }
     if (!option.apply(config, value)) {
       return refuse(std::string("invalid ") + option.env + "=" + value + ": expected " +
                     option.expects);

@@ -20,6 +20,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -349,9 +350,10 @@ int run_load(int argc, char** argv) {
   using enygma::native::kExitOk;
   using enygma::native::kExitUsage;
   enygma::native::Args args;
-  if (!args.parse(argc, argv,
-                  {"url", "body", "method", "concurrency", "seconds", "timeout", "server-pid"}, {},
-                  "enygma-load")) {
+  // (Empty values reach the checks below, which say what each option takes.)
+  const std::set<std::string> options = {"url",     "body",    "method",    "concurrency",
+                                         "seconds", "timeout", "server-pid"};
+  if (!args.parse(argc, argv, options, {}, "enygma-load", options)) {
     return kExitUsage;
   }
   if (args.help()) {
