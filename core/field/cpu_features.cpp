@@ -20,15 +20,18 @@ bool cpu_supports_adx() {
 
 bool cpu_supports_ifma() {
 #if defined(ENYGMA_HAVE_IFMA_KERNEL)
-  // CPUID.1:ECX bit 27 = OSXSAVE; XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask, ZMM) = the OS
-  // saves the AVX-512 state; CPUID.7.0:EBX bit 16 = AVX512F, bit 21 = AVX512IFMA.
+  // CPUID.1:ECX bit 27 = OSXSAVE, bit 28 = AVX; XCR0 bits 1, 2 (SSE, AVX) and 5, 6, 7 (opmask,
+  // ZMM) = the OS saves the AVX-512 state; CPUID.7.0:EBX bit 5 = AVX2 (the compiler uses it in
+  // the kernels' helpers), bit 16 = AVX512F, bit 21 = AVX512IFMA.
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27))) return false;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27)) || !(ecx & (1u << 28))) {
+    return false;
+  }
   unsigned xcr0_lo = 0, xcr0_hi = 0;
   __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
   if ((xcr0_lo & 0xE6u) != 0xE6u) return false;
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-  return (ebx & (1u << 16)) && (ebx & (1u << 21));
+  return (ebx & (1u << 5)) && (ebx & (1u << 16)) && (ebx & (1u << 21));
 #else
   return false;
 #endif
