@@ -1221,22 +1221,36 @@ TEST_F(DedicatedServerTest, ManyWaitingClientsKeepMemoryFlat) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// A server of fake proofs of 1.5 s each, one at a time, `queue` waiting.
+bool start_slow_fake(Server& server, const fs::path& dir, const char* queue) {
+  return server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
+                       "--max-inflight", "1", "--queue", queue},
+                      dir);
+}
+
+// A proof request of the fake backend, as raw bytes.
+constexpr char kRawProofRequest[] =
+    "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}";
+
+// Whether the server's metric `series` reaches `value` within `limit`.
+bool metric_reaches(unsigned short port, const std::string& series, double value,
+                    std::chrono::milliseconds limit) {
+  return wait_for([&] { return metric(port, series) == value; }, limit);
+}
+
 TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
   Server server;
-  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
-                            "--max-inflight", "1", "--queue", "4"},
-                           dir_));
+  ASSERT_TRUE(start_slow_fake(server, dir_, "4"));
   {
     HttpConnection c(server.port());
     ASSERT_TRUE(
         c.send_raw("POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\n"
                    "Content-Length: 2\r\n\r\n{}"));
-    ASSERT_TRUE(
-        wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+    ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 1, 2s));
     c.close();
   }
   // The cancelled proof frees its prover within milliseconds, not after 1.5 s.
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 0; }, 1s));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 0, 1s));
   EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 1);
   HttpResponse after = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}");
   EXPECT_EQ(after.status, 200);
@@ -1245,11 +1259,10 @@ TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
   // A client that half-closes (shutdown(SHUT_WR), as `nc -N` does) after its request counts as
   // gone too (docs/server.md): its proof is cancelled and it gets no answer.
   RawSocket half(server.port());
-  ASSERT_TRUE(half.send(
-      "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+  ASSERT_TRUE(half.send(kRawProofRequest));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 1, 2s));
   half.shutdown_send();
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 0; }, 1s));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 0, 1s));
   EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 2);
   EXPECT_EQ(half.receive(1024), "");
   EXPECT_EQ(server.stop(), 0);
@@ -1259,26 +1272,21 @@ TEST_F(DedicatedServerTest, ClientLeavingMidProofCancelsIt) {
 // leaving is still seen, and its proof cancelled; what it pipelined is still answered.
 TEST_F(DedicatedServerTest, ClientLeavingAfterMoreBytesIsStillSeen) {
   Server server;
-  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
-                            "--max-inflight", "1", "--queue", "4"},
-                           dir_));
+  ASSERT_TRUE(start_slow_fake(server, dir_, "4"));
   {
     HttpConnection c(server.port());
-    ASSERT_TRUE(c.send_raw(
-        "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
-    ASSERT_TRUE(
-        wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+    ASSERT_TRUE(c.send_raw(kRawProofRequest));
+    ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 1, 2s));
     ASSERT_TRUE(c.send_raw("\r\n"));
     std::this_thread::sleep_for(100ms);
     c.close();
   }
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 0; }, 1s));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 0, 1s));
   EXPECT_EQ(metric(server.port(), "enygma_proofs_cancelled_total"), 1);
   // Pipelined behind a proof, sent while it runs: both answered, in order.
   HttpConnection pipelined(server.port());
-  ASSERT_TRUE(pipelined.send_raw(
-      "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+  ASSERT_TRUE(pipelined.send_raw(kRawProofRequest));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 1, 2s));
   ASSERT_TRUE(pipelined.send_raw("\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"));
   EXPECT_EQ(pipelined.read_response().status, 200);
   EXPECT_EQ(pipelined.read_response().status, 200);
@@ -1289,9 +1297,7 @@ TEST_F(DedicatedServerTest, ClientLeavingAfterMoreBytesIsStillSeen) {
 // admitted (not 503), the one gone counted as cancelled with its wait observed.
 TEST_F(DedicatedServerTest, ClientLeavingWhileQueuedFreesItsPlace) {
   Server server;
-  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "1500ms",
-                            "--max-inflight", "1", "--queue", "1"},
-                           dir_));
+  ASSERT_TRUE(start_slow_fake(server, dir_, "1"));
   HttpResponse first;
   std::thread running(
       [&] { first = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}"); });
@@ -1301,16 +1307,14 @@ TEST_F(DedicatedServerTest, ClientLeavingWhileQueuedFreesItsPlace) {
       if (t.joinable()) t.join();
     }
   } join{running};
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 2s));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proofs_in_flight", 1, 2s));
   {
     HttpConnection gone(server.port());
-    ASSERT_TRUE(gone.send_raw(
-        "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"));
-    ASSERT_TRUE(
-        wait_for([&] { return metric(server.port(), "enygma_proof_queue_depth") == 1; }, 2s));
+    ASSERT_TRUE(gone.send_raw(kRawProofRequest));
+    ASSERT_TRUE(metric_reaches(server.port(), "enygma_proof_queue_depth", 1, 2s));
     gone.close();
   }
-  ASSERT_TRUE(wait_for([&] { return metric(server.port(), "enygma_proof_queue_depth") == 0; }, 1s));
+  ASSERT_TRUE(metric_reaches(server.port(), "enygma_proof_queue_depth", 0, 1s));
   EXPECT_EQ(metric(server.port(), "enygma_proofs_in_flight"), 1);
   HttpResponse next = http_request(server.port(), "POST", "/generateProofTransfer-2", "{}");
   EXPECT_EQ(next.status, 200) << next.body;
