@@ -204,11 +204,13 @@ class ProofSchedule {
       const ProveStage stage = item.kind == kCq      ? ProveStage::kConstraints
                                : item.kind == kBlind ? ProveStage::kConstraints
                                                      : stage_of(item.job);
-      if (!report(stage)) {
-        stop();
-        return;
-      }
+      // The report runs the caller's on_stage: what it throws fails the proof as the item's own
+      // failure would (the item is claimed: the other threads wait for it).
       try {
+        if (!report(stage)) {
+          stop();
+          return;
+        }
         run_item(item);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu_);

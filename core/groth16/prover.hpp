@@ -30,7 +30,8 @@ struct ProveOptions {
   // Non-empty: derive r and s from this seed (1 to kMaxTestSeedBytes bytes). INSECURE (proofs
   // become linkable and the witness can leak through repeated seeds); for cross-target tests only.
   std::span<const uint8_t> insecure_test_seed;
-  // Called at the start of each stage (from the calling thread).
+  // Called at the start of each stage (from the calling thread). What it throws stops the
+  // proof and is thrown from groth16_prove.
   std::function<void(ProveStage)> on_stage;
   // Checked between stages; when it becomes true the prover stops with rule "cancelled".
   const std::atomic<bool>* cancel = nullptr;

@@ -93,8 +93,9 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
       w *= domain.omega();
     }
     batch_inverse(lagrange.data(), n, scratch.data());
-    const Fr zn = tau_n - Fr::one();
+    Fr zn = tau_n - Fr::one();  // as secret as tau^n: it leaves tau n candidates
     for (size_t i = 0; i < n; ++i) lagrange[i] *= roots[i] * zn;
+    sodium_memzero(&zn, sizeof zn);
   }
 
   // Per-wire polynomials at tau: u_j = A_j(tau), v_j = B_j(tau), w_j = C_j(tau).

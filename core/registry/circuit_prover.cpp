@@ -29,6 +29,13 @@ void wipe(std::vector<Fr>& w) {
   if (!w.empty()) sodium_memzero(w.data(), w.size() * sizeof(Fr));
 }
 
+// Wipes a witness however its scope ends (a prover or a rule check that throws: bad_alloc, a
+// stage callback's exception).
+struct WipeAtExit {
+  std::vector<Fr>& witness;
+  ~WipeAtExit() { wipe(witness); }
+};
+
 }  // namespace
 
 Result<std::shared_ptr<const CircuitProver>> CircuitProver::load(
@@ -117,6 +124,12 @@ Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json,
   // the two; the other thread, woken, takes the checks (or the caller does, after it).
   std::vector<Error> broken;
   Result<std::vector<Fr>> witness = make_error("the witness was not computed", "internal");
+  struct WipeResultAtExit {  // (a rule check that throws leaves the witness computed beside it)
+    Result<std::vector<Fr>>& witness;
+    ~WipeResultAtExit() {
+      if (witness) wipe(*witness);
+    }
+  } wipe_at_exit{witness};
   pool.run_tasks(2, [&](size_t task) {
     if (task == 0) {
       witness = family.witness_unchecked(request_json, circuit_.k);
@@ -124,22 +137,16 @@ Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json,
       broken = family.validate_all(request_json, circuit_.k);
     }
   });
-  if (!broken.empty()) {
-    if (witness) wipe(*witness);
-    return broken.front();
-  }
+  if (!broken.empty()) return broken.front();
   if (!witness) return witness.error();
   return prove_witness(std::move(*witness), pool, options);
 }
 
 Result<CircuitProof> CircuitProver::prove_witness(std::vector<Fr> witness, ThreadPool& pool,
                                                   const ProveOptions& options) const {
-  if (!has_pk_) {
-    wipe(witness);
-    return make_error("this instance has no proving key", "key");
-  }
+  const WipeAtExit wipe_at_exit{witness};
+  if (!has_pk_) return make_error("this instance has no proving key", "key");
   if (witness.size() != pk_.num_wires) {
-    wipe(witness);
     return make_error("the witness has " + std::to_string(witness.size()) + " values, the " +
                           circuit_.str() + " circuit " + std::to_string(pk_.num_wires),
                       "input", "witness");
@@ -148,9 +155,8 @@ Result<CircuitProof> CircuitProver::prove_witness(std::vector<Fr> witness, Threa
                          : groth16_prove(pk_, *r1cs_, witness, pool, options);
   if (!proof && proof.error().rule == "witness" && pk_.shape) proof = diagnose(witness);
   CircuitProof out;
-  // The public inputs are public: copied out before the witness is wiped.
+  // The public inputs are public: copied out before the witness is wiped (at the return).
   out.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + pk_.num_public);
-  wipe(witness);
   if (!proof) return proof.error();
   out.proof = *proof;
   out.response_json = proof_to_reference_json(out.proof, out.public_inputs);
