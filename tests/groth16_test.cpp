@@ -272,6 +272,11 @@ TEST(Groth16, StagesAreReportedAndCancelStops) {
 // outside the failure handling: on two threads or more the others waited for ever for the item
 // it had claimed.)
 TEST(Groth16, AStageCallbackThatThrowsStopsTheProof) {
+#if defined(__EMSCRIPTEN__)
+  // (The module's glue stops a proof whose JavaScript callback threw without a C++ exception:
+  // module_test.cjs.)
+  GTEST_SKIP() << "C++ exceptions are not caught in this WebAssembly build";
+#endif
   auto f = make_fixture(11, 1, 20, 40);
   for (unsigned threads : {1u, 2u, 3u}) {
     ThreadPool pool(threads);
@@ -280,7 +285,8 @@ TEST(Groth16, AStageCallbackThatThrowsStopsTheProof) {
       opt.on_stage = [stage](ProveStage s) {
         if (int(s) == stage) throw std::runtime_error("callback failed");
       };
-      EXPECT_THROW(groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool, opt), std::runtime_error)
+      EXPECT_THROW((void)groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool, opt),
+                   std::runtime_error)
           << threads << " threads, stage " << stage;
     }
     EXPECT_TRUE(groth16_prove(f.keys.pk, f.rc.r1cs, f.rc.witness, pool).ok()) << threads;
