@@ -181,7 +181,7 @@ JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* sca
     idx[i] = uint32_t(i);
   }
   const unsigned bits = Fr::kBits;
-  const unsigned c = window_bits ? std::min(window_bits, 16u) : reference_window_bits(n, bits);
+  const unsigned c = window_bits ? window_bits : reference_window_bits(n, bits);
   const WindowLayout layout = signed_windows(bits, c);
   const SecureVector<int16_t> digits = compute_digits(canonical.data(), idx, layout, pool);
   return horner(window_sums_jacobian(points, idx.data(), n, digits.data(), layout, pool), layout);
@@ -253,8 +253,7 @@ class MsmJob {
     std::vector<uint32_t> identity(m_);
     for (size_t i = 0; i < m_; ++i) identity[i] = uint32_t(i);
     if (!fast) {  // a few terms: Jacobian buckets over a copy of the points
-      const unsigned c =
-          opt_.window_bits ? std::min(opt_.window_bits, 16u) : reference_window_bits(m_, max_bits);
+      const unsigned c = opt_.window_bits ? opt_.window_bits : reference_window_bits(m_, max_bits);
       layout_ = signed_windows(max_bits, c);
       digits_ = compute_digits(canonical.data(), identity, layout_, pool);
       std::vector<Affine> copy(m_);

@@ -13,7 +13,7 @@ namespace enygma {
 struct MsmOptions {
   enum class Path { kAuto, kReference, kBatchAffine };
   Path path = Path::kAuto;
-  unsigned window_bits = 0;       // c in 1..16 (larger: 16); 0 = chosen from the input size
+  unsigned window_bits = 0;       // c in 1..16 (more: 16); 0 = chosen from the input size
   size_t batch_size = 0;          // batch-affine additions per inversion; 0 = automatic
   unsigned windows_per_pass = 0;  // windows whose buckets are filled together; 0 = automatic
   unsigned tasks_per_thread = 0;  // 0 = automatic
@@ -118,8 +118,8 @@ inline BatchAffinePlan plan_for(size_t m, unsigned windows, unsigned c, unsigned
 inline BatchAffinePlan plan_batch_affine(size_t m, unsigned bits, unsigned threads,
                                          size_t point_bytes, const MsmOptions& opt) {
   BatchAffinePlan best;
-  const unsigned c_lo = opt.window_bits ? std::min(opt.window_bits, 16u) : 4;
-  const unsigned c_hi = opt.window_bits ? std::min(opt.window_bits, 16u) : 16;
+  const unsigned c_lo = opt.window_bits ? opt.window_bits : 4;
+  const unsigned c_hi = opt.window_bits ? opt.window_bits : 16;
   const unsigned max_chunks =
       std::max(1u, threads * (opt.tasks_per_thread ? opt.tasks_per_thread : 4));
   for (unsigned c_max = c_lo; c_max <= c_hi; ++c_max) {

@@ -29,12 +29,15 @@ void wipe(std::vector<Fr>& w) {
   if (!w.empty()) sodium_memzero(w.data(), w.size() * sizeof(Fr));
 }
 
-// Wipes a witness however its scope ends (a prover or a rule check that throws: bad_alloc, a
-// stage callback's exception).
-struct WipeAtExit {
-  std::vector<Fr>& witness;
-  ~WipeAtExit() { wipe(witness); }
+// Runs `f` however its scope ends: a witness is wiped also when a prover or a rule check throws
+// (bad_alloc, a stage callback's exception).
+template <class F>
+struct AtExit {
+  F f;
+  ~AtExit() { f(); }
 };
+template <class F>
+AtExit(F) -> AtExit<F>;
 
 }  // namespace
 
@@ -124,12 +127,9 @@ Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json,
   // the two; the other thread, woken, takes the checks (or the caller does, after it).
   std::vector<Error> broken;
   Result<std::vector<Fr>> witness = make_error("the witness was not computed", "internal");
-  struct WipeResultAtExit {  // (a rule check that throws leaves the witness computed beside it)
-    Result<std::vector<Fr>>& witness;
-    ~WipeResultAtExit() {
-      if (witness) wipe(*witness);
-    }
-  } wipe_at_exit{witness};
+  const AtExit wipe_at_exit{[&] {
+    if (witness) wipe(*witness);
+  }};
   pool.run_tasks(2, [&](size_t task) {
     if (task == 0) {
       witness = family.witness_unchecked(request_json, circuit_.k);
@@ -144,7 +144,7 @@ Result<CircuitProof> CircuitProver::prove_request(std::string_view request_json,
 
 Result<CircuitProof> CircuitProver::prove_witness(std::vector<Fr> witness, ThreadPool& pool,
                                                   const ProveOptions& options) const {
-  const WipeAtExit wipe_at_exit{witness};
+  const AtExit wipe_at_exit{[&] { wipe(witness); }};
   if (!has_pk_) return make_error("this instance has no proving key", "key");
   if (witness.size() != pk_.num_wires) {
     return make_error("the witness has " + std::to_string(witness.size()) + " values, the " +
