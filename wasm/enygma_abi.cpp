@@ -55,13 +55,25 @@ int fill(eny_buffer* out, std::string_view text) {
   return 0;
 }
 
-int fill_bytes(eny_buffer* out, const std::vector<uint8_t>& bytes) {
-  return fill(out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+// What a call answers: status with text in out, or, where malloc cannot give the answer's bytes
+// (the module's memory at its maximum), ENY_ERROR with this error in their place (allocated
+// without any other allocation; where even that fails, ENY_ERROR with an empty buffer, which
+// the glue reports as the same error).
+constexpr char kNoMemoryForAnswer[] =
+    R"({"error":"the module ran out of memory for its answer","rule":"internal"})";
+
+int answer(eny_buffer* out, std::string_view text, int status = ENY_OK) {
+  if (fill(out, text) == 0) return status;
+  fill(out, kNoMemoryForAnswer);
+  return ENY_ERROR;
+}
+
+int answer_bytes(eny_buffer* out, const std::vector<uint8_t>& bytes) {
+  return answer(out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 int fail(eny_buffer* out, int code, const Error& e) {
-  fill(out, error_json(e));
-  return code;
+  return answer(out, error_json(e), code);
 }
 
 // The one classification of core/util/error_kind.hpp, as the module's status codes.
@@ -134,8 +146,7 @@ int prove_into(const CircuitId& id, std::string_view request, const ProveOptions
     return fail(out, ENY_ERROR, no_proving_key(id, prover.get()));
   auto proof = prover->prove_request(request, *g_pool, options);
   if (!proof) return fail(out, status_of(proof.error()), proof.error());
-  fill(out, proof->response_json);
-  return ENY_OK;
+  return answer(out, proof->response_json);
 }
 
 // The dead part of this thread's stack (below the caller's frame, down to the stack's end)
@@ -217,8 +228,7 @@ int eny_circuits(eny_buffer* out) {
     j["verify_route"] = f->verify_route;
     list.push_back(j);
   }
-  fill(out, list.dump());
-  return ENY_OK;
+  return answer(out, list.dump());
 }
 
 int eny_circuit_info(const char* circuit, eny_buffer* out) {
@@ -235,8 +245,7 @@ int eny_circuit_info(const char* circuit, eny_buffer* out) {
   j["public_inputs"] = info.public_inputs;
   j["domain"] = info.domain_size;
   j["log_domain"] = info.fft_log_domain;
-  fill(out, j.dump());
-  return ENY_OK;
+  return answer(out, j.dump());
 }
 
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
@@ -288,8 +297,7 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
   j["insecure_dev_keys"] = (*prover)->can_prove() ? (*prover)->insecure_dev_keys() : false;
   j["can_prove"] = (*prover)->can_prove();
   j["steps_ms"] = steps;
-  fill(out, j.dump());
-  return ENY_OK;
+  return answer(out, j.dump());
 }
 
 int eny_unload_keys(const char* circuit) {
@@ -306,8 +314,7 @@ int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
   if (!prover || !prover->can_prove())
     return fail(out, ENY_ERROR, no_proving_key(*id, prover.get()));
-  fill_bytes(out, prover->raw_proving_key_file());
-  return ENY_OK;
+  return answer_bytes(out, prover->raw_proving_key_file());
 }
 
 int eny_export_verifying_key(const char* circuit, eny_buffer* out) {
@@ -315,9 +322,8 @@ int eny_export_verifying_key(const char* circuit, eny_buffer* out) {
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const std::shared_ptr<const CircuitProver> prover = prover_for(*id);
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
-  fill_bytes(out,
-             serialize_verifying_key(prover->verifying_key(), id->key_name(), PointFormat::kRaw));
-  return ENY_OK;
+  return answer_bytes(
+      out, serialize_verifying_key(prover->verifying_key(), id->key_name(), PointFormat::kRaw));
 }
 
 int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t len,
@@ -332,8 +338,13 @@ int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t le
   Groth16Keys keys = groth16_setup_insecure_from_seed(
       circuit_r1cs(*id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, *g_pool);
   const std::string name = id->key_name();
-  fill_bytes(pk_out, serialize_proving_key(keys.pk, name, PointFormat::kRaw));
-  fill_bytes(vk_out, serialize_verifying_key(keys.vk, name, PointFormat::kRaw));
+  const int pk_status = answer_bytes(pk_out, serialize_proving_key(keys.pk, name, PointFormat::kRaw));
+  if (pk_status != ENY_OK) return pk_status;  // its error in pk_out, as every error
+  if (answer_bytes(vk_out, serialize_verifying_key(keys.vk, name, PointFormat::kRaw)) != ENY_OK) {
+    eny_buffer_free(vk_out);
+    eny_buffer_free(pk_out);
+    return answer(pk_out, kNoMemoryForAnswer, ENY_ERROR);
+  }
   return ENY_OK;
 }
 
@@ -357,9 +368,9 @@ int eny_make_request(const char* circuit, const uint8_t* seed, size_t seed_len, 
     // A count out of range is the caller's request error; anything else is ours.
     return fail(out, request.error().rule == "wallet" ? ENY_REJECTED : ENY_ERROR, request.error());
   }
-  fill(out, *request);
+  const int status = answer(out, *request);
   sodium_memzero(request->data(), request->size());
-  return ENY_OK;
+  return status;
 }
 
 int eny_validate(const char* circuit, const char* request_json, size_t len, eny_buffer* out) {
@@ -368,8 +379,7 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
   if (!id) return fail(out, ENY_REJECTED, id.error());
   const std::vector<Error> errors = id->family->validate_all(text_of(request_json, len), id->k);
   if (!errors.empty()) return fail(out, ENY_INVALID, errors.front());
-  fill(out, R"({"valid":true})");
-  return ENY_OK;
+  return answer(out, R"({"valid":true})");
 }
 
 int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
@@ -397,8 +407,7 @@ int eny_verify(const char* circuit, const char* response_json, size_t len, eny_b
   Status valid =
       prover->verify_response(text_of(response_json, len), g_pool ? *g_pool : sequential_pool());
   if (valid) {
-    fill(out, R"({"valid":true})");
-    return ENY_OK;
+    return answer(out, R"({"valid":true})");
   }
   return fail(out, status_of(valid.error()), valid.error());
 }
@@ -413,8 +422,7 @@ int eny_verifier_warmup_response(const char* circuit, eny_buffer* out) {
   const Proof proof{G1Params::generator(), G2Params::generator(), G1Params::generator()};
   std::vector<Fr> inputs(prover->verifying_key().num_public);
   for (size_t j = 0; j < inputs.size(); ++j) inputs[j] = -Fr::from_u64(j + 1);
-  fill(out, proof_to_reference_json(proof, inputs));
-  return ENY_OK;
+  return answer(out, proof_to_reference_json(proof, inputs));
 }
 
 int eny_prover_warmup(const char* circuit, eny_buffer* out) {
@@ -432,8 +440,7 @@ int eny_prover_warmup(const char* circuit, eny_buffer* out) {
   sodium_memzero(request->data(), request->size());
   if (status != ENY_OK) return status;
   eny_buffer_free(out);
-  fill(out, R"({"proved":true})");
-  return ENY_OK;
+  return answer(out, R"({"proved":true})");
 }
 
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out) {
@@ -445,14 +452,11 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
   if (!parsed) return fail(out, ENY_REJECTED, parsed.error());
   switch (format) {
     case ENY_PROOF_REFERENCE:
-      fill(out, proof_to_reference_json(parsed->proof, parsed->public_inputs));
-      return ENY_OK;
+      return answer(out, proof_to_reference_json(parsed->proof, parsed->public_inputs));
     case ENY_PROOF_SNARKJS:
-      fill(out, proof_to_snarkjs_json(parsed->proof));
-      return ENY_OK;
+      return answer(out, proof_to_snarkjs_json(parsed->proof));
     case ENY_PUBLIC_SNARKJS:
-      fill(out, public_to_snarkjs_json(parsed->public_inputs));
-      return ENY_OK;
+      return answer(out, public_to_snarkjs_json(parsed->public_inputs));
     case ENY_PROOF_BINARY_HEX: {
       static const char kHex[] = "0123456789abcdef";
       const auto bytes = proof_to_bytes(parsed->proof);
@@ -461,8 +465,7 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
         hex += kHex[b >> 4];
         hex += kHex[b & 15];
       }
-      fill(out, hex);
-      return ENY_OK;
+      return answer(out, hex);
     }
   }
   return ENY_ERROR;  // not reached: the format was checked above
@@ -476,8 +479,7 @@ int eny_memory_stats(eny_buffer* out) {
   j["heap_in_use_bytes"] = size_t(info.uordblks);
   j["heap_free_bytes"] = size_t(info.fordblks);
   j["threads"] = g_pool ? g_pool->size() : 0;
-  fill(out, j.dump());
-  return ENY_OK;
+  return answer(out, j.dump());
 }
 
 uint8_t* eny_cancel_flag(void) {

@@ -38,7 +38,7 @@
       while (h[end]) ++end;
       return decoder.decode(h.slice(ptr, end));
     }
-    var outBuffer = M._malloc(8); // eny_buffer {uint8_t* data; size_t len;} on wasm32
+    var outBuffer = allocate(8); // eny_buffer {uint8_t* data; size_t len;} on wasm32
     var stageHandler = null;
     var stageError = null; // the first exception of the running proof's stage callback
     var proving = false; // a proof runs: its stage callback may call only the ABI's flag functions
@@ -57,9 +57,13 @@
 
     // Copies bytes into the heap: a pointer that is never null, even for no bytes (malloc(0) may
     // return null, which the module reads as no bytes given).
+    function allocate(size) {
+      var ptr = M._malloc(Math.max(1, size));
+      if (!ptr) throw new Error('enygma: out of memory (' + size + ' bytes)');
+      return ptr;
+    }
     function copyIn(bytes) {
-      var ptr = M._malloc(Math.max(1, bytes.length));
-      if (!ptr) throw new Error('enygma: out of memory (' + bytes.length + ' bytes)');
+      var ptr = allocate(bytes.length);
       heap().set(bytes, ptr);
       return ptr;
     }
@@ -118,7 +122,11 @@
       var text = decoder.decode(bytes);
       bytes.fill(0);
       var json = null;
-      if (text.length && (text[0] === '{' || text[0] === '[')) {
+      if (!text.length && status !== STATUS.OK) {
+        // An error the module had no memory left to write (enygma_abi.cpp, kNoMemoryForAnswer).
+        json = { error: 'the module ran out of memory for its answer', rule: 'internal' };
+        text = JSON.stringify(json);
+      } else if (text.length && (text[0] === '{' || text[0] === '[')) {
         try {
           json = JSON.parse(text);
         } catch (e) {
@@ -210,7 +218,7 @@
         return { status: status, bytes: takeOut() };
       },
       insecureDevSetup: function (circuit, seedText) {
-        var vkOut = M._malloc(8);
+        var vkOut = allocate(8);
         try {
           new Uint32Array(memory.buffer, vkOut, 2).fill(0);
           clearOut();
@@ -233,7 +241,7 @@
         }
       },
       blake2b256: function (bytes) {
-        var digest = M._malloc(32);
+        var digest = allocate(32);
         try {
           withBytes(bytes, function (p, n) {
             M._eny_blake2b256(p, n, digest);
