@@ -77,7 +77,7 @@ TEST(DepositSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
   // Diagnostics: for a rule broken alone by changing a value the circuit reads directly, the
   // first violated constraint carries that rule's id.
   const DepositRequest valid = test::deposit_wallet_request(3, 5);
-  for (const char* rule : {"R1", "R2", "R3", "R5", "R8", "R12", "R15d", "D1"}) {
+  for (const char* rule : {"R1", "R2", "R3", "R5", "R8", "R12", "R15d", "R16", "D1"}) {
     auto broken = test::break_deposit_rule(valid, rule, 0);
     ASSERT_TRUE(broken.ok()) << broken.error().message;
     const std::string label = first_violated_deposit_constraint(broken->request);
@@ -94,7 +94,7 @@ TEST(DepositSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
 // inverses, S-box powers, lambdas, coordinates, selections) are each pinned by their
 // constraints.
 void check_no_free_wire(const DepositRequest& req) {
-  test::expect_no_free_wire(kDepositCircuit, req, 2 + req.k + 250 + 250 + 254 + req.k + 3, "hints");
+  test::expect_no_free_wire(kDepositCircuit, req, 2 + req.k + 250 + 250 + 251 + req.k + 3, "hints");
 }
 
 TEST(DepositSoundness, NoSingleWireCanChange) {

@@ -49,21 +49,21 @@ TEST(TransferPinned, R1csDigestsForEveryK) {
   const char* expected[kMaxK + 1] = {
       "",
       "",                                                                  // no k = 0, 1
-      "f9cc280fc902ef64d5bd99d771d9589cd1ec5aa96bb7c2cad16e72e83118653d",  // k = 2
-      "9bb9031f09c33d5a0a894c5e093c2231a77a12f121ce7923c4ce4fe594b45079",  // k = 3
-      "47a16866f660ac788c32cb1fa73dd07d908e5a1ba4a2f6e8bdbb84deda9e78d0",  // k = 4
-      "96d218688df1f3e41d63b5f496f474b7c9a20edf8942c051b7433b4cdf7365cf",  // k = 5
-      "a896b98e912432172d53ecc6646e0f01135654dff90331be6a1202c55999086c",  // k = 6
-      "90f3c6ec89b7cf6012961823026fbc2692ce98e7718f09813652b27d2eb8ea92",  // k = 7
-      "530226e7e887a5e30f3575378b9bdfb183c71788d833c97f20a67e39e23f29f0",  // k = 8
-      "0722ac38c295e7abad6d8049df6ae60ac23842d6c95c3f0be6f7f423b6c301dd",  // k = 9
-      "12c7a6c8a2b6c9a7507e2bdc55a65d10a5359dd9ceaf6562f5540dd230c62913",  // k = 10
-      "2c247723b4ecf2eb712fb91e3f800c9af41c09902b4db9d2a07fd6e09d2a9a00",  // k = 11
-      "457c9aa7e4452de2cb4b2af2d02af4aa9d3ad0ad8bc58cb0aa8df73d11e831f0",  // k = 12
-      "6375208a757cd789feeeb0aa3a5e476be6745baf85640602cc7431981815d974",  // k = 13
-      "aba1da0b2e5d92dd1cd07a89000bedf034744b61e64d83cb8445dd0891a14eae",  // k = 14
-      "c990fb9652854d31bcac0ba621801bdf0b1a6726f65326672a98176a02da8ff7",  // k = 15
-      "49c03574aa58f9271af3097262db10f115177ce67129a3fddd8203a6e388ce81",  // k = 16
+      "1706f2d0f379e85f7c6285e9c608dec1d5ea506cc859d1709d91e6d7429c4692",  // k = 2
+      "60b8a86fc2f10c20eb74b577b47074178bef7a9b3c264facf20f311a53ebfc3d",  // k = 3
+      "21ca720b868d749e4e265f088df42ac6f321dbd3ecfc8485fcf3e77996de33ab",  // k = 4
+      "538dd810a4244f5afe24e6f89934ad1f7de13a3ccc06e6eb952bdc8af5840d10",  // k = 5
+      "243c3478263a439cfa22274955e7d3933e4524071cbd449d39b255d9075a1db5",  // k = 6
+      "fa0c8f210f5d9765e8b5d7b35b54ceb675adf44bc407f803f46cd3e97b4aae8a",  // k = 7
+      "96d2edf7085c2fdb05ea936dacada860375a60aaff73440cbafc56e207c6e1d1",  // k = 8
+      "7fa7a0213c1df3a460df5d5abb6d60ddbb8b18fe7b198149442f1c51978d0fe7",  // k = 9
+      "524137ecb9aa85044c51c858395bec9375e1c313735d55d2ccbcac9e8fc01192",  // k = 10
+      "4265cc51c55a70d5a39e9e8a6edf59ff4696d6ecb76a4e55fffa2607300665a1",  // k = 11
+      "563c0b7360dcccd53ef791e5f1317debf0965f78e92ddea24ad32f2944950c6a",  // k = 12
+      "7c83515b9811fa7762b7c8b34b1694b3d0765dceea82f6c0fba1d8d68f648bf4",  // k = 13
+      "81e31bb3ad8a8404fe7c1d0f8dde74fc101071759f57e4d4f2507a2d8cd721b4",  // k = 14
+      "505b59a0d73080544780b763c65f52bf5a757951a42cc8f4d7e72468b87e0325",  // k = 15
+      "82bc0b88df4053c173365d7796b1d8d9d66974e0507ce0515a296886b5e042ad",  // k = 16
   };
   for (unsigned k = kMinK; k <= kMaxK; ++k) {
     const auto d = transfer_r1cs(k).digest();
@@ -73,13 +73,13 @@ TEST(TransferPinned, R1csDigestsForEveryK) {
 
 TEST(TransferPinned, Witnesses) {
   EXPECT_EQ(witness_digest(transfer_witness(test::load_request_vector("transfer-k2.json", 2))),
-            "a075bd25e7a7612a79782bb59df91ff915f99192080a4254c407dc25aff3736f");
+            "f77b39c2cc7b4a0a5d58f089ec9098b6dcba432bf39b43e329cf02ea1a012001");
   EXPECT_EQ(witness_digest(transfer_witness(test::load_request_vector("transfer-k6.json", 6))),
-            "2a5b734d179464506f61c47650379454246a6feadd2d61a7abd80d892891060b");
+            "1162a11fd6160211546062ae791e1e0080831286055eccc18dac486c37e817e8");
   EXPECT_EQ(witness_digest(transfer_witness(make_transfer(wallet_inputs_from_seed(3, 31, 2)))),
-            "10a49404113c84a171dac5e6227df02f6c9303109e715c83f7b936029983e468");
+            "bf8eb31f8735ac29660ace525364acfde404a378072d199abcb6d04dd49d882b");
   EXPECT_EQ(witness_digest(transfer_witness(make_transfer(wallet_inputs_from_seed(16, 5, 4)))),
-            "bdcb01c723a6fc720563209339b8a63d256c8866de34670712cfd913cdcf3567");
+            "810cbc63f14a4b98a370c452fbc5233ed053f5bce63905e042bc953a814e81cf");
 }
 
 // The proof under fixed setup and blinding seeds, with keys on the power-of-two domain (snarkjs's;
@@ -95,15 +95,15 @@ TEST(TransferPinned, ProofUnderTestSeeds) {
   options.insecure_test_seed = prove_seed;
   const std::pair<DomainSizes, const char*> cases[] = {
       {DomainSizes::kPowerOfTwo,
-       "e0b16220de5738fd3ddb7841cc3c33ee07a2d07597e67c9fbc8ff914be3ee1d1"
-       "deca15e6c4c7774aa985423c113ee2dce460613f4ad7ffae15974ca5f035976c"
-       "2df0a4e63b22afa1f32012db21aa71267265891cae5e47cefc0a4606ef7b2151"
-       "d620145f5eb00cb593660fcba7e29de7939c551d4fc2dc52cc23732fc84ae0a9"},
+       "e7b9fc14af216e727357848231f850a5815786605085ab765b8064e54b8a78be"
+       "909e13e9e42fb906ced250393b729a95a32891e93f6899b81ba9f4ce28e52756"
+       "0f19f26e3c52aa70998f32cc3489ff4d50e10c75d28ad28aad37d0e0565d59d1"
+       "c3cb506b21a6a1e82c766329dc6e53e856f92e95e22feaa684206135f43968e9"},
       {DomainSizes::kAny,
-       "a3c0219eca60e45f91e7097ef50875ae0802e7c5825936d340a20ac6a2551737"
-       "ec854fa67a5559dcc7343e7d6e9ede9e550d93f3e39cec5767e0f0315790fd13"
-       "0eeabf76cec0fea758bf16fcb86f98f437cc62475b67e51399408e61c4194a7b"
-       "eaa3339b56dac1156dd1ced1d851cc246878b73123b67c797bea5f5ec21dd03c"}};
+       "d046f35f2cee515f331c614dec00a27b3cf6a5da40157f88dd54e50798655bc5"
+       "accbbae3c4a4e888cedd6756d5a3114f1a765c44d8ffb6f97ed30fba6b361f0c"
+       "14f46345a4ee0a3cff55b9535af7f6eb442d6ba33bf115cc5f44f059c04967ca"
+       "94d8f77b0eadbb7f0a198aa5e50d15d220f5568d584c4e68ab4644865ce4eadd"}};
   for (const auto& [sizes, pinned] : cases) {
     const Groth16Keys keys =
         groth16_setup_insecure_from_seed(r1cs, setup_seed, sequential_pool(), sizes);

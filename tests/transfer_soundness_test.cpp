@@ -1,6 +1,6 @@
 // Soundness of the transfer circuit against invalid requests (validation bypassed) and forged
 // hints:
-//  - for every rule R1..R15 and every kind of breakage the rule breaker knows, the witness
+//  - for every rule R1..R16 and every kind of breakage the rule breaker knows, the witness
 //    computed from the broken request does not satisfy the R1CS (R9 and R10 cannot fail alone
 //    and are broken with their companions, see rule_breaker.hpp);
 //  - changing any single private wire of an honest witness breaks satisfaction (all of them,
@@ -138,6 +138,28 @@ TEST(TransferSoundness, R15SumWrappingModuloPIsCaughtByTheCommitmentSum) {
   }
 }
 
+TEST(TransferSoundness, OneBalanceOpeningHasOneNullifier) {
+  // R + m*l opens the same previous commitment (H has order l) but gives another shared secret,
+  // hence another nullifier: without R16 one balance could be spent under up to eight
+  // nullifiers in one block. The first violated constraint is R16's where R's 251 bits (the
+  // alias's low bits) exceed l - 1; where they do not, they are another R, and R4 (the first
+  // constraint to use them) fails.
+  for (unsigned k : test::sweep_ks({2, 3, 6})) {
+    WalletInputs in = wallet_inputs_from_seed(k, uint64_t(40 + k));
+    const TransferRequest valid = make_transfer(in);
+    ASSERT_TRUE(satisfies(valid));
+    for (const Fr& alias : relation::same_residue_aliases(in.balance_random)) {
+      in.balance_random = alias;
+      const TransferRequest q = make_transfer(in);
+      SCOPED_TRACE(testing::Message() << "k=" << k << " R=" << alias.to_decimal());
+      ASSERT_NE(q.nullifier, valid.nullifier);
+      EXPECT_FALSE(satisfies(q));
+      const std::string label = first_violated_constraint(q);
+      EXPECT_TRUE(label.rfind("R16 R/", 0) == 0 || label.rfind("R4/", 0) == 0) << label;
+    }
+  }
+}
+
 TEST(TransferSoundness, FirstViolatedConstraintNamesARule) {
   // Diagnostics: the label of the first violated constraint starts with a rule id.
   const TransferRequest valid = load_request_vector("transfer-k2.json", 2);
@@ -152,7 +174,7 @@ TEST(TransferSoundness, FirstViolatedConstraintNamesARule) {
 
 // Which private wires are free inputs (the values of the request itself) and which are hints:
 //   free inputs: sender_id, secret_key, shared_secrets[0..k) (one wire each), and the bits of
-//     V (250), v (250), R (254) and tx_values[i] (251 each), which have no wire of their own;
+//     V (250), v (250), R (251) and tx_values[i] (251 each), which have no wire of their own;
 //   hints: everything after them (bit decompositions of computed values, quotients and
 //     remainders mod l, runs of the bound walks, inverses of the zero tests, S-box powers,
 //     window products, lambdas and coordinates of the point arithmetic, selections).
@@ -161,7 +183,7 @@ void check_no_free_wire(const TransferRequest& req) {
   const R1cs& r1cs = transfer_r1cs(req.k);
   const std::vector<Fr> w = transfer_witness(req);
   const uint32_t first_private = 1 + r1cs.num_public;
-  const uint32_t first_hint = first_private + 2 + req.k + 250 + 250 + 254 + 251 * req.k;
+  const uint32_t first_hint = first_private + 2 + req.k + 250 + 250 + 251 + 251 * req.k;
   ASSERT_LT(first_hint, r1cs.num_wires);
   EXPECT_EQ(circuit::audit(r1cs, w, first_hint, r1cs.num_wires), "") << "hints";
   EXPECT_EQ(circuit::audit(r1cs, w, first_private, first_hint), "") << "free inputs";

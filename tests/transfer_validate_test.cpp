@@ -1,4 +1,4 @@
-// R1..R15 natively: the reference requests, the error format, the project rules' edges, and
+// R1..R16 natively: the reference requests, the error format, the project rules' edges, and
 // the rule breaker (each rule broken alone, as validate_transfer_all judges).
 #include <gtest/gtest.h>
 
@@ -193,6 +193,24 @@ TEST(TransferValidate, R11BalanceBoundAndAmount) {
             "R11: previous_sender_balance is not below 2^250");
 }
 
+TEST(TransferValidate, R16OneBlindingPerCommitment) {
+  // R = l - 1 is valid; R + m*l opens the same commitment with another shared secret, hence
+  // another nullifier (every value derived from it re-derived): refused by R16 alone.
+  WalletInputs in = wallet_inputs_from_seed(3, uint64_t(2));
+  in.balance_random = relation::l_as_fr() - Fr::one();
+  const TransferRequest valid = make_transfer(in);
+  EXPECT_TRUE(validate_transfer(valid).ok());
+  for (const Fr& alias : relation::same_residue_aliases(valid.previous_sender_random_value)) {
+    in.balance_random = alias;
+    const TransferRequest q = make_transfer(in);
+    const unsigned j = *sender_index(q);
+    EXPECT_EQ(q.previous_commits[j], valid.previous_commits[j]);
+    EXPECT_NE(q.nullifier, valid.nullifier);
+    EXPECT_EQ(rules_of(q), std::vector<int>{16});
+    EXPECT_EQ(validate_transfer(q).error().field, "previous_sender_random_value");
+  }
+}
+
 TEST(TransferValidate, R2BoundsAndTheSendersEntry) {
   WalletInputs in = wallet_inputs_from_seed(4, uint64_t(2));
   TransferRequest q = make_transfer(in);
@@ -331,7 +349,7 @@ TEST(RuleBreaker, R9AndR10OnlyWithCompanions) {
 TEST(RuleBreaker, RefusesInvalidStartsAndUnknownRules) {
   TransferRequest valid = make_transfer(wallet_inputs_from_seed(2, uint64_t(6)));
   EXPECT_FALSE(break_rule(valid, 0, 0).ok());
-  EXPECT_FALSE(break_rule(valid, 16, 0).ok());
+  EXPECT_FALSE(break_rule(valid, kNumRules + 1, 0).ok());
   auto once = break_rule(valid, 8, 0);
   ASSERT_TRUE(once.ok());
   auto twice = break_rule(*once, 5, 0);

@@ -125,7 +125,7 @@ TEST(WithdrawSoundness, AForeignHashInAnUnusedSlotIsRefused) {
 // hints after them (v_d's bound walk, PK's quotient and remainder, zero tests, W5's inverses,
 // S-box powers, lambdas, coordinates, selections) are each pinned by their constraints.
 void check_no_free_wire(const WithdrawRequest& req) {
-  test::expect_no_free_wire(kWithdrawCircuit, req, 2 + req.k + 254 + 254 + 123 + req.k + 1,
+  test::expect_no_free_wire(kWithdrawCircuit, req, 2 + req.k + 254 + 251 + 123 + req.k + 1,
                             "notes and hints");
 }
 

@@ -30,6 +30,13 @@ constexpr Bounds kBounds = make_bounds();
 
 }  // namespace
 
+std::vector<Var> alloc_bits_below_l(CircuitBuilder& b, const Fr& value, std::string_view label) {
+  U256 x = value.to_u256();
+  std::vector<Var> bits = alloc_bits_at_most(b, x, kBounds.l_minus_1, label);
+  sodium_memzero(&x, sizeof x);
+  return bits;
+}
+
 ModLResult mod_l_exact(CircuitBuilder& b, const Lc& x, std::string_view label) {
   // Witness: the canonical integer of x divided by l (q <= 7 since p < 8l).
   U256 xi = x.value().to_u256();

@@ -22,6 +22,11 @@ struct ModLResult {
 // Cost about 435 constraints; always satisfiable (the caller compares the remainder).
 ModLResult mod_l_exact(CircuitBuilder& b, const Lc& x, std::string_view label);
 
+// The 251 bits of a Baby Jubjub scalar below l, for a value without a wire (its value is
+// pack_bits of the result): the bound walk to l - 1, so that every scalar has one
+// representation (R and R + m*l give the same point [R]H). A value >= l gives bits that fail.
+std::vector<Var> alloc_bits_below_l(CircuitBuilder& b, const Fr& value, std::string_view label);
+
 // The same constraints with a chosen witness (q < 8, r < 2^251) instead of the true quotient
 // and remainder: for tests that try the wrapped representation and other forgeries.
 ModLResult mod_l_exact_with_hint(CircuitBuilder& b, const Lc& x, unsigned q, const U256& r,

@@ -2,8 +2,8 @@
 // (core/payment/gadgets.hpp). Rule ids label the constraints that enforce them.
 //
 // Private wires, in allocation order: sender_id, sk, ss[0..k); the bits of V (250), v (250) and
-// R (254, canonical); tv[0..k) (one wire each); the note's pk, saltOut and address; then every
-// gadget's internal wires. V, v and R have no wire of their own.
+// R (251, at most l - 1: R16); tv[0..k) (one wire each); the note's pk, saltOut and address; then
+// every gadget's internal wires. V, v and R have no wire of their own.
 //
 // What differs from the transfer circuit, and why it is cheaper:
 //  - R15d makes every other member's tv[i] zero, one product per member ((1 - sel[i]) * tv[i]),
@@ -21,6 +21,7 @@
 #include <cstdlib>
 
 #include "core/circuit/bits.hpp"
+#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 
@@ -66,8 +67,8 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
     value_bits = circuit::alloc_bits(b, r.sender_tx_value, kAmountBits, "bits");
   }
   {
-    Scope s(b, "R7 R");
-    random_bits = circuit::alloc_bits_canonical(b, r.previous_sender_random_value, "bits");
+    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
+    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
   }
   // tv[i] exactly as requested (canonical, below p): R2 and R15d pin each one.
   std::vector<Lc> tv;

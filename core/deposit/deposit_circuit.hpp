@@ -1,5 +1,5 @@
 // The Enygma deposit circuit (../shared/docs/deposit-relation.md: R1..R8, R9d, R11..R14, R15d,
-// D1) for every anonymity-set size k in kMinK..kMaxK from one definition, and its witness
+// D1; R16) for every anonymity-set size k in kMinK..kMaxK from one definition, and its witness
 // computed by running that definition in witness mode.
 //
 // Public inputs: the 8k + 3 values of DepositRequest::public_inputs(), in that order (wires

@@ -42,6 +42,7 @@ constexpr payment::Rule<Q> kRules[] = {
      [](const Q& q, unsigned j) {
        return payment::check_r15_nothing_to_others(q, j, "R15d", "a deposit pays no other member");
      }},
+    payment::kR16<Q>,
     {"D1", false, [](const Q& q, unsigned) { return check_d1(q); }},
 };
 

@@ -195,6 +195,15 @@ Check check_r11(const PaymentRequest& q) {
   return std::nullopt;
 }
 
+Check check_r16(const PaymentRequest& q) {
+  if (cmp(q.previous_sender_random_value.to_u256(), relation::l_as_fr().to_u256()) >= 0) {
+    return rule_error("R16", "previous_sender_random_value",
+                      "is not below l (it opens the same commitment as its remainder modulo l, "
+                      "with another nullifier: reduce it modulo l)");
+  }
+  return std::nullopt;
+}
+
 Check check_r12(const PaymentRequest& q, unsigned j) {
   if (q.nullifier != relation::nullifier(q.hashed_shared_secrets[j], q.block_number)) {
     return rule_error("R12", "nullifier",

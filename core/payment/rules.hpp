@@ -46,6 +46,10 @@ Check check_r11(const PaymentRequest& q);              // V < 2^250, v <= V
 Check check_r12(const PaymentRequest& q, unsigned j);  // nf == Poseidon(hs[j], b)
 Check check_r13(const PaymentRequest& q);              // tc[i] == Pedersen(tv[i], tr[i])
 Check check_r14(const PaymentRequest& q, unsigned j);  // tr from h[i] = Poseidon(U, ss[i], b)
+// R16 (project, every payment family): R < l. R and R + m*l open the same commitment (H has
+// order l) but give different ss[j] (R4), hence different nullifiers (R12): up to 8 spends of one
+// balance per block otherwise. Honest wallets keep R reduced modulo l (docs/circuits.md).
+Check check_r16(const PaymentRequest& q);
 
 // ---- R2 forms ----
 // R2 (transfer, deposit): v < 2^252, tv[j] < 2^252, tv[j] == (l - v) mod l.
@@ -115,6 +119,9 @@ inline constexpr Rule<Request> kR13{"R13", false,
 template <class Request>
 inline constexpr Rule<Request> kR14{"R14", true,
                                     [](const Request& q, unsigned j) { return check_r14(q, j); }};
+template <class Request>
+inline constexpr Rule<Request> kR16{"R16", false,
+                                    [](const Request& q, unsigned) { return check_r16(q); }};
 
 // The shape check, then every rule of `rules` in order: every failing rule once (its first
 // offending field), or only the first when `first_only`.

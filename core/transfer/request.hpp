@@ -1,9 +1,9 @@
 // A transfer request: the reference service's JSON (POST /generateProofTransfer-{k}), parsed
 // into field elements. Its fields are exactly the payment fields that deposit and withdraw
 // requests share (core/payment/request.hpp). Rules R1..R15 of
-// ../shared/docs/transfer-relation.md are checked by validate.hpp; this file only checks the
-// format (fields present, array lengths, canonical decimal strings) and names the offending
-// field.
+// ../shared/docs/transfer-relation.md and the project's R16 are checked by validate.hpp; this file
+// only checks the format (fields present, array lengths, canonical decimal strings) and names the
+// offending field.
 #pragma once
 
 #include <string>

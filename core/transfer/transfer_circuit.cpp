@@ -1,16 +1,16 @@
 // The transfer circuit, on the payment gadgets that deposit and withdraw share
-// (core/payment/gadgets.hpp). Rule ids R1..R15 label the constraints that enforce them.
+// (core/payment/gadgets.hpp). Rule ids R1..R16 label the constraints that enforce them.
 //
 // Private wires, in allocation order: sender_id, sk, ss[0..k); the bits of V (250), v (250), R
-// (254, canonical) and of every tv[i] (251); then every gadget's internal wires. V, v, R and tv
-// have no wire of their own: they are used only through their bits.
+// (251, at most l - 1: R16) and of every tv[i] (251); then every gadget's internal wires. V, v, R
+// and tv have no wire of their own: they are used only through their bits.
 //
 // Every tv[i] is held exactly (no reduction mod l): R13 uses it through Pedersen(tv[i], .), R2
 // bounds the sender's entry (tv[j] < l < 2^251) and R15 the others' (tv[i] < 2^250: bit 250 is
 // zero unless i is the sender). A value of 2^251 or more gives a non-boolean top bit, so an
 // out-of-range request yields a failing witness rather than a truncated one.
 //
-// Cost per participant (3,306; fixed part 3,731): three Poseidons (240 + 258 + 258), two exact
+// Cost per participant (3,306; fixed part 3,734): three Poseidons (240 + 258 + 258), two exact
 // reductions mod l (445 each, R5 and R8), the canonical bits of Poseidon(U, ss, b) (354), two
 // fixed-base multiplications (513 for [P]H, 505 for [tv]G), 251 bits of tv, one R15 range
 // constraint, and 36 for R1, R3, the selections and the point additions.
@@ -24,6 +24,7 @@
 #include "core/circuit/babyjubjub_gadget.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/fixed_base.hpp"
+#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/poly/evaluation_domain.hpp"
@@ -71,8 +72,8 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
     value_bits = circuit::alloc_bits(b, r.sender_tx_value, kBalanceBits, "bits");
   }
   {
-    Scope s(b, "R7 R");
-    random_bits = circuit::alloc_bits_canonical(b, r.previous_sender_random_value, "bits");
+    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
+    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
   }
   std::vector<std::vector<Var>> tv_bits;
   for (unsigned i = 0; i < k; ++i) {

@@ -1,4 +1,4 @@
-// The Enygma transfer circuit (rules R1..R15 of ../shared/docs/transfer-relation.md) for every
+// The Enygma transfer circuit (rules R1..R15 of ../shared/docs/transfer-relation.md, R16) for every
 // anonymity-set size k in kMinK..kMaxK, from ONE definition, and its witness computed natively by
 // running that definition in witness mode.
 //

@@ -1,4 +1,4 @@
-// R1..R15 in numeric order, each the shared payment rule of core/payment/rules.hpp in its
+// R1..R16 in numeric order, each the shared payment rule of core/payment/rules.hpp in its
 // transfer form (R2 debit, R9 over every member, R15 with total v).
 #include "core/transfer/validate.hpp"
 
@@ -33,6 +33,7 @@ constexpr Rule<Q> kRules[kNumRules] = {
     payment::kR13<Q>,
     payment::kR14<Q>,
     {"R15", true, [](const Q& q, unsigned j) { return payment::check_r15(q, j); }},
+    payment::kR16<Q>,
 };
 
 }  // namespace

@@ -1,10 +1,11 @@
-// Rules R1..R15 of ../shared/docs/transfer-relation.md evaluated natively on a parsed request
+// Rules R1..R15 of ../shared/docs/transfer-relation.md and the project's R16 (R < l,
+// core/payment/rules.hpp) evaluated natively on a parsed request
 // (the format is checked by parse_transfer_request), with the rule checks the payment families
 // share (core/payment/rules.hpp). A request is valid exactly when every rule holds; this is the
 // oracle the circuit is tested against.
 //
 // Order of the checks: first the shape (k in kMinK..kMaxK, every array of length k; rule
-// "input"), then R1, R2, ..., R15 in numeric order. R1 comes first because it defines the
+// "input"), then R1, R2, ..., R16 in numeric order. R1 comes first because it defines the
 // sender index j that R2, R4, R6, R7, R12, R14 and R15 use; R3 precedes R10 (the sum of tx_commits
 // is only meaningful for curve points). validate_transfer reports the first failing rule;
 // validate_transfer_all reports every failing rule once (its first offending field), and when
@@ -21,8 +22,8 @@
 
 namespace enygma {
 
-// The rules of transfer-relation.md: R1..R15.
-inline constexpr int kNumRules = 15;
+// The rules: R1..R15 of transfer-relation.md, and R16.
+inline constexpr int kNumRules = 16;
 
 // ok, or the first failing rule in the order above.
 Status validate_transfer(const TransferRequest& req);

@@ -110,6 +110,7 @@ constexpr payment::Rule<Q> kRules[] = {
        return payment::check_r15_nothing_to_others(q, j, "R15w",
                                                    "a withdrawal pays no other member");
      }},
+    payment::kR16<Q>,
     {"W1", false, [](const Q& q, unsigned) { return check_w1(q); }},
     {"W2", false, [](const Q& q, unsigned) { return check_w2(q); }},
     {"W3", false, [](const Q& q, unsigned) { return check_w3(q); }},

@@ -1,6 +1,7 @@
 // The rules of ../shared/docs/withdraw-relation.md evaluated natively on a parsed request, in
-// this order: R1, R2w, R3, R4, R5, R6, R7, R8, R9w, R12, R13, R14, R15w, W1, W2, W3, W4, W5
-// (transfer rules R1, R3..R8 and R12..R14 unchanged; R10 and R11 do not apply). R1 defines the
+// this order: R1, R2w, R3, R4, R5, R6, R7, R8, R9w, R12, R13, R14, R15w, R16, W1, W2, W3, W4, W5
+// (transfer rules R1, R3..R8 and R12..R14 unchanged; R10 and R11 do not apply; R16, the
+// project's, core/payment/rules.hpp). R1 defines the
 // sender index j; when it fails, the rules that need j are skipped. Errors: "<id>: <field> ...",
 // rule "<id>" as the document writes it ("R15w", "W3").
 #pragma once

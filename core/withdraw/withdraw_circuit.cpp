@@ -1,10 +1,10 @@
 // The withdraw circuit, on the payment gadgets shared with transfer and deposit
 // (core/payment/gadgets.hpp). Rule ids label the constraints that enforce them.
 //
-// Private wires, in allocation order: sender_id, sk, ss[0..k); the canonical bits of V and R
-// (254 each: V is only opened, R11 does not apply, so V may be any field element); the bits of v
-// (123); tv[0..k) (one wire each); address; for each slot d: sk_d, salt_d and v_d (one wire
-// each) and v_d's bits (120, at most 10^36 - 1); then every gadget's internal wires.
+// Private wires, in allocation order: sender_id, sk, ss[0..k); the canonical bits of V (254: V
+// is only opened, R11 does not apply, so V may be any field element) and R's 251 (R16: R < l); the
+// bits of v (123); tv[0..k) (one wire each); address; for each slot d: sk_d, salt_d and v_d (one
+// wire each) and v_d's bits (120, at most 10^36 - 1); then every gadget's internal wires.
 //
 // The statement's parts:
 //  - the balance side as in the deposit circuit, with the sign of the value part flipped: R2w
@@ -28,6 +28,7 @@
 
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
+#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/payment/relation.hpp"
@@ -77,8 +78,8 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
     balance_bits = circuit::alloc_bits_canonical(b, r.previous_sender_balance, "bits");
   }
   {
-    Scope s(b, "R7 R");
-    random_bits = circuit::alloc_bits_canonical(b, r.previous_sender_random_value, "bits");
+    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
+    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
   }
   {
     Scope s(b, "R2w/R13/W3 v");  // serves [v]G (R13) and the sum (W3)

@@ -1,5 +1,5 @@
 // The Enygma withdraw circuit (../shared/docs/withdraw-relation.md: R1, R2w, R3..R8, R9w,
-// R12..R14, R15w, W1..W5) for every anonymity-set size k in kMinK..kMaxK from one definition,
+// R12..R14, R15w, W1..W5; R16) for every anonymity-set size k in kMinK..kMaxK from one definition,
 // and its witness computed by running that definition in witness mode.
 //
 // Public inputs: the 8k + 12 values of WithdrawRequest::public_inputs(), in that order (wires

@@ -25,7 +25,7 @@ const char kMakeTransferHelp[] =
     "                            --block-number B [--shared-secrets s0,s1,..]\n"
     "                            [--public-keys p0,p1,..] [--out FILE]\n"
     "\n"
-    "Builds a transfer request that satisfies R1..R15 and prints it as the reference JSON\n"
+    "Builds a transfer request that satisfies R1..R16 and prints it as the reference JSON\n"
     "(POST /generateProofTransfer-{k}). For tests and demos: values on the command line are\n"
     "visible to other local users (ps) and kept in shell history.\n"
     "\n"

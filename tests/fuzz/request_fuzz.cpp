@@ -1,4 +1,4 @@
-// Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R15
+// Fuzz target: the transfer request JSON (parse_transfer_request) and the rules R1..R16
 // (validate_transfer, validate_transfer_all) on whatever parses.
 // Invariants: parse_json reads the text as nlohmann::json::parse does (the same verdict and the
 // same value, types included; a NUL byte, which ends nlohmann's input, is refused); a parsed

@@ -93,6 +93,7 @@ constexpr RuleBreaker<Breaking> kBreakers[] = {
     {"R13", kR13PointVariants, [](Breaking& b) { break_r13_points(b); }},
     {"R14", kR14Variants, [](Breaking& b) { break_r14(b); }},
     {"R15d", kR15NothingVariants, [](Breaking& b) { break_r15_nothing_to_others(b); }},
+    {"R16", kR16Variants, [](Breaking& b) { break_r16(b); }},
     {"D1", 5, break_d1},
 };
 

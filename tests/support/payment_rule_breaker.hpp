@@ -29,6 +29,9 @@
 //   R14 0 tx_random_values[a] += delta, tx_random_values[c] -= delta mod l (a != c, commitments
 //       recomputed);  1 tx_random_values[a] += m*l (same residue, same commitment: the public
 //       statement is the valid one's, see R14_invisible below)
+//   R16 previous_sender_random_value := R + m*l below p (the same commitment), shared_secrets[j]
+//       and what follows from it re-derived (a second nullifier for one balance): 0 m = 1;
+//       1 m picked among every m with R + m*l < p
 // and, for the rules that two families state alike:
 //   R9d, R9w (cannot fail alone): 0 {R9x, R15x} tx_values[r] := delta > 0 (r != j),
 //       tx_commits[r] recomputed;  1 {R9x, R14} tx_random_values[a] += delta alone, tx_commits[a]
@@ -104,7 +107,7 @@ struct PaymentBreak {
 // The variants per shared rule (see the top).
 inline constexpr unsigned kR1Variants = 3, kR3Variants = 3, kR4Variants = 4, kR5Variants = 2,
                           kR6Variants = 3, kR7Variants = 3, kR8Variants = 3, kR12Variants = 3,
-                          kR13PointVariants = 4, kR14Variants = 2;
+                          kR13PointVariants = 4, kR14Variants = 2, kR16Variants = 2;
 
 void break_r1(PaymentBreak& b);
 void break_r3(PaymentBreak& b);
@@ -117,6 +120,7 @@ void break_r8(PaymentBreak& b);
 void break_r12(PaymentBreak& b);
 void break_r13_points(PaymentBreak& b);
 void break_r14(PaymentBreak& b);
+void break_r16(PaymentBreak& b);
 
 // R2's alias variant, every family's R2 or R2w variant 0: tx_values[j] += m*l (same residue,
 // same commitment).

@@ -1,7 +1,7 @@
 // One function per rule. Variants (variant_seed % break_rule_variants(rule)); the rules every
 // payment relation shares (R1, R3..R8, R12, R13's point changes, R14) are broken by the shared
 // breakers of payment_rule_breaker.hpp, whose variants are listed there:
-//   R1, R3, R4, R5, R6, R7 (with R11), R8, R12, R14: as payment_rule_breaker.hpp
+//   R1, R3, R4, R5, R6, R7 (with R11), R8, R12, R14, R16: as payment_rule_breaker.hpp
 //   R2  0 tx_values[j] += m*l (same residue, same commitment);  with R15 (R15 makes the others
 //       add up to v, so a changed v or tv[j] breaks both): 1 sender_tx_value := another value
 //       in [0, V] (V >= 1, else variant 0);  2 tx_values[j] -= delta, tx_values[r] += delta,
@@ -59,7 +59,8 @@ constexpr unsigned kVariants[kNumRules + 1] = {0,
                                                test::kR12Variants,
                                                4,
                                                test::kR14Variants,
-                                               4};
+                                               4,
+                                               test::kR16Variants};
 
 // floor(x / n) for 0 < n < 2^32, by 32-bit long division.
 U256 divide_small(const U256& x, uint32_t n) {
@@ -226,7 +227,7 @@ unsigned break_rule_variants(int rule) {
 Result<BrokenRequest> break_rule_minimal(const TransferRequest& valid, int rule,
                                          uint64_t variant_seed) {
   if (rule < 1 || rule > kNumRules) {
-    return make_error("no rule " + std::to_string(rule) + " (rules are R1..R15)", "input", "rule");
+    return make_error("no rule " + std::to_string(rule) + " (rules are R1..R16)", "input", "rule");
   }
   if (Status st = validate_transfer(valid); !st) {
     return make_error("the request to break is not valid: " + st.error().message, "input",
@@ -252,7 +253,8 @@ Result<BrokenRequest> break_rule_minimal(const TransferRequest& valid, int rule,
                                                        [](Breaking& x) { test::break_r12(x); },
                                                        break_r13,
                                                        [](Breaking& x) { test::break_r14(x); },
-                                                       break_r15};
+                                                       break_r15,
+                                                       [](Breaking& x) { test::break_r16(x); }};
   kBreakers[rule](b);
   // The claim is checked, not trusted (a coincidence of hashes would show up here).
   const std::vector<int> failed = failed_rules(validate_transfer_all(q));

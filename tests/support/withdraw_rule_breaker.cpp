@@ -163,6 +163,7 @@ constexpr RuleBreaker<Breaking> kBreakers[] = {
     {"R13", kR13PointVariants, [](Breaking& b) { break_r13_points(b); }},
     {"R14", kR14Variants, [](Breaking& b) { break_r14(b); }},
     {"R15w", kR15NothingVariants, [](Breaking& b) { break_r15_nothing_to_others(b); }},
+    {"R16", kR16Variants, [](Breaking& b) { break_r16(b); }},
     {"W1", 5, break_w1},
     {"W2", 2, break_w2},
     {"W3", 2, break_w3},
