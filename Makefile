@@ -13,6 +13,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := build
 .DELETE_ON_ERROR:
+# One recipe at a time, also under `make -jN` (and in the sub-makes, which read this file): the
+# builds inside use every core themselves, and two steps must not build one folder at once.
+.NOTPARALLEL:
 MAKEFLAGS += --no-print-directory
 
 JOBS ?= $(shell nproc)
@@ -29,10 +32,11 @@ FUZZ_CI_SECONDS ?= 3
 # libsodium and Google Benchmark built for WebAssembly (scripts/build-wasm-deps.sh), kept
 # outside the build folders so that `make clean` keeps them.
 WASM_DEPS ?= .cache/wasm-deps
-# Development keys and the server address of `make run`.
+# Development keys and the server address of `make run` (`make run PORT=8080`; not taken from
+# the environment, where HOST or PORT often mean something else).
 DEV_KEYS ?= keys/dev
-HOST ?= 127.0.0.1
-PORT ?= 3003
+HOST := 127.0.0.1
+PORT := 3003
 # Compiler warnings are errors in every configuration built here (WERROR=OFF to look past one).
 WERROR ?= ON
 # Extra arguments for the benchmark programs, e.g. BENCH_ARGS=--benchmark_filter=fp_mul
@@ -153,8 +157,8 @@ build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 # Order: cheapest signal first. Each group can also be run alone.
 # The WebAssembly dependencies build beside the native build.
 test: $(SETUP_STAMP)
-	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; \
-	  $(MAKE) build-native-test; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; status=0; \
+	  $(MAKE) build-native-test || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 	@$(MAKE) build-wasm-run test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
 
@@ -255,8 +259,8 @@ keys: build-native-run
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
 # As in `test`, the WebAssembly dependencies build beside the native program.
 run: $(SETUP_STAMP)
-	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; \
-	  $(MAKE) build-native-run; status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; status=0; \
+	  $(MAKE) build-native-run || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 	@$(MAKE) build-wasm-page keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 

@@ -45,9 +45,16 @@ async function startServer(bin: string, keys: string, web: string, circuits: str
   const server = spawn(bin, ['serve', '--bind', '127.0.0.1', '--port', '0', '--keys', keys, '--circuits', circuits,
     '--web', web, '--access-log', 'off', ...extra], { stdio: ['ignore', 'pipe', 'inherit'], detached: false });
   const lines = readline.createInterface({ input: server.stdout! });
+  // A server that does not come up is stopped (nothing else would: its pid is not published).
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('e2e: the server did not start within 120 s')), 120_000);
-    server.on('exit', (code) => reject(new Error(`e2e: the server exited (${code}) before listening`)));
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      server.kill('SIGKILL');
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error('e2e: the server did not start within 120 s')), 120_000);
+    server.on('error', (e) => fail(new Error(`e2e: cannot start ${bin}: ${e.message}`)));
+    server.on('exit', (code) => fail(new Error(`e2e: the server exited (${code}) before listening`)));
     lines.on('line', (line) => {
       try {
         const event = JSON.parse(line);
@@ -75,15 +82,17 @@ export default async function globalSetup(): Promise<void> {
   }
   const circuits = knownCircuits(bin).join(',');
   ensureKeys(bin, keys, circuits);
+  // Each pid is published as soon as its server listens, so that the teardown (which Playwright
+  // runs also after a failed setup) stops the first server when the second does not start.
   const { url, pid } = await startServer(bin, keys, web, circuits);
+  process.env.ENYGMA_E2E_SERVER_PID = String(pid);
   const plain = await startServer(bin, keys, web, circuits, ['--no-isolation']);
+  process.env.ENYGMA_E2E_SERVER_PID_NO_ISOLATION = String(plain.pid);
   process.env.ENYGMA_E2E_URL = url;
   process.env.ENYGMA_E2E_URL_NO_ISOLATION = plain.url;
-  process.env.ENYGMA_E2E_SERVER_PID_NO_ISOLATION = String(plain.pid);
   process.env.ENYGMA_E2E_CIRCUITS = circuits;
   process.env.ENYGMA_E2E_KEYS = keys;
   process.env.ENYGMA_BIN = bin;
-  process.env.ENYGMA_E2E_SERVER_PID = String(pid);
   fs.mkdirSync(path.join(__dirname, 'artifacts'), { recursive: true });
   console.log(`e2e: servers ${url} (pid ${pid}) and, without isolation headers, ${plain.url} ` +
               `(pid ${plain.pid}); web ${web}, keys ${keys}`);

@@ -20,12 +20,21 @@ if [[ "${1:-}" == "--fix" ]]; then
   exit 0
 fi
 # One clang-format process for every file; its complaints name each file that is not formatted.
-mapfile -t bad < <("$formatter" --dry-run --Werror "${files[@]}" 2>&1 |
+# It exits non-zero for those, and also when it could not check at all (an unreadable
+# .clang-format, a file missing): then nothing is named, and that is a failure too.
+status=0
+out=$("$formatter" --dry-run --Werror "${files[@]}" 2>&1) || status=$?
+mapfile -t bad < <(printf '%s\n' "$out" |
                    sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' |
                    sort -u)
 if ((${#bad[@]})); then
   printf 'not formatted: %s\n' "${bad[@]}"
   echo "check_format: ${#bad[@]} file(s); scripts/check_format.sh --fix formats them"
+  exit 1
+fi
+if ((status != 0)); then
+  printf '%s\n' "$out" | head -n 20 >&2
+  echo "check_format: $formatter failed (exit $status) without naming a file" >&2
   exit 1
 fi
 echo "check_format: ${#files[@]} files formatted"

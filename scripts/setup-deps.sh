@@ -82,13 +82,21 @@ add_deb_src && need_update=1
 compgen -G '/var/lib/apt/lists/*_Sources*' >/dev/null || need_update=1
 [ ${#missing[@]} -gt 0 ] && need_update=1
 
+# apt waits for another apt or dpkg (a boot's unattended upgrades) instead of failing at once.
+apt_get() { as_root apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+if [ ${#missing[@]} -gt 0 ] && [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+  # An install that was interrupted (Ctrl-C, a killed CI job) leaves dpkg half done, and apt
+  # refuses to install anything until it is finished.
+  say "finishing an interrupted dpkg run (dpkg --configure -a)"
+  as_root dpkg --configure -a
+fi
 if [ $need_update -eq 1 ]; then
   say "apt-get update"
-  as_root apt-get update -qq
+  apt_get update -qq
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]}"
-  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  apt_get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 # npm devDependencies of the repository (Playwright, snarkjs, solc, ... for e2e/interop tests).

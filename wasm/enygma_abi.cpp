@@ -338,7 +338,8 @@ int eny_insecure_dev_setup(const char* circuit, const char* seed_text, size_t le
   Groth16Keys keys = groth16_setup_insecure_from_seed(
       circuit_r1cs(*id), {reinterpret_cast<const uint8_t*>(seed.data()), seed.size()}, *g_pool);
   const std::string name = id->key_name();
-  const int pk_status = answer_bytes(pk_out, serialize_proving_key(keys.pk, name, PointFormat::kRaw));
+  const int pk_status =
+      answer_bytes(pk_out, serialize_proving_key(keys.pk, name, PointFormat::kRaw));
   if (pk_status != ENY_OK) return pk_status;  // its error in pk_out, as every error
   if (answer_bytes(vk_out, serialize_verifying_key(keys.vk, name, PointFormat::kRaw)) != ENY_OK) {
     eny_buffer_free(vk_out);
