@@ -105,6 +105,9 @@ Lc enforce_sender_debit(CircuitBuilder& b, std::span<const Var> sel, std::span<c
 //    k <= 16: S == v as integers. (For k <= 13 the field equality alone suffices, as
 //    (k - 1) * 2^250 < p; from k = 14 on this argument needs R10, which the transfer circuit
 //    therefore enforces.)
+//  - the range is also implied: with 251-bit terms the same argument gives S == v, and
+//    non-negative terms adding up to v < 2^250 are each below 2^250. It is kept (one constraint
+//    per member) so that R15's range does not rest on R10 and R11; no test can break it alone.
 void enforce_other_amounts(CircuitBuilder& b, std::span<const Var> sel,
                            std::span<const std::vector<Var>> tv_bits, std::span<const Lc> tv,
                            const Lc& sender_entry, const Lc& value) {
