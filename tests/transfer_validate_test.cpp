@@ -13,6 +13,7 @@
 #include "core/transfer/request.hpp"
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
+#include "support/payment_rule_breaker.hpp"
 #include "support/transfer_rule_breaker.hpp"
 #include "support/vectors.hpp"
 
@@ -195,14 +196,20 @@ TEST(TransferValidate, R11BalanceBoundAndAmount) {
 
 TEST(TransferValidate, R16OneBlindingPerCommitment) {
   // R = l - 1 is valid; R + m*l opens the same commitment with another shared secret, hence
-  // another nullifier (every value derived from it re-derived): refused by R16 alone.
+  // another nullifier (every value derived from it re-derived): refused by R16 alone, and the
+  // wallet refuses to build it.
   WalletInputs in = wallet_inputs_from_seed(3, uint64_t(2));
   in.balance_random = relation::l_as_fr() - Fr::one();
   const TransferRequest valid = make_transfer(in);
   EXPECT_TRUE(validate_transfer(valid).ok());
   for (const Fr& alias : relation::same_residue_aliases(valid.previous_sender_random_value)) {
     in.balance_random = alias;
-    const TransferRequest q = make_transfer(in);
+    const auto refused = make_transfer_checked(in);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().rule, "wallet");
+    EXPECT_EQ(refused.error().field, "random");
+    TransferRequest q = valid;
+    test::set_balance_random(q, alias);
     const unsigned j = *sender_index(q);
     EXPECT_EQ(q.previous_commits[j], valid.previous_commits[j]);
     EXPECT_NE(q.nullifier, valid.nullifier);

@@ -32,6 +32,14 @@ constexpr Bounds kBounds = make_bounds();
 
 std::vector<Var> alloc_bits_below_l(CircuitBuilder& b, const Fr& value, std::string_view label) {
   U256 x = value.to_u256();
+  // The walk sees only the low 251 bits: a value of 2^251 or more would pass as another, smaller
+  // one. Its bits are made all ones instead (above l - 1: the walk fails), without a branch on
+  // the value (a secret: the balance's blinding).
+  const uint64_t above = 0 - uint64_t((x.w[3] >> 59) != 0);
+  x.w[0] |= above;
+  x.w[1] |= above;
+  x.w[2] |= above;
+  x.w[3] |= above & ((uint64_t(1) << 59) - 1);
   std::vector<Var> bits = alloc_bits_at_most(b, x, kBounds.l_minus_1, label);
   sodium_memzero(&x, sizeof x);
   return bits;

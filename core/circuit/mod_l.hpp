@@ -24,7 +24,8 @@ ModLResult mod_l_exact(CircuitBuilder& b, const Lc& x, std::string_view label);
 
 // The 251 bits of a Baby Jubjub scalar below l, for a value without a wire (its value is
 // pack_bits of the result): the bound walk to l - 1, so that every scalar has one
-// representation (R and R + m*l give the same point [R]H). A value >= l gives bits that fail.
+// representation (R and R + m*l give the same point [R]H). A value >= l gives bits that fail
+// the walk (a value of 2^251 or more: all ones).
 std::vector<Var> alloc_bits_below_l(CircuitBuilder& b, const Fr& value, std::string_view label);
 
 // The same constraints with a chosen witness (q < 8, r < 2^251) instead of the true quotient

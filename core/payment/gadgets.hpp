@@ -97,7 +97,7 @@ void enforce_nullifier(CircuitBuilder& b, std::span<const Var> sel, std::span<co
                        const Var& block, const Var& nf);
 
 // R7: pc[j] == Pedersen(V, R) = [V]G + [R]H, from V's and R's bits (boolean, constrained by the
-// caller; R's canonical, and V's either below 2^250 or canonical).
+// caller; R's 251 bits at most l - 1 (R16), and V's either below 2^250 or canonical).
 void enforce_previous_commit(CircuitBuilder& b, std::span<const Var> sel,
                              std::span<const PointVars> pc, std::span<const Var> balance_bits,
                              std::span<const Var> random_bits);

@@ -47,6 +47,9 @@ Status check_sender_inputs(const SenderInputs& in) {
     if (!st) return st;
   }
   if (in.sender_index >= k) return wallet_error("sender_index", "is not below k");
+  if (cmp(in.balance_random.to_u256(), relation::l_as_fr().to_u256()) >= 0) {
+    return wallet_error("random", "is not below l (R16; R mod l opens the same commitment)");
+  }
   for (unsigned i = 0; i < k; ++i) {
     if (i != in.sender_index && in.anonymity_set[i] == in.anonymity_set[in.sender_index]) {
       return wallet_error("anonymity_set", "repeats the sender's id at index " + std::to_string(i));

@@ -39,7 +39,8 @@ struct WalletInputs : SenderInputs {
 
 // Whether make_transfer can build a valid request from `in`: k in kMinK..kMaxK, array sizes,
 // j in 0..k-1, the payees' indices in 0..k-1, distinct and not j, anonymity_set[j] occurring
-// once (R1), V < 2^250 and v <= V (R11), every payee's amount below 2^250 and together v (R15).
+// once (R1), V < 2^250 and v <= V (R11), every payee's amount below 2^250 and together v (R15),
+// R < l (R16).
 // Errors use rule "wallet" and name the input.
 Status check_wallet_inputs(const WalletInputs& in);
 

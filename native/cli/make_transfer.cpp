@@ -35,7 +35,7 @@ const char kMakeTransferHelp[] =
     "  --split N           with --seed: v is shared by N recipients (1..k-1; default 1)\n"
     "  --secret-key SK     the sender's secret key\n"
     "  --balance V         the committed previous balance (V < 2^250)\n"
-    "  --random R          the blinding of the previous commitment Pedersen(V, R)\n"
+    "  --random R          the blinding of the previous commitment Pedersen(V, R) (R < l)\n"
     "  --amount v          the amount sent (v <= V), all of it to --recipient-index\n"
     "  --recipient-index I the recipient's position (I != J)\n"
     "  --recipients I:a,.. several recipients: position I receives a; v is their sum and\n"

@@ -131,6 +131,13 @@ void break_r4(PaymentBreak& b) {
   }
 }
 
+void set_balance_random(PaymentRequest& q, const Fr& r) {
+  Picker unused(0);
+  PaymentBreak b{q, *payment::sender_index(q), 0, unused, {}};
+  q.previous_sender_random_value = r;
+  b.rederive_from_secret_key();
+}
+
 void break_r16(PaymentBreak& b) {
   PaymentRequest& q = b.q;
   const std::vector<Fr> aliases = relation::same_residue_aliases(q.previous_sender_random_value);

@@ -121,6 +121,10 @@ void break_r12(PaymentBreak& b);
 void break_r13_points(PaymentBreak& b);
 void break_r14(PaymentBreak& b);
 void break_r16(PaymentBreak& b);
+// R := r in a valid request, with what follows from it re-derived (shared_secrets[j],
+// hashed_shared_secrets[j], message_tags[j], the nullifier): for R16's aliases R + m*l, which
+// open the same commitment (the wallets refuse to build them).
+void set_balance_random(PaymentRequest& q, const Fr& r);
 
 // R2's alias variant, every family's R2 or R2w variant 0: tx_values[j] += m*l (same residue,
 // same commitment).
