@@ -434,11 +434,12 @@ TEST(ServerMetrics, RejectedTotalSaysWhatItCounts) {
 TEST(HttpHeaders, AcceptsGzip) {
   using enygma::server::accepts_gzip;
   for (const char* yes : {"gzip", "gzip, deflate, br", "br;q=1.0, GZIP;q=0.5", "*", " gzip ;q=1",
-                          "deflate, *;q=0.1", "gzip;q=0.001"}) {
+                          "deflate, *;q=0.1", "gzip;q=0.001", "gzip;level=9;q=0.5"}) {
     EXPECT_TRUE(accepts_gzip(yes)) << yes;
   }
-  for (const char* no : {"", "identity", "br, deflate", "gzip;q=0", "gzip; q=0.000", "*;q=0",
-                         "gzip;q=0, *", "x-gzipped", "gzipx"}) {
+  for (const char* no :
+       {"", "identity", "br, deflate", "gzip;q=0", "gzip; q=0.000", "*;q=0", "gzip;q=0, *",
+        "x-gzipped", "gzipx", "gzip;level=9;q=0", "gzip; x=1 ; Q=0.0", "*;a=b;q=0"}) {
     EXPECT_FALSE(accepts_gzip(no)) << no;
   }
 }

@@ -459,19 +459,24 @@ std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonSh
 }
 
 bool accepts_gzip(std::string_view accept_encoding) {
-  // Codings, each with an optional ";q=<weight>" (RFC 9110 12.5.3); an explicit "gzip" decides
-  // over "*".
+  // Codings, each with optional ";name=value" parameters, among them the weight "q" (RFC 9110
+  // 12.5.3; wherever it stands among them); an explicit "gzip" decides over "*".
   std::optional<bool> gzip, any;
   any_list_item(accept_encoding, [&](std::string_view item) {
     std::string_view params;
     if (const size_t semi = item.find(';'); semi != std::string_view::npos) {
-      params = trim_ows(item.substr(semi + 1));
+      params = item.substr(semi + 1);
       item = trim_ows(item.substr(0, semi));
     }
     bool refused = false;  // q=0, q=0.0, q=0.000
-    if (params.size() >= 3 && (params[0] == 'q' || params[0] == 'Q') && params[1] == '=') {
-      std::string_view q = trim_ows(params.substr(2));
-      refused = !q.empty() && q[0] == '0' && q.find_first_not_of("0.", 0) == std::string_view::npos;
+    while (!params.empty()) {
+      const size_t semi = params.find(';');
+      const std::string_view param = trim_ows(params.substr(0, semi));
+      params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
+      if (param.size() >= 3 && (param[0] == 'q' || param[0] == 'Q') && param[1] == '=') {
+        const std::string_view q = trim_ows(param.substr(2));
+        refused = !q.empty() && q[0] == '0' && q.find_first_not_of("0.") == std::string_view::npos;
+      }
     }
     if (equals_ignoring_case(item, "gzip")) gzip = !refused;
     if (item == "*") any = !refused;
