@@ -104,17 +104,18 @@ start_instance() {
   return 1
 }
 
-# stop_pid FILE: SIGTERM, wait up to 60 s, then SIGKILL.
+# stop_pid FILE: SIGTERM, wait up to 130 s (an instance drains for up to --drain-timeout, 120 s
+# by default, before it exits), then SIGKILL.
 stop_pid() {
   local file="$1" pid
   alive "$file" || { rm -f "$file"; return 0; }
   pid="$(cat "$file")"
   kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 1300); do
     pid_runs "$pid" || { rm -f "$file"; return 0; }
     sleep 0.1
   done
-  echo "cluster.sh: pid $pid still running after 60 s: SIGKILL" >&2
+  echo "cluster.sh: pid $pid still running after 130 s: SIGKILL" >&2
   kill -KILL "$pid" 2>/dev/null || true
   rm -f "$file"
 }

@@ -87,8 +87,13 @@ apt_get() { as_root apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 if [ ${#missing[@]} -gt 0 ] && [ -n "$(dpkg --audit 2>/dev/null)" ]; then
   # An install that was interrupted (Ctrl-C, a killed CI job) leaves dpkg half done, and apt
   # refuses to install anything until it is finished.
+  # (dpkg does not wait for its lock: retried for up to 10 minutes, as apt waits below.)
   say "finishing an interrupted dpkg run (dpkg --configure -a)"
-  as_root dpkg --configure -a
+  for try in $(seq 1 120); do
+    as_root dpkg --configure -a && break
+    [ "$try" -lt 120 ] || exit 1
+    sleep 5
+  done
 fi
 if [ $need_update -eq 1 ]; then
   say "apt-get update"

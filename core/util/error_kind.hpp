@@ -19,7 +19,7 @@ enum class ErrorKind {
 };
 
 // A relation rule id: an upper-case letter, digits, then at most one lower-case letter
-// (R1..R16, R2w, R9d, R15d, D1, W1..W5, J1..J11, O1..O7).
+// (R1..R16, R2w, R9d, R9w, R15d, R15w, D1, W1..W5, J1..J11, O1..O7).
 constexpr bool is_rule_id(std::string_view rule) {
   if (rule.size() < 2 || rule[0] < 'A' || rule[0] > 'Z') return false;
   size_t i = 1;
