@@ -231,7 +231,14 @@ export class Enygma {
     worker.onerror = (event) => {
       const why = event.message || `its script ${this.#workerUrl.href} did not load or run (refused by the page's ` +
         'Content-Security-Policy (worker-src, script-src), an HTTP error, or not served as JavaScript)';
-      this.#rejectPending(new EnygmaError('error', { error: 'worker failed: ' + why, rule: 'internal', field: '' }));
+      const error = new EnygmaError('error', { error: 'worker failed: ' + why, rule: 'internal', field: '' });
+      // After its start, an error the worker did not catch (a thread of its module crashed):
+      // replaced, as when its module fails.
+      if (this.#info && this.#worker === worker && !this.#starting && !this.#terminated) {
+        this.#restart(error.message, { error, after: 'its module failed' });
+      } else {
+        this.#rejectPending(error);
+      }
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
@@ -426,18 +433,20 @@ export class Enygma {
     return true;
   }
 
-  #restart(why) {
+  // A new worker in place of this one, after a cancel (the calls waiting reject with 'cancelled')
+  // or after its module failed (they reject with `error`).
+  #restart(why, { error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
+    after = 'a cancel' } = {}) {
     this.#worker.terminate();
     // questions about the worker's state: the new worker answers them
-    const asked = this.#rejectPending(new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
-      (pending) => STATE_QUESTIONS.has(pending.op));
+    const asked = this.#rejectPending(error, (pending) => STATE_QUESTIONS.has(pending.op));
     this.#runningProof = null;
     this.#starting = this.#start().catch((e) => {
       // (the page went offline, the worker's script changed on the server): this instance has no
       // worker any more; every later call says so instead of waiting for one
       this.#worker.terminate();
       this.#broken = new EnygmaError('error', {
-        error: `the worker could not be started again after a cancel: ${e.message}`, rule: 'internal', field: '' });
+        error: `the worker could not be started again after ${after}: ${e.message}`, rule: 'internal', field: '' });
       throw this.#broken;
     }).finally(() => {
       this.#starting = null;
@@ -535,8 +544,19 @@ export class Enygma {
       return;
     }
     this.#pending.delete(message.id);
-    if (message.ok) pending.resolve(message.result);
-    else pending.reject(new EnygmaError(message.status, message.error));
+    if (message.ok) {
+      pending.resolve(message.result);
+      return;
+    }
+    const error = new EnygmaError(message.status, message.error);
+    pending.reject(error);
+    // The worker's module failed (memory exhausted): it runs nothing more, so it is replaced, as
+    // after a cancel; the keys are loaded again where they can be (URLs, the key cache, bytes
+    // kept without threads), and the calls waiting reject with this error. (Not while a restart
+    // starts its worker: that start then fails, and every later call says so.)
+    if (message.moduleFailed && !this.#starting && !this.#terminated) {
+      this.#restart(error.message, { error, after: 'its module failed' });
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -41,6 +42,16 @@ alignas(4) std::atomic<bool> g_cancel{false};
 alignas(4) std::atomic<bool> g_warmup_yield{false};
 
 constexpr char kVersion[] = "enygma-wasm 0.2";
+
+// This build catches no C++ exceptions: a failed allocation must end the call (an abort, which
+// the worker reports, and after which it runs nothing more on this instance). The plain
+// operator new aborts by itself, but the aligned one (cache-aligned buffers: the MSM's buckets)
+// returns null when no handler is installed, and its caller writes through it, over the start
+// of linear memory. Installed before any call, for every thread (the handler is global).
+[[noreturn]] void out_of_memory() {
+  std::abort();
+}
+const bool g_new_aborts = (std::set_new_handler(out_of_memory), true);
 
 int fill(eny_buffer* out, std::string_view text) {
   if (!out) return 0;

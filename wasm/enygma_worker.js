@@ -42,6 +42,21 @@ var MODULE_SCRIPT = !THREADED ? 'enygma_module_st.js'
 
 var abi = null;
 var queue = Promise.resolve();
+// The module's own failure (an abort: its memory exhausted; a trap): its memory, locks and
+// threads can no longer be trusted, and secrets it held are not wiped. Nothing more runs on it:
+// every later operation is answered with this at once, and the page replaces the worker.
+var moduleFailure = null;
+function isModuleFailure(e) {
+  return e === 'unwind' || (typeof WebAssembly === 'object' && e instanceof WebAssembly.RuntimeError);
+}
+function noteModuleFailure(e) {
+  if (moduleFailure === null) moduleFailure = String((e && e.message) || e);
+}
+function moduleFailureAnswer(id) {
+  return { id: id, ok: false, status: 'error', moduleFailed: true,
+    error: { error: 'the module failed (' + moduleFailure + '; most likely its memory ran out): ' +
+      'the prover restarts with a new one', rule: 'internal', field: '' } };
+}
 var KEY_DB = 'enygma-keys';
 var KEY_DB_VERSION = 3; // 3: the raw proving key in a file or a Blob (2: an ArrayBuffer)
 var KEY_STORE = 'keys';
@@ -506,7 +521,7 @@ function warmupSchedule() {
 
 function proverWarmupRound() {
   warmupTimer = null;
-  if (proverWarmup.state !== 'running' || opsInFlight > 0) return;
+  if (proverWarmup.state !== 'running' || opsInFlight > 0 || moduleFailure !== null) return;
   // The yield flag cleared, then no operation sent since before the clear: one sent later
   // writes the flag after it (the page adds to opSeq first), and the proof yields to it. One
   // sent before (its flag written) but not yet received would be waiting behind the whole
@@ -521,6 +536,7 @@ function proverWarmupRound() {
   try {
     outcome = abi.proverWarmup(proverWarmup.circuit);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up's error, as below
+    if (isModuleFailure(e)) noteModuleFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   } finally {
     Atomics.store(opSeq, 1, 0);
@@ -545,12 +561,13 @@ function proverWarmupRound() {
 
 function warmupRound() {
   warmupTimer = null;
-  if (warmup.state !== 'running' || opsInFlight > 0) return; // resumed when the queue is empty
+  if (warmup.state !== 'running' || opsInFlight > 0 || moduleFailure !== null) return; // resumed when the queue is empty
   var t0 = now();
   var outcome;
   try {
     outcome = abi.verify(warmupInput.circuit, warmupInput.response);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up stops, as below
+    if (isModuleFailure(e)) noteModuleFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   }
   var ms = now() - t0;
@@ -880,6 +897,7 @@ function run(message) {
   if (!abi && message.op !== 'init') {
     return Promise.resolve(postMessage({ id: id, ok: false, status: 'error', error: { error: 'the module is not initialised', rule: 'state', field: '' } }));
   }
+  if (moduleFailure !== null) return Promise.resolve(postMessage(moduleFailureAnswer(id)));
   return Promise.resolve()
     .then(function () {
       return op(id, message.args || {});
@@ -898,6 +916,9 @@ function run(message) {
       function (e) {
         if (e instanceof Failure) {
           postMessage({ id: id, ok: false, status: e.status, error: e.error });
+        } else if (isModuleFailure(e)) {
+          noteModuleFailure(e);
+          postMessage(moduleFailureAnswer(id));
         } else {
           postMessage({ id: id, ok: false, status: 'error', error: { error: String((e && e.message) || e), rule: 'internal', field: '' } });
         }

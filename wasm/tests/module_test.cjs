@@ -633,6 +633,33 @@ test('the module without threads: the same keys and the same proof bytes', async
   assert.equal(c.status, STATUS.CANCELLED);
 });
 
+test('memory exhausted mid-proof: the module aborts, and writes nothing over its static data first', async () => {
+  // A few MB left free: the proof's aligned buffers (the MSM's buckets) are the first to find no
+  // memory. Without the module's new-handler the aligned operator new returned null and the MSM
+  // wrote through it over the start of linear memory ("memory access out of bounds" after).
+  const createSingle = require(path.join(webDir, 'enygma_module_st.js'));
+  for (const leave of [3e6, 5e6]) {
+    const M = await createSingle({ onAbort() {} });
+    const single = bindAbi(M);
+    assert.equal(single.init(1), STATUS.OK);
+    assert.equal(single.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
+    // one proof first: what stays cached between proofs (tables, domains) is in place
+    assert.equal(single.prove(K, vector('transfer-k2.json'), null, null).status, STATUS.OK);
+    const reserve = M._malloc(leave);
+    for (let size = 256 << 20; size >= 16; size >>= 1) {
+      while (M._malloc(size)) {
+        // held until the instance is dropped
+      }
+    }
+    M._free(reserve);
+    const low = () => new Uint8Array(single.memory.buffer).slice(0, 1 << 16); // static data
+    const before = low();
+    assert.throws(() => single.prove(K, vector('transfer-k2.json'), null, null),
+      (e) => e instanceof WebAssembly.RuntimeError && /^Aborted/.test(e.message), `leaving ${leave} bytes`);
+    assert.deepEqual(low(), before, `leaving ${leave} bytes`);
+  }
+});
+
 test('the module with the f64-lane kernel: the kernel runs, the same keys and proof bytes', async () => {
   const createRelaxed = require(path.join(webDir, 'enygma_module_relaxed.js'));
   const relaxed = bindAbi(await createRelaxed({ enygmaWorkers: THREADS - 1 }));
@@ -985,6 +1012,42 @@ test('page API: a cancel whose new worker does not start: the proof rejects, and
     await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), broken);
     enygma.terminate();
   });
+});
+
+test('page API: a module that fails (an abort: its memory exhausted) is replaced: its call and the calls waiting reject saying so, later calls run on a new worker with the keys', async () => {
+  const { Enygma } = await api();
+  // The first worker's module aborts in its first proof (as it does when its memory runs out).
+  const real = NodeWorker.abi;
+  let fail = true;
+  NodeWorker.abi = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'prove' && fail) {
+        return () => {
+          fail = false;
+          throw new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.');
+        };
+      }
+      const value = target[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    }
+  });
+  let enygma;
+  try {
+    enygma = await Enygma.create({ threads: 1 });
+  } finally {
+    NodeWorker.abi = real; // for the worker that replaces it
+  }
+  await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+  const request = vector('transfer-k2.json');
+  const failed = { status: 'error', rule: 'internal', field: '', message: /^the module failed \(Aborted\(\).*most likely its memory ran out\): the prover restarts/ };
+  const proof = enygma.prove('transfer-k2', request);
+  const waiting = enygma.validate('transfer-k2', request);
+  await rejectsWith(() => proof, failed);
+  await rejectsWith(() => waiting, failed);
+  const { response } = await within(enygma.prove('transfer-k2', request), 30000);
+  assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
+  assert.equal(fail, false);
+  enygma.terminate();
 });
 
 test('page API: after a cancel the new worker loads the keys again from a copy of the bytes given (the caller\'s buffer changed since)', async () => {
