@@ -552,9 +552,10 @@ export class Enygma {
     pending.reject(error);
     // The worker's module failed (memory exhausted): it runs nothing more, so it is replaced, as
     // after a cancel; the keys are loaded again where they can be (URLs, the key cache, bytes
-    // kept without threads), and the calls waiting reject with this error. (Not while a restart
-    // starts its worker: that start then fails, and every later call says so.)
-    if (message.moduleFailed && !this.#starting && !this.#terminated) {
+    // kept without threads), and the calls waiting reject with this error. (Not before the first
+    // start ends, nor while a restart starts its worker: that start then fails, and every later
+    // call says so.)
+    if (message.moduleFailed && this.#info && !this.#starting && !this.#terminated) {
       this.#restart(error.message, { error, after: 'its module failed' });
     }
   }
