@@ -33,12 +33,15 @@ for circuit in $stale; do
   echo "keys: making development keys for $circuit in $dir"
   "$enygma" setup --circuit "$circuit" --out "$dir" >/dev/null
   python3 - "$digests" "$made" "$circuit" <<'PY'
-import json, sys
+import json, os, sys
 want = json.load(open(sys.argv[1]))
 want = want if isinstance(want, list) else [want]
 have = json.load(open(sys.argv[2]))
 have = [c for c in have if c["circuit"] != sys.argv[3]]
 have += [c for c in want if c["circuit"] == sys.argv[3]]
-json.dump(have, open(sys.argv[2], "w"), indent=0)
+# Whole or not at all (a run cut off mid-write left a file that every later run failed to read).
+with open(sys.argv[2] + ".tmp", "w") as f:
+    json.dump(have, f, indent=0)
+os.replace(sys.argv[2] + ".tmp", sys.argv[2])
 PY
 done
