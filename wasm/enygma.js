@@ -232,13 +232,8 @@ export class Enygma {
       const why = event.message || `its script ${this.#workerUrl.href} did not load or run (refused by the page's ` +
         'Content-Security-Policy (worker-src, script-src), an HTTP error, or not served as JavaScript)';
       const error = new EnygmaError('error', { error: 'worker failed: ' + why, rule: 'internal', field: '' });
-      // After its start, an error the worker did not catch (a thread of its module crashed):
-      // replaced, as when its module fails.
-      if (this.#info && this.#worker === worker && !this.#starting && !this.#terminated) {
-        this.#restart(error.message, { error, after: 'its module failed' });
-      } else {
-        this.#rejectPending(error);
-      }
+      // After its start, an error the worker did not catch (a thread of its module crashed).
+      if (!(this.#worker === worker && this.#replaceFailedWorker(error))) this.#rejectPending(error);
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
@@ -550,14 +545,17 @@ export class Enygma {
     }
     const error = new EnygmaError(message.status, message.error);
     pending.reject(error);
-    // The worker's module failed (memory exhausted): it runs nothing more, so it is replaced, as
-    // after a cancel; the keys are loaded again where they can be (URLs, the key cache, bytes
-    // kept without threads), and the calls waiting reject with this error. (Not before the first
-    // start ends, nor while a restart starts its worker: that start then fails, and every later
-    // call says so.)
-    if (message.moduleFailed && this.#info && !this.#starting && !this.#terminated) {
-      this.#restart(error.message, { error, after: 'its module failed' });
-    }
+    if (message.moduleFailed) this.#replaceFailedWorker(error); // memory exhausted
+  }
+
+  // A worker whose module failed runs nothing more: it is replaced, as after a cancel (the keys
+  // loaded again where they can be: URLs, the key cache, bytes kept without threads), and the
+  // calls waiting reject with `error`. Not before the first start ends, nor while a restart
+  // starts its worker (that start then fails, and every later call says so). -> whether it was.
+  #replaceFailedWorker(error) {
+    if (!this.#info || this.#starting || this.#terminated) return false;
+    this.#restart(error.message, { error, after: 'its module failed' });
+    return true;
   }
 }
 

@@ -46,11 +46,11 @@ var queue = Promise.resolve();
 // threads can no longer be trusted, and secrets it held are not wiped. Nothing more runs on it:
 // every later operation is answered with this at once, and the page replaces the worker.
 var moduleFailure = null;
-function isModuleFailure(e) {
-  return e === 'unwind' || (typeof WebAssembly === 'object' && e instanceof WebAssembly.RuntimeError);
-}
+// Whether e is the module's failure (then noted) rather than the glue's or the worker's own.
 function noteModuleFailure(e) {
+  if (e !== 'unwind' && !(typeof WebAssembly === 'object' && e instanceof WebAssembly.RuntimeError)) return false;
   if (moduleFailure === null) moduleFailure = String((e && e.message) || e);
+  return true;
 }
 function moduleFailureAnswer(id) {
   return { id: id, ok: false, status: 'error', moduleFailed: true,
@@ -536,7 +536,7 @@ function proverWarmupRound() {
   try {
     outcome = abi.proverWarmup(proverWarmup.circuit);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up's error, as below
-    if (isModuleFailure(e)) noteModuleFailure(e);
+    noteModuleFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   } finally {
     Atomics.store(opSeq, 1, 0);
@@ -567,7 +567,7 @@ function warmupRound() {
   try {
     outcome = abi.verify(warmupInput.circuit, warmupInput.response);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up stops, as below
-    if (isModuleFailure(e)) noteModuleFailure(e);
+    noteModuleFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   }
   var ms = now() - t0;
@@ -916,8 +916,7 @@ function run(message) {
       function (e) {
         if (e instanceof Failure) {
           postMessage({ id: id, ok: false, status: e.status, error: e.error });
-        } else if (isModuleFailure(e)) {
-          noteModuleFailure(e);
+        } else if (noteModuleFailure(e)) {
           postMessage(moduleFailureAnswer(id));
         } else {
           postMessage({ id: id, ok: false, status: 'error', error: { error: String((e && e.message) || e), rule: 'internal', field: '' } });

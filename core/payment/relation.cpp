@@ -81,6 +81,10 @@ bool below_pow2(const Fr& x, unsigned bits) {
   return x.to_u256().bit_length() <= bits;
 }
 
+bool below_l(const Fr& x) {
+  return cmp(x.to_u256(), l_as_fr().to_u256()) < 0;
+}
+
 Fr pow2(unsigned bits) {
   U256 x;
   x.w[bits / 64] = uint64_t(1) << (bits % 64);

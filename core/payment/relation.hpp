@@ -34,6 +34,7 @@ U256 note_amount_max();
 std::vector<Fr> tx_random_values(const std::vector<Fr>& h, unsigned j);
 
 bool below_pow2(const Fr& x, unsigned bits);  // x < 2^bits as an integer
+bool below_l(const Fr& x);                    // x < l as an integer (R16)
 Fr pow2(unsigned bits);                       // 2^bits (bits < 254)
 Fr l_as_fr();                                 // l as a field element
 

@@ -196,7 +196,7 @@ Check check_r11(const PaymentRequest& q) {
 }
 
 Check check_r16(const PaymentRequest& q) {
-  if (cmp(q.previous_sender_random_value.to_u256(), relation::l_as_fr().to_u256()) >= 0) {
+  if (!relation::below_l(q.previous_sender_random_value)) {
     return rule_error("R16", "previous_sender_random_value",
                       "is not below l (it opens the same commitment as its remainder modulo l, "
                       "with another nullifier: reduce it modulo l)");

@@ -47,7 +47,7 @@ Status check_sender_inputs(const SenderInputs& in) {
     if (!st) return st;
   }
   if (in.sender_index >= k) return wallet_error("sender_index", "is not below k");
-  if (cmp(in.balance_random.to_u256(), relation::l_as_fr().to_u256()) >= 0) {
+  if (!relation::below_l(in.balance_random)) {
     return wallet_error("random", "is not below l (R16; R mod l opens the same commitment)");
   }
   for (unsigned i = 0; i < k; ++i) {

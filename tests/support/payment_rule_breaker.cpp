@@ -141,8 +141,7 @@ void set_balance_random(PaymentRequest& q, const Fr& r) {
 void break_r16(PaymentBreak& b) {
   PaymentRequest& q = b.q;
   const std::vector<Fr> aliases = relation::same_residue_aliases(q.previous_sender_random_value);
-  q.previous_sender_random_value = b.variant == 0 ? aliases.front() : b.pick.pick(aliases);
-  b.rederive_from_secret_key();
+  set_balance_random(q, b.variant == 0 ? aliases.front() : b.pick.pick(aliases));
   b.how = "previous_sender_random_value += m*l (the same commitment), " +
           b.at("shared_secrets", b.j) + " and what follows re-derived";
 }
