@@ -54,6 +54,23 @@ TEST(WithdrawSoundness, EveryRuleBreakerRequestFails) {
   }
 }
 
+TEST(WithdrawSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
+  // Diagnostics: for a rule broken alone by changing a value the circuit reads directly, the
+  // first violated constraint carries that rule's id. Not R9w (broken with R15w, which the
+  // circuit checks first) nor R14 (a changed random value moves the commitment R13 checks).
+  const WithdrawRequest valid = test::withdraw_wallet_request(3, 5, 3);
+  for (const char* rule : {"R1", "R2w", "R3", "R4", "R5", "R6", "R7", "R8", "R12", "R13", "R15w",
+                           "R16", "W1", "W2", "W3", "W4", "W5"}) {
+    auto broken = test::break_withdraw_rule(valid, rule, 0);
+    ASSERT_TRUE(broken.ok()) << broken.error().message;
+    const std::string label = first_violated_withdraw_constraint(broken->request);
+    EXPECT_EQ(label.rfind(std::string(rule) + " ", 0) == 0 ||
+                  label.rfind(std::string(rule) + "/", 0) == 0,
+              true)
+        << rule << " (" << broken->how << "): " << label;
+  }
+}
+
 TEST(WithdrawSoundness, MoreThanTheNotesSumIsRefused) {
   // The reference's minting (withdraw-relation.md item 1): v above the notes' sum, tx_values[j]
   // and its commitment following, so that every balance-side rule holds.
