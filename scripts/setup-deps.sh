@@ -14,11 +14,12 @@ export DEBIAN_FRONTEND=noninteractive
 
 # Everything both targets and every test need. emscripten is Debian's 3.1.6 (clang 14);
 # clang-14 + libclang-rt-14-dev build the libFuzzer targets; clang-format-14 checks the formatting
-# (test `format`); haproxy (and curl) the cluster tests; autoconf, automake and libtool build
-# libsodium's own way for `make check-wasm-sodium` (the WebAssembly build does without them).
+# (test `format`); haproxy (and curl) the cluster tests; valgrind the test constant_time_valgrind;
+# autoconf, automake and libtool build libsodium's own way for `make check-wasm-sodium` (the
+# WebAssembly build does without them).
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates python3
-  libsodium-dev nlohmann-json3-dev libboost-dev libgmp-dev
+  libsodium-dev nlohmann-json3-dev libboost-dev libgmp-dev valgrind
   libgtest-dev googletest libbenchmark-dev
   emscripten nodejs npm chromium
   autoconf automake libtool

@@ -148,27 +148,31 @@ struct JacobianPoint {
     return r;
   }
 
-  // Scalar multiplication whose sequence of operations does not depend on the scalar (for
-  // secrets: blinding factors, toxic waste). Fixed 4-bit windows over all 256 bits, with a
-  // table lookup that touches every entry. The additions' exceptional cases (equal points,
-  // infinity) take branches; they occur only with negligible probability for secret scalars.
+  // Scalar multiplication whose operations and memory accesses do not depend on the scalar or
+  // the point (for secrets: blinding factors and the points they touch). Fixed 4-bit windows
+  // over all 256 bits, a table lookup that reads every entry, and the complete projective
+  // formulas of Renes, Costello and Batina (eprint 2015/1060, algorithms 7 and 9, a = 0): no
+  // case of the addition (the identity, equal or opposite points) takes a branch. Complete on
+  // G1 (prime order) and on the whole twist (odd order). The CTest test constant_time_valgrind
+  // checks it for branches and addresses that follow the scalar or the point.
   JacobianPoint mul_secret(const U256& k) const {
-    JacobianPoint table[16];
-    table[0] = infinity();
-    for (int i = 1; i < 16; ++i) table[i] = table[i - 1] + *this;
-    JacobianPoint r = infinity();
+    // Jacobian (X, Y, Z) is the projective (X Z, Y, Z^3); infinity (Z = 0) is (0 : Y : 0).
+    const Projective p{X * Z, Y, Z.square() * Z};
+    Projective table[16];
+    table[0] = Projective{F::zero(), F::one(), F::zero()};
+    for (int i = 1; i < 16; ++i) table[i] = Projective::add(table[i - 1], p);
+    Projective r = table[0];
     for (int w = 63; w >= 0; --w) {
-      r = r.dbl().dbl().dbl().dbl();
-      uint32_t digit = k.bits(unsigned(w) * 4, 4);
-      JacobianPoint sel = table[0];
-      for (uint32_t j = 1; j < 16; ++j) {
-        // constant-time select: mask is all-ones when j == digit
-        uint64_t mask = 0 - uint64_t(j == digit);
-        select_into(sel, table[j], mask);
-      }
-      r += sel;
+      r = Projective::dbl(Projective::dbl(Projective::dbl(Projective::dbl(r))));
+      const uint32_t digit = k.bits(unsigned(w) * 4, 4);
+      Projective sel = table[0];
+      for (uint32_t j = 1; j < 16; ++j) select_into(sel, table[j], ct_mask(j, digit));
+      r = Projective::add(r, sel);
     }
-    return r;
+    // Back to Jacobian: (X Z, Y Z^2, Z); the identity as infinity() (1, 1, 0).
+    JacobianPoint out{r.X * r.Z, r.Y * r.Z.square(), r.Z};
+    select_into(out, infinity(), 0 - uint64_t(r.Z.is_zero()));
+    return out;
   }
 
   // Jacobian -> affine for many points with one inversion (Montgomery's trick).
@@ -187,10 +191,56 @@ struct JacobianPoint {
   }
 
  private:
-  static void select_into(JacobianPoint& dst, const JacobianPoint& src, uint64_t mask) {
+  // Projective (X : Y : Z) = (X/Z, Y/Z), for the complete formulas of mul_secret.
+  struct Projective {
+    F X, Y, Z;
+    // Algorithm 7: P + Q for any P and Q (12 products, 2 by 3b).
+    static Projective add(const Projective& p, const Projective& q) {
+      const F b3 = Params::b().dbl() + Params::b();
+      F t0 = p.X * q.X, t1 = p.Y * q.Y, t2 = p.Z * q.Z;
+      F t3 = (p.X + p.Y) * (q.X + q.Y) - (t0 + t1);  // X1 Y2 + X2 Y1
+      F t4 = (p.Y + p.Z) * (q.Y + q.Z) - (t1 + t2);  // Y1 Z2 + Y2 Z1
+      F y3 = (p.X + p.Z) * (q.X + q.Z) - (t0 + t2);  // X1 Z2 + X2 Z1
+      t0 = t0.dbl() + t0;
+      t2 = b3 * t2;
+      F z3 = t1 + t2;
+      t1 = t1 - t2;
+      y3 = b3 * y3;
+      Projective r;
+      r.X = t3 * t1 - t4 * y3;
+      r.Y = t1 * z3 + y3 * t0;
+      r.Z = z3 * t4 + t0 * t3;
+      return r;
+    }
+    // Algorithm 9: 2P for any P (6 products, 2 squares, 1 by 3b).
+    static Projective dbl(const Projective& p) {
+      const F b3 = Params::b().dbl() + Params::b();
+      F t0 = p.Y.square();
+      F z3 = t0.dbl().dbl().dbl();  // 8 Y^2
+      F t1 = p.Y * p.Z;
+      F t2 = b3 * p.Z.square();
+      Projective r;
+      r.X = t2 * z3;
+      F y3 = t0 + t2;
+      r.Z = t1 * z3;
+      t0 = t0 - (t2.dbl() + t2);
+      r.Y = r.X + t0 * y3;
+      r.X = (t0 * (p.X * p.Y)).dbl();
+      return r;
+    }
+  };
+
+  // All ones when a == b, else zero, without a branch.
+  static uint64_t ct_mask(uint32_t a, uint32_t b) {
+    const uint64_t x = uint64_t(a ^ b);
+    return ((x | (0 - x)) >> 63) - 1;
+  }
+  template <class T>
+  static void select_into(T& dst, const T& src, uint64_t mask) {
+    static_assert(sizeof(T) % 8 == 0);
     auto* d = reinterpret_cast<uint64_t*>(&dst);
     auto* s = reinterpret_cast<const uint64_t*>(&src);
-    for (size_t i = 0; i < sizeof(JacobianPoint) / 8; ++i) d[i] = (d[i] & ~mask) | (s[i] & mask);
+    for (size_t i = 0; i < sizeof(T) / 8; ++i) d[i] = (d[i] & ~mask) | (s[i] & mask);
   }
 };
 

@@ -56,9 +56,11 @@ struct PrimeField {
   static constexpr uint32_t kInv32 = uint32_t(kInv64);
   static constexpr U256 kR = field_detail::shl_mod_slow(U256::from_u64(1), 256, kModulus);
   static constexpr U256 kR2 = field_detail::shl_mod_slow(U256::from_u64(1), 512, kModulus);
+  static constexpr U256 kR2Shl128 = field_detail::shl_mod_slow(U256::from_u64(1), 640, kModulus);
   static constexpr unsigned kBits = kModulus.bit_length();
   static_assert(kModulus.w[3] < (uint64_t(1) << 62), "no-carry Montgomery needs spare top bits");
   static_assert((kModulus.w[0] & 1) == 1, "modulus must be odd");
+  static_assert(kModulus.w[3] != 0, "from_u256_reduce reads 128-bit halves as field elements");
 
   // ---- construction ------------------------------------------------------------------------
   static constexpr PrimeField from_montgomery(const U256& x) {
@@ -80,11 +82,12 @@ struct PrimeField {
     PrimeField r{{x.w[0], x.w[1], x.w[2], x.w[3]}};
     return r * from_montgomery(kR2);
   }
-  // Any 256-bit integer, reduced mod m (for hashing to the field and tests).
-  static PrimeField from_u256_reduce(U256 x) {
-    while (cmp(x, kModulus) >= 0) sub_borrow(x, x, kModulus);
-    PrimeField r{{x.w[0], x.w[1], x.w[2], x.w[3]}};
-    return r * from_montgomery(kR2);
+  // Any 256-bit integer, reduced mod m, in constant time (secrets come through here: blinding
+  // factors, toxic waste, wallet keys): x = hi * 2^128 + lo with both halves below m, and
+  // hi * (2^128 R^2) is hi * 2^128 in Montgomery form.
+  static PrimeField from_u256_reduce(const U256& x) {
+    const PrimeField lo{{x.w[0], x.w[1], 0, 0}}, hi{{x.w[2], x.w[3], 0, 0}};
+    return lo * from_montgomery(kR2) + hi * from_montgomery(kR2Shl128);
   }
   // 512-bit little-endian input reduced mod m: uniform when the bytes are (bias < 2^-250).
   static PrimeField from_wide_le_bytes(const uint8_t in[64]) {
