@@ -197,7 +197,7 @@ void BM_BatchAdd(benchmark::State& state) {
         jobs[j] = {msm_detail::words_of(a.x), msm_detail::words_of(b.x), msm_detail::words_of(b.y),
                    msm_detail::words_of(out[j].x)};
       }
-      std::vector<uint64_t> scratch;
+      SecureVector<uint64_t> scratch;
       for (auto _ : state) {
         msm_detail::batch_add_lanes<F>(jobs.data(), n, scratch);
         benchmark::DoNotOptimize(out.data());

@@ -32,7 +32,7 @@ TEST(F64Lanes, ProductsMatchTheScalarField) {
 // The batch-affine additions on the lanes (core/msm/batch_affine_f64.cpp), here on the model.
 TEST(F64Lanes, G1BatchAdditionsMatchTheScalarGroupLaw) {
   EXPECT_EQ(test::batch_additions_match_the_group_law<G1>(
-                [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+                [](const msm_detail::AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& s) {
                   msm_detail::g1_batch_add_f64(jobs, k, s);
                 }),
             "");
@@ -40,7 +40,7 @@ TEST(F64Lanes, G1BatchAdditionsMatchTheScalarGroupLaw) {
 
 TEST(F64Lanes, G2BatchAdditionsMatchTheScalarGroupLaw) {
   EXPECT_EQ(test::batch_additions_match_the_group_law<G2>(
-                [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+                [](const msm_detail::AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& s) {
                   msm_detail::g2_batch_add_f64(jobs, k, s);
                 }),
             "");

@@ -161,7 +161,7 @@ TEST_F(FpIfma, SubtractionsAndReductionGiveTheCanonicalValue) {
 
 template <class F>
 void lane_batch_add(const msm_detail::AffineAddJob* jobs, size_t k,
-                    std::vector<uint64_t>& scratch) {
+                    SecureVector<uint64_t>& scratch) {
   msm_detail::batch_add_lanes<F>(jobs, k, scratch);
 }
 

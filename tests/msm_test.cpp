@@ -288,7 +288,7 @@ TEST(BatchAffine, SumOfPoints) {
   inst.points[10] = -inst.points[11];  // a cancellation
   G1 expected = G1::infinity();
   for (const auto& p : inst.points) expected = expected.add_mixed(p);
-  auto copy = inst.points;
+  SecureVector<G1Affine> copy(inst.points.begin(), inst.points.end());
   EXPECT_EQ(msm_detail::sum_affine_points(copy), expected);
 }
 
@@ -430,7 +430,7 @@ void merge_equal_scalars_cases(uint64_t seed) {
   scalars.push_back(twice);
   const size_t n = points.size();
 
-  std::vector<const Affine*> pts;
+  SecureVector<const Affine*> pts;
   SecureVector<U256> canonical;
   Fr expected = Fr::zero();
   for (size_t i = 0; i < n; ++i) {
@@ -438,7 +438,7 @@ void merge_equal_scalars_cases(uint64_t seed) {
     canonical.push_back(scalars[i].to_u256());
     expected += scalars[i] * dlogs[i];
   }
-  std::vector<Affine> merged;
+  SecureVector<Affine> merged;
   const size_t removed = msm_detail::merge_equal_scalars(pts, canonical, merged);
   ASSERT_EQ(pts.size(), canonical.size());
   // The 42 values, and the two groups above: one term left for the doubling one, none for the
@@ -457,7 +457,7 @@ void merge_equal_scalars_cases(uint64_t seed) {
   EXPECT_EQ(sum, J::generator().mul_vartime(expected.to_u256()));
 
   // Nothing repeated: nothing changes.
-  std::vector<const Affine*> distinct = {&points[0], &points[1]};
+  SecureVector<const Affine*> distinct = {&points[0], &points[1]};
   SecureVector<U256> two = {values[5].to_u256(), values[6].to_u256()};
   EXPECT_EQ(msm_detail::merge_equal_scalars(distinct, two, merged), 0u);
   EXPECT_EQ(distinct.size(), 2u);

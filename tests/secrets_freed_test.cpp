@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -32,7 +33,9 @@
 #include <vector>
 
 #include "core/field/fr.hpp"
+#include "core/groth16/key_format.hpp"
 #include "core/parallel/dead_stack.hpp"
+#include "core/parallel/thread_pool.hpp"
 #include "core/registry/circuit_prover.hpp"
 #include "core/registry/registry.hpp"
 #include "native/common/file_io.hpp"
@@ -409,6 +412,69 @@ TEST_F(FreedSecrets, WitnessAndProveLeaveNoneOfTheWitness) {
                          "--input", vector_path("transfer-k2.json"), "--out", dir / "p.json"},
                         needles, 0),
         "prove transfer-k2, the witness's values");
+  }
+}
+
+// Which terms of the prover's MSMs have the scalar 1 and which 2 or more: for the A, B1 and C
+// queries of transfer-k2's key, runs of 16 positions (uint32, little-endian) of those two
+// lists, as the MSM keeps them. The key's wires are public, so such a list gives away the
+// witness's bits (every boolean wire). Runs of consecutive positions are left out (they could be
+// anything's indices), so that every needle has a gap in it, and runs that the key's file holds
+// (a query's wire indices can repeat them).
+std::string msm_term_list_needles(const std::string& request, size_t& count) {
+  count = 0;
+  const auto id = parse_circuit_id("transfer-k2");
+  auto witness = id->family->witness(request, id->k);
+  auto file = native::read_file((transfer_k2_keys().path() / "transfer-k2.pk").string());
+  EXPECT_TRUE(witness.ok() && file.ok());
+  if (!witness.ok() || !file.ok()) return {};
+  ThreadPool pool(1);
+  auto pk = load_proving_key(*file, "", pool);
+  EXPECT_TRUE(pk.ok()) << (pk.ok() ? "" : pk.error().message);
+  if (!pk.ok()) return {};
+  std::string needles;
+  for (const auto& [name, query] :
+       {std::pair{"A", &pk->a}, std::pair{"B1", &pk->b1}, std::pair{"C", &pk->c}}) {
+    std::vector<uint32_t> ones, rest;
+    for (size_t k = 0; k < query->size(); ++k) {
+      const Fr& x = (*witness)[query->wires[k]];
+      if (x == Fr::one()) {
+        ones.push_back(uint32_t(k));
+      } else if (!x.is_zero()) {
+        rest.push_back(uint32_t(k));
+      }
+    }
+    for (const auto& [list_name, list] : {std::pair{"ones", &ones}, std::pair{"rest", &rest}}) {
+      for (size_t i = 0; i + 16 <= list->size(); i += 16) {
+        if ((*list)[i + 15] - (*list)[i] == 15) continue;  // consecutive: no bit in it
+        uint8_t le[64];
+        for (size_t j = 0; j < 16; ++j) {
+          for (size_t b = 0; b < 4; ++b) le[4 * j + b] = uint8_t((*list)[i + j] >> (8 * b));
+        }
+        // The same numbers among the key's wire indices (public) are no secret.
+        if (std::search(file->begin(), file->end(), le, le + 64) != file->end()) continue;
+        needles += std::string(name) + " query's " + list_name + " [" + std::to_string(i) +
+                   ", +16)\t" + hex(le, 64) + "\n";
+        ++count;
+      }
+    }
+  }
+  return needles;
+}
+
+// A proof leaves in freed memory none of its MSMs' lists of which terms are 1 and which more.
+TEST_F(FreedSecrets, ProveLeavesNoneOfTheMsmsTermLists) {
+  size_t count = 0;
+  const std::string needles = msm_term_list_needles(test::read_vector("transfer-k2.json"), count);
+  EXPECT_GT(count, 20u);
+  TempDir dir;
+  for (const char* threads : {"1", "2"}) {
+    expect_none_found(
+        scanned_command(
+            {"prove", "--k", "2", "--keys", transfer_k2_keys().path().string(), "--threads",
+             threads, "--input", vector_path("transfer-k2.json"), "--out", dir / "p.json"},
+            needles, 0),
+        std::string("prove transfer-k2, the MSMs' term lists, threads ") + threads);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/curve/short_weierstrass.hpp"
 #include "core/msm/batch_affine_lanes.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::msm_detail {
 
@@ -31,11 +32,11 @@ struct BatchAddScratch {
   // (inverse_vartime, several times faster than Fermat). Left false for a prover's MSM, whose
   // bucket contents follow the witness.
   bool public_values = false;
-  std::vector<F> denominators, prefix;
+  SecureVector<F> denominators, prefix;
   // For the lane kernel (core/msm/batch_affine_lanes.hpp).
-  std::vector<AffineAddJob> jobs;
-  std::vector<size_t> equal_x;
-  std::vector<uint64_t> words;
+  SecureVector<AffineAddJob> jobs;
+  SecureVector<size_t> equal_x;
+  SecureVector<uint64_t> words;
 };
 
 // G1 and G2 on the lane kernel: plain additions several at a time
@@ -46,8 +47,8 @@ size_t batch_add_pairs_lanes(PairAdd<AffinePoint<F, P>>* ops, size_t k,
                              BatchAddScratch<F>& scratch) {
   // Caller-owned, not thread_local: the bucket reduction passes tens of thousands of ops, and
   // buffers of that size kept per thread would raise the peak memory of a one-shot proof.
-  std::vector<AffineAddJob>& jobs = scratch.jobs;
-  std::vector<size_t>& equal_x = scratch.equal_x;
+  SecureVector<AffineAddJob>& jobs = scratch.jobs;
+  SecureVector<size_t>& equal_x = scratch.equal_x;
   jobs.clear();
   equal_x.clear();
   jobs.reserve(k);
@@ -76,8 +77,8 @@ void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, BatchAddScratch<
   if constexpr (kHasLaneBatchAdd<F>) {
     if (use_batch_lanes<F>(k)) k = batch_add_pairs_lanes(ops, k, scratch);
   }
-  std::vector<F>& denominators = scratch.denominators;
-  std::vector<F>& prefix = scratch.prefix;
+  SecureVector<F>& denominators = scratch.denominators;
+  SecureVector<F>& prefix = scratch.prefix;
   if (denominators.size() < k) denominators.resize(k);
   if (prefix.size() < k) prefix.resize(k);
   // A zero denominator marks an op already resolved (infinity operand or a == -b).
@@ -127,7 +128,8 @@ void batch_add_pairs(PairAdd<AffinePoint<F, P>>* ops, size_t k, BatchAddScratch<
 // count[r] becomes ceil(count[r] / 2). Returns whether some run still holds more than one point.
 template <class F, class P>
 bool pairwise_sum_round(AffinePoint<F, P>* points, const size_t* begin, size_t* count, size_t runs,
-                        std::vector<PairAdd<AffinePoint<F, P>>>& ops, BatchAddScratch<F>& scratch) {
+                        SecureVector<PairAdd<AffinePoint<F, P>>>& ops,
+                        BatchAddScratch<F>& scratch) {
   constexpr size_t kChunk = 1024;
   // A chunk's outputs (slots j) are below the inputs of the pairs still to come (2j' >= 2j).
   const auto flush = [&] {
@@ -156,9 +158,9 @@ bool pairwise_sum_round(AffinePoint<F, P>* points, const size_t* begin, size_t* 
 
 // Sum of affine points (consumed), by rounds of pairwise batch additions.
 template <class F, class P>
-JacobianPoint<F, P> sum_affine_points(std::vector<AffinePoint<F, P>>& points) {
+JacobianPoint<F, P> sum_affine_points(SecureVector<AffinePoint<F, P>>& points) {
   constexpr size_t kJacobianBelow = 16;
-  std::vector<PairAdd<AffinePoint<F, P>>> ops;
+  SecureVector<PairAdd<AffinePoint<F, P>>> ops;
   BatchAddScratch<F> scratch;
   const size_t begin = 0;
   size_t count = points.size();

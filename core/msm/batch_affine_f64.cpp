@@ -175,7 +175,7 @@ alignas(16) const uint64_t kPadB[8] = {Fp::kR.w[0], Fp::kR.w[1], Fp::kR.w[2], Fp
 // inv = (acc_0 acc_1)^-1, and inv acc_1, inv acc_0 are chain 0's and chain 1's inverses: each
 // chain then runs as a single one would.
 template <class L>
-void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void batch_add(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                bool public_values) {
   using T = typename L::T;
   using Fact = typename L::Fact;
@@ -258,22 +258,22 @@ void batch_add(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratc
 
 }  // namespace
 
-void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                       bool public_values) {
   batch_add<FpOps>(jobs, k, scratch, public_values);
 }
 
-void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                       bool public_values) {
   batch_add<Fp2Ops>(jobs, k, scratch, public_values);
 }
 
 #if defined(ENYGMA_HAVE_F64_LANES)
-void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                         bool public_values) {
   g2_batch_add_f64(jobs, k, scratch, public_values);
 }
-void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                         bool public_values) {
   g1_batch_add_f64(jobs, k, scratch, public_values);
 }

@@ -178,7 +178,7 @@ struct Fp2Lanes {
 
 template <class L>
 ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
-                                  std::vector<uint64_t>& scratch, bool public_values) {
+                                  SecureVector<uint64_t>& scratch, bool public_values) {
   using T = typename L::T;
   // What the backward pass needs of one group of eight additions (kept rather than gathering
   // the points again).
@@ -224,12 +224,12 @@ ENYGMA_IFMA_INLINE void batch_add(const AffineAddJob* jobs, size_t k,
 }  // namespace
 
 ENYGMA_IFMA_TARGET void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k,
-                                           std::vector<uint64_t>& scratch, bool public_values) {
+                                           SecureVector<uint64_t>& scratch, bool public_values) {
   batch_add<FpLanes>(jobs, k, scratch, public_values);
 }
 
 ENYGMA_IFMA_TARGET void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k,
-                                           std::vector<uint64_t>& scratch, bool public_values) {
+                                           SecureVector<uint64_t>& scratch, bool public_values) {
   batch_add<Fp2Lanes>(jobs, k, scratch, public_values);
 }
 

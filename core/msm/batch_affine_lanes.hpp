@@ -15,6 +15,7 @@
 #include "core/curve/fp2.hpp"
 #include "core/field/fp.hpp"
 #include "core/field/kernels.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::msm_detail {
 
@@ -33,24 +34,24 @@ struct AffineAddJob {
 // alias any job's inputs. scratch is reused between calls.
 // public_values: the inversion may take variable time (see BatchAddScratch).
 // Defined by the lane backend of the build; called only where kernels::kHaveBatchLanes.
-void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g1_batch_add_lanes(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                         bool public_values = false);
-void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g2_batch_add_lanes(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                         bool public_values = false);
 
 // The f64-lane kernel (core/msm/batch_affine_f64.cpp, two additions at once) by name: the lane
 // kernel of the WebAssembly module built with relaxed SIMD, and elsewhere a C++ model of it,
 // which the tests compare with the scalar additions. Same contract as above.
-void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g1_batch_add_f64(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                       bool public_values = false);
-void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+void g2_batch_add_f64(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                       bool public_values = false);
 
 // Room in scratch for `groups` values of a lane kernel's per-group type G, aligned to kAlign
 // bytes (given: GCC caps alignof of a 512-bit vector type at 16 where AVX-512 is not enabled for
 // the whole file, as for the IFMA kernel's).
 template <class G, size_t kAlign>
-G* group_storage(std::vector<uint64_t>& scratch, size_t groups) {
+G* group_storage(SecureVector<uint64_t>& scratch, size_t groups) {
   static_assert(sizeof(G) % kAlign == 0 && kAlign % 8 == 0);
   constexpr size_t kAlignWords = kAlign / 8;
   scratch.resize(groups * sizeof(G) / 8 + kAlignWords);
@@ -88,7 +89,7 @@ inline bool use_batch_lanes(size_t k) {
 }
 
 template <class F>
-inline void batch_add_lanes(const AffineAddJob* jobs, size_t k, std::vector<uint64_t>& scratch,
+inline void batch_add_lanes(const AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& scratch,
                             bool public_values = false) {
   static_assert(kHasLaneBatchAdd<F>);
   if constexpr (std::is_same_v<F, Fp>) {

@@ -17,6 +17,7 @@
 
 #include "core/curve/short_weierstrass.hpp"
 #include "core/msm/batch_affine_lanes.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::msm_detail {
 
@@ -44,7 +45,10 @@ class CacheAlignedArray {
 
  private:
   void release() {
-    if (data_) ::operator delete(data_, std::align_val_t(64));
+    if (data_) {
+      sodium_memzero(data_, capacity_ * sizeof(T));  // buckets follow the scalars' digits
+      ::operator delete(data_, std::align_val_t(64));
+    }
     data_ = nullptr;
     capacity_ = size_ = 0;
   }
@@ -145,8 +149,8 @@ class BucketAccumulator {
   void spill() {
     std::sort(queue_.begin(), queue_.end(),
               [](const Entry& a, const Entry& b) { return a.bucket < b.bucket; });
-    std::vector<Jacobian> sums;
-    std::vector<uint32_t> owners;
+    SecureVector<Jacobian> sums;
+    SecureVector<uint32_t> owners;
     for (size_t i = 0; i < queue_.size();) {
       size_t j = i;
       Jacobian acc = Jacobian::infinity();
@@ -159,7 +163,7 @@ class BucketAccumulator {
       }
       i = j;
     }
-    std::vector<Affine> affine(sums.size());
+    SecureVector<Affine> affine(sums.size());
     Jacobian::batch_to_affine(sums.data(), affine.data(), sums.size());
     queue_.clear();
     for (size_t i = 0; i < affine.size(); ++i) {
@@ -196,8 +200,8 @@ class BucketAccumulator {
     batch_.resize(exceptional);
     execute_scalar();
   }
-  std::vector<AffineAddJob> jobs_;
-  std::vector<uint64_t> lane_scratch_;
+  SecureVector<AffineAddJob> jobs_;
+  SecureVector<uint64_t> lane_scratch_;
 
   void execute_scalar() {
     const size_t k = batch_.size();
@@ -256,9 +260,9 @@ class BucketAccumulator {
   const size_t batch_capacity_, queue_capacity_;
   Affine* buckets_ = nullptr;
   uint8_t* state_ = nullptr;
-  std::vector<Entry> batch_, queue_, pending_;
-  std::vector<F> denominators_, prefix_;
-  std::deque<Affine> spill_;
+  SecureVector<Entry> batch_, queue_, pending_;
+  SecureVector<F> denominators_, prefix_;
+  std::deque<Affine, WipingAllocator<Affine>> spill_;
 };
 
 }  // namespace enygma::msm_detail

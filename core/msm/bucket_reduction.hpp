@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/msm/batch_affine.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma::msm_detail {
 
@@ -37,8 +38,8 @@ void reduce_buckets_batch_affine(const AffinePoint<F, P>* buckets, size_t window
   using Jacobian = JacobianPoint<F, P>;
   const size_t L = B / segments;
   const size_t chains = windows * segments;
-  std::vector<Affine> running(chains, Affine::infinity()), total(chains, Affine::infinity());
-  std::vector<PairAdd<Affine>> ops(2 * chains);
+  SecureVector<Affine> running(chains, Affine::infinity()), total(chains, Affine::infinity());
+  SecureVector<PairAdd<Affine>> ops(2 * chains);
   BatchAddScratch<F> own;
   BatchAddScratch<F>& scratch = reuse ? *reuse : own;
   for (size_t step = 1; step <= L + 1; ++step) {

@@ -31,8 +31,8 @@ inline size_t equal_scalar_slot(const U256& s, unsigned log_slots) {
 // outlive the pointers into it); a group whose points sum to infinity is dropped. The order of
 // the remaining terms is kept. Returns how many terms were removed.
 template <class F, class P>
-size_t merge_equal_scalars(std::vector<const AffinePoint<F, P>*>& pts,
-                           SecureVector<U256>& canonical, std::vector<AffinePoint<F, P>>& merged) {
+size_t merge_equal_scalars(SecureVector<const AffinePoint<F, P>*>& pts,
+                           SecureVector<U256>& canonical, SecureVector<AffinePoint<F, P>>& merged) {
   using Affine = AffinePoint<F, P>;
   const size_t m = pts.size();
   merged.clear();
@@ -68,9 +68,9 @@ size_t merge_equal_scalars(std::vector<const AffinePoint<F, P>*>& pts,
 
   // The groups' points, each group contiguous in `work` (its first term's index in group_of),
   // summed by rounds of pairwise batch additions across all groups at once.
-  std::vector<uint32_t> size(m, 0), group_of(m, kEmpty);
+  SecureVector<uint32_t> size(m, 0), group_of(m, kEmpty);
   for (size_t i = 0; i < m; ++i) ++size[head[i]];
-  std::vector<size_t> begin, count;
+  SecureVector<size_t> begin, count;
   size_t end = 0;
   for (size_t i = 0; i < m; ++i) {
     if (head[i] == i && size[i] > 1) {
@@ -80,12 +80,12 @@ size_t merge_equal_scalars(std::vector<const AffinePoint<F, P>*>& pts,
       end += size[i];
     }
   }
-  std::vector<Affine> work(end);
+  SecureVector<Affine> work(end);
   for (size_t i = 0; i < m; ++i) {
     const uint32_t g = group_of[head[i]];
     if (g != kEmpty) work[begin[g] + count[g]++] = *pts[i];
   }
-  std::vector<PairAdd<Affine>> ops;
+  SecureVector<PairAdd<Affine>> ops;
   BatchAddScratch<F> scratch;
   while (pairwise_sum_round(work.data(), begin.data(), count.data(), begin.size(), ops, scratch)) {
   }

@@ -41,11 +41,13 @@ namespace enygma {
 namespace msm_detail {
 
 // Scalars in canonical form, split by kind. The scalars and everything derived from them (GLV
-// halves, digits) follow the witness, so their buffers are wiped when released.
+// halves, digits, which terms are 0, 1 or more, the buckets, the batch additions' operands)
+// follow the witness, so every buffer of core/msm's MSMs is a SecureVector (or wiped by its
+// owner): wiped when released.
 struct PreparedScalars {
   SecureVector<U256> canonical;  // all n
-  std::vector<uint32_t> rest;    // scalar >= 2, finite point
-  std::vector<uint32_t> ones;    // scalar == 1, finite point
+  SecureVector<uint32_t> rest;   // scalar >= 2, finite point
+  SecureVector<uint32_t> ones;   // scalar == 1, finite point
   unsigned max_bits = 0;         // over rest
 };
 
@@ -62,8 +64,8 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
   PreparedScalars out;
   out.canonical.resize(n);
   const size_t chunks = std::min<size_t>((n + 1023) / 1024, size_t(pool.size()) * 4);
-  std::vector<std::vector<uint32_t>> rest(chunks), ones(chunks);
-  std::vector<unsigned> bits(chunks, 0);
+  SecureVector<SecureVector<uint32_t>> rest(chunks), ones(chunks);
+  SecureVector<unsigned> bits(chunks, 0);
   pool.run_tasks(chunks, [&](size_t t) {
     const size_t begin = n * t / chunks, end = n * (t + 1) / chunks;
     for (size_t i = begin; i < end; ++i) {
@@ -89,7 +91,8 @@ PreparedScalars prepare_scalars(const Affine* points, const Fr* scalars, size_t 
 }
 
 // digits[i * windows + w] for the scalars canonical[idx[i]].
-inline SecureVector<int16_t> compute_digits(const U256* canonical, const std::vector<uint32_t>& idx,
+inline SecureVector<int16_t> compute_digits(const U256* canonical,
+                                            const SecureVector<uint32_t>& idx,
                                             const WindowLayout& layout, ThreadPool& pool) {
   const size_t windows = layout.count();
   const DigitPlan plan(layout);
@@ -105,7 +108,7 @@ inline SecureVector<int16_t> compute_digits(const U256* canonical, const std::ve
 
 // sum_w 2^(offset_w) S_w
 template <class J>
-J horner(const std::vector<J>& window_sums, const WindowLayout& layout) {
+J horner(const SecureVector<J>& window_sums, const WindowLayout& layout) {
   J acc = J::infinity();
   for (size_t w = window_sums.size(); w-- > 0;) {
     for (unsigned i = 0; i < layout.width[w]; ++i) acc = acc.dbl();
@@ -117,14 +120,14 @@ J horner(const std::vector<J>& window_sums, const WindowLayout& layout) {
 // Sum of points[idx[i]] for all i, in parallel.
 template <class F, class P>
 JacobianPoint<F, P> sum_indexed_points(const AffinePoint<F, P>* points,
-                                       const std::vector<uint32_t>& idx, ThreadPool& pool) {
+                                       const SecureVector<uint32_t>& idx, ThreadPool& pool) {
   using Jacobian = JacobianPoint<F, P>;
   const size_t n = idx.size();
   if (n == 0) return Jacobian::infinity();
   const size_t tasks = std::min<size_t>((n + 2047) / 2048, pool.size());
-  std::vector<Jacobian> partial(tasks);
+  SecureVector<Jacobian> partial(tasks);
   pool.run_tasks(tasks, [&](size_t t) {
-    std::vector<AffinePoint<F, P>> copy;
+    SecureVector<AffinePoint<F, P>> copy;
     copy.reserve(n / tasks + 1);
     for (size_t i = n * t / tasks; i < n * (t + 1) / tasks; ++i) copy.push_back(points[idx[i]]);
     partial[t] = sum_affine_points(copy);
@@ -136,17 +139,17 @@ JacobianPoint<F, P> sum_indexed_points(const AffinePoint<F, P>* points,
 
 // Window sums with Jacobian buckets, windows in parallel.
 template <class F, class P>
-std::vector<JacobianPoint<F, P>> window_sums_jacobian(const AffinePoint<F, P>* points,
-                                                      const uint32_t* idx, size_t m,
-                                                      const int16_t* digits,
-                                                      const WindowLayout& layout,
-                                                      ThreadPool& pool) {
+SecureVector<JacobianPoint<F, P>> window_sums_jacobian(const AffinePoint<F, P>* points,
+                                                       const uint32_t* idx, size_t m,
+                                                       const int16_t* digits,
+                                                       const WindowLayout& layout,
+                                                       ThreadPool& pool) {
   using Jacobian = JacobianPoint<F, P>;
   const unsigned windows = layout.count();
-  std::vector<Jacobian> sums(windows);
+  SecureVector<Jacobian> sums(windows);
   pool.run_tasks(windows, [&](size_t w) {
     const size_t B = size_t(1) << (layout.width[w] - 1);
-    std::vector<Jacobian> buckets(B, Jacobian::infinity());
+    SecureVector<Jacobian> buckets(B, Jacobian::infinity());
     for (size_t i = 0; i < m; ++i) {
       const int d = digits[i * windows + w];
       if (d == 0) continue;
@@ -175,7 +178,7 @@ template <class F, class P>
 JacobianPoint<F, P> msm_reference(const AffinePoint<F, P>* points, const Fr* scalars, size_t n,
                                   ThreadPool& pool, unsigned window_bits = 0) {
   SecureVector<U256> canonical(n);
-  std::vector<uint32_t> idx(n);
+  SecureVector<uint32_t> idx(n);
   for (size_t i = 0; i < n; ++i) {
     canonical[i] = scalars[i].to_u256();
     idx[i] = uint32_t(i);
@@ -250,13 +253,13 @@ class MsmJob {
     if (m_ == 0) return 0;
     const bool fast = opt_.path == MsmOptions::Path::kBatchAffine ||
                       (opt_.path == MsmOptions::Path::kAuto && m_ >= kBatchAffineMinTerms);
-    std::vector<uint32_t> identity(m_);
+    SecureVector<uint32_t> identity(m_);
     for (size_t i = 0; i < m_; ++i) identity[i] = uint32_t(i);
     if (!fast) {  // a few terms: Jacobian buckets over a copy of the points
       const unsigned c = opt_.window_bits ? opt_.window_bits : reference_window_bits(m_, max_bits);
       layout_ = signed_windows(max_bits, c);
       digits_ = compute_digits(canonical.data(), identity, layout_, pool);
-      std::vector<Affine> copy(m_);
+      SecureVector<Affine> copy(m_);
       for (size_t i = 0; i < m_; ++i) copy[i] = *pts_[i];
       result_ += horner(
           window_sums_jacobian(copy.data(), identity.data(), m_, digits_.data(), layout_, pool),
@@ -294,7 +297,7 @@ class MsmJob {
     const size_t p0 = m_ * p / chunks, p1 = m_ * (p + 1) / chunks;
     const size_t wpp = plan_.windows_per_pass;
     CacheAlignedArray<Affine> buckets(wpp * B);
-    std::vector<uint8_t> state(wpp * B);
+    SecureVector<uint8_t> state(wpp * B);
     BucketAccumulator<F, P> acc(plan_.batch, plan_.queue);
     const int16_t* digits = digits_.data();
     for (unsigned ws = w0; ws < w1; ws += unsigned(wpp)) {
@@ -325,18 +328,18 @@ class MsmJob {
   Jacobian finish() {
     if (!partial_.empty()) {
       const unsigned W = layout_.count();
-      std::vector<Jacobian> sums(partial_.begin(), partial_.begin() + W);
+      SecureVector<Jacobian> sums(partial_.begin(), partial_.begin() + W);
       for (unsigned p = 1; p < plan_.point_chunks; ++p) {
         for (unsigned w = 0; w < W; ++w) sums[w] += partial_[size_t(p) * W + w];
       }
       result_ += horner(sums, layout_);
-      std::vector<Jacobian>().swap(partial_);
+      release(partial_);
     }
     release(digits_);
-    std::vector<F>().swap(neg_y_);
-    std::vector<F>().swap(endo_x_);
-    std::vector<const Affine*>().swap(pts_);
-    std::vector<Affine>().swap(merged_);
+    release(neg_y_);
+    release(endo_x_);
+    release(pts_);
+    release(merged_);
     return result_;
   }
 
@@ -355,7 +358,7 @@ class MsmJob {
   void prepare_glv(SecureVector<U256>& canonical, ThreadPool& pool) {
     const size_t chunks = std::min<size_t>((m_ + 1023) / 1024, size_t(pool.size()) * 4);
     SecureVector<GlvSplit> split(m_);
-    std::vector<unsigned> bits(chunks, 0);
+    SecureVector<unsigned> bits(chunks, 0);
     pool.run_tasks(chunks, [&](size_t t) {
       for (size_t i = m_ * t / chunks; i < m_ * (t + 1) / chunks; ++i) {
         split[i] = glv_split(canonical[i]);
@@ -387,14 +390,14 @@ class MsmJob {
   std::array<Part, 2> parts_;
   MsmOptions opt_;
   Jacobian result_ = Jacobian::infinity();
-  std::vector<const Affine*> pts_;  // the points of the batch-affine terms
-  std::vector<Affine> merged_;      // sums of points with equal scalars (merge_equal_scalars)
+  SecureVector<const Affine*> pts_;  // the points of the batch-affine terms
+  SecureVector<Affine> merged_;      // sums of points with equal scalars (merge_equal_scalars)
   size_t m_ = 0, terms_ = 1;
   BatchAffinePlan plan_;
   WindowLayout layout_;
   SecureVector<int16_t> digits_;
-  std::vector<F> neg_y_, endo_x_;
-  std::vector<Jacobian> partial_;  // [chunk * W + window]
+  SecureVector<F> neg_y_, endo_x_;
+  SecureVector<Jacobian> partial_;  // [chunk * W + window]
 };
 
 template <class F, class P>

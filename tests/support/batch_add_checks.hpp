@@ -44,7 +44,7 @@ std::string batch_additions_match_the_group_law(Add add) {
                  msm_detail::words_of(b[j].y), msm_detail::words_of(dst->x)};
     }
     const auto a_before = a;
-    std::vector<uint64_t> scratch;
+    SecureVector<uint64_t> scratch;
     add(jobs.data(), k, scratch);
     for (size_t j = 0; j < k; ++j) {
       const Affine got = (j & 1) ? a[j] : out[j];

@@ -76,7 +76,7 @@ void time_batch_additions(const char* group) {
                msm_detail::words_of(b[j].y), msm_detail::words_of(out[j].x)};
     ops[j] = {a[j], b[j], &out[j]};
   }
-  std::vector<uint64_t> scratch;
+  SecureVector<uint64_t> scratch;
   msm_detail::BatchAddScratch<F> batch_scratch;
   constexpr int kRounds = 40;
   for (int rep = 0; rep < 3; ++rep) {
@@ -164,11 +164,11 @@ int main() {
     if (r.wrong || r.checked == 0) return 1;
   }
   const std::string g1 = test::batch_additions_match_the_group_law<G1>(
-      [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+      [](const msm_detail::AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& s) {
         msm_detail::g1_batch_add_f64(jobs, k, s);
       });
   const std::string g2 = test::batch_additions_match_the_group_law<G2>(
-      [](const msm_detail::AffineAddJob* jobs, size_t k, std::vector<uint64_t>& s) {
+      [](const msm_detail::AffineAddJob* jobs, size_t k, SecureVector<uint64_t>& s) {
         msm_detail::g2_batch_add_f64(jobs, k, s);
       });
   std::printf("batch-affine additions: G1 %s, G2 %s\n", g1.empty() ? "right" : g1.c_str(),
