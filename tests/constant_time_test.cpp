@@ -51,9 +51,15 @@ std::vector<U256> scalars(uint64_t seed) {
   const U256 n = Fr::kModulus;
   U256 all_ones;
   for (auto& w : all_ones.w) w = ~uint64_t(0);
-  std::vector<U256> out = {U256::from_u64(0), U256::from_u64(1),  U256::from_u64(2),
-                           U256::from_u64(15), U256::from_u64(16), minus(n, 1),
-                           n,                  minus(n, 2),         all_ones};
+  std::vector<U256> out = {U256::from_u64(0),
+                           U256::from_u64(1),
+                           U256::from_u64(2),
+                           U256::from_u64(15),
+                           U256::from_u64(16),
+                           minus(n, 1),
+                           n,
+                           minus(n, 2),
+                           all_ones};
   U256 no_zero_window;
   for (auto& w : no_zero_window.w) w = 0x1111111111111111ull;
   no_zero_window.w[3] = 0x2111111111111111ull;  // below n
@@ -102,7 +108,7 @@ void reduction_is_constant_time(uint64_t seed) {
   test::TestRng rng(seed);
   std::vector<std::array<uint8_t, 64>> inputs(6);
   inputs[1].fill(0xff);
-  u256_to_le_bytes(F::kModulus, inputs[2].data());        // m, 0
+  u256_to_le_bytes(F::kModulus, inputs[2].data());                 // m, 0
   u256_to_le_bytes(minus(F::kModulus, 1), inputs[3].data() + 32);  // 0, m - 1
   for (size_t i = 4; i < inputs.size(); ++i) {
     for (auto& b : inputs[i]) b = uint8_t(rng.u256().w[0]);

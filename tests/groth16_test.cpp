@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "core/groth16/key_format.hpp"
@@ -97,6 +98,20 @@ TEST(Groth16, TamperedProofsAndForeignKeysFail) {
   std::swap(p.a, p.c);
   EXPECT_FALSE(verify_both(f.pvk, p, pub).ok());
 
+  // points off their curves are refused by name, before any pairing
+  const std::pair<std::function<void(Proof&)>, std::string> off_curve[] = {
+      {[](Proof& q) { q.a.y += Fp::one(); }, "pi_a"},
+      {[](Proof& q) { q.c.y += Fp::one(); }, "pi_c"},
+      {[](Proof& q) { q.b.y += Fp2::one(); }, "pi_b"}};
+  for (const auto& [change, field] : off_curve) {
+    p = *proof;
+    change(p);
+    auto refused = verify_both(f.pvk, p, pub);
+    ASSERT_FALSE(refused.ok()) << field;
+    EXPECT_EQ(refused.error().message.rfind(field + " is not a point of", 0), 0u)
+        << refused.error().message;
+  }
+
   // wrong number of public inputs
   auto fewer = pub;
   fewer.pop_back();
@@ -120,6 +135,31 @@ TEST(Groth16, TamperedProofsAndForeignKeysFail) {
   // the same circuit with other toxic waste: a different key, the proof does not verify
   auto other = groth16_setup_insecure_from_seed(f.rc.r1cs, kOtherSeed, sequential_pool());
   EXPECT_FALSE(verify_both(prepare_verifying_key(other.vk), *proof, pub).ok());
+}
+
+// The prover's own checks (the key loaders check the same of a file; these guard a key or
+// witness built in memory): a witness whose constant wire is not 1, and a key whose domain has
+// fewer rows than the circuit (the quotient would write past its end) or whose wires differ.
+TEST(Groth16, TheProverRefusesAKeyOrWitnessThatDoesNotFit) {
+  auto f = make_fixture(9, 2, 20, 60);
+  auto witness = f.rc.witness;
+  witness[0] = Fr::from_u64(2);
+  auto refused = groth16_prove(f.keys.pk, f.rc.r1cs, witness, sequential_pool());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message, "witness[0] must be 1 (the constant wire)");
+  EXPECT_EQ(refused.error().rule, "witness");
+
+  ProvingKey small = f.keys.pk;
+  ASSERT_GT(small.domain_size, 32u);  // at least 60 rows + 2 public inputs + 1
+  small.domain_size = 32;
+  small.h = std::vector<G1Affine>(f.keys.pk.h.begin(), f.keys.pk.h.begin() + 32);
+  ProvingKey fewer_wires = f.keys.pk;
+  fewer_wires.num_wires -= 1;
+  for (const ProvingKey* pk : {&small, &fewer_wires}) {
+    refused = groth16_prove(*pk, f.rc.r1cs, f.rc.witness, sequential_pool());
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message, "the proving key does not belong to this circuit");
+  }
 }
 
 // A test seed is a BLAKE2b key: up to 64 bytes, each length its own proofs; a longer one is

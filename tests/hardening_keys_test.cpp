@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sodium.h>
 
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -132,17 +133,36 @@ TEST(HardeningKeys, VerifyingKeyPointsAreCheckedUnlessCheckedBefore) {
   off_subgroup.gamma2 = twist_point;
   VerifyingKey off_curve = small_keys().keys.vk;
   off_curve.ic[1].y += Fp::one();
+  VerifyingKey alpha_off_curve = small_keys().keys.vk;
+  alpha_off_curve.alpha1.y += Fp::one();
+  VerifyingKey alpha_infinity = small_keys().keys.vk;
+  alpha_infinity.alpha1 = G1Affine::infinity();
+  // With gamma at infinity e(vk_x, gamma) = 1: the public inputs would no longer be bound.
+  VerifyingKey beta_infinity = small_keys().keys.vk, gamma_infinity = beta_infinity,
+               delta_infinity = beta_infinity;
+  beta_infinity.beta2 = G2Affine::infinity();
+  gamma_infinity.gamma2 = G2Affine::infinity();
+  delta_infinity.delta2 = G2Affine::infinity();
   const std::pair<const VerifyingKey*, const char*> cases[] = {
       {&off_subgroup, "beta, gamma or delta is not a G2 point of order r"},
-      {&off_curve, "an IC point is not on the curve"}};
+      {&off_curve, "an IC point is not on the curve"},
+      {&alpha_off_curve, "alpha is not a G1 point"},
+      {&alpha_infinity, "alpha is not a G1 point"},
+      {&beta_infinity, "beta, gamma or delta is not a G2 point of order r"},
+      {&gamma_infinity, "beta, gamma or delta is not a G2 point of order r"},
+      {&delta_infinity, "beta, gamma or delta is not a G2 point of order r"}};
   for (const auto& [vk, expected] : cases) {
     for (PointFormat format : {PointFormat::kRaw, PointFormat::kCompressed}) {
-      if (format == PointFormat::kCompressed && vk == &off_curve) continue;  // not encodable
+      if (format == PointFormat::kCompressed && (vk == &off_curve || vk == &alpha_off_curve)) {
+        continue;  // not encodable
+      }
       const auto file = serialize_verifying_key(*vk, "small", format);
       EXPECT_EQ(vk_error(file), std::string("verifying key: ") + expected);
       auto unchecked = load_verifying_key(file, "small", false);
       ASSERT_TRUE(unchecked.ok()) << unchecked.error().message;
-      EXPECT_TRUE(unchecked->gamma2 == vk->gamma2 && unchecked->ic == vk->ic);
+      EXPECT_TRUE(unchecked->alpha1 == vk->alpha1 && unchecked->beta2 == vk->beta2 &&
+                  unchecked->gamma2 == vk->gamma2 && unchecked->delta2 == vk->delta2 &&
+                  unchecked->ic == vk->ic);
     }
   }
   // A snarkjs verification_key.json (import-zkey --check-vk): the same refusal, always.
@@ -238,16 +258,88 @@ TEST(HardeningKeys, RawProvingKeyReadInPlace) {
 
 // Version 4's zero padding before the points (8-byte alignment) is part of the format: a file
 // with any padding byte set, its digest made to match, is malformed.
+// A key file whose header or body was changed, with its digest made again (the header's first
+// 104 bytes and the body; the digest at 104..136).
+std::vector<uint8_t> reseal(std::vector<uint8_t> f) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, nullptr, 0, 32);
+  crypto_generichash_update(&state, f.data(), 104);
+  crypto_generichash_update(&state, f.data() + kKeyHeaderSize, f.size() - kKeyHeaderSize);
+  crypto_generichash_final(&state, f.data() + 104, 32);
+  return f;
+}
+
+// Each check of a key's header and body, by itself: the digest (made again) no longer covers
+// for it. The body's faults are written by the serializer from a changed key.
+TEST(HardeningKeys, EachHeaderAndBodyCheckRefusesItsFault) {
+  const auto& pk_file = small_keys().raw.pk;
+  const auto& vk_file = small_keys().raw.vk;
+  ASSERT_EQ(pk_error(reseal(pk_file)), "");
+  auto curve = pk_file;
+  std::memcpy(curve.data() + 16, "bn255", 5);
+  EXPECT_EQ(pk_error(reseal(curve)), "key is for curve 'bn255', not bn254");
+  auto flags = pk_file;
+  flags[13] |= 1;  // bit 8
+  EXPECT_EQ(pk_error(reseal(flags)), "unknown key flags");
+  auto vk_shape = vk_file;
+  vk_shape[12] |= 4;
+  EXPECT_EQ(vk_error(reseal(vk_shape)), "a verifying key with a shape flag");
+  auto trailing = pk_file;  // 8 bytes more in the body, its length in the header following
+  trailing.resize(trailing.size() + 8, 0);
+  uint64_t body_length = 0;
+  std::memcpy(&body_length, trailing.data() + 96, 8);
+  body_length += 8;
+  std::memcpy(trailing.data() + 96, &body_length, 8);
+  EXPECT_EQ(pk_error(reseal(trailing)), "proving key body is malformed");
+
+  const ProvingKey& good = small_keys().keys.pk;
+  ASSERT_TRUE(good.shape);
+  auto body_error = [](const ProvingKey& pk) {
+    return pk_error(serialize_proving_key(pk, "small", PointFormat::kRaw));
+  };
+  ASSERT_EQ(body_error(good), "");
+  {  // a query's wire beyond the witness
+    ProvingKey pk = good;
+    std::vector<uint32_t> wires(pk.c.wires.begin(), pk.c.wires.end());
+    wires.back() = pk.num_wires;
+    pk.c.wires = wires;
+    EXPECT_EQ(body_error(pk), "proving key body is malformed");
+  }
+  {  // H with a point fewer than the domain
+    ProvingKey pk = good;
+    pk.h = std::vector<G1Affine>(pk.h.begin(), pk.h.end() - 1);
+    EXPECT_EQ(body_error(pk), "proving key body is malformed");
+  }
+  {  // a domain too small for the shape's rows (and H to its size)
+    ProvingKey pk = good;
+    ASSERT_GE(pk.domain_size, 4u);
+    pk.domain_size = 2;
+    pk.h = std::vector<G1Affine>(pk.h.begin(), pk.h.begin() + 2);
+    ASSERT_GT(pk.shape->num_constraints() + pk.num_public + 1, 2u);
+    EXPECT_EQ(body_error(pk), "proving key body is malformed");
+  }
+  {  // a domain of no valid size
+    ProvingKey pk = good;
+    pk.domain_size = 5 * 1024;
+    pk.h = std::vector<G1Affine>(pk.domain_size, pk.h[0]);
+    EXPECT_EQ(body_error(pk), "proving key body is malformed");
+  }
+  {  // as many public inputs as wires
+    ProvingKey pk = good;
+    pk.num_public = pk.num_wires;
+    EXPECT_EQ(body_error(pk), "proving key body is malformed");
+  }
+  {  // a coordinate's limbs not below p
+    ProvingKey pk = good;
+    std::vector<G1Affine> a(pk.a.points.begin(), pk.a.points.end());
+    a[0].x = Fp::from_montgomery(Fp::kModulus);
+    pk.a.points = a;
+    EXPECT_EQ(body_error(pk), "proving key body is malformed (a coordinate is not below p)");
+  }
+}
+
 TEST(HardeningKeys, NonZeroAlignmentPaddingIsRefused) {
   const auto& file = small_keys().raw.pk;
-  auto reseal = [](std::vector<uint8_t> f) {
-    crypto_generichash_state state;
-    crypto_generichash_init(&state, nullptr, 0, 32);
-    crypto_generichash_update(&state, f.data(), 104);
-    crypto_generichash_update(&state, f.data() + kKeyHeaderSize, f.size() - kKeyHeaderSize);
-    crypto_generichash_final(&state, f.data() + 104, 32);
-    return f;
-  };
   ASSERT_EQ(pk_error(reseal(file)), "");
   // The padding's places: after the body's three u32, after each query's wires when the count's
   // u32 and the wires end 4 bytes past a multiple of 8, and after H's count.

@@ -12,8 +12,11 @@
 #include <new>
 #include <string>
 
+#include "core/joinsplit/request.hpp"
+#include "core/ownership/request.hpp"
 #include "core/transfer/request.hpp"
 #include "core/transfer/validate.hpp"
+#include "support/vectors.hpp"
 
 // ---- allocation meter: replaces the global operator new/delete of this test program ---------
 // Each block carries its size in a 16-byte prefix (keeps 16-byte alignment). Over-aligned
@@ -175,6 +178,29 @@ TEST(HardeningRequest, HugeJsonIsRefusedBeforeParsing) {
   auto ok = parse_measured(big);
   ASSERT_TRUE(ok.result.ok()) << ok.result.error().message;
   EXPECT_LT(ok.peak, 8 * kMiB);
+}
+
+// The DvP requests (join-split, ownership) have their own reader with the same limit.
+TEST(HardeningRequest, HugeDvpRequestsAreRefusedBeforeParsing) {
+  auto padded = [](const std::string& file, size_t bytes) {
+    std::string text = test::read_vector(file);
+    const size_t brace = text.rfind('}');
+    text.insert(brace, ",\"padding\":\"" + std::string(bytes, 'x') + "\"");
+    return text;
+  };
+  for (size_t bytes : {kMiB - 8192, 2 * kMiB}) {
+    const bool refused = bytes > kMiB;
+    auto js = parse_joinsplit_request(padded("joinsplit-enygma.json", bytes), NoteFormat::kErc20);
+    auto own = parse_ownership_request(padded("ownership-721.json", bytes));
+    ASSERT_EQ(js.ok(), !refused) << (js.ok() ? "" : js.error().message);
+    ASSERT_EQ(own.ok(), !refused) << (own.ok() ? "" : own.error().message);
+    if (refused) {
+      for (const Error& e : {js.error(), own.error()}) {
+        EXPECT_EQ(e.message, "request is larger than 1048576 bytes");
+        EXPECT_EQ(e.rule, "input");
+      }
+    }
+  }
 }
 
 TEST(HardeningRequest, NumbersWithThousandsOfDigitsAreRefused) {

@@ -12,6 +12,8 @@
 // the environment every k = 2..16, with more seeds per variant.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "core/payment/relation.hpp"
@@ -68,6 +70,32 @@ TEST(WithdrawSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
                   label.rfind(std::string(rule) + "/", 0) == 0,
               true)
         << rule << " (" << broken->how << "): " << label;
+  }
+}
+
+// R2w's bound: a credit of 2^252 or more (tx_values[j] and its commitment following) is refused
+// as R2w, whatever else it breaks (W3: more than the notes hold).
+TEST(WithdrawSoundness, ACreditOf2To252OrMoreIsR2w) {
+  for (unsigned k : {2u, 6u}) {
+    WithdrawRequest q = test::withdraw_wallet_request(k, 60 + k, 3);
+    const std::optional<unsigned> j = payment::sender_index(q);
+    ASSERT_TRUE(j.has_value());
+    U256 two_252;
+    two_252.w[3] = uint64_t(1) << 60;
+    for (uint64_t plus : {0u, 1u, 12345u}) {
+      const Fr v = *Fr::from_canonical(two_252) + Fr::from_u64(plus);
+      q.sender_tx_value = v;
+      q.tx_values[*j] = v;
+      q.tx_commits[*j] = babyjubjub::pedersen(v, q.tx_random_values[*j]);
+      const std::vector<std::string> failed = payment::failed_rule_ids(validate_withdraw_all(q));
+      EXPECT_NE(std::find(failed.begin(), failed.end(), "R2w"), failed.end())
+          << "k=" << k << " plus=" << plus;
+      auto first = validate_withdraw(q);
+      ASSERT_FALSE(first.ok());
+      EXPECT_EQ(first.error().rule, "R2w");
+      EXPECT_EQ(first.error().message, "R2w: sender_tx_value is not below 2^252");
+      EXPECT_FALSE(kWithdrawCircuit.satisfies(q));
+    }
   }
 }
 
