@@ -870,6 +870,11 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
     [() => Enygma.create({ threads: 2 ** 31 }), 'threads'],
     [() => Enygma.create({ relaxedSimd: 'no' }), 'relaxedSimd'],
     [() => Enygma.create({ prefetchKeys: [{}] }), 'prefetchKeys'],
+    [() => Enygma.create({ warmVerifier: -1 }), 'warmVerifier'],
+    [() => Enygma.create({ warmVerifier: 1001 }), 'warmVerifier'],
+    [() => Enygma.create({ warmVerifier: 2.5 }), 'warmVerifier'],
+    [() => Enygma.create({ warmProver: 11 }), 'warmProver'],
+    [() => Enygma.create({ warmProver: '1' }), 'warmProver'],
     [() => enygma.prove('transfer-k2', request, { testSeed: () => 1 }), 'testSeed'],
     [() => enygma.makeRequest('transfer-k2', 'seed'), 'options'],
     [() => enygma.makeTransfer(2, 3), 'options'],
@@ -1110,7 +1115,7 @@ test('page API: key bytes or a seed over a detached ArrayBuffer are refused, nam
   assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true);
 });
 
-test('page API: loadKeys past a key cache that another tab blocks; a key file longer than its manifest entry is cut off; failed requests name their URL', async () => {
+test('page API: loadKeys past a key cache that another tab blocks; a key file longer than its manifest entry is cut off, a shorter one or other bytes refused; failed requests name their URL', async () => {
   const { Enygma } = await api();
   const digest = (bytes) => Buffer.from(abi.blake2b256(bytes)).toString('hex');
   const manifest = { circuits: [{ id: 'transfer-k2', k: 2,
@@ -1154,6 +1159,16 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
     await rejectsWith(() => enygma.loadKeys('transfer-k2'),
       { status: 'error', rule: 'key', field: pkUrl, message: new RegExp(`more than the ${keys.pk.length} bytes the manifest says`) });
     assert.equal(cancelled, 1);
+    // a shorter file, and one of the right length with other bytes (a key the manifest does not
+    // name): refused by their length and by their BLAKE2b digest
+    served['/keys/transfer-k2.pk'] = keys.pk.subarray(0, keys.pk.length - 1);
+    await rejectsWith(() => enygma.loadKeys('transfer-k2'),
+      { status: 'error', rule: 'key', field: pkUrl, message: new RegExp(`${keys.pk.length - 1} bytes, the manifest says ${keys.pk.length}`) });
+    const other = Uint8Array.from(keys.pk);
+    other[other.length - 1] ^= 1;
+    served['/keys/transfer-k2.pk'] = other;
+    await rejectsWith(() => enygma.loadKeys('transfer-k2'),
+      { status: 'error', rule: 'key', field: pkUrl, message: new RegExp(`BLAKE2b-256 digest ${digest(other)} differs from the manifest \\(${digest(keys.pk)}\\)`) });
     served['/keys/transfer-k2.pk'] = 'fail';
     await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: pkUrl, message: /transfer-k2\.pk failed: Failed to fetch/ });
     served['/keys/manifest.json'] = 'fail';
