@@ -5,6 +5,7 @@
 #include <sodium.h>
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -185,6 +186,34 @@ TEST(HardeningKeys, VerifyingKeyPointsAreCheckedUnlessCheckedBefore) {
   checked_before.check_verifying_key_points = false;
   checked_before.prepare_verifier = false;
   EXPECT_TRUE(CircuitProver::load(id, {}, vk_file, sequential_pool(), checked_before).ok());
+}
+
+// A snarkjs verification_key.json (import-zkey --check-vk) is read field by field: each of its
+// checks refuses its fault by name.
+TEST(HardeningKeys, SnarkjsVerificationKeyJsonFieldsAreChecked) {
+  const std::string good = verifying_key_to_snarkjs_json(small_keys().keys.vk);
+  ASSERT_TRUE(verifying_key_from_snarkjs_json(good).ok());
+  using Json = nlohmann::ordered_json;
+  const std::pair<std::function<void(Json&)>, std::string> cases[] = {
+      {[](Json& j) { j["protocol"] = "plonk"; }, "protocol"},
+      {[](Json& j) { j["curve"] = "bls12381"; }, "curve"},
+      {[](Json& j) { j["IC"] = Json::array(); }, "IC"},
+      {[](Json& j) { j["nPublic"] = j["nPublic"].get<uint64_t>() + 1; }, "nPublic"},
+      {[](Json& j) { j["vk_alpha_1"][2] = "2"; }, "vk_alpha_1[2]"},
+      {[](Json& j) {
+         j["vk_delta_2"][2] = Json::array({"2", "0"});
+       },
+       "vk_delta_2[2]"},
+  };
+  for (const auto& [change, field] : cases) {
+    Json doc = Json::parse(good);
+    change(doc);
+    auto r = verifying_key_from_snarkjs_json(doc.dump());
+    EXPECT_FALSE(r.ok()) << field;
+    if (!r.ok()) {
+      EXPECT_EQ(r.error().field, field) << r.error().message;
+    }
+  }
 }
 
 // Every array of a proving key, for comparisons and for checking where its elements live.

@@ -346,6 +346,42 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
             std::string::npos);
 }
 
+// Refusals of a zkey whose sections are well formed but do not fit together.
+TEST(ZkeyImport, InconsistentZkeysAreRefusedByName) {
+  auto f = make_fixture(45, 2, 10, 16);
+  auto refusal = [&](const Groth16Keys& keys, const ZkeyWriterOptions& opt = {}) {
+    auto r = import_zkey(write_test_zkey(keys, f.rc.r1cs, opt), f.rc.r1cs, sequential_pool());
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
+  };
+  // No contribution recorded, yet delta is not 1: not what snarkjs writes, refused even where
+  // a key without contributions would be allowed.
+  ZkeyWriterOptions none;
+  none.contributions = 0;
+  EXPECT_EQ(refusal(f.keys, none),
+            "contributions: zkey: no contributions, yet delta is not the generator");
+  // A wire with a B point in G1 but none in G2.
+  auto keys = f.keys;
+  ASSERT_GE(keys.pk.b2.size(), 2u);
+  const uint32_t dropped = keys.pk.b2.wires[1];
+  std::vector<uint32_t> wires(keys.pk.b2.wires.begin(), keys.pk.b2.wires.end());
+  std::vector<G2Affine> points(keys.pk.b2.points.begin(), keys.pk.b2.points.end());
+  wires.erase(wires.begin() + 1);
+  points.erase(points.begin() + 1);
+  keys.pk.b2.wires = wires;
+  keys.pk.b2.points = points;
+  EXPECT_EQ(refusal(keys),
+            "B2: zkey: wire " + std::to_string(dropped) + " has a B point in one group only");
+  // A section of another size than its count of points says (one H point too many).
+  keys = f.keys;
+  std::vector<G1Affine> h(keys.pk.h.begin(), keys.pk.h.end());
+  h.push_back(h[0]);
+  keys.pk.h = h;
+  EXPECT_EQ(refusal(keys), "H: zkey: section H holds " + std::to_string(64 * h.size()) +
+                               " bytes, expected " + std::to_string(h.size() - 1) +
+                               " points of 64");
+}
+
 // ---- a real snarkjs ceremony (fixture made by tests/interop/make_fixture.sh) ----------------
 
 std::vector<uint8_t> read_fixture(const std::string& name) {

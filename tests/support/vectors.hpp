@@ -21,9 +21,14 @@ inline std::string vector_path(const std::string& name) {
 }
 
 // The file's text; empty when it is missing (callers skip or fail as they see fit).
+// A file of ../shared/vectors; a missing one is a test failure (a renamed or lost vector must
+// not turn the tests that read it into skips), read as "".
 inline std::string read_vector(const std::string& name) {
   std::ifstream f(vector_path(name));
-  if (!f) return {};
+  if (!f) {
+    ADD_FAILURE() << vector_path(name) << " is missing";
+    return {};
+  }
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
