@@ -155,7 +155,12 @@ TEST(Groth16, TheProverRefusesAKeyOrWitnessThatDoesNotFit) {
   small.h = std::vector<G1Affine>(f.keys.pk.h.begin(), f.keys.pk.h.begin() + 32);
   ProvingKey fewer_wires = f.keys.pk;
   fewer_wires.num_wires -= 1;
-  for (const ProvingKey* pk : {&small, &fewer_wires}) {
+  ProvingKey short_h = f.keys.pk;  // the H MSM would read past its points
+  short_h.h = std::vector<G1Affine>(f.keys.pk.h.begin(), f.keys.pk.h.end() - 1);
+  ProvingKey short_a = f.keys.pk;  // fewer points than wires
+  short_a.a.points =
+      std::vector<G1Affine>(f.keys.pk.a.points.begin(), f.keys.pk.a.points.end() - 1);
+  for (const ProvingKey* pk : {&small, &fewer_wires, &short_h, &short_a}) {
     refused = groth16_prove(*pk, f.rc.r1cs, f.rc.witness, sequential_pool());
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.error().message, "the proving key does not belong to this circuit");

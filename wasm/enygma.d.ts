@@ -205,7 +205,7 @@ export declare class Enygma {
    * {valid: false, error}; an unknown circuit rejects, as in every call. */
   validate(circuit: CircuitId, request: string | object): Promise<ValidateResult>;
   /** The Groth16 proof of a request. testSeed: INSECURE deterministic blinding (the CLI's
-   * --test-seed), for cross-target tests only. */
+   * --test-seed), for cross-target tests only; a non-empty text (an empty one is refused). */
   prove(circuit: CircuitId, request: string | object, options?: {
     onStage?: (event: { stage: number; name: StageName; t: number }) => void;
     testSeed?: string;

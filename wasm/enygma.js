@@ -384,6 +384,9 @@ export class Enygma {
       const { onStage, testSeed } = optionsOf(options);
       callbackOf(onStage, 'onStage');
       if (testSeed != null && typeof testSeed !== 'string') throw argumentError('testSeed', `testSeed must be a text, not ${typeof testSeed}`);
+      // as the CLI's --test-seed: an empty text is refused, not taken as a seed (a form's empty
+      // field would otherwise make every proof's blinding the same)
+      if (testSeed === '') throw argumentError('testSeed', 'testSeed must not be empty: leave it out for random blinding');
       return this.#call('prove', { circuit, request: asText(request, 'request'), testSeed }, (event) => {
         if (event.event === 'started') {
           this.#runningProof = event.id;

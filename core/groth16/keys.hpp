@@ -29,6 +29,7 @@ struct SparseQuery {
   SharedArray<uint32_t> wires;
   SharedArray<Affine> points;
   size_t size() const { return wires.size(); }
+  bool consistent() const { return points.size() == wires.size(); }  // a point for each wire
 };
 
 struct VerifyingKey {

@@ -350,7 +350,8 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   const size_t n = pk.domain_size;
   if (!EvaluationDomain::valid_size(n) || r1cs.num_wires() != pk.num_wires ||
       r1cs.num_public() != pk.num_public || uint64_t(m) + r1cs.num_public() + 1 > n ||
-      pk.b2.size() != pk.b1.size()) {
+      pk.b2.size() != pk.b1.size() || pk.h.size() != n || !pk.a.consistent() ||
+      !pk.b1.consistent() || !pk.b2.consistent() || !pk.c.consistent()) {
     return make_error("the proving key does not belong to this circuit", "key");
   }
   if (witness.size() != r1cs.num_wires()) {

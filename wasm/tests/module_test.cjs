@@ -884,6 +884,7 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
     [() => enygma.prove('transfer-k2', request, 'fast'), 'options'],
     [() => enygma.prove('transfer-k2', request, { onStage: 1 }), 'onStage'],
     [() => enygma.prove('transfer-k2', request, { testSeed: 7 }), 'testSeed'],
+    [() => enygma.prove('transfer-k2', request, { testSeed: '' }), 'testSeed'],
     [() => enygma.verify('transfer-k2', null), 'response'],
     [() => enygma.exportProof(true), 'response'],
     [() => enygma.makeRequest(() => 'transfer-k2'), ''], // cannot be sent to the worker
