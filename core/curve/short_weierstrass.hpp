@@ -12,6 +12,7 @@
 
 #include "core/field/batch_inverse.hpp"
 #include "core/field/u256.hpp"
+#include "core/util/secure_vector.hpp"
 
 namespace enygma {
 
@@ -171,13 +172,14 @@ struct JacobianPoint {
     }
     // Back to Jacobian: (X Z, Y Z^2, Z); the identity as infinity() (1, 1, 0).
     JacobianPoint out{r.X * r.Z, r.Y * r.Z.square(), r.Z};
-    select_into(out, infinity(), 0 - uint64_t(r.Z.is_zero()));
+    select_into(out, infinity(), ct_zero_mask(r.Z));
     return out;
   }
 
-  // Jacobian -> affine for many points with one inversion (Montgomery's trick).
+  // Jacobian -> affine for many points with one inversion (Montgomery's trick). Its buffers are
+  // wiped: the MSM's bucket sums come through here.
   static void batch_to_affine(const JacobianPoint* in, Affine* out, size_t n) {
-    std::vector<F> z(n), scratch(n);
+    SecureVector<F> z(n), scratch(n);
     for (size_t i = 0; i < n; ++i) z[i] = in[i].Z;
     batch_inverse(z.data(), n, scratch.data());
     for (size_t i = 0; i < n; ++i) {
@@ -234,6 +236,14 @@ struct JacobianPoint {
   static uint64_t ct_mask(uint32_t a, uint32_t b) {
     const uint64_t x = uint64_t(a ^ b);
     return ((x | (0 - x)) >> 63) - 1;
+  }
+  // All ones when x is zero, else zero, without a branch (F::is_zero of Fp2 short-circuits).
+  static uint64_t ct_zero_mask(const F& x) {
+    static_assert(sizeof(F) % 8 == 0);
+    const auto* w = reinterpret_cast<const uint64_t*>(&x);
+    uint64_t any = 0;
+    for (size_t i = 0; i < sizeof(F) / 8; ++i) any |= w[i];
+    return ((any | (0 - any)) >> 63) - 1;
   }
   template <class T>
   static void select_into(T& dst, const T& src, uint64_t mask) {

@@ -20,7 +20,6 @@ inline std::string vector_path(const std::string& name) {
   return std::string(ENYGMA_SHARED_DIR).append("/vectors/").append(name);
 }
 
-// The file's text; empty when it is missing (callers skip or fail as they see fit).
 // A file of ../shared/vectors; a missing one is a test failure (a renamed or lost vector must
 // not turn the tests that read it into skips), read as "".
 inline std::string read_vector(const std::string& name) {
