@@ -159,16 +159,17 @@ struct JacobianPoint {
   JacobianPoint mul_secret(const U256& k) const {
     // Jacobian (X, Y, Z) is the projective (X Z, Y, Z^3); infinity (Z = 0) is (0 : Y : 0).
     const Projective p{X * Z, Y, Z.square() * Z};
+    const F b3 = Params::b().dbl() + Params::b();
     Projective table[16];
     table[0] = Projective{F::zero(), F::one(), F::zero()};
-    for (int i = 1; i < 16; ++i) table[i] = Projective::add(table[i - 1], p);
+    for (int i = 1; i < 16; ++i) table[i] = Projective::add(table[i - 1], p, b3);
     Projective r = table[0];
     for (int w = 63; w >= 0; --w) {
-      r = Projective::dbl(Projective::dbl(Projective::dbl(Projective::dbl(r))));
+      for (int d = 0; d < 4; ++d) r = Projective::dbl(r, b3);
       const uint32_t digit = k.bits(unsigned(w) * 4, 4);
       Projective sel = table[0];
       for (uint32_t j = 1; j < 16; ++j) select_into(sel, table[j], ct_mask(j, digit));
-      r = Projective::add(r, sel);
+      r = Projective::add(r, sel, b3);
     }
     // Back to Jacobian: (X Z, Y Z^2, Z); the identity as infinity() (1, 1, 0).
     JacobianPoint out{r.X * r.Z, r.Y * r.Z.square(), r.Z};
@@ -196,9 +197,8 @@ struct JacobianPoint {
   // Projective (X : Y : Z) = (X/Z, Y/Z), for the complete formulas of mul_secret.
   struct Projective {
     F X, Y, Z;
-    // Algorithm 7: P + Q for any P and Q (12 products, 2 by 3b).
-    static Projective add(const Projective& p, const Projective& q) {
-      const F b3 = Params::b().dbl() + Params::b();
+    // Algorithm 7: P + Q for any P and Q (12 products, 2 by b3 = 3b).
+    static Projective add(const Projective& p, const Projective& q, const F& b3) {
       F t0 = p.X * q.X, t1 = p.Y * q.Y, t2 = p.Z * q.Z;
       F t3 = (p.X + p.Y) * (q.X + q.Y) - (t0 + t1);  // X1 Y2 + X2 Y1
       F t4 = (p.Y + p.Z) * (q.Y + q.Z) - (t1 + t2);  // Y1 Z2 + Y2 Z1
@@ -214,9 +214,8 @@ struct JacobianPoint {
       r.Z = z3 * t4 + t0 * t3;
       return r;
     }
-    // Algorithm 9: 2P for any P (6 products, 2 squares, 1 by 3b).
-    static Projective dbl(const Projective& p) {
-      const F b3 = Params::b().dbl() + Params::b();
+    // Algorithm 9: 2P for any P (6 products, 2 squares, 1 by b3 = 3b).
+    static Projective dbl(const Projective& p, const F& b3) {
       F t0 = p.Y.square();
       F z3 = t0.dbl().dbl().dbl();  // 8 Y^2
       F t1 = p.Y * p.Z;
@@ -232,18 +231,16 @@ struct JacobianPoint {
     }
   };
 
-  // All ones when a == b, else zero, without a branch.
-  static uint64_t ct_mask(uint32_t a, uint32_t b) {
-    const uint64_t x = uint64_t(a ^ b);
-    return ((x | (0 - x)) >> 63) - 1;
-  }
-  // All ones when x is zero, else zero, without a branch (F::is_zero of Fp2 short-circuits).
+  // All ones when x is zero, else zero, without a branch.
+  static uint64_t ct_zero_mask(uint64_t x) { return ((x | (0 - x)) >> 63) - 1; }
+  static uint64_t ct_mask(uint32_t a, uint32_t b) { return ct_zero_mask(a ^ b); }  // a == b
+  // The same of a field element's words (F::is_zero of Fp2 short-circuits: a branch).
   static uint64_t ct_zero_mask(const F& x) {
     static_assert(sizeof(F) % 8 == 0);
     const auto* w = reinterpret_cast<const uint64_t*>(&x);
     uint64_t any = 0;
     for (size_t i = 0; i < sizeof(F) / 8; ++i) any |= w[i];
-    return ((any | (0 - any)) >> 63) - 1;
+    return ct_zero_mask(any);
   }
   template <class T>
   static void select_into(T& dst, const T& src, uint64_t mask) {
