@@ -21,7 +21,6 @@
 #include <cstdlib>
 
 #include "core/circuit/bits.hpp"
-#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 
@@ -66,10 +65,7 @@ void define_deposit_circuit(CircuitBuilder& b, unsigned k, const DepositRequest*
     Scope s(b, "R11 v");
     value_bits = circuit::alloc_bits(b, r.sender_tx_value, kAmountBits, "bits");
   }
-  {
-    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
-    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
-  }
+  random_bits = payment::alloc_random_bits(b, r);
   // tv[i] exactly as requested (canonical, below p): R2 and R15d pin each one.
   std::vector<Lc> tv;
   for (unsigned i = 0; i < k; ++i) tv.push_back(b.private_wire(r.tx_values[i]));

@@ -42,6 +42,11 @@ PaymentPublic alloc_payment_public(CircuitBuilder& b, const PaymentRequest& r) {
   return p;
 }
 
+std::vector<Var> alloc_random_bits(CircuitBuilder& b, const PaymentRequest& r) {
+  Scope s(b, "R16 R");
+  return circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
+}
+
 SenderSecrets alloc_sender_secrets(CircuitBuilder& b, const PaymentRequest& r) {
   SenderSecrets s;
   s.sender_id = b.private_wire(r.sender_id);

@@ -46,6 +46,10 @@ struct SenderSecrets {
 };
 SenderSecrets alloc_sender_secrets(CircuitBuilder& b, const PaymentRequest& r);
 
+// R16: the bits of R (previous_sender_random_value), at most l - 1: one R, hence one nullifier,
+// per balance commitment. R7 (enforce_sender_opening) uses them.
+std::vector<Var> alloc_random_bits(CircuitBuilder& b, const PaymentRequest& r);
+
 // R1: sel[i] = [as[i] == sender_id] (zero tests) and sum(sel) == 1. The selectors stand for the
 // private sender index j everywhere below.
 std::vector<Var> select_sender(CircuitBuilder& b, std::span<const Var> as, const Var& sender_id);

@@ -24,7 +24,6 @@
 #include "core/circuit/babyjubjub_gadget.hpp"
 #include "core/circuit/bits.hpp"
 #include "core/circuit/fixed_base.hpp"
-#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/poly/evaluation_domain.hpp"
@@ -71,10 +70,7 @@ void define_transfer_circuit(CircuitBuilder& b, unsigned k, const TransferReques
     Scope s(b, "R11 v");
     value_bits = circuit::alloc_bits(b, r.sender_tx_value, kBalanceBits, "bits");
   }
-  {
-    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
-    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
-  }
+  random_bits = payment::alloc_random_bits(b, r);
   std::vector<std::vector<Var>> tv_bits;
   for (unsigned i = 0; i < k; ++i) {
     Scope s(b, "R2/R13/R15 tv", int(i));  // ranges: R2 (sender), R15 (others); all serve R13

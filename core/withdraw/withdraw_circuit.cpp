@@ -28,7 +28,6 @@
 
 #include "core/circuit/bits.hpp"
 #include "core/circuit/compare.hpp"
-#include "core/circuit/mod_l.hpp"
 #include "core/payment/circuit_runs.hpp"
 #include "core/payment/gadgets.hpp"
 #include "core/payment/relation.hpp"
@@ -77,10 +76,7 @@ void define_withdraw_circuit(CircuitBuilder& b, unsigned k, const WithdrawReques
     Scope s(b, "R7 V");
     balance_bits = circuit::alloc_bits_canonical(b, r.previous_sender_balance, "bits");
   }
-  {
-    Scope s(b, "R16 R");  // R < l: one R, hence one nullifier, per commitment (R7 uses the bits)
-    random_bits = circuit::alloc_bits_below_l(b, r.previous_sender_random_value, "bits <= l - 1");
-  }
+  random_bits = payment::alloc_random_bits(b, r);
   {
     Scope s(b, "R2w/R13/W3 v");  // serves [v]G (R13) and the sum (W3)
     value_bits = circuit::alloc_bits(b, r.sender_tx_value, kCreditBits, "bits");
