@@ -20,6 +20,7 @@
 #include "core/transfer/validate.hpp"
 #include "core/transfer/wallet.hpp"
 #include "support/audit.hpp"
+#include "support/payment_circuit_checks.hpp"
 #include "support/payment_rule_breaker.hpp"
 #include "support/sweep.hpp"
 #include "support/transfer_rule_breaker.hpp"
@@ -172,8 +173,7 @@ TEST(TransferSoundness, FirstViolatedConstraintNamesTheBrokenRule) {
     // circuit: R13's constraints on the commitments catch it).
     if (rule == 9 || rule == 10 || rule == 14) continue;
     const std::string id = "R" + std::to_string(rule);
-    EXPECT_TRUE(label.rfind(id + "/", 0) == 0 || label.rfind(id + " ", 0) == 0)
-        << id << " (" << broken->how << "): " << label;
+    EXPECT_TRUE(test::label_names_rule(label, id)) << id << " (" << broken->how << "): " << label;
   }
 }
 

@@ -25,6 +25,11 @@
 
 namespace enygma::test {
 
+// Whether a constraint's label is rule `id`'s: "R7 R/bits..." or "R15d/tv[1]/...".
+inline bool label_names_rule(const std::string& label, const std::string& id) {
+  return label.rfind(id + " ", 0) == 0 || label.rfind(id + "/", 0) == 0;
+}
+
 template <class Request>
 struct PaymentCircuitUnderTest {
   std::string_view name;       // the family's registry name and the vectors' prefix: "deposit"
