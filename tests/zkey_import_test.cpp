@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 
 #include "core/groth16/key_format.hpp"
@@ -57,6 +58,22 @@ struct ZkeyWriterOptions {
   size_t contributions = 1;
   bool wrong_last_delta = false;
   uint32_t protocol = 1;
+  // The first contribution record as given instead of the usual one (a name, "alice"): its
+  // type, its parameter bytes, its parameters' announced length (default: their size), and
+  // its delta in G1 off the curve.
+  std::optional<uint32_t> first_type;
+  std::optional<std::vector<uint8_t>> first_params;
+  std::optional<uint32_t> first_params_length;
+  bool first_delta_off_curve = false;
+  // The count of records the section announces (default: as many as written).
+  std::optional<uint32_t> announced_contributions;
+  // Bytes after the last contribution record, inside the section.
+  std::vector<uint8_t> contributions_trailer;
+  // The coefficients section's entry `bad_coefficient_index` changed by `bad_coefficient`:
+  // its matrix (2: C, which a zkey does not hold) or its value (set to r itself, or one added).
+  enum class BadCoefficient { kNone, kMatrix, kValueR, kValuePlusOne };
+  BadCoefficient bad_coefficient = BadCoefficient::kNone;
+  size_t bad_coefficient_index = 0;
 };
 
 std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
@@ -108,12 +125,16 @@ std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
   }
   f.begin_section(4);
   w.u32(uint32_t(coefficients.size()));
-  for (const auto& [m, c, s, v] : coefficients) {
-    w.u32(m);
+  using Bad = ZkeyWriterOptions::BadCoefficient;
+  for (size_t i = 0; i < coefficients.size(); ++i) {
+    const auto& [m, c, s, v] = coefficients[i];
+    const Bad bad = i == opt.bad_coefficient_index ? opt.bad_coefficient : Bad::kNone;
+    w.u32(bad == Bad::kMatrix ? 2 : m);
     w.u32(c);
     w.u32(s);
     uint8_t b[32];
-    u256_to_le_bytes((v * r_mod).montgomery(), b);
+    const Fr value = bad == Bad::kValuePlusOne ? v + Fr::one() : v;
+    u256_to_le_bytes(bad == Bad::kValueR ? Fr::kModulus : (value * r_mod).montgomery(), b);
     w.bytes(b, 32);
   }
   f.end_section();
@@ -138,21 +159,25 @@ std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
 
   f.begin_section(10);
   for (int i = 0; i < 64; ++i) w.bytes("\x5a", 1);  // circuit hash
-  w.u32(uint32_t(opt.contributions));
+  w.u32(opt.announced_contributions ? *opt.announced_contributions : uint32_t(opt.contributions));
   for (size_t i = 0; i < opt.contributions; ++i) {
     const bool last = i + 1 == opt.contributions;
-    put_g1(w, last && !opt.wrong_last_delta ? pk.delta1 : G1Affine::generator());
+    G1Affine delta = last && !opt.wrong_last_delta ? pk.delta1 : G1Affine::generator();
+    if (i == 0 && opt.first_delta_off_curve) delta.y += Fp::one();
+    put_g1(w, delta);
     put_g1(w, G1Affine::generator());
     put_g1(w, G1Affine::generator());
     put_g2(w, G2Affine::generator());
     for (int j = 0; j < 64; ++j) w.bytes("\x01", 1);  // transcript
     const bool beacon = i == 1;
-    w.u32(beacon ? 1 : 0);
+    w.u32(i == 0 && opt.first_type ? *opt.first_type : beacon ? 1 : 0);
     std::vector<uint8_t> params = {1, 5, 'a', 'l', 'i', 'c', 'e'};
     if (beacon) params.insert(params.end(), {2, 10, 3, 2, 0xab, 0xcd});
-    w.u32(uint32_t(params.size()));
+    if (i == 0 && opt.first_params) params = *opt.first_params;
+    w.u32(i == 0 && opt.first_params_length ? *opt.first_params_length : uint32_t(params.size()));
     w.bytes(params.data(), params.size());
   }
+  w.bytes(opt.contributions_trailer.data(), opt.contributions_trailer.size());
   f.end_section();
   return f.take();
 }
@@ -380,6 +405,76 @@ TEST(ZkeyImport, InconsistentZkeysAreRefusedByName) {
   EXPECT_EQ(refusal(keys), "H: zkey: section H holds " + std::to_string(64 * h.size()) +
                                " bytes, expected " + std::to_string(h.size() - 1) +
                                " points of 64");
+}
+
+// Contribution records (section 10) and the coefficients (section 4) that do not parse: each
+// refused with the section and the record or entry named.
+TEST(ZkeyImport, MalformedContributionRecordsAndCoefficientsAreRefusedByName) {
+  auto f = make_fixture(46, 2, 10, 16);
+  auto refusal = [&](const ZkeyWriterOptions& opt) {
+    const auto zkey = write_test_zkey(f.keys, f.rc.r1cs, opt);
+    auto r = import_zkey(zkey, f.rc.r1cs, sequential_pool());
+    EXPECT_FALSE(r.ok());
+    if (r.ok()) return std::string();
+    // read_zkey_info (the CLI's `import-zkey --info`) reads the records the same way
+    auto info = read_zkey_info(zkey);
+    if (r.error().field == "contributions") {
+      EXPECT_FALSE(info.ok()) << r.error().message;
+      if (!info.ok()) {
+        EXPECT_EQ(info.error().message, r.error().message);
+      }
+    }
+    return r.error().field + ": " + r.error().message;
+  };
+  ZkeyWriterOptions two;
+  two.contributions = 2;  // the first record is alice's, the second a beacon
+  ASSERT_TRUE(
+      import_zkey(write_test_zkey(f.keys, f.rc.r1cs, two), f.rc.r1cs, sequential_pool()).ok());
+
+  auto opt = two;
+  opt.first_type = 2;
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1 has unknown type 2");
+  opt = two;
+  opt.first_delta_off_curve = true;
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: delta is not a G1 point");
+  opt = two;
+  opt.first_params = std::vector<uint8_t>{3, 1, 0xee, 1, 3, 'b', 'o', 'b'};  // hash before name
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: parameters out of order");
+  opt = two;
+  opt.first_params = std::vector<uint8_t>{1, 3, 'b', 'o', 'b', 1, 3, 'b', 'o', 'b'};  // twice
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: parameters out of order");
+  opt = two;
+  opt.first_params = std::vector<uint8_t>{1, 9, 'b', 'o', 'b'};  // a name longer than its bytes
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: truncated parameter");
+  opt = two;
+  opt.first_params = std::vector<uint8_t>{2};  // the iterations' exponent without its byte
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: truncated parameter");
+  opt = two;
+  opt.first_params = std::vector<uint8_t>{1, 1, 'x', 4, 0};
+  EXPECT_EQ(refusal(opt), "contributions: zkey: contribution 1: unknown parameter 4");
+  opt = two;
+  opt.first_params_length = 1u << 20;  // parameters announced past the section's end
+  EXPECT_EQ(refusal(opt), "contributions: zkey: truncated contribution 1");
+  opt = two;
+  opt.contributions_trailer = {0};
+  EXPECT_EQ(refusal(opt),
+            "contributions: zkey: contributions section is longer than its contributions");
+  opt = two;
+  opt.announced_contributions = 3;  // the records of two written
+  EXPECT_EQ(refusal(opt), "contributions: zkey: truncated contribution 3");
+
+  using Bad = ZkeyWriterOptions::BadCoefficient;
+  opt = {};
+  opt.bad_coefficient = Bad::kMatrix;
+  opt.bad_coefficient_index = 3;
+  EXPECT_EQ(refusal(opt), "coefficients: zkey: coefficient 3 is malformed");
+  opt.bad_coefficient = Bad::kValueR;  // r itself: not below the modulus
+  EXPECT_EQ(refusal(opt), "coefficients: zkey: coefficient 3 is malformed");
+  opt.bad_coefficient = Bad::kValuePlusOne;  // a well-formed value, another circuit's
+  EXPECT_NE(refusal(opt).find("coefficients: zkey: the zkey was made for another circuit: its "
+                              "A/B coefficients differ from this circuit's at "),
+            std::string::npos)
+      << refusal(opt);
 }
 
 // ---- a real snarkjs ceremony (fixture made by tests/interop/make_fixture.sh) ----------------
