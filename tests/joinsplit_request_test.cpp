@@ -200,6 +200,30 @@ TEST(JoinSplitRequest, Erc20InputArraysAreOptionalErc1155OnesRequired) {
   EXPECT_EQ(r1155->n, 0u);
 }
 
+// The ERC-20 request's optional members written in another case, which Go's encoding/json would
+// bind: refused naming the field, not read as a request without them (a zero-input join-split,
+// tree numbers 0, a path of zeros).
+TEST(JoinSplitRequest, OptionalFieldsInAnotherCaseAreRefusedNotDefaulted) {
+  const ordered_json doc = test::vector_json("joinsplit-enygma.json");
+  for (const char* key :
+       {"valuesIn", "keyPairsIn", "merkleProofs", "merkleRoots", "treeNumbers", "saltsIn"}) {
+    ordered_json d = doc;
+    std::string other = key;
+    other[0] = char(std::toupper(static_cast<unsigned char>(other[0])));
+    d[other] = d[key];
+    d.erase(key);
+    expect_refused(d, NoteFormat::kErc20, key);
+  }
+  ordered_json d = doc;
+  d["merkleProofs"][0]["Elements"] = d["merkleProofs"][0]["elements"];
+  d["merkleProofs"][0].erase("elements");
+  expect_refused(d, NoteFormat::kErc20, "merkleProofs[0].elements");
+  d = doc;
+  d["keyPairsIn"][0]["PublicKey"] = "";
+  d["keyPairsIn"][0].erase("publicKey");
+  expect_refused(d, NoteFormat::kErc20, "keyPairsIn[0].publicKey");
+}
+
 TEST(JoinSplitRequest, TreeNumbersArePaddedFromTheirOwnLength) {
   ordered_json doc = test::vector_json("joinsplit-enygma.json");
   doc["treeNumbers"] = {5, 7, 9223372036854775807ull};

@@ -63,6 +63,39 @@ TEST(OwnershipRequest, OptionalAndIgnoredFields) {
   for (const Fr& e : s->path) EXPECT_EQ(e, Fr::zero());
 }
 
+// An optional member written in another case ("TreeNumber"), which Go's encoding/json would bind
+// to the field, is refused naming the field, not read as a request without it (treeNumber 0
+// in the proof where the relayer meant 5).
+TEST(OwnershipRequest, AnOptionalFieldInAnotherCaseIsRefusedNotDefaulted) {
+  const ordered_json doc = test::vector_json("ownership-721.json");
+  ordered_json d = doc;
+  d.erase("treeNumber");
+  d["TreeNumber"] = 5;
+  expect_refused(d, "treeNumber");
+  EXPECT_NE(parse_ownership_request(d.dump()).error().message.find("\"TreeNumber\" is given"),
+            std::string::npos);
+  d = doc;
+  d.erase("merkleDepth");
+  d["MerkleDepth"] = 8;
+  expect_refused(d, "merkleDepth");
+  // merkleDepth is ignored, but Go's int bounds it: the reference answers 400 beyond
+  d = doc;
+  d["merkleDepth"] = uint64_t(1) << 63;
+  expect_refused(d, "merkleDepth");
+  d["merkleDepth"] = (uint64_t(1) << 63) - 1;
+  EXPECT_TRUE(parse_ownership_request(d.dump()).ok());
+  d["merkleDepth"] = -5;
+  EXPECT_TRUE(parse_ownership_request(d.dump()).ok());
+  d = doc;
+  d["pubKeyOut"].erase("privateKey");
+  d["pubKeyOut"]["PrivateKey"] = "1";
+  expect_refused(d, "pubKeyOut.privateKey");
+  d = doc;
+  d["merkleProof"]["Elements"] = d["merkleProof"]["elements"];
+  d["merkleProof"].erase("elements");
+  expect_refused(d, "merkleProof.elements");
+}
+
 TEST(OwnershipRequest, MalformedRequestsNameTheField) {
   const ordered_json doc = test::vector_json("ownership-721.json");
   auto with = [&](auto edit) {

@@ -127,6 +127,25 @@ TEST(TransferRequest, NamesEveryMissingField) {
   }
 }
 
+// Go's encoding/json binds "Sender_ID" to sender_id; here names must be exact, and the error
+// for the missing field names the member that was meant for it.
+TEST(TransferRequest, AFieldWrittenInAnotherCaseIsNamedInTheError) {
+  const auto full = k6_json();
+  for (const auto& [key, value] : full.items()) {
+    auto doc = full;
+    doc.erase(key);
+    std::string other = key;
+    other[0] = char(std::toupper(static_cast<unsigned char>(other[0])));
+    doc[other] = value;
+    Error e = parse_error(doc);
+    EXPECT_EQ(e.field, key);
+    EXPECT_EQ(e.rule, "input");
+    EXPECT_EQ(e.message, "missing field " + key + " (a member \"" + other +
+                             "\" is given: member names must be written exactly, here \"" + key +
+                             "\")");
+  }
+}
+
 TEST(TransferRequest, RejectsNonCanonicalNumbers) {
   if (read_vector("transfer-k6.json").empty()) GTEST_SKIP();
   const std::string p = to_decimal(Fr::kModulus);

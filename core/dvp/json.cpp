@@ -48,15 +48,18 @@ Status parse_object(std::string_view text, Json& doc) {
 Result<const Json*> required_member(const Json& obj, const char* key, const std::string& field) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) {
-    return make_error(std::string("missing field ").append(field), "input", field);
+    return make_error(missing_field_message(obj, key, field), "input", field);
   }
   return &*it;
 }
 
-const Json* optional_member(const Json& obj, const char* key) {
+Result<const Json*> optional_member(const Json& obj, const char* key, const std::string& field) {
   auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return nullptr;
-  return &*it;
+  if (it != obj.end() && !it->is_null()) return &*it;
+  if (has_member_in_other_case(obj, key)) {
+    return make_error(missing_field_message(obj, key, field), "input", field);
+  }
+  return nullptr;
 }
 
 const Json* member_ignoring_case(const Json& obj, std::string_view key) {
@@ -116,7 +119,13 @@ Result<Fr> tree_number(const Json& v, const std::string& field) {
 }
 
 Status check_go_int(const Json& v, const std::string& field) {
-  if (v.is_number_integer() || v.is_number_unsigned()) return ok_status();
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())) {
+      return input_error(field, "is larger than a Go int (2^63 - 1)");
+    }
+    return ok_status();
+  }
+  if (v.is_number_integer()) return ok_status();  // negative: a Go int
   return not_a_json_integer(v, field);
 }
 
@@ -159,7 +168,9 @@ Status read_merkle_proof(const Json& v, const std::string& field, bool elements_
   index = *idx_value;
   path.fill(Fr::zero());
   const std::string elements_field = field + ".elements";
-  const Json* elements = optional_member(v, "elements");
+  auto elements_member = optional_member(v, "elements", elements_field);
+  if (!elements_member) return elements_member.error();
+  const Json* elements = *elements_member;
   if (!elements) {
     if (elements_required)
       return make_error("missing field " + elements_field, "input", elements_field);
@@ -184,7 +195,9 @@ Status read_key_pair(const Json& v, const std::string& field, bool use_private,
   if (!used) return used.error();
   auto value = decimal(**used, used_field);
   if (!value) return value.error();
-  if (const Json* ignored = optional_member(v, use_private ? "publicKey" : "privateKey")) {
+  auto ignored_member = optional_member(v, use_private ? "publicKey" : "privateKey", ignored_field);
+  if (!ignored_member) return ignored_member.error();
+  if (const Json* ignored = *ignored_member) {
     if (Status st = check_string(*ignored, ignored_field); !st) return st;
     if (use_private && public_key_required && ignored->get_ref<const std::string&>().empty()) {
       return make_error("missing field " + ignored_field, "input", ignored_field);
@@ -213,9 +226,9 @@ Status read_scalar(const Json& doc, const char* key, Fr& out) {
 }
 
 Status check_merkle_depth(const Json& doc) {
-  if (const Json* depth = optional_member(doc, "merkleDepth")) {
-    return check_go_int(*depth, "merkleDepth");
-  }
+  auto depth = optional_member(doc, "merkleDepth", "merkleDepth");
+  if (!depth) return depth.error();
+  if (*depth) return check_go_int(**depth, "merkleDepth");
   return ok_status();
 }
 

@@ -30,10 +30,13 @@ std::string indexed(std::string_view name, size_t i);
 Status parse_object(std::string_view text, Json& doc);
 
 // The member `key`; an error "missing field" when absent or null (Go binds null as the zero
-// value, which its `required` tag refuses).
+// value, which its `required` tag refuses), which names a member spelled like `key` in another
+// case if there is one (missing_field_message).
 Result<const Json*> required_member(const Json& obj, const char* key, const std::string& field);
-// The member `key`, or nullptr when absent or null (an optional field).
-const Json* optional_member(const Json& obj, const char* key);
+// The member `key`, or nullptr when absent or null (an optional field). A member spelled like
+// `key` in another case instead ("TreeNumber") is refused, naming `field`: Go's encoding/json
+// would bind it, and the request must not read as one without the field here.
+Result<const Json*> optional_member(const Json& obj, const char* key, const std::string& field);
 // The member whose key equals `key` ignoring case as Go's encoding/json compares names
 // (fold_member_name; Go binds a field without a struct tag by its Go name that way), or nullptr
 // when absent or null. There is at most one: parse_object refuses two names that fold alike.

@@ -34,7 +34,9 @@ struct Reader {
       if (Status st = dvp::check_array(**m, key); !st) return st.error();
       return *m;
     }
-    const Json* m = dvp::optional_member(doc, key);
+    auto member = dvp::optional_member(doc, key, key);
+    if (!member) return member.error();
+    const Json* m = *member;
     if (m) {
       if (Status st = dvp::check_array(*m, key); !st) return st.error();
     }

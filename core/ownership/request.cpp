@@ -44,7 +44,9 @@ Status parse_fields(const Json& doc, OwnershipRequest& q) {
   }
   if (Status st = read_scalar(doc, "merkleRoot", q.merkle_root); !st) return st;
   q.tree_number = Fr::zero();
-  if (const Json* tree = dvp::optional_member(doc, "treeNumber")) {
+  auto tree_member = dvp::optional_member(doc, "treeNumber", "treeNumber");
+  if (!tree_member) return tree_member.error();
+  if (const Json* tree = *tree_member) {
     auto t = dvp::tree_number(*tree, "treeNumber");
     if (!t) return t.error();
     q.tree_number = *t;

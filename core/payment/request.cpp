@@ -145,7 +145,7 @@ Result<RequestJson> RequestJson::parse(std::string_view text) {
 Status RequestJson::read_scalar(const char* name, Fr& out) const {
   auto it = doc_->value.find(name);
   if (it == doc_->value.end())
-    return make_error(std::string("missing field ") + name, "input", name);
+    return make_error(missing_field_message(doc_->value, name, name), "input", name);
   auto f = to_fr(*it, name);
   if (!f) return f.error();
   out = *f;
@@ -155,7 +155,7 @@ Status RequestJson::read_scalar(const char* name, Fr& out) const {
 Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out) const {
   auto it = doc_->value.find(name);
   if (it == doc_->value.end())
-    return make_error(std::string("missing field ") + name, "input", name);
+    return make_error(missing_field_message(doc_->value, name, name), "input", name);
   if (auto st = check_array(*it, name, n); !st) return st;
   out.assign(n, Fr::zero());
   for (size_t i = 0; i < n; ++i) {
@@ -169,7 +169,7 @@ Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out
 Status RequestJson::read_points(const char* name, size_t n, std::vector<BjjPoint>& out) const {
   auto it = doc_->value.find(name);
   if (it == doc_->value.end())
-    return make_error(std::string("missing field ") + name, "input", name);
+    return make_error(missing_field_message(doc_->value, name, name), "input", name);
   if (auto st = check_array(*it, name, n); !st) return st;
   out.assign(n, BjjPoint{});
   for (size_t i = 0; i < n; ++i) {

@@ -15,6 +15,35 @@
 
 namespace enygma {
 
+namespace {
+const std::string* member_in_other_case(const nlohmann::json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  const std::string folded = fold_member_name(key);
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (it.key() != key && fold_member_name(it.key()) == folded) return &it.key();
+  }
+  return nullptr;
+}
+}  // namespace
+
+bool has_member_in_other_case(const nlohmann::json& obj, std::string_view key) {
+  return member_in_other_case(obj, key) != nullptr;
+}
+
+std::string missing_field_message(const nlohmann::json& obj, std::string_view key,
+                                  std::string_view field) {
+  std::string message("missing field ");
+  message.append(field);
+  if (const std::string* other = member_in_other_case(obj, key)) {
+    message.append(" (a member \"")
+        .append(*other)
+        .append("\" is given: member names must be written exactly, here \"")
+        .append(key)
+        .append("\")");
+  }
+  return message;
+}
+
 std::string fold_member_name(std::string_view name) {
   std::string out;
   out.reserve(name.size());

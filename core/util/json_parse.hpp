@@ -126,4 +126,14 @@ std::string json_text(const Json& j) {
 // (long s) to 's' and U+212A (Kelvin sign) to 'k'; every other byte as it is.
 std::string fold_member_name(std::string_view name);
 
+// The error for a field whose member `obj` does not hold under its exact name `key`: "missing
+// field <field>", or, where a member's name equals `key` only ignoring case ("TreeNumber" for
+// treeNumber), a message naming that member. Go's encoding/json binds such a member to the
+// field; the readers here match names exactly, and refuse it rather than read the request
+// without the field (an optional field would take its default silently).
+std::string missing_field_message(const nlohmann::json& obj, std::string_view key,
+                                  std::string_view field);
+// Whether `obj` holds a member whose name equals `key` ignoring case but not exactly.
+bool has_member_in_other_case(const nlohmann::json& obj, std::string_view key);
+
 }  // namespace enygma
