@@ -22,6 +22,7 @@ export interface ErrorJson {
  * 'rejected', rule 'input', field the argument's name ('circuit', 'seed', 'count', 'format',
  * 'pk', 'options', ...); a call that answers with a promise never throws. */
 export declare class EnygmaError extends Error {
+  constructor(status: string, error: ErrorJson);
   /** 'rejected' (the input breaks a rule or the format), 'cancelled', 'invalid', 'error'. */
   readonly status: string;
   readonly rule: string;
@@ -130,8 +131,10 @@ export type VerifyResult = { valid: true; ms: number } | { valid: false; ms: num
 export type ValidateResult = { valid: true } | { valid: false; error: ErrorJson };
 
 export declare class Enygma {
-  /** Starts the worker and the module: with threads (`threads`, 1 to 64, default all cores up to
-   * 64) when the page
+  /** Made by `Enygma.create` only. */
+  private constructor();
+  /** Starts the worker and the module: with threads (`threads`, 1 to 64, or 0 or absent for the
+   * default: all cores up to 64) when the page
    * is cross-origin isolated, without otherwise. With threads, engines with relaxed SIMD get the
    * module's variant with the f64-lane kernel (the same proofs); `relaxedSimd: false` keeps the
    * other one. Cached proving keys are files in the origin private file system where there is
@@ -174,10 +177,14 @@ export declare class Enygma {
   /** A circuit's keys from a manifest (default: create's `manifestUrl`, itself by default
    * 'keys/manifest.json' relative to the page), checked
    * against its sizes and BLAKE2b-256 digests, decoded, cached decoded (the raw proving key as a
-   * file in the origin private file system, or a Blob in IndexedDB). */
+   * file in the origin private file system, or a Blob in IndexedDB). `stallTimeoutMs` (1 to
+   * 600000, default 30000): a wait for the network (the manifest, a response's headers, the
+   * next chunk of a key file) that gets nothing for this long fails the load (rule 'key', the
+   * URL named), so that a stalled server does not hold the calls queued behind it. */
   loadKeys(circuit: CircuitId, options?: {
     manifestUrl?: string | URL;
     noCache?: boolean;
+    stallTimeoutMs?: number;
     onDownload?: (event: { url: string; loaded: number; total: number }) => void;
   }): Promise<KeysLoaded>;
   /** Keys from the bytes of key files (raw or compressed); pk null (or undefined) for a
@@ -211,8 +218,13 @@ export declare class Enygma {
     testSeed?: string;
   }): ProofPromise;
   /** Stops a proof waiting or running (default: the running one); false when there is no such
-   * proof (an unknown id, one already answered). */
+   * proof (an unknown id, one already answered). Without threads (a page that is not
+   * cross-origin isolated) the busy worker is replaced: the calls sent after the running proof
+   * reject with status 'cancelled' too, except memory() and the warm-up questions. */
   cancel(id?: number): boolean;
+  /** {valid: false, error} for a proof that does not verify (a changed public signal, points
+   * off their curves); a response that does not parse as a proof rejects (rule 'input' for text
+   * that is not JSON, rule 'proof' naming the member of a malformed one). */
   verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
   /** Another format, default 'reference'; any other format is refused (rule 'input', field
    * 'format'). */

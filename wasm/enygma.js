@@ -123,6 +123,10 @@ function keyOf(circuit) {
   return m ? `${m[1]}-k${Number(m[2])}` : circuit;
 }
 
+function isSharedBuffer(value) {
+  return typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer;
+}
+
 // Whether an ArrayBuffer, or the buffer under a view, was detached (transferred elsewhere): its
 // bytes are gone, and it cannot be sent to the worker.
 function isDetached(value) {
@@ -289,13 +293,18 @@ export class Enygma {
   }
   // A circuit's keys from the server (manifestUrl: default create's), checked against the
   // manifest's sizes and BLAKE2b digests, decoded, and cached decoded (an OPFS file or an
-  // IndexedDB Blob). -> {circuit, k, source: 'cache'|'network', insecureDevKeys, circuitChecked,
-  // prefetched, ms, decodeSteps}
+  // IndexedDB Blob). stallTimeoutMs: a wait for the network (the manifest, the headers, each
+  // chunk of a key file) that gets nothing for this long fails the load (default 30 s), so that a
+  // stalled server cannot hold the calls queued behind it. -> {circuit, k, source:
+  // 'cache'|'network', insecureDevKeys, circuitChecked, prefetched, ms, decodeSteps}
   async loadKeys(circuit, options) {
-    let { manifestUrl, noCache = false, onDownload } = optionsOf(options);
+    let { manifestUrl, noCache = false, onDownload, stallTimeoutMs } = optionsOf(options);
     manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
     callbackOf(onDownload, 'onDownload');
-    const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache }, (event) => {
+    if (stallTimeoutMs != null && (!Number.isInteger(stallTimeoutMs) || stallTimeoutMs < 1 || stallTimeoutMs > 600000)) {
+      throw argumentError('stallTimeoutMs', 'stallTimeoutMs must be a whole number of milliseconds from 1 to 600000');
+    }
+    const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache, stallTimeoutMs }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
     // (#keys changes in the order of the worker's answers, which is the order of the calls: a
@@ -361,7 +370,18 @@ export class Enygma {
   async makeRequest(circuit, options) {
     const { seed, count } = optionsOf(options);
     if (isDetached(seed)) throw argumentError('seed', 'seed is over a detached ArrayBuffer (its bytes were transferred)');
-    return this.#call('makeRequest', { circuit, seed, count });
+    // Seed bytes go to the worker as a copy of their own: a view's whole buffer would be cloned
+    // with it (the wallet's heap around a 32-byte seed), and a SharedArrayBuffer's shared, so
+    // that the worker's wipe would zero the caller's seed. This copy is wiped once answered.
+    const bytes = ArrayBuffer.isView(seed) ? new Uint8Array(seed.buffer, seed.byteOffset, seed.byteLength)
+      : seed instanceof ArrayBuffer || isSharedBuffer(seed) ? new Uint8Array(seed) : null;
+    const copy = bytes ? Uint8Array.from(bytes) : null;
+    const made = this.#call('makeRequest', { circuit, seed: copy || seed, count });
+    if (copy) {
+      const wipe = () => copy.fill(0);
+      made.then(wipe, wipe);
+    }
+    return made;
   }
   // The transfer form of makeRequest: payees = the recipients sharing the amount.
   async makeTransfer(k, options) {
@@ -440,6 +460,8 @@ export class Enygma {
     const asked = this.#rejectPending(error, (pending) => STATE_QUESTIONS.has(pending.op));
     this.#runningProof = null;
     this.#starting = this.#start().catch((e) => {
+      // terminate() during the start: the calls waiting say so, as every call after it does
+      if (this.#terminated) throw terminatedError();
       // (the page went offline, the worker's script changed on the server): this instance has no
       // worker any more; every later call says so instead of waiting for one
       this.#worker.terminate();
@@ -470,6 +492,11 @@ export class Enygma {
     this.#rejectPending(terminatedError());
     this.#runningProof = null;
     this.#keys.clear(); // key bytes kept for a restart
+    // The module's memory (shared with the worker, with threads) is not held from here: the
+    // views into it and the info's reference to it go.
+    this.#cancelView = null;
+    this.#opSeq = null;
+    if (this.#info) this.#info = { ...this.#info, memory: null, opSeq: null };
   }
 
   // Rejects the calls waiting for the worker's answers, except those keep(pending) holds, which

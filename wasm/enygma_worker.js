@@ -103,7 +103,12 @@ function argumentFailure(field, error) {
 // The circuit of an operation: args.circuit ("transfer-k6", "ownership-721"), or args.k for
 // the transfer circuit of that k.
 function circuitOf(args) {
-  if (typeof args.circuit === 'string' && args.circuit) return args.circuit;
+  if (typeof args.circuit === 'string' && args.circuit) {
+    // k without leading zeros, as the module reads it ("deposit-k02" is "deposit-k2": the key
+    // manifest and the prefetched keys are found under that name)
+    var m = /^(.+)-k(\d{1,3})$/.exec(args.circuit);
+    return m ? m[1] + '-k' + Number(m[2]) : args.circuit;
+  }
   if (typeof args.circuit === 'number') return 'transfer-k' + args.circuit;
   if (args.k != null) return 'transfer-k' + args.k;
   throw argumentFailure('circuit', args.circuit == null ? 'no circuit given'
@@ -279,8 +284,10 @@ async function removeStaleKeyFiles(db) {
 
 // Downloads url, reporting progress; checks the size and BLAKE2b-256 digest of the manifest.
 // Never more than the manifest's size is read: a longer file is refused as soon as it is longer.
-async function download(id, url, expect) {
-  var response = await fetched(url, url, { cache: 'no-cache' });
+// A server that stops sending for stallMs fails the download (see stalling).
+async function download(id, url, expect, stallMs) {
+  var controller = new AbortController();
+  var response = await fetched(url, url, { cache: 'no-cache' }, stallMs, controller);
   if (!response.ok) {
     throw new Failure('error', { error: 'GET ' + url + ': HTTP ' + response.status, rule: 'key', field: url });
   }
@@ -292,8 +299,13 @@ async function download(id, url, expect) {
   for (;;) {
     var chunk;
     try {
-      chunk = await reader.read();
+      chunk = await stalling(reader.read(), stallMs, function () {
+        reader.cancel().catch(function () {});
+        controller.abort();
+        return stallFailure(url, url, stallMs);
+      });
     } catch (e) {
+      if (e instanceof Failure) throw e;
       throw networkFailure(url, url, e);
     }
     if (chunk.done) break;
@@ -373,12 +385,42 @@ function networkFailure(url, field, e) {
       "page's Content-Security-Policy connect-src)", rule: 'key', field: field
   });
 }
-async function fetched(url, field, init) {
+// The response's headers, within stallMs; `controller` (optional: the caller's, to abort the
+// body's read with it too) aborts the request when they do not come.
+async function fetched(url, field, init, stallMs, controller) {
+  controller = controller || new AbortController();
   try {
-    return await fetch(url, init);
+    return await stalling(fetch(url, Object.assign({}, init, { signal: controller.signal })), stallMs, function () {
+      controller.abort();
+      return stallFailure(url, field, stallMs);
+    });
   } catch (e) {
+    if (e instanceof Failure) throw e;
     throw networkFailure(url, field, e);
   }
+}
+
+// A key server that stops sending (a connection stalled mid-file, a proxy that holds it) would
+// hold this worker's queue, and every call behind the download, for good: each wait for the
+// network (the headers, each chunk, the manifest's body) that gets nothing for stallMs
+// (loadKeys' stallTimeoutMs, default DEFAULT_STALL_MS) fails instead, naming the URL.
+var DEFAULT_STALL_MS = 30000;
+function stalling(promise, stallMs, onStall) {
+  var timer = null;
+  var stalled = new Promise(function (resolve, reject) {
+    timer = setTimeout(function () {
+      reject(onStall());
+    }, stallMs || DEFAULT_STALL_MS);
+  });
+  return Promise.race([promise, stalled]).finally(function () {
+    clearTimeout(timer);
+  });
+}
+function stallFailure(url, field, stallMs) {
+  return new Failure('error', {
+    error: 'GET ' + url + ': nothing received for ' + ((stallMs || DEFAULT_STALL_MS) / 1000) +
+      ' s (the server or the network stalled)', rule: 'key', field: field
+  });
 }
 
 function manifestFailure(field, error) {
@@ -413,10 +455,12 @@ var MAX_KEY_BYTES = 1 << 30;
 // starts it for the circuits in args.prefetchKeys (with args.prefetchManifestUrl), beside the
 // module's start; the first loadKeys of such a circuit with the same manifest takes the
 // result. -----------------------------------------------------------------------------------
-async function keysFromCache(circuit, manifestUrlText, noCache) {
+async function keysFromCache(circuit, manifestUrlText, noCache, stallMs) {
   var t0 = now();
   var manifestUrl = new URL(manifestUrlText || 'keys/manifest.json', self.location.href);
-  var manifestResponse = await fetched(manifestUrl.href, 'manifest', { cache: 'no-cache' });
+  var manifestController = new AbortController();
+  var manifestResponse = await fetched(manifestUrl.href, 'manifest', { cache: 'no-cache' }, stallMs,
+    manifestController);
   if (!manifestResponse.ok) {
     throw new Failure('error', {
       error: 'GET ' + manifestUrl.pathname + ': HTTP ' + manifestResponse.status, rule: 'key', field: 'manifest'
@@ -424,8 +468,12 @@ async function keysFromCache(circuit, manifestUrlText, noCache) {
   }
   var manifest = null;
   try {
-    manifest = await manifestResponse.json();
+    manifest = await stalling(manifestResponse.json(), stallMs, function () {
+      manifestController.abort();
+      return stallFailure(manifestUrl.href, 'manifest', stallMs);
+    });
   } catch (e) {
+    if (e instanceof Failure) throw e;
     throw manifestFailure('manifest', 'GET ' + manifestUrl.pathname + ' is not JSON (' + e.message + ')');
   }
   if (!manifest || !Array.isArray(manifest.circuits)) {
@@ -710,7 +758,8 @@ var ops = {
     // From a prefetch, ms.manifest and ms.cacheRead are the prefetch's, beside the module's start.
     var c;
     try {
-      c = await (prefetched ? prefetch.pending : keysFromCache(circuit, args.manifestUrl, args.noCache));
+      c = await (prefetched ? prefetch.pending
+        : keysFromCache(circuit, args.manifestUrl, args.noCache, args.stallTimeoutMs));
     } catch (e) {
       // No entry: a circuit the module does not know is the caller's error, as in every call.
       if (e instanceof Failure && e.error.field === 'circuit') {
@@ -748,12 +797,12 @@ var ops = {
         return store.delete(circuit);
       });
     }
-    var pkPending = download(id, entry.proving_key.href, entry.proving_key);
+    var pkPending = download(id, entry.proving_key.href, entry.proving_key, args.stallTimeoutMs);
     // Meanwhile the circuit that the keys are compared with (its constraint system and digest,
     // built once per module): the download needs no work of this thread until its bytes are in.
     abi.circuitInfo(circuit);
     var pk = await pkPending;
-    var vk = await download(id, entry.verifying_key.href, entry.verifying_key);
+    var vk = await download(id, entry.verifying_key.href, entry.verifying_key, args.stallTimeoutMs);
     var tDownload = now();
     var info = check(abi.loadKeys(circuit, pk, vk, verifierLoadFlags())).json;
     var tDecode = now();

@@ -782,6 +782,37 @@ test('page API: makeRequest takes a nonempty text or 32 bytes as its seed; anyth
   }
 });
 
+// A wallet's seed in a view over its own memory: the worker is sent those 32 bytes alone (not the
+// buffer around them), and a seed in shared memory is not zeroed in the caller's memory by the
+// worker's wipe of its copy; the page's own copy is wiped once answered.
+test('page API: makeRequest sends a seed view\'s 32 bytes alone and leaves the caller\'s bytes as they were', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, sent } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    const bytes = abi.testSeedFromText('api seed');
+    const expected = abi.makeRequest(K, bytes).text;
+    const heap = new Uint8Array(4096).fill(0xab); // the wallet's other secrets around the seed
+    heap.set(bytes, 1000);
+    assert.equal(await enygma.makeRequest('transfer-k2', { seed: heap.subarray(1000, 1032) }), expected);
+    const posted = sent.filter(([, op]) => op === 'makeRequest').map(([, , args]) => args.seed);
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0].buffer.byteLength, 32);
+    assert.ok(posted[0].every((b) => b === 0), 'the page\'s copy is wiped once answered');
+    assert.deepEqual(heap.subarray(1000, 1032), bytes);
+    assert.ok(heap.subarray(0, 1000).every((b) => b === 0xab) && heap.subarray(1032).every((b) => b === 0xab));
+    const shared = new Uint8Array(new SharedArrayBuffer(64), 16, 32);
+    shared.set(bytes);
+    assert.equal(await enygma.makeRequest('transfer-k2', { seed: shared }), expected);
+    assert.deepEqual(Uint8Array.from(shared), bytes);
+    const wholeShared = new SharedArrayBuffer(32);
+    new Uint8Array(wholeShared).set(bytes);
+    assert.equal(await enygma.makeRequest('transfer-k2', { seed: wholeShared }), expected);
+    assert.deepEqual(new Uint8Array(wholeShared), bytes);
+    enygma.terminate();
+  });
+});
+
 test('page API: makeRequest refuses a count that is not a whole number from 0 up, naming it and its value', async () => {
   const { enygma } = await api();
   for (const [count, shown] of [[-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], ['2', '"2"']]) {
@@ -861,6 +892,9 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
     [() => enygma.loadKeys('transfer-k2', 5), 'options'],
     [() => enygma.loadKeys('transfer-k2', { manifestUrl: 'http://[' }), 'manifestUrl'],
     [() => enygma.loadKeys('transfer-k2', { onDownload: 'log' }), 'onDownload'],
+    [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 0 }), 'stallTimeoutMs'],
+    [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 1.5 }), 'stallTimeoutMs'],
+    [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 600001 }), 'stallTimeoutMs'],
     [() => enygma.loadKeyBytes('transfer-k2', 'str', keys.vk), 'pk'],
     [() => enygma.loadKeyBytes('transfer-k2', 12345, keys.vk), 'pk'],
     [() => enygma.loadKeyBytes('transfer-k2', keys.pk), 'vk'],
@@ -1020,6 +1054,25 @@ test('page API: a cancel whose new worker does not start: the proof rejects, and
   });
 });
 
+test('page API: terminate() while a cancel\'s new worker starts: the calls waiting for it reject as terminated, not as a failed start', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, hooks } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    const proof = enygma.prove('transfer-k2', vector('transfer-k2.json'));
+    let waiting = null;
+    hooks.onStarted = () => {
+      assert.equal(proof.cancel(), true); // the new worker starts
+      waiting = enygma.validate('transfer-k2', vector('transfer-k2.json'));
+      enygma.terminate();
+    };
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    const terminated = { status: 'cancelled', rule: 'cancelled', field: '', message: /terminated/ };
+    await rejectsWith(() => waiting, terminated);
+    await rejectsWith(() => enygma.memory(), terminated);
+  });
+});
+
 test('page API: a module that fails (an abort: its memory exhausted) is replaced: its call and the calls waiting reject saying so, later calls run on a new worker with the keys', async () => {
   const { Enygma } = await api();
   // The first worker's module aborts in its first proof (as it does when its memory runs out).
@@ -1122,12 +1175,15 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
   const manifest = { circuits: [{ id: 'transfer-k2', k: 2,
     proving_key: { url: 'transfer-k2.pk', bytes: keys.pk.length, blake2b: digest(keys.pk) },
     verifying_key: { url: 'transfer-k2.vk', bytes: keys.vk.length, blake2b: digest(keys.vk) } }] };
-  let served = {}; // path -> bytes, 'manifest', 'endless' or 'fail'
-  let cancelled = 0;
+  // path -> bytes, 'manifest', 'endless', 'fail', 'stall' (headers, then no byte) or
+  // 'stall-headers' (nothing at all)
+  let served = {};
+  let cancelled = 0, aborted = 0;
   const reader = (bytes) => {
     let done = false;
     return {
       read: async () => {
+        if (bytes === 'stall') return new Promise(() => {});
         if (bytes === 'endless') return { done: false, value: new Uint8Array(1 << 16) };
         if (done) return { done: true };
         done = true;
@@ -1136,9 +1192,13 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
       cancel: async () => { cancelled += 1; },
     };
   };
-  globalThis.fetch = async (url) => {
+  globalThis.fetch = async (url, init) => {
     const what = served[new URL(url).pathname];
+    init.signal.addEventListener('abort', () => { aborted += 1; });
     if (what === 'fail') throw new TypeError('Failed to fetch');
+    if (what === 'stall-headers') {
+      return new Promise((resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    }
     if (what === undefined) return { ok: false, status: 404 };
     if (what === 'manifest') return { ok: true, status: 200, json: async () => manifest };
     return { ok: true, status: 200, body: { getReader: () => reader(what) } };
@@ -1174,6 +1234,23 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
     await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: pkUrl, message: /transfer-k2\.pk failed: Failed to fetch/ });
     served['/keys/manifest.json'] = 'fail';
     await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: 'manifest', message: /manifest\.json failed: Failed to fetch/ });
+    // A server that stops sending, before the headers or mid-file: the load fails after
+    // stallTimeoutMs, its request aborted, and the call queued behind it runs.
+    served = { '/keys/manifest.json': 'manifest', '/keys/transfer-k2.pk': 'stall', '/keys/transfer-k2.vk': keys.vk };
+    aborted = 0;
+    const stalledLoad = enygma.loadKeys('transfer-k2', { stallTimeoutMs: 150 });
+    const behind = enygma.validate('transfer-k2', vector('transfer-k2.json'));
+    await rejectsWith(() => stalledLoad,
+      { status: 'error', rule: 'key', field: pkUrl, message: /^GET http:\/\/localhost\/keys\/transfer-k2\.pk: nothing received for 0\.15 s/ });
+    assert.equal((await within(behind, 10000)).valid, true);
+    assert.equal(aborted, 1);
+    served['/keys/manifest.json'] = 'stall-headers';
+    await rejectsWith(() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 150 }),
+      { status: 'error', rule: 'key', field: 'manifest', message: /manifest\.json: nothing received for 0\.15 s/ });
+    assert.equal(aborted, 2);
+    // k written with a leading zero is the same circuit, in the manifest too
+    served = { '/keys/manifest.json': 'manifest', '/keys/transfer-k2.pk': keys.pk, '/keys/transfer-k2.vk': keys.vk };
+    assert.equal((await within(enygma.loadKeys('transfer-k02'), 10000)).circuit, 'transfer-k2');
     assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true);
     enygma.terminate();
   } finally {
