@@ -27,6 +27,28 @@ void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 
+// The file with section 1 (the header) replaced by `header`, every other section as it was.
+std::vector<uint8_t> with_header(const std::vector<uint8_t>& file,
+                                 const std::vector<uint8_t>& header) {
+  std::vector<uint8_t> out(file.begin(), file.begin() + 12);
+  for (size_t at = 12; at < file.size();) {
+    const uint32_t id = u32_at(file, at);
+    const uint64_t size = u64_at(file, at + 4);
+    const auto body = file.begin() + std::ptrdiff_t(at + 12);
+    const std::vector<uint8_t> kept =
+        id == 1 ? header : std::vector<uint8_t>(body, body + std::ptrdiff_t(size));
+    for (int i = 0; i < 4; ++i) out.push_back(uint8_t(id >> (8 * i)));
+    for (int i = 0; i < 8; ++i) out.push_back(uint8_t(uint64_t(kept.size()) >> (8 * i)));
+    out.insert(out.end(), kept.begin(), kept.end());
+    at += 12 + size;
+  }
+  return out;
+}
+// Section 1's body.
+std::vector<uint8_t> header_of(const std::vector<uint8_t>& file) {
+  return {file.begin() + 24, file.begin() + 24 + std::ptrdiff_t(u64_at(file, 16))};
+}
+
 bool rows_equal_canonically(const SparseMatrix& x, const SparseMatrix& y) {
   if (x.rows() != y.rows()) return false;
   for (size_t i = 0; i < x.rows(); ++i) {
@@ -176,6 +198,43 @@ TEST(R1csFile, DamagedOrForeignFilesAreRefused) {
   EXPECT_NE(error(w.take()).find("twice"), std::string::npos);
 }
 
+// Each check of the header and the wire map alone, with the field it names.
+TEST(R1csFile, EachHeaderCheckRefusesItsFault) {
+  TestRng rng(34);
+  auto rc = test::random_circuit(rng, 2, 6, 8);
+  const auto good = write_r1cs_file(rc.r1cs);
+  ASSERT_TRUE(read_r1cs_file(with_header(good, header_of(good))).ok());
+  auto error = [](const std::vector<uint8_t>& bytes) {
+    auto r = read_r1cs_file(bytes);
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
+  };
+  auto bad = good;
+  put_u32(bad, 24, 48);  // BLS12-381's 48-byte elements
+  EXPECT_EQ(error(bad), "header.n8: r1cs file: field elements of 48 bytes (expected 32: BN254)");
+  std::vector<uint8_t> header = header_of(good);
+  EXPECT_EQ(error(with_header(good, {header.begin(), header.begin() + 4})),
+            "header: r1cs file: truncated header");
+  EXPECT_EQ(error(with_header(good, {header.begin(), header.end() - 1})),
+            "header: r1cs file: truncated header");
+  header.push_back(0);
+  EXPECT_EQ(error(with_header(good, header)), "header: r1cs file: header section is too long");
+  bad = good;
+  put_u32(bad, 60, 0);
+  EXPECT_EQ(error(bad), "header.nWires: r1cs file: no wires (wire 0 is the constant 1)");
+  bad = good;
+  put_u32(bad, 72, rc.r1cs.num_wires - 2);  // private inputs: with the 2 public, every wire but 0
+  EXPECT_EQ(error(bad), "header.nWires: r1cs file: more inputs and outputs than wires");
+  // the wire map (the last section) one entry short
+  bad = good;
+  const size_t map = good.size() - 12 - 8 * size_t(rc.r1cs.num_wires);
+  ASSERT_EQ(u32_at(good, map), 3u);
+  bad.resize(bad.size() - 8);
+  put_u32(bad, map + 4, 8 * (rc.r1cs.num_wires - 1));
+  EXPECT_EQ(error(bad), "map: r1cs file: wire map has " + std::to_string(rc.r1cs.num_wires - 1) +
+                            " entries, not " + std::to_string(rc.r1cs.num_wires));
+}
+
 TEST(WtnsFile, RoundTripAndLayout) {
   TestRng rng(33);
   auto rc = test::random_circuit(rng, 3, 20, 30);
@@ -225,6 +284,16 @@ TEST(WtnsFile, DamagedFilesAreRefused) {
   bad = good;
   bad.resize(bad.size() + 32);  // one value more than the section holds, after it
   EXPECT_NE(error(bad).find("32 bytes after the last section"), std::string::npos);
+  bad = good;
+  put_u32(bad, 24, 48);
+  EXPECT_EQ(error(bad), "wtns file: values of 48 bytes (expected 32)");
+  std::vector<uint8_t> header = header_of(good);
+  EXPECT_EQ(error(with_header(good, {header.begin(), header.begin() + 2})),
+            "wtns file: truncated header");
+  EXPECT_EQ(error(with_header(good, {header.begin(), header.end() - 1})),
+            "wtns file: truncated header");
+  header.push_back(0);
+  EXPECT_EQ(error(with_header(good, header)), "wtns file: header section is too long");
   // version 1 files have the same layout and are accepted
   bad = good;
   put_u32(bad, 4, 1);
