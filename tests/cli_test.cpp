@@ -479,6 +479,79 @@ TEST(Cli, OutputsGoWhereTheirPathLeads) {
   EXPECT_NE(lost.err.find("cannot write standard output"), std::string::npos) << lost.err;
 }
 
+// Outputs through a path to this process's standard output, a dangling link, a file-size limit
+// reached mid-write, a folder option naming a file, an option where a value should be.
+TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  const std::string enygma = test::enygma_binary().string();
+  auto shell = [](const std::string& script) {
+    test::Child child("/bin/sh", {"-c", script}, {});
+    return child.wait();
+  };
+  // --out /dev/stdout with standard output sent to a file: written where the shell sends it
+  // (appended after the line before it), not a new file in its place
+  const std::string log = tmp / "log.txt";
+  auto r = shell("echo before > " + log + "; " + enygma + " export-vk --k 2 --keys " + keys_dir +
+                 " --out /dev/stdout >> " + log + "; echo after >> " + log);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string logged = test::read_all(log);
+  EXPECT_EQ(logged.rfind("before\n{", 0), 0u) << logged.substr(0, 40);
+  EXPECT_NE(logged.find("vk_alpha_1"), std::string::npos);
+  EXPECT_EQ(logged.substr(logged.size() - 6), "after\n");
+  // export-proof's two outputs both on standard output (a pipe here), however written: refused
+  write(tmp / "resp.json", "{}");
+  for (const char* same : {"/dev/stdout", "/dev/fd/1"}) {
+    r = run_enygma(
+        {"export-proof", "--proof", tmp / "resp.json", "--out-proof", same, "--out-public", "-"});
+    EXPECT_EQ(r.exit_code, 64) << same << ": " << r.err;
+    EXPECT_NE(r.err.find("name the same file"), std::string::npos) << r.err;
+  }
+  // a dangling link: the file it names is created, the link kept
+  std::filesystem::create_directory(tmp / "elsewhere");
+  ASSERT_EQ(symlink("elsewhere/real.json", (tmp / "dangling.json").c_str()), 0);
+  r = run_enygma({"make-request", "--k", "2", "--seed", "1", "--out", tmp / "dangling.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  struct stat st;
+  ASSERT_EQ(lstat((tmp / "dangling.json").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  ASSERT_EQ(stat((tmp / "elsewhere/real.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // a file-size limit reached mid-write (SIGXFSZ ends the program): the witness's temporary
+  // file is removed, not left with part of the witness
+  std::filesystem::create_directory(tmp / "limited");
+  r = shell("ulimit -f 8; exec " + enygma + " witness --k 2 --input " +
+            vector_path("transfer-k2.json") + " --out " + (tmp / "limited/w.wtns"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp / "limited"))
+      << std::filesystem::directory_iterator(tmp / "limited")->path();
+  // and a write that succeeds leaves nothing but its file
+  r = run_enygma({"witness", "--k", "2", "--input", vector_path("transfer-k2.json"), "--out",
+                  tmp / "limited/w.wtns"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(tmp / "limited")) {
+    EXPECT_EQ(e.path().filename(), "w.wtns");
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);
+  // setup's folder a file: refused before the keys are made
+  write(tmp / "file", "x");
+  r = run_enygma({"setup", "--k", "2", "--out", tmp / "file"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot use as a folder " + (tmp / "file") + ": Not a directory"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("INSECURE"), std::string::npos) << r.err;  // no key made
+  // an option where a value should be
+  r = run_enygma(
+      {"witness", "--k", "2", "--input", vector_path("transfer-k2.json"), "--out", "--explain"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--out needs a value, got the option --explain (write --out=--explain"),
+            std::string::npos)
+      << r.err;
+}
+
 // Threads the system refuses (an address-space limit here; a container's pids limit elsewhere)
 // are an error that says so, exit 1, not an abort (std::terminate from a pool's half-started
 // threads).

@@ -48,18 +48,6 @@ int run_export_vk(int argc, char** argv) {
   return 0;
 }
 
-// Whether two output paths lead to the same place ("-" is standard output).
-bool same_output(const std::string& a, const std::string& b) {
-  if (a == b) return true;
-  if (a == "-" || b == "-") return false;
-  // (absolute first: weakly_canonical leaves a relative path that does not exist yet as it is,
-  // so that a.json and ./a.json would differ)
-  std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ea),
-             cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), eb);
-  return !ea && !eb && ca == cb;
-}
-
 // An output path whose folder is missing: refused before anything is written, so that a failed
 // export never leaves a proof.json beside a public.json of another proof.
 Status output_folder_exists(const std::string& path) {
@@ -98,7 +86,7 @@ int run_export_proof(int argc, char** argv) {
   // Two files: one path for both would keep only the second (the proof overwritten), and both
   // on standard output would be two JSON texts run together.
   const std::string out_proof = *args.get("out-proof"), out_public = *args.get("out-public");
-  if (same_output(out_proof, out_public)) {
+  if (native::same_output_place(out_proof, out_public)) {
     fputs("enygma export-proof: --out-proof and --out-public name the same file\n", stderr);
     return native::kExitUsage;
   }

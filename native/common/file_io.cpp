@@ -8,9 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace enygma::native {
 
@@ -188,12 +191,41 @@ namespace {
 struct PendingOutput {
   const OutputFile* file = nullptr;
   bool stream = false;  // "-", a pipe or a device: written to as it is
+  int stream_fd = -1;   // a stream that is this process's standard output or error: that fd
   std::string target;   // a regular file: the file replaced (through a link, the file it names)
   std::string tmp;      // its temporary file beside it, once created
 };
 
-// "-", a pipe or a device are streams; a folder is refused; a regular file (or none yet) is
-// replaced through a temporary file.
+// The file an open descriptor is, if it is open.
+bool same_file(const struct stat& st, int fd) {
+  struct stat o;
+  return fstat(fd, &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino;
+}
+
+// Where a symbolic link leads when what it names does not exist yet (a dangling link: the file
+// it names is created, as a shell's `>` creates it), followed link by link (at most 40, as the
+// kernel does); the path itself when it is no link.
+std::string dangling_link_target(std::string path) {
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    char buf[PATH_MAX];
+    const ssize_t n = readlink(path.c_str(), buf, sizeof buf - 1);
+    if (n <= 0) return path;
+    std::string next(buf, size_t(n));
+    if (next[0] != '/') {
+      const size_t slash = path.rfind('/');
+      if (slash != std::string::npos) next = path.substr(0, slash + 1) + next;
+    }
+    path = next;
+  }
+  return path;
+}
+
+// "-", a pipe or a device are streams, and so is a file that is this process's standard output
+// or error (`--out /dev/stdout` with stdout sent to a file: written to where the shell put it,
+// not replaced by a new file); a folder is refused; a regular file (or none yet) is replaced
+// through a temporary file.
 Result<PendingOutput> check_output(const OutputFile& file) {
   PendingOutput out;
   out.file = &file;
@@ -201,11 +233,19 @@ Result<PendingOutput> check_output(const OutputFile& file) {
   if (path.empty()) return make_error("no file name given", "io", path);
   if (path == "-") {
     out.stream = true;
+    out.stream_fd = STDOUT_FILENO;
     return out;
   }
   out.target = path;
   if (struct stat st; stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return make_error(path + " is a folder", "io", path);
+    for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+      if (same_file(st, fd)) {
+        out.stream = true;
+        out.stream_fd = fd;
+        return out;
+      }
+    }
     if (!S_ISREG(st.st_mode)) {
       out.stream = true;
       return out;
@@ -214,14 +254,19 @@ Result<PendingOutput> check_output(const OutputFile& file) {
       out.target = resolved;
       free(resolved);
     }
+  } else {
+    out.target = dangling_link_target(path);
   }
   return out;
 }
 
-Status write_stream(const OutputFile& file) {
-  if (file.path == "-") {
-    if (fflush(stdout) != 0 || !write_all(STDOUT_FILENO, file.data, file.size)) {
-      return io_error("cannot write", "standard output");
+Status write_stream(const PendingOutput& out) {
+  const OutputFile& file = *out.file;
+  if (out.stream_fd >= 0) {
+    const bool flushed = fflush(out.stream_fd == STDOUT_FILENO ? stdout : stderr) == 0;
+    if (!flushed || !write_all(out.stream_fd, file.data, file.size)) {
+      return io_error("cannot write",
+                      file.path == "-" ? std::string("standard output") : file.path);
     }
     return ok_status();
   }
@@ -235,18 +280,85 @@ Status write_stream(const OutputFile& file) {
   return ok_status();
 }
 
-// The whole file into out.tmp (created; removed again on failure), synced, with its mode.
+// The temporary files of the writes under way, removed by a signal that ends the process (Ctrl-C,
+// SIGTERM, SIGHUP, SIGXFSZ: a file-size limit reached mid-write) before they are renamed: a
+// witness's or a request's secrets are not left in a file the user does not know of. Paths in fixed
+// buffers, read by the handler only up to g_tmp_count (set after the path is written).
+constexpr int kMaxPendingTmp = 8;
+char g_tmp_paths[kMaxPendingTmp][PATH_MAX];
+volatile sig_atomic_t g_tmp_count = 0;
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
+constexpr int kNumCleanupSignals = 4;
+struct sigaction g_previous[kNumCleanupSignals];
+
+extern "C" void remove_temporaries_and_die(int sig) {
+  for (int i = 0; i < g_tmp_count; ++i) unlink(g_tmp_paths[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// Installs the handler for the duration of a write (the previous handlers back afterwards: the
+// server keeps its own).
+class TemporaryFileGuard {
+ public:
+  TemporaryFileGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = remove_temporaries_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (int s : kCleanupSignals) sigaddset(&sa.sa_mask, s);
+    for (int i = 0; i < kNumCleanupSignals; ++i) sigaction(kCleanupSignals[i], &sa, &g_previous[i]);
+  }
+  ~TemporaryFileGuard() {
+    g_tmp_count = 0;
+    for (int i = 0; i < kNumCleanupSignals; ++i)
+      sigaction(kCleanupSignals[i], &g_previous[i], nullptr);
+  }
+  TemporaryFileGuard(const TemporaryFileGuard&) = delete;
+  TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
+  // (a path that cannot be registered, too long or one too many, is written all the same)
+  static void add(const std::string& path) {
+    if (g_tmp_count >= kMaxPendingTmp || path.size() >= PATH_MAX) return;
+    memcpy(g_tmp_paths[g_tmp_count], path.c_str(), path.size() + 1);
+    g_tmp_count = g_tmp_count + 1;
+  }
+};
+
+// A name for the temporary file beside `target` that nobody can know in advance (a predictable
+// name in a shared folder could be taken first: a file of another user's, or a link).
+std::string temporary_name(const std::string& target, bool short_form) {
+  uint8_t r[8];
+  randombytes_buf(r, sizeof r);
+  char hex[17];
+  for (int i = 0; i < 8; ++i) snprintf(hex + 2 * i, 3, "%02x", r[i]);
+  if (!short_form) return target + "." + hex + ".tmp";
+  const size_t slash = target.rfind('/');
+  return (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + ".enygma." +
+         hex + ".tmp";
+}
+
+// The whole file into out.tmp (created new, never an existing file or a link; removed again on
+// failure), synced, with its mode.
 Status write_temporary(PendingOutput& out) {
   const OutputFile& file = *out.file;
   const mode_t mode = file.access == FileAccess::kOwnerOnly ? 0600 : 0644;
-  const std::string tmp = out.target + ".tmp." + std::to_string(getpid());
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return io_error("cannot create", file.path);
+  int fd = -1;
+  std::string tmp;
+  bool short_form = false;  // a name too long with the suffix: a short one in its folder
+  for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
+    tmp = temporary_name(out.target, short_form);
+    fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno == EEXIST) continue;
+    if (errno != ENAMETOOLONG || short_form) break;
+    short_form = true;
+  }
+  if (fd < 0) return io_error("cannot create a temporary file for", file.path);
+  TemporaryFileGuard::add(tmp);
   out.tmp = tmp;
-  // The mode asked for whatever the umask, and whatever a file replaced had.
-  const bool written = write_all(fd, file.data, file.size);
+  // The mode asked for whatever the umask, set before a byte is written.
+  const bool moded = fchmod(fd, mode) == 0;
+  const bool written = moded && write_all(fd, file.data, file.size);
   const int write_errno = errno;
-  const bool synced = written && fchmod(fd, mode) == 0 && fsync(fd) == 0;
+  const bool synced = written && fsync(fd) == 0;
   const int sync_errno = errno;
   const bool closed = close(fd) == 0;
   if (!written || !synced || !closed) {
@@ -272,6 +384,7 @@ void sync_folder_of(const std::string& target) {
 }  // namespace
 
 Status write_output_files(std::span<const OutputFile> files) {
+  TemporaryFileGuard guard;
   std::vector<PendingOutput> pending;
   for (const OutputFile& file : files) {
     auto checked = check_output(file);
@@ -292,7 +405,7 @@ Status write_output_files(std::span<const OutputFile> files) {
   }
   for (PendingOutput& out : pending) {
     if (!out.stream) continue;
-    if (Status st = write_stream(*out.file); !st) {
+    if (Status st = write_stream(out); !st) {
       discard();
       return st;
     }
@@ -316,6 +429,22 @@ Status write_output_file(const std::string& path, const void* data, size_t size,
   return write_output_files({&file, 1});
 }
 
+bool same_output_place(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto identity = [](const std::string& path, struct stat& st) {
+    return path == "-" ? fstat(STDOUT_FILENO, &st) == 0 : stat(path.c_str(), &st) == 0;
+  };
+  struct stat sa, sb;
+  if (identity(a, sa) && identity(b, sb)) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (a == "-" || b == "-") return false;
+  // (absolute first: weakly_canonical leaves a relative path that does not exist yet as it is,
+  // so that a.json and ./a.json would differ)
+  std::error_code ea, eb;
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ea),
+             cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), eb);
+  return !ea && !eb && ca == cb;
+}
+
 Status make_directories(const std::string& path) {
   std::string cur;
   for (size_t i = 0; i <= path.size(); ++i) {
@@ -325,6 +454,15 @@ Status make_directories(const std::string& path) {
       }
     }
     if (i < path.size()) cur.push_back(path[i]);
+  }
+  // an existing file of that name (EEXIST above) is no folder: said now, before the work whose
+  // files would go there
+  if (struct stat st; !path.empty()) {
+    if (stat(path.c_str(), &st) != 0) return io_error("cannot create folder", path);
+    if (!S_ISDIR(st.st_mode)) {
+      errno = ENOTDIR;
+      return io_error("cannot use as a folder", path);
+    }
   }
   return ok_status();
 }

@@ -65,8 +65,12 @@ struct OutputFile {
 Status write_output_files(std::span<const OutputFile> files);
 // An output file (--out): written whole to a temporary file beside it, synced, then renamed
 // over it, so that no reader ever sees half of it; through a symbolic link the file it names is
-// replaced; a pipe or a device (/dev/null, a named pipe) is written to as it is; "-" is
-// standard output. Errors (rule "io") name `path`.
+// replaced (or created, for a link to a file not there yet); a pipe or a device (/dev/null, a
+// named pipe) is written to as it is; "-" is standard output, and so is a path to the file
+// standard output (or error) is sent to (/dev/stdout with `> file`). The temporary file has a
+// random name and is made new (never an existing file or a link) with its mode; a signal that
+// ends the program mid-write (SIGINT, SIGTERM, SIGHUP, SIGXFSZ) removes it. Errors (rule "io")
+// name `path`.
 Status write_output_file(const std::string& path, const void* data, size_t size,
                          FileAccess access = FileAccess::kPublic);
 inline Status write_output_file(const std::string& path, const std::vector<uint8_t>& bytes,
@@ -77,6 +81,10 @@ inline Status write_output_file(const std::string& path, const std::string& text
                                 FileAccess access = FileAccess::kPublic) {
   return write_output_file(path, text.data(), text.size(), access);
 }
+// Whether two output paths (--out) lead to the same place: the same file where both exist ("-"
+// is this process's standard output, which /dev/stdout, /dev/fd/1 or the file it is sent to
+// also are), otherwise the same path once made absolute and canonical.
+bool same_output_place(const std::string& a, const std::string& b);
 // mkdir -p
 Status make_directories(const std::string& path);
 

@@ -30,6 +30,12 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
     if (!has_value) {
       if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
       value = argv[++i];
+      // `--web --backend fake` is a forgotten value, not a folder named --backend
+      if (value.rfind("--", 0) == 0) {
+        return fail(program, "--" + name + " needs a value, got the option " + value +
+                                 " (write --" + name + "=" + value +
+                                 " for a value that starts with --)");
+      }
     }
     if (value.empty() && !may_be_empty.count(name)) {
       return fail(program, "--" + name + " needs a value, got an empty one");
