@@ -204,8 +204,12 @@ TEST_F(ClusterTest, BothInstancesReceiveWorkUnderLoad) {
   HttpResponse page = http_request(lb_port_, "GET", "/healthcheck");
   EXPECT_EQ(page.status, 200);
   EXPECT_EQ(page.header("cross-origin-embedder-policy"), "require-corp");
-  // Per-instance metrics are not served through the balancer.
+  // Per-instance metrics are not served through the balancer, however the path is encoded
+  // (the instances decode %xx before routing).
   EXPECT_EQ(http_request(lb_port_, "GET", "/metrics").status, 404);
+  for (const char* encoded : {"/%6Detrics", "/%6detrics", "/metric%73", "/%6D%65%74%72%69%63%73"}) {
+    EXPECT_EQ(http_request(lb_port_, "GET", encoded).status, 404) << encoded;
+  }
   // The statistics page lists both instances UP.
   const std::string csv = http_request(stats_port_, "GET", "/;csv").body;
   EXPECT_NE(csv.find("provers,enygma1,"), std::string::npos) << csv;

@@ -1,10 +1,17 @@
 #include "native/server/access_log.hpp"
 
+#include <errno.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <ctime>
+#include <deque>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/util/json_parse.hpp"
 
@@ -12,10 +19,79 @@ namespace enygma::server {
 
 namespace {
 
-std::mutex& stdout_mutex() {
-  static std::mutex mu;
-  return mu;
-}
+// The queue of lines for stdout and the thread that writes them (write(2) on fd 1, not stdio:
+// nothing of the log is held in a FILE buffer). Never destroyed: a writer blocked on a stalled
+// stdout must not hold the process's exit.
+class LineWriter {
+ public:
+  static LineWriter& get() {
+    static LineWriter* writer = new LineWriter;
+    return *writer;
+  }
+  void push(std::string line, bool droppable) {
+    line.push_back('\n');
+    std::unique_lock lock(mu_);
+    if (droppable && queued_bytes_ + line.size() > limit_) {
+      dropped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    queued_bytes_ += line.size();
+    lines_.push_back(std::move(line));
+    ++pushed_;
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { run(); }).detach();
+    }
+    wake_.notify_one();
+  }
+  // Until every line pushed so far is written, or `limit` has passed.
+  void wait_written(std::chrono::milliseconds limit) {
+    std::unique_lock lock(mu_);
+    const uint64_t target = pushed_;
+    written_cv_.wait_for(lock, limit, [&] { return written_ >= target; });
+  }
+  uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
+  void set_limit(size_t bytes) {
+    std::lock_guard lock(mu_);
+    limit_ = bytes;
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      wake_.wait(lock, [&] { return !lines_.empty(); });
+      std::deque<std::string> batch;
+      batch.swap(lines_);
+      lock.unlock();
+      std::string text;
+      for (auto& line : batch) text += line;
+      write_all(text);
+      lock.lock();
+      queued_bytes_ -= text.size();
+      written_ += batch.size();
+      written_cv_.notify_all();
+    }
+  }
+  static void write_all(const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return;  // stdout closed: the lines are lost, as a closed log would lose them
+      done += size_t(n);
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable wake_, written_cv_;
+  std::deque<std::string> lines_;
+  size_t queued_bytes_ = 0;
+  size_t limit_ = kMaxQueuedLogBytes;
+  uint64_t pushed_ = 0, written_ = 0;
+  bool started_ = false;
+  std::atomic<uint64_t> dropped_{0};
+};
 
 double round3(double v) {
   return std::round(v * 1000.0) / 1000.0;
@@ -36,6 +112,10 @@ std::string utc_timestamp() {
   return buf;
 }
 
+AccessLog::AccessLog(bool enabled, size_t queue_bytes) : enabled_(enabled) {
+  LineWriter::get().set_limit(queue_bytes);
+}
+
 void AccessLog::write(const AccessRecord& r) {
   if (!enabled_) return;
   nlohmann::ordered_json j;
@@ -49,18 +129,17 @@ void AccessLog::write(const AccessRecord& r) {
   if (!r.circuit.empty()) j["circuit"] = r.circuit;
   if (r.queue_wait_ms) j["queue_wait_ms"] = round3(*r.queue_wait_ms);
   if (r.work_ms) j["work_ms"] = round3(*r.work_ms);
-  const std::string line = json_text(j);
-  std::lock_guard lock(stdout_mutex());
-  fwrite(line.data(), 1, line.size(), stdout);
-  fputc('\n', stdout);
-  fflush(stdout);
+  LineWriter::get().push(json_text(j), /*droppable=*/true);
 }
 
 void AccessLog::event(const std::string& json_line) {
-  std::lock_guard lock(stdout_mutex());
-  fwrite(json_line.data(), 1, json_line.size(), stdout);
-  fputc('\n', stdout);
-  fflush(stdout);
+  fflush(stdout);  // anything printed before through stdio comes first
+  LineWriter::get().push(json_line, /*droppable=*/false);
+  LineWriter::get().wait_written(std::chrono::seconds(1));
+}
+
+uint64_t AccessLog::dropped_access_lines() {
+  return LineWriter::get().dropped();
 }
 
 }  // namespace enygma::server

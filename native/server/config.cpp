@@ -150,6 +150,15 @@ const Option kOptions[] = {
     {"access-log", "ENYGMA_ACCESS_LOG", "one JSON line per request on stdout: on/off [on]",
      kBoolean, [](ServerConfig& c, const std::string& v) { return set_bool(c.access_log, v); },
      true},
+    {"access-log-queue", "ENYGMA_ACCESS_LOG_QUEUE",
+     "log lines held while stdout's reader stalls; beyond: dropped, counted [4MiB]",
+     "a size above 0 in bytes, KiB or MiB such as 4MiB (4M, 4MB) or 65536",
+     [](ServerConfig& c, const std::string& v) {
+       auto n = native::parse_byte_size(v);
+       if (!n || *n == 0) return false;
+       c.access_log_queue = *n;
+       return true;
+     }},
     {"isolation", "ENYGMA_ISOLATION",
      "send the cross-origin isolation headers (COOP, COEP) that browsers need for threads: "
      "on/off; --no-isolation is off [on]",
@@ -231,6 +240,7 @@ std::string ServerConfig::to_json() const {
   j["write_timeout_ms"] = write_timeout.count();
   j["drain_timeout_ms"] = drain_timeout.count();
   j["access_log"] = access_log;
+  j["access_log_queue"] = access_log_queue;
   j["reference_status_codes"] = reference_status_codes;
   j["isolation"] = isolation;
   j["backend"] = backend;

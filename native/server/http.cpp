@@ -2,10 +2,31 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <ctime>
 
 #include "core/util/error_json.hpp"
 
 namespace enygma::server {
+
+const std::string& http_date_now() {
+  thread_local std::time_t second = -1;
+  thread_local std::string text;
+  const std::time_t now = std::time(nullptr);
+  if (now != second) {
+    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[40];
+    snprintf(buf, sizeof buf, "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday], tm.tm_mday,
+             kMonths[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    text = buf;
+    second = now;
+  }
+  return text;
+}
 
 namespace {
 std::atomic<bool> g_isolation{true};

@@ -43,11 +43,17 @@ using SpanResponse = http::response<http::span_body<const char>>;
 void set_cross_origin_isolation(bool on);
 bool cross_origin_isolation();
 
+// The time now as an HTTP-date ("Sun, 06 Dec 2026 19:30:00 GMT", RFC 9110 5.6.7), formatted
+// once a second per thread.
+const std::string& http_date_now();
+
 // Set on every response: the page may use SharedArrayBuffer (WebAssembly threads) only when
-// cross-origin isolated, and nothing here is meant to be embedded by other origins.
+// cross-origin isolated, and nothing here is meant to be embedded by other origins. Date: RFC
+// 9110 6.6.1 (caches compute a response's age from it).
 template <class Fields>
 void set_common_headers(Fields& fields) {
   fields.set(http::field::server, "enygma");
+  fields.set(http::field::date, http_date_now());
   if (cross_origin_isolation()) {
     fields.set("Cross-Origin-Opener-Policy", "same-origin");
     fields.set("Cross-Origin-Embedder-Policy", "require-corp");

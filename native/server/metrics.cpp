@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "native/server/access_log.hpp"
+
 namespace enygma::server {
 
 namespace {
@@ -148,6 +150,10 @@ std::string Metrics::render(const Gauges& gauges) const {
   sample(out, "enygma_proofs_cancelled_total", "", static_cast<double>(cancelled_.load()));
   header(out, "enygma_proofs_failed_total", "counter", "Proofs that failed inside the prover.");
   sample(out, "enygma_proofs_failed_total", "", static_cast<double>(failed_.load()));
+  header(out, "enygma_access_log_dropped_total", "counter",
+         "Access log lines dropped because stdout did not take them (a stalled reader).");
+  sample(out, "enygma_access_log_dropped_total", "",
+         static_cast<double>(AccessLog::dropped_access_lines()));
   header(out, "enygma_open_connections", "gauge", "Open client connections.");
   sample(out, "enygma_open_connections", "", static_cast<double>(gauges.open_connections));
   header(out, "enygma_ready", "gauge", "1 while serving, 0 while draining.");

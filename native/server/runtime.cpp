@@ -14,7 +14,7 @@ Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
       backend_(std::move(backend)),
       router_(*backend_, config_.reference_status_codes),
       metrics_(backend_->served()),
-      access_log_(config_.access_log),
+      access_log_(config_.access_log, config_.access_log_queue),
       key_files_(backend_->circuits()),
       static_files_(config_.web_dir),
       provers_(config_.max_inflight, config_.queue, config_.prover_threads),

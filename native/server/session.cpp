@@ -66,12 +66,14 @@ void Session::wait_for_request() {
   await_request();
 }
 
-void Session::await_request() {
+void Session::await_request(bool arm) {
   state_ = State::kIdle;
   // A fresh connection must start its request within the header timeout: a client that
   // connects and says nothing holds a connection slot no longer than a stalled header does.
-  arm_timer(requests_answered_ == 0 ? server_.config().header_timeout
-                                    : server_.config().idle_timeout);
+  if (arm) {
+    arm_timer(requests_answered_ == 0 ? server_.config().header_timeout
+                                      : server_.config().idle_timeout);
+  }
   socket_.async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
     if (self->state_ != State::kIdle) return;
     if (ec) return self->close();
@@ -81,13 +83,17 @@ void Session::await_request() {
 
 void Session::read_header() {
   state_ = State::kHeader;
-  request_start_ = Clock::now();
+  // The header timeout runs from the request's first byte, an empty line before its request
+  // line included: not again from each empty line (a client sending one now and then would
+  // hold its connection for good).
+  const bool first_bytes = empty_lines_ == 0;
+  if (first_bytes) request_start_ = Clock::now();
   obs_fold_ = false;
   head_scanned_ = 0;
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(server_.config().max_header));
   parser_->body_limit(server_.config().max_body);
-  arm_timer(server_.config().header_timeout);
+  if (first_bytes) arm_timer(server_.config().header_timeout);
   read_head();
 }
 
@@ -102,7 +108,7 @@ void Session::read_head() {
     buffer_.consume(2 * skip);
     empty_lines_ += skip;
     head_scanned_ = 0;
-    if (buffer_.size() == 0) return await_request();  // nothing of a request yet
+    if (buffer_.size() == 0) return await_request(/*arm=*/false);  // nothing of a request yet
   }
   const std::string_view bytes = buffered();
   const size_t max_header = server_.config().max_header;

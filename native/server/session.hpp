@@ -49,7 +49,8 @@ class Session : public std::enable_shared_from_this<Session> {
   using Clock = std::chrono::steady_clock;
 
   void wait_for_request();
-  void await_request();
+  // arm: false to wait on under the timer already running (after empty lines, see read_head).
+  void await_request(bool arm = true);
   void read_header();
   void read_head();
   void refuse_oversized_head(std::string_view bytes);
