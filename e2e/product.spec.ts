@@ -193,6 +193,8 @@ test('a cancel stops only its own proof', async ({ page }) => {
   expect(r.badCancel).toBe(false);
   expect(r.b1).toBe(true);
   expect(r.finishedCancel).toBe(false);
+  // the race happened: A's cancel was sent after its last stage, before its answer
+  expect(r.aCancel).toBe(true);
   expect(r.raceA).toBe('ok');
   expect(r.raceB).toBe('same bytes');
   expect(r.cancelled).toBe('cancelled');

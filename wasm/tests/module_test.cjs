@@ -265,7 +265,7 @@ test('a test seed longer than 64 bytes is refused (it was ignored: the same proo
   assert.notEqual(a.text, b.text);
 });
 
-test('keys: raw export reloads; compressed bytes are refused when corrupt', () => {
+test('keys: raw export reloads; a raw key with a bit flipped, or empty, is refused and the keys before stay', () => {
   const raw = abi.exportProvingKeyRaw(K);
   assert.equal(raw.status, STATUS.OK);
   assert.deepEqual(raw.bytes, keys.pk); // dev setup already wrote the raw format
@@ -310,12 +310,14 @@ test('keys: KEYS_CHECKED_BY_THIS_MODULE loads without building the circuit; the 
   assert.equal(skipped.status, STATUS.OK, skipped.text);
   assert.deepEqual(Object.keys(skipped.json.steps_ms), ['verifying_key', 'proving_key', 'verifier']);
   assert.equal(abi.prove(K, request, seed, null).text, before.text);
-  // the two keys are still compared with each other: a verifying key of another circuit
-  const other = abi.insecureDevSetup(3, 'enygma-wasm-module-test');
+  // the two keys are still compared with each other: the verifying key of another setup of the
+  // same circuit (same name, same digest: only the comparison of their points refuses it)
+  const other = abi.insecureDevSetup(K, 'another setup of the same circuit');
   assert.equal(other.status, STATUS.OK);
   const mixed = abi.loadKeys(K, keys.pk, other.vk, LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE);
   assert.equal(mixed.status, STATUS.ERROR);
   assert.equal(mixed.json.rule, 'key');
+  assert.match(mixed.json.error, /come from different setups/);
   // the verifier's tables made by the first verification instead of the load: same answers
   const deferred = abi.loadKeys(K, keys.pk, keys.vk, LOAD_FLAGS.DEFER_VERIFIER);
   assert.equal(deferred.status, STATUS.OK, deferred.text);
