@@ -235,10 +235,14 @@ class FakeServerTest : public ::testing::Test {
     dir_ = make_temp_dir();
     const fs::path web = dir_ / "web";
     fs::create_directories(web / "sub");
+    fs::create_directories(web / "pkg");
     write_text(web / "index.html", "<!doctype html><title>demo</title>");
     write_text(web / "app.js", "export const x = 1;\n");
     write_text(web / "prover.wasm", std::string("\0asm\1\0\0\0", 8));
     write_text(web / "sub" / "index.html", "sub index");
+    // a package folder: its index.mjs names its build (as wasm/stamp_versions.cmake stamps it)
+    write_text(web / "pkg" / "index.mjs", "const PACKAGE_VERSION = '0123456789abcdef';\n");
+    write_text(web / "pkg" / "module.js", "// the package's module\n");
     // gzip forms: app.js's as new as app.js (sent), prover.wasm's older (stale: never sent),
     // data.json's a link (never sent).
     write_text(web / "app.js.gz", "gzip form of app.js");
@@ -956,12 +960,32 @@ TEST_F(FakeServerTest, StaticFilesInTheirGzipFormWhereTheClientTakesIt) {
   EXPECT_EQ(copied.header("content-encoding"), "gzip");
 }
 
-// A static file asked for with a nonempty `v` query (the package's versioned URLs) may be kept
-// without revalidation; any other query, an empty `v`, keys and the manifest are revalidated.
+// The version wasm/stamp_versions.cmake gives one file: the first 16 hex digits of the SHA-256 of
+// its SHA-256 in hex and a newline.
+std::string stamped_version(const std::string& bytes) {
+  auto hex = [](const std::string& b) {
+    unsigned char d[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(d, reinterpret_cast<const unsigned char*>(b.data()), b.size());
+    char out[2 * sizeof d + 1];
+    for (size_t i = 0; i < sizeof d; ++i) snprintf(out + 2 * i, 3, "%02x", d[i]);
+    return std::string(out, 2 * sizeof d);
+  };
+  return hex(hex(bytes) + "\n").substr(0, 16);
+}
+
+// A static file asked for with a `v` query that names its build (its own version, or the
+// PACKAGE_VERSION of the index.mjs beside it) may be kept without revalidation; another version
+// (another build's, during a rolling deploy), any other query, an empty `v`, keys and the
+// manifest are revalidated.
 TEST_F(FakeServerTest, VersionedStaticUrlsAreImmutable) {
   const std::string kImmutable = "public, max-age=31536000, immutable";
-  for (const char* target :
-       {"/app.js?v=1a2b3c", "/app.js?x=1&v=9", "/app.js?b=2&v=x&c", "/prover.wasm?v=7"}) {
+  const std::string app = "/app.js?v=" + stamped_version("export const x = 1;\n");
+  const std::string wasm = "/prover.wasm?v=" + stamped_version(std::string("\0asm\1\0\0\0", 8));
+  const std::string app_second = "/app.js?x=1&v=" + stamped_version("export const x = 1;\n");
+  for (const std::string& target :
+       {app, wasm, app_second, std::string("/pkg/module.js?v=0123456789abcdef"),
+        std::string("/pkg/index.mjs?v=") +
+            stamped_version("const PACKAGE_VERSION = '0123456789abcdef';\n")}) {
     HttpResponse r = http_request(port(), "GET", target);
     EXPECT_EQ(r.status, 200) << target;
     EXPECT_EQ(r.header("cache-control"), kImmutable) << target;
@@ -971,11 +995,13 @@ TEST_F(FakeServerTest, VersionedStaticUrlsAreImmutable) {
     EXPECT_EQ(again.status, 304) << target;
     EXPECT_EQ(again.header("cache-control"), kImmutable) << target;
   }
-  HttpResponse gz = http_request(port(), "GET", "/app.js?v=1", "", {{"Accept-Encoding", "gzip"}});
+  HttpResponse gz = http_request(port(), "GET", app, "", {{"Accept-Encoding", "gzip"}});
   EXPECT_EQ(gz.body, "gzip form of app.js");
   EXPECT_EQ(gz.header("cache-control"), kImmutable);
-  for (const char* target : {"/app.js", "/app.js?v=", "/app.js?v", "/app.js?v=&w=1",
-                             "/app.js?version=1", "/app.js?xv=1", "/keys/manifest.json?v=1"}) {
+  for (const char* target :
+       {"/app.js", "/app.js?v=", "/app.js?v", "/app.js?v=&w=1", "/app.js?version=1", "/app.js?xv=1",
+        "/keys/manifest.json?v=1", "/app.js?v=1a2b3c", "/app.js?v=0123456789abcdef",
+        "/pkg/module.js?v=0123456789abcdee", "/prover.wasm?v=not-this-build"}) {
     HttpResponse r = http_request(port(), "GET", target);
     EXPECT_EQ(r.status, 200) << target;
     EXPECT_EQ(r.header("cache-control"), "no-cache") << target;

@@ -1,9 +1,15 @@
 #include "native/server/routes.hpp"
 
+#include <sodium.h>
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace enygma::server {
 
@@ -274,25 +280,90 @@ bool gzip_form_current(const struct stat& a, const struct stat& b) {
 
 }  // namespace
 
-bool has_version_query(std::string_view target) {
+std::string_view version_query(std::string_view target) {
   const size_t q = target.find('?');
-  if (q == std::string_view::npos) return false;
+  if (q == std::string_view::npos) return {};
   std::string_view query = target.substr(q + 1);
   while (!query.empty()) {
     const size_t amp = query.find('&');
     const std::string_view param = query.substr(0, amp);
-    if (param.size() > 2 && param.substr(0, 2) == "v=") return true;
+    if (param.size() > 2 && param.substr(0, 2) == "v=") return param.substr(2);
     if (amp == std::string_view::npos) break;
     query.remove_prefix(amp + 1);
   }
-  return false;
+  return {};
+}
+
+namespace {
+
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  std::string hex(2 * sizeof digest, '0');
+  for (size_t i = 0; i < sizeof digest; ++i) snprintf(&hex[2 * i], 3, "%02x", digest[i]);
+  return hex;
+}
+
+// What a file's versions are computed from, cached while the file is unchanged (same size and
+// modification time): its own version and, for an index.mjs, the PACKAGE_VERSION in it.
+struct VersionCacheEntry {
+  off_t size = -1;
+  int64_t mtime_ns = -1;
+  std::string own;
+  std::string package;  // index.mjs only; empty when it has none
+};
+
+// The entry of `file` now (nullopt: not a readable regular file).
+std::optional<VersionCacheEntry> version_entry(const fs::path& file) {
+  static std::mutex mu;
+  static std::map<std::string, VersionCacheEntry> cache;
+  struct stat st {};
+  if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const int64_t mtime_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  {
+    std::lock_guard lock(mu);
+    auto it = cache.find(file.native());
+    if (it != cache.end() && it->second.size == st.st_size && it->second.mtime_ns == mtime_ns) {
+      return it->second;
+    }
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  VersionCacheEntry entry;
+  entry.size = st.st_size;
+  entry.mtime_ns = mtime_ns;
+  entry.own = sha256_hex(sha256_hex(bytes) + "\n").substr(0, 16);
+  if (file.filename() == "index.mjs") {
+    static constexpr std::string_view kMarker = "const PACKAGE_VERSION = '";
+    const size_t at = bytes.find(kMarker);
+    if (at != std::string::npos) {
+      const size_t from = at + kMarker.size(), end = bytes.find('\'', from);
+      if (end != std::string::npos && end - from == 16) entry.package = bytes.substr(from, 16);
+    }
+  }
+  std::lock_guard lock(mu);
+  if (cache.size() > 4096) cache.clear();  // a web folder has tens of files: never in practice
+  cache[file.native()] = entry;
+  return entry;
+}
+
+}  // namespace
+
+bool StaticFiles::is_current_version(const fs::path& file, std::string_view v) const {
+  if (v.size() != 16) return false;
+  auto own = version_entry(file);
+  if (own && own->own == v) return true;
+  auto index = version_entry(file.parent_path() / "index.mjs");
+  return index && !index->package.empty() && index->package == v;
 }
 
 AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_match,
                                std::string_view accept_encoding, unsigned version,
-                               bool versioned) const {
+                               std::string_view query_version) const {
   auto file = resolve(path);
   if (!file) return not_found_response(path, version);
+  const bool versioned = !query_version.empty() && is_current_version(*file, query_version);
   struct stat st {};
   if (stat(file->c_str(), &st) != 0) return not_found_response(path, version);
   // The gzip form: a regular file beside it (not a link: resolve() checks only the file asked

@@ -133,10 +133,18 @@ class StaticFiles {
   // scripts), is sent instead (Content-Encoding: gzip) to a client whose Accept-Encoding takes
   // gzip, when it is at least as new as the file (or older by at most 2 s: a copy of the
   // folder that did not keep the build's times); every answer says Vary: Accept-Encoding.
-  // versioned (has_version_query of the target): the answer may be kept without revalidation.
+  // query_version: the target's `v` (version_query); when it names this file's build (see
+  // is_current_version), the answer may be kept without revalidation (immutable).
   AnyResponse serve(std::string_view path, std::string_view if_none_match,
                     std::string_view accept_encoding, unsigned version,
-                    bool versioned = false) const;
+                    std::string_view query_version = {}) const;
+  // Whether `v` names the build of `file` as it is on disk now: the version stamped for it alone
+  // (the first 16 hex digits of SHA-256 over its SHA-256 in hex and a newline, as
+  // wasm/stamp_versions.cmake computes it: index.html's references), or the PACKAGE_VERSION
+  // stamped into the index.mjs beside it (the package's files, asked for by that version).
+  // Another value (an old or a newer build's, during a rolling deploy behind one address) is
+  // not: such an answer is revalidated, never cached for a year under a URL it does not match.
+  bool is_current_version(const std::filesystem::path& file, std::string_view v) const;
 
  private:
   // Absolute, as given: resolved again for each request, so that a root that is a link to a
@@ -146,8 +154,9 @@ class StaticFiles {
 
 StringResponse not_found_response(std::string_view path, unsigned version);
 
-// Whether a request target's query has a nonempty `v` parameter ("/enygma/x.js?v=1a2b"): the
-// package's versioned URLs (wasm/enygma.js), answered with a year-long immutable Cache-Control.
-bool has_version_query(std::string_view target);
+// A request target's nonempty `v` parameter ("/enygma/x.js?v=1a2b" -> "1a2b"), else empty: the
+// package's versioned URLs (wasm/enygma.js), answered with a year-long immutable Cache-Control
+// where the version is the file's (StaticFiles::is_current_version).
+std::string_view version_query(std::string_view target);
 
 }  // namespace enygma::server

@@ -375,7 +375,7 @@ void Session::dispatch() {
       if (route_.kind == RouteKind::kStatic) {
         return send(server_.static_files().serve(path, if_none_match,
                                                  to_sv(req[http::field::accept_encoding]), version,
-                                                 has_version_query(to_sv(req.target()))));
+                                                 version_query(to_sv(req.target()))));
       }
       return send(server_.key_files().serve(path, if_none_match, version));
     }
