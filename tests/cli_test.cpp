@@ -281,6 +281,9 @@ TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
         {"export-proof", "--proof", "a", "--out-proof", "b", "--out-public", "c", "--format", "x"},
         {"export-solidity", "--k", "2", "--vk", "a.vk", "--out", "b.sol"},
         {"make-request", "--circuit", "joinsplit-enygma", "--count", "-1"},
+        // a decimal seed with leading zeros (64 characters are hex digits, whatever they are)
+        {"make-request", "--k", "2", "--seed", "05"},
+        {"make-request", "--k", "2", "--seed", std::string(64, '0') + "5"},
         {"info", "--k", "17"},
         {"info", "--circuit", "transfer-k6", "--k", "2"},
         {"setup", "--k", "2", "--out", "unused", "--insecure-seed", ""},
