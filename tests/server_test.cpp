@@ -1642,6 +1642,7 @@ TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {
 TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"serve", "--k", "1-3"},
                                                {"serve", "--max-body", "lots"},
+                                               {"serve", "--access-log-queue", "0"},
                                                {"serve", "--no-such-flag", "1"},
                                                {"serve", "--port", "70000"},
                                                {"serve", "--circuits", "transfer-k6", "--k", "2"},

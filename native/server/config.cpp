@@ -52,6 +52,14 @@ bool set_duration(std::chrono::milliseconds& field, const std::string& value) {
   return true;
 }
 
+// A size above 0 (native::parse_byte_size: bytes, KiB or MiB).
+bool set_byte_size(size_t& field, const std::string& value) {
+  auto parsed = native::parse_byte_size(value);
+  if (!parsed || *parsed == 0) return false;
+  field = *parsed;
+  return true;
+}
+
 bool set_bool(bool& field, const std::string& value) {
   auto parsed = native::parse_bool(value);
   if (parsed) field = *parsed;
@@ -122,12 +130,7 @@ const Option kOptions[] = {
      }},
     {"max-body", "ENYGMA_MAX_BODY", "largest request body, e.g. 64KiB; beyond: 413 [64KiB]",
      "a size above 0 in bytes, KiB or MiB such as 65536, 64KiB (64k, 64KB) or 1MiB (1M, 1MB)",
-     [](ServerConfig& c, const std::string& v) {
-       auto n = native::parse_byte_size(v);
-       if (!n || *n == 0) return false;
-       c.max_body = *n;
-       return true;
-     }},
+     [](ServerConfig& c, const std::string& v) { return set_byte_size(c.max_body, v); }},
     {"max-connections", "ENYGMA_MAX_CONNECTIONS", "open connections; beyond: 503 [1024]",
      "an integer in 1..1048576",
      [](ServerConfig& c, const std::string& v) {
@@ -153,12 +156,7 @@ const Option kOptions[] = {
     {"access-log-queue", "ENYGMA_ACCESS_LOG_QUEUE",
      "log lines held while stdout's reader stalls; beyond: dropped, counted [4MiB]",
      "a size above 0 in bytes, KiB or MiB such as 4MiB (4M, 4MB) or 65536",
-     [](ServerConfig& c, const std::string& v) {
-       auto n = native::parse_byte_size(v);
-       if (!n || *n == 0) return false;
-       c.access_log_queue = *n;
-       return true;
-     }},
+     [](ServerConfig& c, const std::string& v) { return set_byte_size(c.access_log_queue, v); }},
     {"isolation", "ENYGMA_ISOLATION",
      "send the cross-origin isolation headers (COOP, COEP) that browsers need for threads: "
      "on/off; --no-isolation is off [on]",
