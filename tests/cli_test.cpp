@@ -250,6 +250,25 @@ TEST(Cli, MissingRequiredOptionsAreUsageErrorsNamingThem) {
 
 // One exit-code scheme for every command (README.md, "Exit codes"): a usage error is 64, in
 // every command alike, and never 1 or 2, which a script reads as a failure or a refused request.
+// `enygma` alone is a usage error (its usage on stderr, nothing on stdout); `enygma help CMD` is
+// CMD's own help.
+TEST(Cli, HelpAndNoCommand) {
+  auto r = run_enygma({});
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("usage: enygma <command>"), std::string::npos) << r.err;
+  r = run_enygma({"help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("usage: enygma <command>"), std::string::npos) << r.out;
+  r = run_enygma({"help", "prove"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, run_enygma({"prove", "--help"}).out);
+  EXPECT_NE(r.out.find("usage: enygma prove"), std::string::npos) << r.out;
+  r = run_enygma({"help", "no-such-command"});
+  EXPECT_EQ(r.exit_code, 64);
+  EXPECT_NE(r.err.find("unknown command 'no-such-command'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
   const auto commands = [] {
     std::vector<std::string> names;

@@ -56,10 +56,21 @@ int main(int argc, char** argv) {
     return enygma::native::kExitUsage;
   }
   int status;
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-      !strcmp(argv[1], "help")) {
+  // `enygma help <command>` is `enygma <command> --help`
+  char help_flag[] = "--help";
+  char* help_argv[] = {argv[0], argc > 2 ? argv[2] : nullptr, help_flag, nullptr};
+  if (argc == 3 && !strcmp(argv[1], "help")) {
+    argc = 3;
+    argv = help_argv;
+  }
+  if (argc < 2) {
+    // a usage error: the usage goes where errors go, stdout stays empty
+    print_usage(stderr);
+    return enygma::native::kExitUsage;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     print_usage(stdout);
-    status = argc < 2 ? enygma::native::kExitUsage : 0;
+    status = 0;
   } else if (const Command* cmd = find_command(argv[1])) {
     // What no command answers itself (the system refusing memory or threads) is an error that
     // says so, exit 1, not an abort.
