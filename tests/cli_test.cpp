@@ -547,6 +547,13 @@ TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_TRUE(std::filesystem::is_empty(tmp / "limited"))
       << std::filesystem::directory_iterator(tmp / "limited")->path();
+  // ... and a signal the caller ignores (`nohup` ignores SIGHUP) stays ignored: the write fails
+  // (EFBIG), is reported, and its temporary file removed
+  r = shell("trap '' XFSZ; ulimit -f 8; exec " + enygma + " witness --k 2 --input " +
+            vector_path("transfer-k2.json") + " --out " + (tmp / "limited/w.wtns"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp / "limited"));
   // and a write that succeeds leaves nothing but its file
   r = run_enygma({"witness", "--k", "2", "--input", vector_path("transfer-k2.json"), "--out",
                   tmp / "limited/w.wtns"});

@@ -298,7 +298,8 @@ extern "C" void remove_temporaries_and_die(int sig) {
 }
 
 // Installs the handler for the duration of a write (the previous handlers back afterwards: the
-// server keeps its own).
+// server keeps its own), for the signals whose action is the default one (the process's end): a
+// signal ignored (`nohup` ignores SIGHUP) or handled by the program stays so.
 class TemporaryFileGuard {
  public:
   TemporaryFileGuard() {
@@ -306,7 +307,12 @@ class TemporaryFileGuard {
     sa.sa_handler = remove_temporaries_and_die;
     sigemptyset(&sa.sa_mask);
     for (int s : kCleanupSignals) sigaddset(&sa.sa_mask, s);
-    for (int i = 0; i < kNumCleanupSignals; ++i) sigaction(kCleanupSignals[i], &sa, &g_previous[i]);
+    for (int i = 0; i < kNumCleanupSignals; ++i) {
+      sigaction(kCleanupSignals[i], nullptr, &g_previous[i]);
+      if (g_previous[i].sa_handler == SIG_DFL && !(g_previous[i].sa_flags & SA_SIGINFO)) {
+        sigaction(kCleanupSignals[i], &sa, nullptr);
+      }
+    }
   }
   ~TemporaryFileGuard() {
     g_tmp_count = 0;
