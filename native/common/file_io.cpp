@@ -334,8 +334,8 @@ class TemporaryFileGuard {
 std::string temporary_name(const std::string& target, bool short_form) {
   uint8_t r[8];
   randombytes_buf(r, sizeof r);
-  char hex[17];
-  for (int i = 0; i < 8; ++i) snprintf(hex + 2 * i, 3, "%02x", r[i]);
+  char hex[2 * sizeof r + 1];
+  sodium_bin2hex(hex, sizeof hex, r, sizeof r);
   if (!short_form) return target + "." + hex + ".tmp";
   const size_t slash = target.rfind('/');
   return (slash == std::string::npos ? std::string() : target.substr(0, slash + 1)) + ".enygma." +

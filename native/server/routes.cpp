@@ -299,8 +299,8 @@ namespace {
 std::string sha256_hex(std::string_view bytes) {
   unsigned char digest[crypto_hash_sha256_BYTES];
   crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-  std::string hex(2 * sizeof digest, '0');
-  for (size_t i = 0; i < sizeof digest; ++i) snprintf(&hex[2 * i], 3, "%02x", digest[i]);
+  char hex[2 * sizeof digest + 1];
+  sodium_bin2hex(hex, sizeof hex, digest, sizeof digest);
   return hex;
 }
 
