@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <string>
@@ -448,6 +449,20 @@ TEST(G2Subgroup, PsiActsAsPOnG2) {
   }
 }
 
+// prepare_g2_checked's answer, after checking that its lines are prepare_g2's.
+bool in_subgroup_by_lines(const G2Affine& q) {
+  bool in_subgroup = false;
+  const G2Prepared checked = prepare_g2_checked(q, in_subgroup);
+  const G2Prepared plain = prepare_g2(q);
+  EXPECT_EQ(checked.lines.size(), plain.lines.size());
+  for (size_t i = 0; i < std::min(checked.lines.size(), plain.lines.size()); ++i) {
+    const LineCoefficients &a = checked.lines[i], &b = plain.lines[i];
+    EXPECT_TRUE(a.a == b.a && a.b == b.b && a.c == b.c) << "line " << i;
+  }
+  EXPECT_EQ(checked.monic, plain.monic);
+  return in_subgroup;
+}
+
 TEST(G2Subgroup, FastCheckAgreesWithOrderOnRandomTwistPoints) {
   TestRng rng(32);
   U256 cofactor;  // 2p - r
@@ -458,12 +473,47 @@ TEST(G2Subgroup, FastCheckAgreesWithOrderOnRandomTwistPoints) {
     ASSERT_TRUE(t.is_on_curve());
     EXPECT_FALSE(g2_is_in_subgroup_by_order(t));
     EXPECT_FALSE(g2_is_in_subgroup(t));
+    EXPECT_FALSE(in_subgroup_by_lines(t));
     const G2Affine s = t.to_jacobian().mul_vartime(cofactor).to_affine();
     EXPECT_TRUE(g2_is_in_subgroup_by_order(s));
     EXPECT_TRUE(g2_is_in_subgroup(s));
+    EXPECT_TRUE(in_subgroup_by_lines(s));
+    EXPECT_FALSE(in_subgroup_by_lines(-t));
+    EXPECT_TRUE(in_subgroup_by_lines(-s));
   }
   EXPECT_TRUE(g2_is_in_subgroup(G2Affine::infinity()));
   EXPECT_TRUE(g2_is_in_subgroup(G2Affine::generator()));
+  EXPECT_TRUE(in_subgroup_by_lines(G2Affine::generator()));
+  bool in_subgroup = false;
+  EXPECT_TRUE(prepare_g2_checked(G2Affine::infinity(), in_subgroup).is_infinity());
+  EXPECT_TRUE(in_subgroup);
+}
+
+TEST(G2Subgroup, LinesTellTheSubgroupOfManyPoints) {
+  // Points of G2 of every size of scalar (the ladder's steps are never exceptional for them)
+  // against points of the twist outside G2, each told as g2_is_in_subgroup tells it.
+  TestRng rng(34);
+  for (int i = 0; i < 24; ++i) {
+    const U256 k = i < 8 ? U256::from_u64(uint64_t(i) + 1) : rng.field<Fr>().to_u256();
+    EXPECT_TRUE(in_subgroup_by_lines(g2_mul(k))) << i;
+    const G2Affine t = test::random_twist_point(rng);
+    EXPECT_EQ(in_subgroup_by_lines(t), g2_is_in_subgroup(t)) << i;
+    EXPECT_FALSE(in_subgroup_by_lines(t)) << i;
+  }
+}
+
+TEST(G2Subgroup, LadderEndComparisonRefusesZ0) {
+  // An exceptional step leaves (0 : 0 : 0) or Z = 0, which no affine point equals.
+  const G2Affine g = G2Affine::generator();
+  EXPECT_TRUE(pairing_detail::homogeneous_equals(g.x, g.y, Fp2::one(), g));
+  const Fp2 z = {Fp::from_u64(7), Fp::from_u64(3)};
+  EXPECT_TRUE(pairing_detail::homogeneous_equals(g.x * z, g.y * z, z, g));
+  EXPECT_FALSE(pairing_detail::homogeneous_equals(g.x * z, -(g.y * z), z, g));
+  EXPECT_FALSE(pairing_detail::homogeneous_equals(g.x, g.y * z, z, g));
+  EXPECT_FALSE(pairing_detail::homogeneous_equals(Fp2::zero(), Fp2::zero(), Fp2::zero(), g));
+  EXPECT_FALSE(pairing_detail::homogeneous_equals(g.x, g.y, Fp2::zero(), g));
+  EXPECT_FALSE(pairing_detail::homogeneous_equals(Fp2::zero(), Fp2::one(), Fp2::zero(),
+                                                  G2Affine::infinity()));
 }
 
 #if defined(ENYGMA_HAVE_GMP)
@@ -506,9 +556,11 @@ TEST(G2Subgroup, RejectsAPointOfEveryPrimeOrderOfTheCofactor) {
     const G2Affine small = u.to_affine();
     EXPECT_FALSE(g2_is_in_subgroup(small)) << "order " << kCofactorPrimes[i];
     EXPECT_FALSE(g2_is_in_subgroup_by_order(small));
+    EXPECT_FALSE(in_subgroup_by_lines(small)) << "order " << kCofactorPrimes[i];
     // A subgroup point plus a small-order component is rejected too.
     const G2Affine mixed = (g2_point.to_jacobian() + u).to_affine();
     EXPECT_FALSE(g2_is_in_subgroup(mixed)) << "order r * " << kCofactorPrimes[i];
+    EXPECT_FALSE(in_subgroup_by_lines(mixed)) << "order r * " << kCofactorPrimes[i];
   }
 }
 

@@ -339,14 +339,14 @@ Status validate_proof_points_on_curve(const Proof& proof) {
   return ok_status();
 }
 
-Status validate_proof_b_subgroup(const Proof& proof) {
-  if (!g2_is_in_subgroup(proof.b)) return bad("pi_b", "is not in the order-r subgroup of G2");
+Status proof_b_subgroup_status(bool in_subgroup) {
+  if (!in_subgroup) return bad("pi_b", "is not in the order-r subgroup of G2");
   return ok_status();
 }
 
 Status validate_proof_points(const Proof& proof) {
   if (auto st = validate_proof_points_on_curve(proof); !st) return st;
-  return validate_proof_b_subgroup(proof);
+  return proof_b_subgroup_status(g2_is_in_subgroup(proof.b));
 }
 
 }  // namespace enygma

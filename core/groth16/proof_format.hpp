@@ -43,11 +43,12 @@ inline constexpr size_t kProofBytes = 128;
 std::array<uint8_t, kProofBytes> proof_to_bytes(const Proof& proof);
 Result<Proof> proof_from_bytes(std::span<const uint8_t> bytes);
 
-// Checks every point of a proof from outside: on the curve, B in the G2 subgroup. The two
-// halves apart, for a verifier that runs them on different threads (the subgroup check is
-// meaningful only after the curve check has passed; the messages are the same).
+// Checks every point of a proof from outside: on the curve, B in the G2 subgroup. The curve
+// check alone, for a verifier that tells B's subgroup by its Miller-loop lines
+// (prepare_g2_checked, meaningful only after the curve check has passed), and the refusal of
+// a B outside the subgroup (ok when in_subgroup): the messages are the same.
 Status validate_proof_points(const Proof& proof);
 Status validate_proof_points_on_curve(const Proof& proof);
-Status validate_proof_b_subgroup(const Proof& proof);
+Status proof_b_subgroup_status(bool in_subgroup);
 
 }  // namespace enygma

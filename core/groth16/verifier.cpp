@@ -54,10 +54,14 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
     return pvk.ic_sum.eval(public_inputs).add_mixed(vk.ic[0]).to_affine(/*public_values=*/true);
   };
 
+  // B's subgroup is told by its own Miller-loop lines (prepare_g2_checked), after the curve
+  // check.
   if (pool.size() < 2) {
-    if (auto st = validate_proof_points(proof); !st) return invalid(st.error().message);
+    if (auto st = validate_proof_points_on_curve(proof); !st) return invalid(st.error().message);
+    bool in_subgroup = false;
+    const G2Prepared b = prepare_g2_checked(proof.b, in_subgroup);
+    if (auto st = proof_b_subgroup_status(in_subgroup); !st) return invalid(st.error().message);
     const G1Affine g1[3] = {-proof.a, vk_x(), proof.c};
-    const G2Prepared b = prepare_g2(proof.b);
     const G2Prepared* g2[3] = {&b, &pvk.gamma, &pvk.delta};
     if (final_exponentiation(miller_loop(g1, g2)) != pvk.alpha_beta_inverse) {
       return invalid("the pairing check failed");
@@ -77,10 +81,11 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
     if (task == 0) {
       on_curve = validate_proof_points_on_curve(proof);
       if (!on_curve) return;
-      subgroup = validate_proof_b_subgroup(proof);
+      bool in_subgroup = false;
+      const G2Prepared b = prepare_g2_checked(proof.b, in_subgroup);
+      subgroup = proof_b_subgroup_status(in_subgroup);
       if (!subgroup) return;
       const G1Affine g1[2] = {-proof.a, proof.c};
-      const G2Prepared b = prepare_g2(proof.b);
       const G2Prepared* g2[2] = {&b, &pvk.delta};
       half[0] = miller_loop(g1, g2);
     } else {

@@ -81,11 +81,9 @@ constexpr size_t count_lines() {
 }
 constexpr size_t kLinesPerPoint = count_lines();
 
-}  // namespace
-
-G2Prepared prepare_g2(const G2Affine& q) {
+// The lines of Q's Miller loop; *end: the ladder's last point T = [6x+2]Q + psi(Q) - psi^2(Q).
+G2Prepared prepare_lines(const G2Affine& q, G2Homogeneous* end) {
   G2Prepared out;
-  if (q.is_infinity()) return out;
   out.lines.reserve(kLinesPerPoint);
   const Fp2 b = G2Params::b();
   const Fp2 three_b = b.dbl() + b;
@@ -100,6 +98,31 @@ G2Prepared prepare_g2(const G2Affine& q) {
   // T = [6x+2]Q; add psi(Q) = [p]Q, then -psi^2(Q) = [-p^2]Q.
   out.lines.push_back(addition_step(t, g2_psi(q)));
   out.lines.push_back(addition_step(t, -g2_psi2(q)));
+  *end = t;
+  return out;
+}
+
+}  // namespace
+
+bool pairing_detail::homogeneous_equals(const Fp2& x, const Fp2& y, const Fp2& z,
+                                        const G2Affine& r) {
+  return !z.is_zero() && !r.is_infinity() && x == r.x * z && y == r.y * z;
+}
+
+G2Prepared prepare_g2(const G2Affine& q) {
+  if (q.is_infinity()) return {};
+  G2Homogeneous end;
+  return prepare_lines(q, &end);
+}
+
+G2Prepared prepare_g2_checked(const G2Affine& q, bool& in_subgroup) {
+  in_subgroup = true;
+  if (q.is_infinity()) return {};
+  G2Homogeneous end;
+  G2Prepared out = prepare_lines(q, &end);
+  // 6x+2 + p - p^2 + p^3 = 0 mod r, so on G2 (where psi is [p]) the ladder ends at -psi^3(Q).
+  const G2Affine minus_psi3 = -g2_psi(g2_psi2(q));
+  in_subgroup = pairing_detail::homogeneous_equals(end.x, end.y, end.z, minus_psi3);
   return out;
 }
 

@@ -39,6 +39,25 @@ struct G2Prepared {
 };
 
 G2Prepared prepare_g2(const G2Affine& q);
+// prepare_g2 of a point of the twist curve E'(Fp2), and whether it is in G2, the order-r
+// subgroup, told by the same ladder (instead of a subgroup check's own ~63 doublings). The
+// ladder ends at T = [6x+2]Q + psi(Q) - psi^2(Q), and Q is in G2 exactly when T = -psi^3(Q),
+// that is when phi = 6x+2 + psi - psi^2 + psi^3 maps Q to the identity:
+//  - on G2, psi is multiplication by p, and 6x+2 + p - p^2 + p^3 = 0 mod r (the optimal ate
+//    relation); no step of the ladder is then exceptional (its partial scalars and the two
+//    Frobenius additions never meet +-T mod r), so T is computed exactly;
+//  - E'(Fp2) is G2 x H with #H = h' = 2p - r prime to r, and phi keeps H; with psi^2 = t psi - p
+//    (t = 6x^2 + 1), phi = a + b psi with a = 6x+2 + p - t p and b = 1 - t + t^2 - p, of degree
+//    N = a^2 + t a b + p b^2; gcd(N, h') = 1 (computed), so phi is one-to-one on H, and a point
+//    with a nonzero H part is not mapped to the identity;
+//  - a step of the formulas that is exceptional (an addition of +-T; for points outside G2
+//    only) leaves Z = 0 in it and in every later step, and an end with Z = 0 is refused.
+// in_subgroup is true for the point at infinity (the lines are then empty, as prepare_g2's).
+G2Prepared prepare_g2_checked(const G2Affine& q, bool& in_subgroup);
+namespace pairing_detail {
+// (x : y : z), homogeneous, equals the affine r: z != 0, r finite, x = r.x z, y = r.y z.
+bool homogeneous_equals(const Fp2& x, const Fp2& y, const Fp2& z, const G2Affine& r);
+}  // namespace pairing_detail
 // The lines of prepare_g2, each divided by its coefficient a (one batch inversion in Fp2, once
 // per point). A line is only defined up to a factor in Fp2, which the final exponentiation
 // removes, so the pairing is the same; the Miller-loop value is not. The loop then divides the
