@@ -35,6 +35,26 @@ TEST(JsonParse, NamesTheFirstMemberGivenTwiceByItsPath) {
   EXPECT_EQ(duplicate_in(R"({"a": "1", "a": "1"})"), "a");
 }
 
+// wipe_json_values zeroes every string's bytes and every number, at every depth, in place.
+TEST(JsonParse, WipeZeroesStringsAndNumbersAtEveryDepth) {
+  auto parsed = parse_json(
+      R"({"s":"secret","u":12345678901234567890,"i":-42,"f":1.5,"a":[[7,"xy"],{"n":3}],"t":true})");
+  ASSERT_FALSE(parsed.value.is_discarded());
+  nlohmann::json& doc = parsed.value;
+  const std::string* s = &doc["s"].get_ref<const std::string&>();
+  const std::string* inner = &doc["a"][0][1].get_ref<const std::string&>();
+  wipe_json_values(doc);
+  EXPECT_EQ(*s, std::string(6, '\0'));
+  EXPECT_EQ(*inner, std::string(2, '\0'));
+  EXPECT_EQ(doc["u"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(doc["u"].is_number_unsigned());
+  EXPECT_EQ(doc["i"].get<int64_t>(), 0);
+  EXPECT_EQ(doc["f"].get<double>(), 0.0);
+  EXPECT_EQ(doc["a"][0][0].get<int64_t>(), 0);
+  EXPECT_EQ(doc["a"][1]["n"].get<int64_t>(), 0);
+  EXPECT_EQ(doc["t"], true);  // literals hold nothing of a secret's
+}
+
 TEST(JsonParse, TheSameNameInDifferentObjectsIsFine) {
   EXPECT_EQ(duplicate_in(R"({"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 1}, {"a": 2}]})"), "");
   EXPECT_EQ(duplicate_in(R"({"o": {"k": 1}, "p": {"k": 1}, "q": [{"k": 1, "j": 2}]})"), "");

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+#include <new>
 #include <vector>
 
 #include "core/field/cpu_features.hpp"
@@ -653,6 +656,41 @@ TEST(MsmG1, TwoPartsAreTheSumOfTheirMsms) {
         EXPECT_EQ(steps->finish(), expected) << n1 << "+" << n2 << " threads " << p->size();
       }
     }
+  }
+}
+
+// A job's sum is of the caller's scalars (a proof's witness, before r and s blind it): none of
+// it stays in the job's memory once the job has answered, nor once it is destroyed unfinished
+// (a cancelled proof). The job lives in a buffer of this test, searched afterwards.
+TEST(Msm, AJobLeavesNoneOfItsSumInItsMemory) {
+  using Job = msm_detail::MsmJob<Fp, G1Params>;
+  alignas(Job) unsigned char memory[sizeof(Job)];
+  const auto holds = [&](const G1& sum) {
+    const unsigned char* x = reinterpret_cast<const unsigned char*>(&sum.X);
+    return std::search(memory, memory + sizeof(memory), x, x + sizeof(sum.X)) !=
+           memory + sizeof(memory);
+  };
+  for (const bool ones : {false, true}) {
+    auto inst = make_instance<G1>(300, 61);
+    if (ones) inst.scalars.assign(inst.scalars.size(), Fr::one());  // summed by prepare()
+    const G1 expected = dlog_oracle(inst);
+    std::memset(memory, 0, sizeof(memory));
+    Job* job = new (memory) Job(inst.points.data(), inst.scalars.data(), inst.points.size());
+    size_t tasks = job->prepare(sequential_pool());
+    for (size_t t = 0; t < tasks; ++t) job->run(t);
+    const G1 sum = job->finish();
+    EXPECT_EQ(sum, expected);
+    EXPECT_FALSE(holds(sum)) << "finished, ones " << ones;
+    job->~Job();
+    // The same job destroyed before it answers: with every scalar 1 its sum is made by prepare()
+    // (the same words as above), and is in the job until the job is destroyed.
+    if (!ones) continue;
+    job = new (memory) Job(inst.points.data(), inst.scalars.data(), inst.points.size());
+    tasks = job->prepare(sequential_pool());
+    EXPECT_EQ(tasks, 0u);
+    EXPECT_TRUE(holds(sum)) << "the search finds the sum in a live job";
+    job->~Job();
+    EXPECT_FALSE(holds(sum)) << "destroyed unfinished";
   }
 }
 

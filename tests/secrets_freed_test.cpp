@@ -258,6 +258,32 @@ TEST_F(FreedSecrets, TheSearchFindsTextThatTheProgramFreesUnwiped) {
   EXPECT_FALSE(r.found.empty()) << r.text;
 }
 
+// A secret key written as a JSON number (refused: it must be a decimal string) is not left in
+// freed memory as the number the reader made of it: an unsigned, a negative and a float one.
+TEST_F(FreedSecrets, ASecretWrittenAsAJsonNumberIsNotLeft) {
+  const std::string valid = test::read_vector("transfer-k2.json");
+  const size_t at = valid.find("\"secret_key\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t value = valid.find(':', at) + 1;
+  const size_t end = valid.find_first_of(",}", value);
+  const uint64_t u = 12345678901234567890ull;
+  const int64_t i = -1234567890123456789ll;
+  const double d = 1.2345678901234567e300;
+  const std::pair<std::string, std::string> cases[] = {
+      {"12345678901234567890", hex(reinterpret_cast<const uint8_t*>(&u), 8)},
+      {"-1234567890123456789", hex(reinterpret_cast<const uint8_t*>(&i), 8)},
+      {"1.2345678901234567e300", hex(reinterpret_cast<const uint8_t*>(&d), 8)}};
+  for (const auto& [number, bytes] : cases) {
+    TempDir dir;
+    std::string request = valid;
+    request.replace(value, end - value, " " + number);
+    std::ofstream(dir / "r.json", std::ios::binary) << request;
+    expect_none_found(scanned_command({"validate", "--k", "2", "--input", dir / "r.json"},
+                                      "secret_key " + number + "\t" + bytes + "\n", 2),
+                      "validate, secret_key " + number);
+  }
+}
+
 // validate and witness of every family's valid and refused request vectors.
 TEST_F(FreedSecrets, CommandsReadingARequestLeaveNoneOfItsPrivateValues) {
   for (const auto& pair : kPairs) {
@@ -640,23 +666,36 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
   for (const auto& pair : kPairs) {
     const auto id = parse_circuit_id(pair.circuit);
     ASSERT_TRUE(id.ok());
-    TempDir dir;
-    const std::vector<std::string> args = command("make-request", *id, {"--seed", seed});
-    std::vector<std::string> to_file = args;
-    to_file.insert(to_file.end(), {"--out", dir / "r.json"});
-    const auto made = test::run_enygma(to_file);
-    ASSERT_EQ(made.exit_code, 0) << made.err;
-    const std::string text = test::read_all(dir / "r.json");
-    auto secrets = private_values(text, published_values(*id, text));
-    ASSERT_GE(secrets.size(), 2u) << pair.circuit;
-    uint8_t seed_bytes[32];
-    for (int i = 0; i < 32; ++i)
-      seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
-    // the seed's last 16 bytes (malloc may write its links over a freed block's first ones)
-    const std::string needles = needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
-    to_file.back() = dir / "again.json";
-    expect_none_found(scanned_command(to_file, needles, 0), "make-request --out " + pair.circuit);
-    expect_none_found(scanned_command(args, needles, 0), "make-request " + pair.circuit);
+    // The families whose wallets take a count of notes or inputs, also with the most (their
+    // lists grow note by note).
+    std::vector<std::string> counts = {""};
+    const std::string circuit = pair.circuit;
+    if (circuit.rfind("withdraw", 0) == 0 || circuit.rfind("joinsplit", 0) == 0) {
+      counts.push_back("10");
+    }
+    for (const std::string& count : counts) {
+      TempDir dir;
+      std::vector<std::string> options = {"--seed", seed};
+      if (!count.empty()) options.insert(options.end(), {"--count", count});
+      const std::vector<std::string> args = command("make-request", *id, options);
+      std::vector<std::string> to_file = args;
+      to_file.insert(to_file.end(), {"--out", dir / "r.json"});
+      const auto made = test::run_enygma(to_file);
+      ASSERT_EQ(made.exit_code, 0) << made.err;
+      const std::string text = test::read_all(dir / "r.json");
+      auto secrets = private_values(text, published_values(*id, text));
+      ASSERT_GE(secrets.size(), 2u) << pair.circuit;
+      uint8_t seed_bytes[32];
+      for (int i = 0; i < 32; ++i)
+        seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
+      // the seed's last 16 bytes (malloc may write its links over a freed block's first ones)
+      const std::string needles =
+          needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
+      to_file.back() = dir / "again.json";
+      const std::string what = circuit + (count.empty() ? "" : " --count " + count);
+      expect_none_found(scanned_command(to_file, needles, 0), "make-request --out " + what);
+      expect_none_found(scanned_command(args, needles, 0), "make-request " + what);
+    }
   }
   // make-transfer, the transfer's own wallet command, from a seed
   TempDir dir;

@@ -122,6 +122,14 @@ function bytesOf(value) {
   return null;
 }
 
+// A seed's kind for an error, never its value (a wallet's seed may be a number by mistake).
+function kindOf(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return 'an empty text';
+  if (Array.isArray(value)) return 'an array';
+  return 'a value of type ' + typeof value;
+}
+
 function hex(bytes) {
   var s = '';
   for (var i = 0; i < bytes.length; ++i) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
@@ -865,7 +873,7 @@ var ops = {
     if (args.seed != null) {
       seed = typeof args.seed === 'string' && args.seed ? abi.testSeedFromText(args.seed) : bytesOf(args.seed);
       if (!seed) {
-        throw argumentFailure('seed', 'seed must be a nonempty text or 32 bytes (a Uint8Array or an ArrayBuffer), not ' + EnygmaAbi.shown(args.seed));
+        throw argumentFailure('seed', 'seed must be a nonempty text or 32 bytes (a Uint8Array or an ArrayBuffer), not ' + kindOf(args.seed));
       }
     }
     try {
@@ -884,7 +892,7 @@ var ops = {
 
   prove: function (id, args) {
     if (args.testSeed != null && typeof args.testSeed !== 'string') {
-      throw argumentFailure('testSeed', 'testSeed must be a text, not ' + EnygmaAbi.shown(args.testSeed));
+      throw argumentFailure('testSeed', 'testSeed must be a text, not ' + kindOf(args.testSeed));
     }
     var seed = args.testSeed != null ? abi.testSeedFromText(args.testSeed) : null;
     var starts = [];
@@ -898,17 +906,22 @@ var ops = {
         postMessage({ id: id, event: 'stage', stage: stage, name: EnygmaAbi.STAGES[stage], t: t - t0 });
       });
     };
-    var outcome = run();
-    // The page writes the id of the proof it cancels (opSeq[2]) before the flag. A cancel meant
-    // for the proof before this one (written as that one ended, before the page saw its answer)
-    // stopped this one instead: it runs again.
-    while (outcome.status === EnygmaAbi.STATUS.CANCELLED && opSeq && Atomics.load(opSeq, 2) !== id) {
-      abi.resetCancel();
-      // a cancel of this proof written just before the reset (its id first, then the flag) is kept
-      if (Atomics.load(opSeq, 2) === id) break;
-      starts = [];
-      t0 = now();
+    var outcome;
+    try {
       outcome = run();
+      // The page writes the id of the proof it cancels (opSeq[2]) before the flag. A cancel
+      // meant for the proof before this one (written as that one ended, before the page saw its
+      // answer) stopped this one instead: it runs again.
+      while (outcome.status === EnygmaAbi.STATUS.CANCELLED && opSeq && Atomics.load(opSeq, 2) !== id) {
+        abi.resetCancel();
+        // a cancel of this proof written just before the reset (its id first, then the flag) is kept
+        if (Atomics.load(opSeq, 2) === id) break;
+        starts = [];
+        t0 = now();
+        outcome = run();
+      }
+    } finally {
+      if (seed) seed.fill(0); // the test seed's digest, as makeRequest wipes its seed
     }
     var total = now() - t0;
     var memory = abi.memoryStats();

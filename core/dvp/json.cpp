@@ -234,7 +234,7 @@ Status check_merkle_depth(const Json& doc) {
 
 std::string dump_wiped(nlohmann::ordered_json& doc) {
   std::string text = dump_wiping(doc, 2);
-  wipe_json_strings(doc);
+  wipe_json_values(doc);
   return text;
 }
 

@@ -83,12 +83,12 @@ Status read_key_pair(const Json& v, const std::string& field, bool use_private,
 std::string address_hex(const Fr& address);
 
 // A request from its JSON text: the document parsed (a JSON object), its fields read into `q`
-// by `read_fields(doc, q)` (a Status), the document's strings wiped (wipe_json_strings), then
+// by `read_fields(doc, q)` (a Status), the document's strings wiped (wipe_json_values), then
 // q.derive_public_values(). On an error q's destructor wipes what was read.
 template <class Request, class ReadFields>
 Result<Request> parse_request(std::string_view text, Request q, ReadFields read_fields) {
   Json doc;
-  WipeStringsOnExit wipe(doc);
+  WipeValuesOnExit wipe(doc);
   if (Status st = parse_object(text, doc); !st) return st.error();
   Status st = read_fields(doc, q);
   if (!st) return st.error();

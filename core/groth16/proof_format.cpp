@@ -100,7 +100,7 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
   return out;
 }
 
-// The text's JSON object into `doc`, whose caller wipes it (WipeStringsOnExit): a proof or a key
+// The text's JSON object into `doc`, whose caller wipes it (WipeValuesOnExit): a proof or a key
 // holds no secret, but a client may send a request (secret keys) to a verifying route.
 Status parse_object(std::string_view text, json& doc) {
   ParsedJson parsed = parse_json(text);
@@ -171,7 +171,7 @@ std::string proof_to_reference_json(const Proof& proof, std::span<const Fr> publ
 
 Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text) {
   json doc;
-  WipeStringsOnExit wipe(doc);
+  WipeValuesOnExit wipe(doc);
   if (Status st = parse_object(json_text, doc); !st) return st.error();
   ProofWithPublic out;
   auto a = member(doc, "pi_a");
@@ -229,7 +229,7 @@ std::string verifying_key_to_snarkjs_json(const VerifyingKey& vk) {
 
 Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
   json doc;
-  WipeStringsOnExit wipe(doc);
+  WipeValuesOnExit wipe(doc);
   if (Status st = parse_object(json_text, doc); !st) return st.error();
   auto a = member(doc, "pi_a");
   if (!a) return a.error();
@@ -248,7 +248,7 @@ Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
 
 Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
   ParsedJson parsed = parse_json(json_text);
-  WipeStringsOnExit wipe(parsed.value);
+  WipeValuesOnExit wipe(parsed.value);
   const json& j = parsed.value;
   if (j.is_discarded()) return make_error("the public inputs are not valid JSON", "input");
   if (!parsed.duplicate.empty()) {
@@ -259,7 +259,7 @@ Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
 
 Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text) {
   json doc;
-  WipeStringsOnExit wipe(doc);
+  WipeValuesOnExit wipe(doc);
   if (Status st = parse_object(json_text, doc); !st) return st.error();
   VerifyingKey vk;
   auto proto = member(doc, "protocol");

@@ -217,6 +217,11 @@ class MsmJob {
   MsmJob(const Affine* points, const Fr* scalars, size_t n, const Affine* points2,
          const Fr* scalars2, size_t n2, const MsmOptions& opt = {})
       : parts_{{Part{points, scalars, n}, Part{points2, scalars2, n2}}}, opt_(opt) {}
+  MsmJob(const MsmJob&) = delete;
+  MsmJob& operator=(const MsmJob&) = delete;
+  // The sum is of the caller's scalars (a proof's witness, before r and s blind it): wiped
+  // with the job, whether finished or not (a cancelled proof).
+  ~MsmJob() { sodium_memzero(&result_, sizeof(result_)); }
 
   size_t prepare(ThreadPool& pool) {
     result_ = Jacobian::infinity();
@@ -340,7 +345,9 @@ class MsmJob {
     release(endo_x_);
     release(pts_);
     release(merged_);
-    return result_;
+    const Jacobian out = result_;
+    sodium_memzero(&result_, sizeof(result_));
+    return out;
   }
 
  private:

@@ -109,7 +109,7 @@ namespace payment {
 
 struct RequestJson::Doc {
   json value;
-  ~Doc() { wipe_json_strings(value); }
+  ~Doc() { wipe_json_values(value); }
 };
 
 RequestJson::RequestJson(std::unique_ptr<Doc> doc) : doc_(std::move(doc)) {}
@@ -187,7 +187,7 @@ Status RequestJson::read_points(const char* name, size_t n, std::vector<BjjPoint
 
 struct RequestJsonWriter::Doc {
   ordered_json value = object_with_room<ordered_json>(kRequestMembers);
-  ~Doc() { wipe_json_strings(value); }
+  ~Doc() { wipe_json_values(value); }
 };
 
 RequestJsonWriter::RequestJsonWriter() : doc_(std::make_unique<Doc>()) {}

@@ -297,7 +297,7 @@ class JsonReader {
     auto& members = *object.get_ptr<Json::object_t*>();
     auto [it, inserted] = members.try_emplace(std::move(name));
     if (!inserted) {  // nlohmann keeps the last value; the callers refuse the text anyway
-      wipe_json_strings(it->second);
+      wipe_json_values(it->second);
       it->second = Json();
     }
     if ((token = next()) != Token::colon) {
@@ -561,7 +561,7 @@ ParsedJson parse_json(std::string_view text) {
   ParsedJson out;
   JsonReader reader(text, finder);
   if (!reader.read(out.value)) {
-    wipe_json_strings(out.value);
+    wipe_json_values(out.value);
     out.value = Json(Json::value_t::discarded);
     out.syntax_error = syntax_error_position(text, reader.error_at());
   }

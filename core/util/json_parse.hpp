@@ -40,10 +40,10 @@ std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 // encoding/json (the reference's reader) refuses it.
 ParsedJson parse_json(std::string_view text);
 
-// Zero every string of a JSON document (parsed or printed: a request's secrets are decimal
-// text), at every depth, before it is freed.
+// Zero every string and number of a JSON document (parsed or printed: a request's secrets are
+// decimal text, or numbers where a client wrote them so), at every depth, before it is freed.
 template <class Json>
-void wipe_json_strings(Json& root) {
+void wipe_json_values(Json& root) {
   std::vector<Json*> todo{&root};
   while (!todo.empty()) {
     Json* v = todo.back();
@@ -51,22 +51,31 @@ void wipe_json_strings(Json& root) {
     if (v->is_string()) {
       auto& s = v->template get_ref<typename Json::string_t&>();
       if (!s.empty()) sodium_memzero(s.data(), s.size());
+    } else if (v->is_number_float()) {
+      sodium_memzero(&v->template get_ref<typename Json::number_float_t&>(),
+                     sizeof(typename Json::number_float_t));
+    } else if (v->is_number_unsigned()) {
+      sodium_memzero(&v->template get_ref<typename Json::number_unsigned_t&>(),
+                     sizeof(typename Json::number_unsigned_t));
+    } else if (v->is_number_integer()) {
+      sodium_memzero(&v->template get_ref<typename Json::number_integer_t&>(),
+                     sizeof(typename Json::number_integer_t));
     } else if (v->is_array() || v->is_object()) {
       for (auto& e : *v) todo.push_back(&e);
     }
   }
 }
 
-// Wipes a document's strings (wipe_json_strings) when the scope ends, on every return path:
-// for documents read from what a client sends, which may hold secrets (a request, or a request
-// sent to a route that expects something else).
+// Wipes a document's strings and numbers (wipe_json_values) when the scope ends, on every return
+// path: for documents read from what a client sends, which may hold secrets (a request, or a
+// request sent to a route that expects something else).
 template <class Json>
-class WipeStringsOnExit {
+class WipeValuesOnExit {
  public:
-  explicit WipeStringsOnExit(Json& doc) : doc_(doc) {}
-  WipeStringsOnExit(const WipeStringsOnExit&) = delete;
-  WipeStringsOnExit& operator=(const WipeStringsOnExit&) = delete;
-  ~WipeStringsOnExit() { wipe_json_strings(doc_); }
+  explicit WipeValuesOnExit(Json& doc) : doc_(doc) {}
+  WipeValuesOnExit(const WipeValuesOnExit&) = delete;
+  WipeValuesOnExit& operator=(const WipeValuesOnExit&) = delete;
+  ~WipeValuesOnExit() { wipe_json_values(doc_); }
 
  private:
   Json& doc_;

@@ -10,6 +10,7 @@
 
 #include "core/payment/wallet.hpp"
 #include "core/util/result.hpp"
+#include "core/util/secure_vector.hpp"
 #include "core/withdraw/request.hpp"
 
 namespace enygma {
@@ -23,8 +24,8 @@ struct NoteOpening {
 };
 
 struct WithdrawWalletInputs : SenderInputs {
-  Fr address;                      // the token contract's address as an integer
-  std::vector<NoteOpening> notes;  // 0..kNoteSlots notes, distinct slots
+  Fr address;                       // the token contract's address as an integer
+  SecureVector<NoteOpening> notes;  // 0..kNoteSlots notes, distinct slots
 
   WithdrawWalletInputs() = default;
   WithdrawWalletInputs(const WithdrawWalletInputs&) = default;

@@ -783,6 +783,13 @@ test('page API: makeRequest takes a nonempty text or 32 bytes as its seed; anyth
   for (const seed of [42, '', true, {}, [1, 2, 3]]) {
     await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed }), { field: 'seed', message: /nonempty text or 32 bytes/ });
   }
+  // a seed given as a number by mistake is not shown in the error (nor is a test seed)
+  const error = await enygma.makeRequest('transfer-k2', { seed: 8123456789012345 }).then(() => null, (e) => e);
+  assert.ok(error && /not a value of type number/.test(error.message), String(error && error.message));
+  assert.ok(!error.message.includes('8123456789'), error.message);
+  const refused = await enygma.prove('transfer-k2', vector('transfer-k2.json'), { testSeed: 8123456789012345 }).then(() => null, (e) => e);
+  assert.ok(refused && refused.field === 'testSeed', String(refused && refused.message));
+  assert.ok(!refused.message.includes('8123456789'), refused.message);
 });
 
 // A wallet's seed in a view over its own memory: the worker is sent those 32 bytes alone (not the
