@@ -307,6 +307,15 @@ TEST(HardeningKeys, EachHeaderAndBodyCheckRefusesItsFault) {
   auto curve = pk_file;
   std::memcpy(curve.data() + 16, "bn255", 5);
   EXPECT_EQ(pk_error(reseal(curve)), "key is for curve 'bn255', not bn254");
+  for (const char* name : {"x\nuint256 constant PWN=1;/*", "a*/b", "k\"2", "transfer k2"}) {
+    auto named = vk_file;  // the circuit name at 32..64, NUL-padded
+    std::memset(named.data() + 32, 0, 32);
+    std::memcpy(named.data() + 32, name, std::strlen(name));
+    EXPECT_EQ(vk_error(reseal(named)),
+              "the key's circuit name has a character other than a letter, a digit, '.', '_' or "
+              "'-'")
+        << name;
+  }
   auto flags = pk_file;
   flags[13] |= 1;  // bit 8
   EXPECT_EQ(pk_error(reseal(flags)), "unknown key flags");

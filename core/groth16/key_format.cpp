@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <bit>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -229,6 +230,14 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
                      " (this build reads version " + std::to_string(kKeyFormatVersion) + ")");
   }
   if (h.curve != "bn254") return key_error("key is for curve '" + h.curve + "', not bn254");
+  // The name goes into messages, file names and generated source (export-solidity): a circuit
+  // id's characters only, never a quote, a newline or a comment's end.
+  for (const char c : h.circuit_name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
+      return key_error(
+          "the key's circuit name has a character other than a letter, a digit, '.', '_' or '-'");
+    }
+  }
   if ((flags & ~(kFlagInsecure | kFlagCompressed | kFlagShape)) != 0) {
     return key_error("unknown key flags");
   }
