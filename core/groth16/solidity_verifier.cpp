@@ -138,7 +138,8 @@ bool is_usable_contract_name(std::string_view name) {
       // the contract's own names
       "R", "Q", "NUM_PUBLIC_INPUTS", "CIRCUIT_DIGEST", "verifyProof", "publicCombination", "mulAdd",
       "pA", "pB", "pC", "pubSignals", "ok", "x", "y", "i", "s", "k", "px", "py", "input", "product",
-      "success", "buf", "mload", "mstore", "staticcall", "gas", "add", "and"};
+      "success", "buf", "mload", "mstore", "staticcall", "gas", "add", "and", "EC_ADD_GAS",
+      "EC_MUL_GAS", "PAIRING_GAS", "iszero", "revert"};
   if (name.empty() || name.size() > 64 || kTaken.count(name) || is_elementary_type(name) ||
       is_key_constant(name)) {
     return false;
@@ -174,12 +175,20 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line(
       "///      vk_x = IC0 + sum_i pubSignals[i] * IC(i+1), using the precompiles ecAdd (0x06),");
   s.line("///      ecMul (0x07) and ecPairing (0x08). Never reverts on bad input: a public input");
-  s.line("///      >= R, a coordinate >= Q or a point the precompiles refuse gives false.");
+  s.line("///      >= R, a coordinate >= Q or a point the precompiles refuse gives false. Each");
+  s.line("///      precompile is given the gas EIP-1108 prices it at (ecAdd 150, ecMul 6,000,");
+  s.line(
+      "///      ecPairing 45,000 + 34,000 per pair), so a refused point costs no more than that;");
+  s.line("///      a call with too little gas left to finish reverts instead of answering false.");
   s.line("contract " + options.contract_name + " {");
   s.line("    /// The scalar field: every public input must be below R.");
   s.line("    uint256 internal constant R = " + to_decimal(Fr::kModulus) + ";");
   s.line("    /// The base field of the curve.");
   s.line("    uint256 internal constant Q = " + to_decimal(Fp::kModulus) + ";");
+  s.line("    /// The precompiles' gas (EIP-1108): ecAdd, ecMul, ecPairing of the four pairs.");
+  s.line("    uint256 internal constant EC_ADD_GAS = 150;");
+  s.line("    uint256 internal constant EC_MUL_GAS = 6000;");
+  s.line("    uint256 internal constant PAIRING_GAS = 181000;");
   s.line();
   s.line("    uint256 public constant NUM_PUBLIC_INPUTS = " + n + ";");
   s.line("    bytes32 public constant CIRCUIT_DIGEST = " + hex32(vk.circuit_digest) + ";");
@@ -241,13 +250,17 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line("        input[23] = DELTA_Y_RE;");
   s.line("        uint256[1] memory product;");
   s.line("        bool success;");
+  s.line("        // Enough gas for the pairing's own (a call passes on at most 63/64 of what is");
+  s.line("        // left): with it, a failure is the precompile refusing a point of the proof.");
+  s.line("        if (gasleft() < PAIRING_GAS + PAIRING_GAS / 63 + 2000) revert();");
   s.line("        assembly (\"memory-safe\") {");
-  s.line("            success := staticcall(gas(), 0x08, input, 0x300, product, 0x20)");
+  s.line("            success := staticcall(PAIRING_GAS, 0x08, input, 0x300, product, 0x20)");
   s.line("        }");
   s.line("        return success && product[0] == 1;");
   s.line("    }");
   s.line();
-  s.line("    /// IC0 + sum_i s[i] * IC(i+1); ok is false when a precompile refused.");
+  s.line("    /// IC0 + sum_i s[i] * IC(i+1) (valid points and scalars below R: the precompiles");
+  s.line("    /// refuse none of them, and a failure is a lack of gas, which reverts).");
   s.line(inputs ? "    function publicCombination(uint256[" + n +
                       "] calldata s) private view returns (bool ok, uint256 x, uint256 y) {"
                 : "    function publicCombination() private pure returns (bool ok, uint256 x, "
@@ -263,7 +276,8 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line("    }");
   if (inputs) {  // (no products without inputs)
     s.line();
-    s.line("    /// (x, y) + k * (px, py) with ecMul and ecAdd; skipped for k = 0 or a failure.");
+    s.line("    /// (x, y) + k * (px, py) with ecMul and ecAdd, skipped for k = 0; reverts when a");
+    s.line("    /// precompile fails (out of gas: its inputs are valid).");
     s.line("    function mulAdd(bool ok, uint256 x, uint256 y, uint256 px, uint256 py, uint256 k)");
     s.line("        private view returns (bool, uint256, uint256)");
     s.line("    {");
@@ -274,10 +288,11 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
     s.line("            mstore(buf, px)");
     s.line("            mstore(add(buf, 0x20), py)");
     s.line("            mstore(add(buf, 0x40), k)");
-    s.line("            ok := staticcall(gas(), 0x07, buf, 0x60, add(buf, 0x40), 0x40)");
+    s.line("            ok := staticcall(EC_MUL_GAS, 0x07, buf, 0x60, add(buf, 0x40), 0x40)");
     s.line("            mstore(buf, x)");
     s.line("            mstore(add(buf, 0x20), y)");
-    s.line("            ok := and(ok, staticcall(gas(), 0x06, buf, 0x80, buf, 0x40))");
+    s.line("            ok := and(ok, staticcall(EC_ADD_GAS, 0x06, buf, 0x80, buf, 0x40))");
+    s.line("            if iszero(ok) { revert(0, 0) }");
     s.line("            x := mload(buf)");
     s.line("            y := mload(add(buf, 0x20))");
     s.line("        }");

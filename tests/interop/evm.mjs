@@ -62,13 +62,14 @@ export class Chain {
     this.address = r.createdAddress;
     return { address: r.createdAddress, gas: r.execResult.executionGasUsed };
   }
-  // Calls verifyProof; returns {ok: bool (the returned value), reverted, gas, calldataGas}.
-  async verify(selector, pA, pB, pC, pub) {
+  // Calls verifyProof with gasLimit of execution gas (default 10M); returns {ok: bool (the
+  // returned value), reverted, gas, calldataGas}.
+  async verify(selector, pA, pB, pC, pub, gasLimit = 10_000_000n) {
     const words = [...pA, ...pB[0], ...pB[1], ...pC, ...pub].map((x) => BigInt(x));
     const hex = selector + words.map((w) => w.toString(16).padStart(64, "0")).join("");
     const data = this.mods.util.hexToBytes("0x" + hex);
     const r = await this.evm.runCall({
-      caller: this.caller, to: this.address, data, gasLimit: 10_000_000n,
+      caller: this.caller, to: this.address, data, gasLimit: BigInt(gasLimit),
     });
     let calldataGas = 0;
     for (const b of data) calldataGas += b === 0 ? 4 : 16;
@@ -85,6 +86,7 @@ export class Chain {
 export function tamperedCalls(ref) {
   const A = ref.pi_a, B = ref.pi_b, C = ref.pi_c, P = ref.public_signal;
   const bump = (x, m) => ((BigInt(x) + 1n) % m).toString();
+  const plusQ = (x, add) => (add ? (BigInt(x) + Q).toString() : x);
   const inputs = P.length === 0 ? [] : [
     ["a changed public input", A, B, C, [bump(P[0], R), ...P.slice(1)]],
     ["the last public input changed", A, B, C, [...P.slice(0, -1), bump(P[P.length - 1], R)]],
@@ -99,6 +101,10 @@ export function tamperedCalls(ref) {
      [[B[0][1], B[0][0]], [B[1][1], B[1][0]]], C, P],
     ["pi_c changed (y + 1)", A, B, [C[0], bump(C[1], Q)], P],
     ["pi_c = pi_a", A, B, A, P],
-    ["a coordinate >= q", [(BigInt(A[0]) + Q).toString(), A[1]], B, C, P],
+    // each of the eight coordinates + q (the same value mod q: a malleable form, refused)
+    ...[0, 1].map((i) => [`pi_a[${i}] + q`, A.map((x, j) => plusQ(x, i === j)), B, C, P]),
+    ...[0, 1, 2, 3].map((i) => [`pi_b[${i >> 1}][${i & 1}] + q`, A,
+      B.map((pair, j) => pair.map((x, t) => plusQ(x, 2 * j + t === i))), C, P]),
+    ...[0, 1].map((i) => [`pi_c[${i}] + q`, A, B, C.map((x, j) => plusQ(x, i === j)), P]),
   ];
 }
