@@ -79,14 +79,37 @@ TEST(WithdrawRequest, EveryNoteFieldIsRequiredAndNamed) {
   EXPECT_EQ(withdraw_parse_error(renamed).field, "saltsIn");
 }
 
-TEST(WithdrawRequest, NoteArraysHaveExactlyTenEntries) {
-  // The Go arrays are [10]: the reference drops extra entries and panics on missing ones; here
-  // both are refused naming the array.
+TEST(WithdrawRequest, NoteArraysHaveTenEntriesPaddedOnlyWithUnusedSlots) {
+  // The Go arrays are [10]: the reference drops extra entries (the relayer pads the four lists
+  // with "0" to its NUMBER_OF_JS_PARAMS_IN, which may be above 10) and panics on missing ones.
+  // Here entries past 10 are taken as unused slots when each is 0, and left out; any other, and
+  // a missing one, is refused naming the array.
+  const auto plain = parse_withdraw_request(withdraw_k2_json().dump(), 2);
+  ASSERT_TRUE(plain.ok());
+  json padded = withdraw_k2_json();
+  for (const char* key : {"hashes", "sk_deposits", "v_per_deposit", "saltsIn"}) {
+    for (int i = 0; i < 6; ++i) padded[key].push_back(i % 2 ? "0" : "000");
+  }
+  const auto read = parse_withdraw_request(padded.dump(), 2);
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_EQ(read->public_inputs(), plain->public_inputs());
+  EXPECT_EQ(read->sk_deposits, plain->sk_deposits);
+  EXPECT_EQ(read->v_per_deposit, plain->v_per_deposit);
+  EXPECT_EQ(read->salts_in, plain->salts_in);
   for (const char* key : {"hashes", "sk_deposits", "v_per_deposit", "saltsIn"}) {
     json more = withdraw_k2_json();
     more[key].push_back("0");
-    EXPECT_EQ(withdraw_parse_error(more).message,
-              std::string(key) + " has 11 entries, expected 10");
+    more[key].push_back("5");
+    const Error e = withdraw_parse_error(more);
+    EXPECT_EQ(e.message, std::string(key) + "[11] is not 0: " + key +
+                             " has 12 entries, and those past 10 may only pad it with unused "
+                             "slots (\"0\")");
+    EXPECT_EQ(e.field, std::string(key) + "[11]");
+    EXPECT_EQ(e.rule, "input");
+    json number = withdraw_k2_json();
+    number[key].push_back(0);
+    EXPECT_EQ(withdraw_parse_error(number).message,
+              std::string(key) + "[10] must be a decimal string, not a JSON number");
     json fewer = withdraw_k2_json();
     fewer[key].erase(fewer[key].size() - 1);
     EXPECT_EQ(withdraw_parse_error(fewer).message,

@@ -152,11 +152,25 @@ Status RequestJson::read_scalar(const char* name, Fr& out) const {
   return ok_status();
 }
 
-Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out) const {
+Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out,
+                                bool zero_padding) const {
   auto it = doc_->value.find(name);
   if (it == doc_->value.end())
     return make_error(missing_field_message(doc_->value, name, name), "input", name);
-  if (auto st = check_array(*it, name, n); !st) return st;
+  if (zero_padding && it->is_array() && it->size() > n) {
+    for (size_t i = n; i < it->size(); ++i) {
+      auto f = to_fr((*it)[i], indexed(name, i));
+      if (!f) return f.error();
+      if (!f->is_zero()) {
+        return input_error(indexed(name, i), "is not 0: " + std::string(name) + " has " +
+                                                 std::to_string(it->size()) +
+                                                 " entries, and those past " + std::to_string(n) +
+                                                 " may only pad it with unused slots (\"0\")");
+      }
+    }
+  } else if (auto st = check_array(*it, name, n); !st) {
+    return st;
+  }
   out.assign(n, Fr::zero());
   for (size_t i = 0; i < n; ++i) {
     auto f = to_fr((*it)[i], indexed(name, i));

@@ -66,8 +66,11 @@ class RequestJson {
 
   // A canonical decimal field element (a string of digits below p).
   Status read_scalar(const char* name, Fr& out) const;
-  // An array of exactly n of them.
-  Status read_vector(const char* name, size_t n, std::vector<Fr>& out) const;
+  // An array of exactly n of them. With zero_padding, entries past n are taken when each is
+  // zero (a "0" decimal string: the relayer pads a note list to its configured length, and the
+  // reference, whose Go arrays have n entries, drops what follows) and left out.
+  Status read_vector(const char* name, size_t n, std::vector<Fr>& out,
+                     bool zero_padding = false) const;
   // An array of exactly n pairs [x, y].
   Status read_points(const char* name, size_t n, std::vector<BjjPoint>& out) const;
 

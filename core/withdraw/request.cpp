@@ -7,12 +7,15 @@ namespace enygma {
 namespace {
 
 // The note slots' fields and the address after the payment ones, in the Go struct's order.
+// The four lists may be longer, padded with unused slots ("0"): the relayer pads them to its
+// NUMBER_OF_JS_PARAMS_IN, which may exceed the ten slots.
 Status read_note_fields(const payment::RequestJson& doc, WithdrawRequest& req) {
-  Status st = doc.read_vector("hashes", kNoteSlots, req.hashes);
-  if (st) st = doc.read_vector("sk_deposits", kNoteSlots, req.sk_deposits);
-  if (st) st = doc.read_vector("v_per_deposit", kNoteSlots, req.v_per_deposit);
+  constexpr bool kPadding = true;
+  Status st = doc.read_vector("hashes", kNoteSlots, req.hashes, kPadding);
+  if (st) st = doc.read_vector("sk_deposits", kNoteSlots, req.sk_deposits, kPadding);
+  if (st) st = doc.read_vector("v_per_deposit", kNoteSlots, req.v_per_deposit, kPadding);
   if (st) st = doc.read_scalar("address", req.address);
-  if (st) st = doc.read_vector("saltsIn", kNoteSlots, req.salts_in);
+  if (st) st = doc.read_vector("saltsIn", kNoteSlots, req.salts_in, kPadding);
   return st;
 }
 
