@@ -155,9 +155,11 @@ build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
-# The WebAssembly dependencies build beside the native build.
+# The WebAssembly dependencies build beside the native build (a background job, which a
+# non-interactive shell starts with SIGINT ignored: `trap - INT` gives it back, so that Ctrl-C
+# stops it with the rest).
 test: $(SETUP_STAMP)
-	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; status=0; \
+	@( trap - INT; exec $(MAKE) wasm-deps >/dev/null 2>&1 ) & deps=$$!; status=0; \
 	  $(MAKE) build-native-test || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 	@$(MAKE) build-wasm-run test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
@@ -259,7 +261,7 @@ keys: build-native-run
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
 # As in `test`, the WebAssembly dependencies build beside the native program.
 run: $(SETUP_STAMP)
-	@$(MAKE) wasm-deps >/dev/null 2>&1 & deps=$$!; status=0; \
+	@( trap - INT; exec $(MAKE) wasm-deps >/dev/null 2>&1 ) & deps=$$!; status=0; \
 	  $(MAKE) build-native-run || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 	@$(MAKE) build-wasm-page keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web

@@ -105,6 +105,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Node.js 20 or later: Playwright and @ethereumjs refuse older ones (Debian 12's own nodejs is
+# 18; Debian 13's is 20).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  say "Node.js 20 or later is needed (Playwright, @ethereumjs); this machine's node is" \
+      "$(node --version 2>/dev/null || echo 'missing'): install a nodejs package of version 20+"
+  exit 1
+fi
+
 # npm devDependencies of the repository (Playwright, snarkjs, solc, ... for e2e/interop tests).
 cd "$repo_root"
 if [ ! -f package.json ]; then
@@ -119,10 +128,14 @@ if grep -qzE '"(dev)?[dD]ependencies"[[:space:]]*:[[:space:]]*\{[[:space:]]*"' p
     # Playwright must not download browsers: Debian's chromium is used.
     export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
     if [ -f package-lock.json ]; then
-      # npm ci refuses a lock file that is out of step with package.json (someone added a
-      # dependency without updating it); npm install then brings the lock file up to date.
+      # Exactly the committed lock file's versions: npm ci, tried twice (a registry's passing
+      # failure), never npm install, which would resolve the ranges again and rewrite the lock.
       say "npm ci"
-      npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+      if ! npm ci --no-audit --no-fund && ! { sleep 5; npm ci --no-audit --no-fund; }; then
+        say "npm ci failed: if package.json changed, run 'npm install' and commit" \
+            "package-lock.json with it"
+        exit 1
+      fi
     else
       say "npm install (writes package-lock.json)"
       npm install --no-audit --no-fund
