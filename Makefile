@@ -44,6 +44,9 @@ BENCH_ARGS ?=
 
 # When set (.ci/run sets it), each build and test step appends "step: seconds" to this file.
 ENYGMA_TIMES ?=
+# Tests of tools that setup installs (clang-format, haproxy, the npm packages) fail instead of
+# skipping when the tool is missing.
+export ENYGMA_TESTS_REQUIRE_TOOLS = 1
 
 CMAKE_GENERATOR_FLAGS := -G Ninja
 # Node 20 runs Emscripten 3.1.6 output only with fetch() hidden (see toolchains/emscripten.cmake)

@@ -2,7 +2,8 @@
 // options from CMake, running enygma / interop_tool, snarkjs (in-process through its library
 // API: the functions its CLI calls, without a Node start and a curve build per command), a
 // cached local powers of tau, and a small assertion/reporting layer.
-// Exit codes: 0 passed, 1 failed, 77 skipped (node_modules missing).
+// Exit codes: 0 passed, 1 failed, 77 skipped (node_modules missing; a failure under
+// ENYGMA_TESTS_REQUIRE_TOOLS=1).
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -25,7 +26,13 @@ export function parseArgs(argv = process.argv.slice(2)) {
   return o;
 }
 
+// Skips (exit 77), or fails where ENYGMA_TESTS_REQUIRE_TOOLS=1 (`make test` sets it: a tool
+// that setup installs being missing is a broken setup, not a reason to pass).
 export function skip(why) {
+  if (process.env.ENYGMA_TESTS_REQUIRE_TOOLS === "1") {
+    console.log(`FAILED (ENYGMA_TESTS_REQUIRE_TOOLS=1, no skipping): ${why}`);
+    process.exit(1);
+  }
   console.log(`SKIPPED: ${why}`);
   process.exit(SKIP);
 }
