@@ -108,7 +108,10 @@ void Session::read_head() {
     buffer_.consume(2 * skip);
     empty_lines_ += skip;
     head_scanned_ = 0;
-    if (buffer_.size() == 0) return await_request(/*arm=*/false);  // nothing of a request yet
+    if (buffer_.size() == 0) {  // nothing of a request yet
+      buffer_.shrink_to_fit();
+      return await_request(/*arm=*/false);
+    }
   }
   const std::string_view bytes = buffered();
   const size_t max_header = server_.config().max_header;
@@ -343,9 +346,11 @@ void Session::on_body(beast::error_code ec) {
 
 void Session::dispatch() {
   disarm_timer();
-  // An empty buffer is freed (and wiped) between requests: an idle connection costs only its
-  // socket.
-  if (buffer_.size() == 0) buffer_.shrink_to_fit();
+  // The buffer that held the request is freed (and wiped) once the request is read: what
+  // follows it (a client's CRLF after the body, a pipelined request) is copied to a buffer of
+  // its own size, and an empty one takes no memory; a kept buffer would hold the request's
+  // bytes (its secrets) while the connection idles.
+  buffer_.shrink_to_fit();
   const unsigned version = version_;
   switch (route_.kind) {
     case RouteKind::kProve:
