@@ -824,6 +824,20 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   EXPECT_EQ(r.err.find("987654"), std::string::npos) << r.err;
   r = with({"--recipients", "1:30,3:12", "--amount", "41"});
   EXPECT_EQ(r.err.find("41"), std::string::npos) << r.err;
+  // A secret written with a space: its second half is a stray argument, named by its place,
+  // never quoted.
+  auto split = base;
+  const auto key = std::find(split.begin(), split.end(), "--secret-key") - split.begin();
+  split[size_t(key) + 1] = "1234567890";
+  split.insert(split.begin() + key + 2, "98765432109876543210");
+  r = run_enygma(split);
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("unexpected argument " + std::to_string(key + 2) +
+                       " (not an option; it follows --secret-key's value: a value with spaces "
+                       "must be quoted)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("9876543210"), std::string::npos) << r.err;
 }
 
 }  // namespace

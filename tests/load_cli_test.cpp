@@ -253,7 +253,9 @@ TEST(LoadCli, UsageErrorsExit64AndRepeatedOptionsAreRefused) {
                      {"--seconds is given twice"});
   expect_usage_error({"--url", kAnyUrl, "--url", kAnyUrl}, {"--url is given twice"});
   expect_usage_error({"--url", kAnyUrl, "--bogus", "1"}, {"unknown option --bogus"});
-  expect_usage_error({"--url", kAnyUrl, "stray"}, {"unexpected argument 'stray'"});
+  expect_usage_error({"--url", kAnyUrl, "stray"},
+                     {"unexpected argument 3 (not an option; it follows --url's value: a value "
+                      "with spaces must be quoted)"});
   expect_usage_error({"--url", kAnyUrl, "--concurrency"}, {"--concurrency needs a value"});
   for (const char* bad : {"", "GET X", "GET\r\nX: 1", "CONNECT", "G(E)T"}) {
     expect_usage_error({"--url", kAnyUrl, "--method", bad},

@@ -8,10 +8,19 @@ namespace enygma::native {
 bool Args::parse(int argc, char** argv, const std::set<std::string>& value_options,
                  const std::set<std::string>& flag_options, const char* program,
                  const std::set<std::string>& may_be_empty) {
+  std::string last;  // the last option read: where a stray word is
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-h") a = "--help";
-    if (a.rfind("--", 0) != 0) return fail(program, "unexpected argument '" + a + "'");
+    if (a.rfind("--", 0) != 0) {
+      // Not quoted: a stray word is often the second half of a value written with a space (a
+      // secret key or a seed phrase), which a message would print to a terminal or a log.
+      return fail(program, "unexpected argument " + std::to_string(i) + " (not an option" +
+                               (last.empty() ? std::string(": options start with --")
+                                             : "; it follows " + last +
+                                                   ": a value with spaces must be quoted") +
+                               ")");
+    }
     std::string name = a.substr(2), value;
     bool has_value = false;
     if (auto eq = name.find('='); eq != std::string::npos) {
@@ -24,6 +33,7 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       if (!flags_.insert(name).second && name != "help") {
         return fail(program, "--" + name + " is given twice");
       }
+      last = "--" + name;
       continue;
     }
     if (!value_options.count(name)) return fail(program, "unknown option --" + name);
@@ -41,6 +51,7 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       return fail(program, "--" + name + " needs a value, got an empty one");
     }
     if (!values_.emplace(name, value).second) return fail(program, "--" + name + " is given twice");
+    last = "--" + name + "'s value";
   }
   return true;
 }
