@@ -691,8 +691,18 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
       for (int i = 0; i < 32; ++i)
         seed_bytes[i] = uint8_t(std::stoi(seed.substr(2 * i, 2), nullptr, 16));
       // the seed's last 16 bytes (malloc may write its links over a freed block's first ones)
-      const std::string needles =
-          needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
+      std::string needles = needles_text(secrets) + "seed\t" + hex(seed_bytes + 16, 16) + "\n";
+      // a join-split's token address (private), as the hex text it is written in: its last 32
+      // digits
+      const auto doc = nlohmann::json::parse(text);
+      for (const char* key : {"erc20Address", "erc1155Address"}) {
+        if (!doc.contains(key) || !doc[key].is_string()) continue;
+        const std::string address = doc[key].get<std::string>();
+        if (address.size() < 34) continue;
+        const std::string tail = address.substr(address.size() - 32);
+        needles += std::string(key) + " digits\t" +
+                   hex(reinterpret_cast<const uint8_t*>(tail.data()), tail.size()) + "\n";
+      }
       to_file.back() = dir / "again.json";
       const std::string what = circuit + (count.empty() ? "" : " --count " + count);
       expect_none_found(scanned_command(to_file, needles, 0), "make-request --out " + what);

@@ -1,5 +1,6 @@
 #include "core/dvp/json.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -210,10 +211,16 @@ Status read_key_pair(const Json& v, const std::string& field, bool use_private,
 }
 
 std::string address_hex(const Fr& address) {
+  // The digits written once, into the string of their final size (a private field: no shorter
+  // copy, no temporary, is freed unwiped).
   std::string hex = to_hex(address.to_u256());  // "0x" + 64 digits
   size_t first = 2;
   while (first < hex.size() - 40 && hex[first] == '0') ++first;
-  return "0x" + hex.substr(first);
+  std::string out(2 + hex.size() - first, '0');
+  out[1] = 'x';
+  std::copy(hex.begin() + std::ptrdiff_t(first), hex.end(), out.begin() + 2);
+  sodium_memzero(hex.data(), hex.size());
+  return out;
 }
 
 Status read_scalar(const Json& doc, const char* key, Fr& out) {

@@ -50,10 +50,14 @@ std::string to_decimal(const U256& a) {
 }
 
 std::string to_hex(const U256& a) {
+  // Made at its final size (one allocation): a growing string would free shorter copies of the
+  // digits unwiped (the value may be a secret, as a join-split's token address is).
   static const char* kDigits = "0123456789abcdef";
-  std::string out = "0x";
+  std::string out(66, '0');
+  out[1] = 'x';
+  size_t at = 2;
   for (int i = 3; i >= 0; --i) {
-    for (int s = 60; s >= 0; s -= 4) out.push_back(kDigits[(a.w[i] >> s) & 15]);
+    for (int s = 60; s >= 0; s -= 4) out[at++] = kDigits[(a.w[i] >> s) & 15];
   }
   return out;
 }
