@@ -571,6 +571,12 @@ TEST(SolidityVerifier, SourceHasTheKeyAndTheCallingConvention) {
                "21888242871839275222246405745257275088548364400416034343698204186575808495617;"),
       std::string::npos);
 
+  // A circuit name that is not a circuit id's characters is left out of the source.
+  opt.circuit_name = "x\nuint256 constant PWN=1;/*";
+  src = solidity_verifier_source(f.keys.vk, opt);
+  EXPECT_EQ(src.find("PWN"), std::string::npos);
+  EXPECT_NE(src.find("for a Groth16 circuit."), std::string::npos);
+
   EXPECT_TRUE(is_usable_contract_name("EnygmaTransferVerifierK2"));
   EXPECT_TRUE(is_usable_contract_name("_x$1"));
   EXPECT_FALSE(is_usable_contract_name("2abc"));

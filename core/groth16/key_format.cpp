@@ -3,7 +3,6 @@
 #include <sodium.h>
 
 #include <bit>
-#include <cctype>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -198,6 +197,14 @@ std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
               w.data());
 }
 
+bool is_key_circuit_name(std::string_view name) {
+  for (const char c : name) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!letter && !(c >= '0' && c <= '9') && c != '.' && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
 Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
   if (file.size() < kKeyHeaderSize) {
     return key_error("not a key file: " + std::to_string(file.size()) +
@@ -232,11 +239,9 @@ Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file) {
   if (h.curve != "bn254") return key_error("key is for curve '" + h.curve + "', not bn254");
   // The name goes into messages, file names and generated source (export-solidity): a circuit
   // id's characters only, never a quote, a newline or a comment's end.
-  for (const char c : h.circuit_name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
-      return key_error(
-          "the key's circuit name has a character other than a letter, a digit, '.', '_' or '-'");
-    }
+  if (!is_key_circuit_name(h.circuit_name)) {
+    return key_error(
+        "the key's circuit name has a character other than a letter, a digit, '.', '_' or '-'");
   }
   if ((flags & ~(kFlagInsecure | kFlagCompressed | kFlagShape)) != 0) {
     return key_error("unknown key flags");

@@ -39,6 +39,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/groth16/keys.hpp"
@@ -82,6 +83,9 @@ std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk,
 
 // Header only (no digest check): what a file claims to be, for messages and listings.
 Result<KeyFileHeader> read_key_header(std::span<const uint8_t> file);
+// A circuit name as key headers hold it: letters, digits, '.', '_' and '-' only (it goes into
+// messages, file names and generated source); read_key_header refuses any other.
+bool is_key_circuit_name(std::string_view name);
 
 // Full load: header, body length, digest, then the body. Errors (rule "key") say what is wrong:
 // truncated, wrong magic or version, digest mismatch ("corrupt"), another circuit's key.
