@@ -106,6 +106,9 @@ TEST(WithdrawRequest, NoteArraysHaveTenEntriesPaddedOnlyWithUnusedSlots) {
                              "slots (\"0\")");
     EXPECT_EQ(e.field, std::string(key) + "[11]");
     EXPECT_EQ(e.rule, "input");
+    json both = more;  // a bad entry among the ten is named first
+    both[key][3] = "x";
+    EXPECT_EQ(withdraw_parse_error(both).field, std::string(key) + "[3]");
     json number = withdraw_k2_json();
     number[key].push_back(0);
     EXPECT_EQ(withdraw_parse_error(number).message,

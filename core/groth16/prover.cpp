@@ -109,6 +109,15 @@ class ProofSchedule {
   ProofSchedule(ThreadPool& pool, const ProveOptions& options,
                 std::function<bool(ProofSchedule&)> cq, std::function<void()> blind)
       : pool_(pool), options_(options), cq_(std::move(cq)), blind_(std::move(blind)) {}
+  ProofSchedule(const ProofSchedule&) = delete;
+  ProofSchedule& operator=(const ProofSchedule&) = delete;
+  // The MSMs' sums (the witness's part of A, B and C+H before r and s blind them) go with it.
+  ~ProofSchedule() {
+    for (Msm& m : msms_) {
+      sodium_memzero(&m.r1, sizeof m.r1);
+      sodium_memzero(&m.r2, sizeof m.r2);
+    }
+  }
 
   Msm& msm(Job j) { return msms_[j]; }
 
@@ -436,6 +445,11 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
     sodium_memzero(&r, sizeof r);
     sodium_memzero(&s, sizeof s);
     sodium_memzero(&rs, sizeof rs);
+    // and their products with delta (pi_A - r delta is alpha + A)
+    sodium_memzero(&r_delta1, sizeof r_delta1);
+    sodium_memzero(&s_delta1, sizeof s_delta1);
+    sodium_memzero(&rs_delta1, sizeof rs_delta1);
+    sodium_memzero(&s_delta2, sizeof s_delta2);
   };
   if (bad != SIZE_MAX) {
     wipe_blinding();

@@ -157,25 +157,26 @@ Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out
   auto it = doc_->value.find(name);
   if (it == doc_->value.end())
     return make_error(missing_field_message(doc_->value, name, name), "input", name);
-  if (zero_padding && it->is_array() && it->size() > n) {
-    for (size_t i = n; i < it->size(); ++i) {
-      auto f = to_fr((*it)[i], indexed(name, i));
-      if (!f) return f.error();
-      if (!f->is_zero()) {
-        return input_error(indexed(name, i), "is not 0: " + std::string(name) + " has " +
-                                                 std::to_string(it->size()) +
-                                                 " entries, and those past " + std::to_string(n) +
-                                                 " may only pad it with unused slots (\"0\")");
-      }
-    }
-  } else if (auto st = check_array(*it, name, n); !st) {
-    return st;
+  const bool padded = zero_padding && it->is_array() && it->size() > n;
+  if (!padded) {
+    if (auto st = check_array(*it, name, n); !st) return st;
   }
   out.assign(n, Fr::zero());
   for (size_t i = 0; i < n; ++i) {
     auto f = to_fr((*it)[i], indexed(name, i));
     if (!f) return f.error();
     out[i] = *f;
+  }
+  // The entries past n (in order, after the n read): each must be 0.
+  for (size_t i = n; padded && i < it->size(); ++i) {
+    auto f = to_fr((*it)[i], indexed(name, i));
+    if (!f) return f.error();
+    if (!f->is_zero()) {
+      return input_error(indexed(name, i), "is not 0: " + std::string(name) + " has " +
+                                               std::to_string(it->size()) +
+                                               " entries, and those past " + std::to_string(n) +
+                                               " may only pad it with unused slots (\"0\")");
+    }
   }
   return ok_status();
 }
