@@ -46,7 +46,7 @@ BENCH_ARGS ?=
 ENYGMA_TIMES ?=
 # Tests of tools that setup installs (clang-format, haproxy, the npm packages) fail instead of
 # skipping when the tool is missing.
-export ENYGMA_TESTS_REQUIRE_TOOLS = 1
+export ENYGMA_TESTS_REQUIRE_TOOLS ?= 1
 
 CMAKE_GENERATOR_FLAGS := -G Ninja
 # Node 20 runs Emscripten 3.1.6 output only with fetch() hidden (see toolchains/emscripten.cmake)

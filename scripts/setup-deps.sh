@@ -105,13 +105,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# Node.js 20 or later: Playwright and @ethereumjs refuse older ones (Debian 12's own nodejs is
-# 18; Debian 13's is 20).
+# The npm packages (the browser and interop tests: Playwright, @ethereumjs) need Node.js 20 or
+# later; Debian 12's own nodejs is 18. Without it they are not installed, and the tests that
+# use them fail saying so (the build and `make run` do not need them).
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+[[ "$node_major" =~ ^[0-9]+$ ]] || node_major=0
 if [ "$node_major" -lt 20 ]; then
-  say "Node.js 20 or later is needed (Playwright, @ethereumjs); this machine's node is" \
-      "$(node --version 2>/dev/null || echo 'missing'): install a nodejs package of version 20+"
-  exit 1
+  say "WARNING: the npm packages of the tests need Node.js 20 or later; this machine's node is" \
+      "$(node --version 2>/dev/null || echo 'missing'): they are not installed, and make test" \
+      "will fail (install a nodejs package of version 20 or later)"
+  exit 0
 fi
 
 # npm devDependencies of the repository (Playwright, snarkjs, solc, ... for e2e/interop tests).
