@@ -725,18 +725,39 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
                     "make-transfer");
 }
 
-// A raw connection that sends `head` and part of a body, then goes.
-void send_and_leave(unsigned short port, const std::string& bytes) {
+// The port a started `enygma serve --port 0` says it listens on (0 if it ends or never says).
+unsigned short listening_port(Child& server) {
+  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
+  for (int i = 0; i < 3000 && server.running(); ++i) {
+    std::smatch m;
+    const std::string out = server.out();
+    if (std::regex_search(out, m, listening)) return static_cast<unsigned short>(std::stoi(m[1]));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return 0;
+}
+
+// A connection to the port on 127.0.0.1 that has sent `bytes` (-1 on failure, which is
+// reported).
+int connect_and_send(unsigned short port, const std::string& bytes) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(fd, 0);
+  EXPECT_GE(fd, 0);
+  if (fd < 0) return -1;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), ssize_t(bytes.size()));
+  const bool sent = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                    send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == ssize_t(bytes.size());
+  EXPECT_TRUE(sent) << "connect or send to port " << port;
+  return fd;
+}
+
+// A raw connection that sends `head` and part of a body, then goes.
+void send_and_leave(unsigned short port, const std::string& bytes) {
+  const int fd = connect_and_send(port, bytes);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  close(fd);
+  if (fd >= 0) close(fd);
 }
 
 // The server, from a request's arrival to its drain at SIGTERM: proofs, refusals (a broken
@@ -755,14 +776,7 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
                {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
                 "--circuits", "transfer"},
                scan_environment(dir, needles));
-  unsigned short port = 0;
-  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
-  for (int i = 0; i < 3000 && port == 0 && server.running(); ++i) {
-    std::smatch m;
-    const std::string out = server.out();
-    if (std::regex_search(out, m, listening)) port = static_cast<unsigned short>(std::stoi(m[1]));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const unsigned short port = listening_port(server);
   ASSERT_NE(port, 0) << server.err();
   const std::vector<std::pair<std::string, std::string>> json = {
       {"Content-Type", "application/json"}};
@@ -830,15 +844,9 @@ size_t occurrences_in_memory(pid_t pid, const std::string& needle) {
 // Sends `bytes` on a new connection to the port and reads one response whole; the connection
 // stays open (returned).
 int exchange(unsigned short port, const std::string& bytes, std::string& response) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  EXPECT_GE(fd, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  EXPECT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), ssize_t(bytes.size()));
+  const int fd = connect_and_send(port, bytes);
   response.clear();
+  if (fd < 0) return fd;
   char buf[4096];
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
@@ -873,14 +881,7 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
                {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
                 "--circuits", "transfer"},
                {});
-  unsigned short port = 0;
-  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
-  for (int i = 0; i < 3000 && port == 0 && server.running(); ++i) {
-    std::smatch m;
-    const std::string out = server.out();
-    if (std::regex_search(out, m, listening)) port = static_cast<unsigned short>(std::stoi(m[1]));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const unsigned short port = listening_port(server);
   ASSERT_NE(port, 0) << server.err();
   const std::string head =
       "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -890,16 +891,8 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
   // Half a request (the secret key is in its first half): held while the rest is awaited.
   ASSERT_LT(request.find(secret), request.size() / 2);
   std::string response;
-  const int half = socket(AF_INET, SOCK_STREAM, 0);
-  {
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(connect(half, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    const std::string part = head + request.substr(0, request.size() / 2);
-    ASSERT_EQ(send(half, part.data(), part.size(), MSG_NOSIGNAL), ssize_t(part.size()));
-  }
+  const int half = connect_and_send(port, head + request.substr(0, request.size() / 2));
+  ASSERT_GE(half, 0);
   settled();
   EXPECT_GE(occurrences_in_memory(server.pid(), secret), 1u) << "the search finds nothing";
   close(half);
