@@ -11,6 +11,15 @@ namespace {
 Error invalid(const std::string& why) {
   return make_error(why, "invalid");
 }
+
+// The proof's points on their curves, then B's lines into `b` and with them whether B is in G2
+// (prepare_g2_checked: no subgroup check of its own); the first failure, by name.
+Status check_proof_and_prepare_b(const Proof& proof, G2Prepared& b) {
+  if (auto st = validate_proof_points_on_curve(proof); !st) return st;
+  bool in_subgroup = false;
+  b = prepare_g2_checked(proof.b, in_subgroup);
+  return proof_b_subgroup_status(in_subgroup);
+}
 }  // namespace
 
 Status validate_verifying_key_points(const VerifyingKey& vk) {
@@ -54,13 +63,9 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
     return pvk.ic_sum.eval(public_inputs).add_mixed(vk.ic[0]).to_affine(/*public_values=*/true);
   };
 
-  // B's subgroup is told by its own Miller-loop lines (prepare_g2_checked), after the curve
-  // check.
   if (pool.size() < 2) {
-    if (auto st = validate_proof_points_on_curve(proof); !st) return invalid(st.error().message);
-    bool in_subgroup = false;
-    const G2Prepared b = prepare_g2_checked(proof.b, in_subgroup);
-    if (auto st = proof_b_subgroup_status(in_subgroup); !st) return invalid(st.error().message);
+    G2Prepared b;
+    if (auto st = check_proof_and_prepare_b(proof, b); !st) return invalid(st.error().message);
     const G1Affine g1[3] = {-proof.a, vk_x(), proof.c};
     const G2Prepared* g2[3] = {&b, &pvk.gamma, &pvk.delta};
     if (final_exponentiation(miller_loop(g1, g2)) != pvk.alpha_beta_inverse) {
@@ -69,22 +74,19 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
     return ok_status();
   }
 
-  // Two threads: the proof's side (its points on their curves, B's subgroup check and lines,
-  // the Miller loop of (-A, B) and (C, delta)) beside the key's side (the public-input sum and
+  // Two threads: the proof's side (its points on their curves, B's lines and subgroup, the
+  // Miller loop of (-A, B) and (C, delta)) beside the key's side (the public-input sum and
   // the Miller loop of (vk_x, gamma)), balanced by measured times natively and in WebAssembly
   // (docs/performance.md); the product of the two Miller-loop values is the three-pair value,
   // and one final exponentiation follows. Until both checks have passed nothing is concluded;
   // the failures are reported in the order of the sequential path.
-  Status on_curve = ok_status(), subgroup = ok_status();
+  Status checked = ok_status();
   Fp12 half[2];
   pool.run_tasks(2, [&](size_t task) {
     if (task == 0) {
-      on_curve = validate_proof_points_on_curve(proof);
-      if (!on_curve) return;
-      bool in_subgroup = false;
-      const G2Prepared b = prepare_g2_checked(proof.b, in_subgroup);
-      subgroup = proof_b_subgroup_status(in_subgroup);
-      if (!subgroup) return;
+      G2Prepared b;
+      checked = check_proof_and_prepare_b(proof, b);
+      if (!checked) return;
       const G1Affine g1[2] = {-proof.a, proof.c};
       const G2Prepared* g2[2] = {&b, &pvk.delta};
       half[0] = miller_loop(g1, g2);
@@ -94,8 +96,7 @@ Status groth16_verify(const PreparedVerifyingKey& pvk, const Proof& proof,
       half[1] = miller_loop(g1, g2);
     }
   });
-  if (!on_curve) return invalid(on_curve.error().message);
-  if (!subgroup) return invalid(subgroup.error().message);
+  if (!checked) return invalid(checked.error().message);
   if (final_exponentiation(half[0] * half[1]) != pvk.alpha_beta_inverse) {
     return invalid("the pairing check failed");
   }

@@ -24,11 +24,7 @@ Fr note_hash_of(const NoteOpening& n, const Fr& address) {
 void WithdrawWalletInputs::wipe_secrets() {
   wipe_sender_secrets();
   sodium_memzero(&address, sizeof(Fr));
-  for (NoteOpening& n : notes) {
-    sodium_memzero(&n.secret_key, sizeof(Fr));
-    sodium_memzero(&n.salt, sizeof(Fr));
-    sodium_memzero(&n.amount, sizeof(Fr));
-  }
+  // (the notes: a SecureVector, wiped whenever its memory is released)
 }
 
 Status check_withdraw_wallet_inputs(const WithdrawWalletInputs& in) {
