@@ -58,10 +58,12 @@ int main(int argc, char** argv) {
   int status;
   // `enygma help <command>` is `enygma <command> --help`
   char help_flag[] = "--help";
-  char* help_argv[] = {argv[0], argc > 2 ? argv[2] : nullptr, help_flag, nullptr};
+  char* help_argv[4] = {};
   if (argc == 3 && !strcmp(argv[1], "help")) {
-    argc = 3;
-    argv = help_argv;
+    help_argv[0] = argv[0];
+    help_argv[1] = argv[2];
+    help_argv[2] = help_flag;
+    argv = help_argv;  // argc stays 3
   }
   if (argc < 2) {
     // a usage error: the usage goes where errors go, stdout stays empty

@@ -85,14 +85,11 @@ Result<std::array<uint8_t, 32>> parse_seed(const std::string& text) {
     return seed;
   }
   // (a decimal with leading zeros would read as hex at 64 digits and as decimal beside: refused)
-  if (text.size() > 1 && text[0] == '0') {
+  auto v = u256_from_decimal(text);
+  if ((text.size() > 1 && text[0] == '0') || !v || v->w[1] | v->w[2] | v->w[3]) {
     return make_error(
         "--seed must be a decimal 64-bit integer without leading zeros or 64 hex digits", "usage",
         "seed");
-  }
-  auto v = u256_from_decimal(text);
-  if (!v || v->w[1] | v->w[2] | v->w[3]) {
-    return make_error("--seed must be a decimal 64-bit integer or 64 hex digits", "usage", "seed");
   }
   for (int i = 0; i < 8; ++i) seed[i] = uint8_t(v->w[0] >> (8 * i));
   return seed;

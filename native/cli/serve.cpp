@@ -39,6 +39,11 @@ void log_key_loaded(const CircuitKeys& keys) {
 }
 
 int run_serve(int argc, char** argv) {
+  // The queued log lines ("stopped", or the events before a failed start) are written before
+  // the process ends, on every return.
+  struct FlushLogOnReturn {
+    ~FlushLogOnReturn() { AccessLog::flush(); }
+  } flush_log_on_return;
   if (sodium_init() < 0) {
     fprintf(stderr, "enygma serve: libsodium failed to initialise\n");
     return 1;

@@ -168,9 +168,6 @@ Result<SecureString> read_text_file(const std::string& path) {
   return out;
 }
 
-namespace {
-
-// All of data to fd; false (errno set) on failure.
 bool write_all(int fd, const void* data, size_t size) {
   const auto* p = static_cast<const uint8_t*>(data);
   size_t done = 0;
@@ -182,8 +179,6 @@ bool write_all(int fd, const void* data, size_t size) {
   }
   return true;
 }
-
-}  // namespace
 
 namespace {
 

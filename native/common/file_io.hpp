@@ -85,6 +85,10 @@ inline Status write_output_file(const std::string& path, const std::string& text
 // is this process's standard output, which /dev/stdout, /dev/fd/1 or the file it is sent to
 // also are), otherwise the same path once made absolute and canonical.
 bool same_output_place(const std::string& a, const std::string& b);
+
+// All of data to fd, retried after EINTR and short writes; false (errno set, or 0 for a write
+// that took nothing) on failure.
+bool write_all(int fd, const void* data, size_t size);
 // mkdir -p
 Status make_directories(const std::string& path);
 

@@ -1,6 +1,5 @@
 #include "native/server/access_log.hpp"
 
-#include <errno.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +13,8 @@
 #include <thread>
 
 #include "core/util/json_parse.hpp"
+#include "native/common/file_io.hpp"
+#include "native/server/config.hpp"
 
 namespace enygma::server {
 
@@ -29,13 +30,12 @@ class LineWriter {
     return *writer;
   }
   void push(std::string line, bool droppable) {
-    line.push_back('\n');
     std::unique_lock lock(mu_);
-    if (droppable && queued_bytes_ + line.size() > limit_) {
+    if (droppable && queued_bytes_ + line.size() + 1 > limit_) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
       return;
     }
-    queued_bytes_ += line.size();
+    queued_bytes_ += line.size() + 1;  // with its newline
     lines_.push_back(std::move(line));
     ++pushed_;
     if (!started_) {
@@ -65,29 +65,20 @@ class LineWriter {
       batch.swap(lines_);
       lock.unlock();
       std::string text;
-      for (auto& line : batch) text += line;
-      write_all(text);
+      for (auto& line : batch) (text += line) += '\n';
+      // stdout closed: the lines are lost, as a closed log would lose them
+      (void)native::write_all(STDOUT_FILENO, text.data(), text.size());
       lock.lock();
       queued_bytes_ -= text.size();
       written_ += batch.size();
       written_cv_.notify_all();
     }
   }
-  static void write_all(const std::string& text) {
-    size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t n = ::write(STDOUT_FILENO, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;  // stdout closed: the lines are lost, as a closed log would lose them
-      done += size_t(n);
-    }
-  }
-
   std::mutex mu_;
   std::condition_variable wake_, written_cv_;
   std::deque<std::string> lines_;
   size_t queued_bytes_ = 0;
-  size_t limit_ = kMaxQueuedLogBytes;
+  size_t limit_ = kDefaultAccessLogQueue;  // until a server sets its own
   uint64_t pushed_ = 0, written_ = 0;
   bool started_ = false;
   std::atomic<uint64_t> dropped_{0};
@@ -135,7 +126,10 @@ void AccessLog::write(const AccessRecord& r) {
 void AccessLog::event(const std::string& json_line) {
   fflush(stdout);  // anything printed before through stdio comes first
   LineWriter::get().push(json_line, /*droppable=*/false);
-  LineWriter::get().wait_written(std::chrono::seconds(1));
+}
+
+void AccessLog::flush(std::chrono::milliseconds limit) {
+  LineWriter::get().wait_written(limit);
 }
 
 uint64_t AccessLog::dropped_access_lines() {

@@ -3,13 +3,13 @@
 //
 // The lines are written by a thread of their own from a bounded queue: a reader of stdout that
 // stalls (a full pipe, a stuck log shipper) never holds a network thread, the drain or the
-// server's answers. Past kMaxQueuedLogBytes waiting (--access-log-queue), access lines are
-// dropped and counted
-// (dropped_access_lines, the metric enygma_access_log_dropped_total); lifecycle events are
-// queued whatever the size, and each waits up to a second for the lines before it to be
-// written, so that "stopped" is on stdout before the process ends wherever stdout is read.
+// server's answers. Past --access-log-queue bytes waiting, access lines are
+// dropped and counted (dropped_access_lines, the metric enygma_access_log_dropped_total);
+// lifecycle events are queued whatever the size. Before the process ends, flush waits (up to a
+// limit) for what is queued, so that "stopped" is on stdout wherever stdout is read.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -17,8 +17,6 @@
 #include <string>
 
 namespace enygma::server {
-
-inline constexpr size_t kMaxQueuedLogBytes = size_t(4) << 20;
 
 struct AccessRecord {
   uint64_t connection = 0;
@@ -35,11 +33,12 @@ struct AccessRecord {
 class AccessLog {
  public:
   // queue_bytes: the access lines held while stdout's reader stalls (--access-log-queue).
-  AccessLog(bool enabled, size_t queue_bytes = kMaxQueuedLogBytes);
+  AccessLog(bool enabled, size_t queue_bytes);
   void write(const AccessRecord& record);
-  // A lifecycle event line ({"event": ..., plus fields}) on stdout: queued, then waited for up
-  // to a second.
+  // A lifecycle event line ({"event": ..., plus fields}) on stdout, queued (never dropped).
   static void event(const std::string& json_line);
+  // Until every line queued so far is written, or `limit` has passed (before the process ends).
+  static void flush(std::chrono::milliseconds limit = std::chrono::seconds(1));
   // Access lines dropped because stdout did not take them.
   static uint64_t dropped_access_lines();
 

@@ -13,6 +13,9 @@
 
 namespace enygma::server {
 
+// --access-log-queue's default: access lines held while stdout's reader stalls.
+inline constexpr size_t kDefaultAccessLogQueue = size_t(4) << 20;
+
 struct ServerConfig {
   std::string bind = "127.0.0.1";
   uint16_t port = 3003;  // 0: any free port (printed in the "listening" line)
@@ -37,7 +40,7 @@ struct ServerConfig {
   std::chrono::milliseconds write_timeout{30'000};   // longest time a response makes no progress
   std::chrono::milliseconds drain_timeout{120'000};  // SIGTERM: longest wait for admitted work
   bool access_log = true;
-  size_t access_log_queue = size_t(4) << 20;  // bytes of log lines waiting for stdout
+  size_t access_log_queue = kDefaultAccessLogQueue;  // bytes of log lines waiting for stdout
   // Answer a refused request (a broken rule, a malformed body) with 500 and the reference's
   // {"error": ...} body instead of 400 {"error", "rule", "field"}: for clients that, like the
   // reference's, treat only 200 and 500 as known answers.

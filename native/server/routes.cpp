@@ -4,12 +4,12 @@
 #include <sys/stat.h>
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+
+#include "native/common/file_io.hpp"
 
 namespace enygma::server {
 
@@ -256,13 +256,17 @@ std::optional<fs::path> StaticFiles::resolve(std::string_view path) const {
 
 namespace {
 
+// A file's modification time in nanoseconds.
+int64_t mtime_ns(const struct stat& st) {
+  return int64_t(st.st_mtim.tv_sec) * 1000000000 + int64_t(st.st_mtim.tv_nsec);
+}
+
 // A static file's validator: its size and modification time (a rebuild changes it).
 std::string file_etag(const struct stat& st, std::string_view suffix) {
   char tag[80];
   snprintf(tag, sizeof tag, "\"%llx-%llx%.*s\"", static_cast<unsigned long long>(st.st_size),
-           static_cast<unsigned long long>(st.st_mtim.tv_sec) * 1000000000ull +
-               static_cast<unsigned long long>(st.st_mtim.tv_nsec),
-           static_cast<int>(suffix.size()), suffix.data());
+           static_cast<unsigned long long>(mtime_ns(st)), static_cast<int>(suffix.size()),
+           suffix.data());
   return tag;
 }
 
@@ -272,10 +276,7 @@ std::string file_etag(const struct stat& st, std::string_view suffix) {
 // before or after it, and an edit of the file by hand comes later than that.
 constexpr int64_t kGzipMtimeSlack = 2;
 bool gzip_form_current(const struct stat& a, const struct stat& b) {
-  const auto ns = [](const struct stat& st) {
-    return int64_t(st.st_mtim.tv_sec) * 1000000000 + int64_t(st.st_mtim.tv_nsec);
-  };
-  return ns(a) >= ns(b) - kGzipMtimeSlack * 1000000000;
+  return mtime_ns(a) >= mtime_ns(b) - kGzipMtimeSlack * 1000000000;
 }
 
 }  // namespace
@@ -313,49 +314,52 @@ struct VersionCacheEntry {
   std::string package;  // index.mjs only; empty when it has none
 };
 
-// The entry of `file` now (nullopt: not a readable regular file).
-std::optional<VersionCacheEntry> version_entry(const fs::path& file) {
+// Whether `v` is `file`'s own version, or with `package` the PACKAGE_VERSION in it (an
+// index.mjs's); false for a file that is not a readable regular file.
+bool has_version(const fs::path& file, std::string_view v, bool package) {
   static std::mutex mu;
   static std::map<std::string, VersionCacheEntry> cache;
   struct stat st {};
-  if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  const int64_t mtime_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  if (stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const auto matches = [&](const VersionCacheEntry& e) {
+    const std::string& version = package ? e.package : e.own;
+    return !version.empty() && version == v;
+  };
   {
     std::lock_guard lock(mu);
     auto it = cache.find(file.native());
-    if (it != cache.end() && it->second.size == st.st_size && it->second.mtime_ns == mtime_ns) {
-      return it->second;
+    if (it != cache.end() && it->second.size == st.st_size && it->second.mtime_ns == mtime_ns(st)) {
+      return matches(it->second);
     }
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto read = native::read_file(file.native());
+  if (!read) return false;
+  const std::string_view bytes(reinterpret_cast<const char*>(read->data()), read->size());
   VersionCacheEntry entry;
   entry.size = st.st_size;
-  entry.mtime_ns = mtime_ns;
+  entry.mtime_ns = mtime_ns(st);
   entry.own = sha256_hex(sha256_hex(bytes) + "\n").substr(0, 16);
   if (file.filename() == "index.mjs") {
     static constexpr std::string_view kMarker = "const PACKAGE_VERSION = '";
     const size_t at = bytes.find(kMarker);
-    if (at != std::string::npos) {
+    if (at != std::string_view::npos) {
       const size_t from = at + kMarker.size(), end = bytes.find('\'', from);
-      if (end != std::string::npos && end - from == 16) entry.package = bytes.substr(from, 16);
+      if (end != std::string_view::npos && end - from == 16) entry.package = bytes.substr(from, 16);
     }
   }
+  const bool answer = matches(entry);
   std::lock_guard lock(mu);
   if (cache.size() > 4096) cache.clear();  // a web folder has tens of files: never in practice
-  cache[file.native()] = entry;
-  return entry;
+  cache[file.native()] = std::move(entry);
+  return answer;
 }
 
 }  // namespace
 
 bool StaticFiles::is_current_version(const fs::path& file, std::string_view v) const {
   if (v.size() != 16) return false;
-  auto own = version_entry(file);
-  if (own && own->own == v) return true;
-  auto index = version_entry(file.parent_path() / "index.mjs");
-  return index && !index->package.empty() && index->package == v;
+  return has_version(file, v, /*package=*/false) ||
+         has_version(file.parent_path() / "index.mjs", v, /*package=*/true);
 }
 
 AnyResponse StaticFiles::serve(std::string_view path, std::string_view if_none_match,

@@ -69,6 +69,7 @@ int Server::run() {
   for (auto& t : threads) t.join();
   if (drain_timed_out_.load()) {
     AccessLog::event(R"({"event":"drain_timeout","status":"admitted work abandoned"})");
+    AccessLog::flush();
     // The work queues may still be running proofs whose clients are gone with the server.
     std::_Exit(1);
   }
@@ -121,6 +122,7 @@ void Server::begin_shutdown(int signal_number) {
   signals_.async_wait([](beast::error_code ec, int) {
     if (ec) return;
     AccessLog::event(R"({"event":"second_signal","status":"admitted work abandoned"})");
+    AccessLog::flush();
     std::_Exit(1);
   });
   drain_began_ = std::chrono::steady_clock::now();
