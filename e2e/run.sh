@@ -20,8 +20,7 @@ for a in "$@"; do
     *) args+=("$a") ;;
   esac
 done
-node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-[[ "$node_major" =~ ^[0-9]+$ ]] || node_major=0
+. scripts/node-major.sh
 if [ "$node_major" -lt 20 ]; then
   echo "e2e: Playwright needs Node.js 20 or later; this machine's node is $(node --version 2>/dev/null || echo 'missing')" >&2
   exit 1

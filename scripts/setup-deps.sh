@@ -108,8 +108,7 @@ fi
 # The npm packages (the browser and interop tests: Playwright, @ethereumjs) need Node.js 20 or
 # later; Debian 12's own nodejs is 18. Without it they are not installed, and the tests that
 # use them fail saying so (the build and `make run` do not need them).
-node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-[[ "$node_major" =~ ^[0-9]+$ ]] || node_major=0
+. "$repo_root/scripts/node-major.sh"
 if [ "$node_major" -lt 20 ]; then
   say "WARNING: the npm packages of the tests need Node.js 20 or later; this machine's node is" \
       "$(node --version 2>/dev/null || echo 'missing'): they are not installed, and make test" \

@@ -727,11 +727,8 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
 
 // The port a started `enygma serve --port 0` says it listens on (0 if it ends or never says).
 unsigned short listening_port(Child& server) {
-  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
   for (int i = 0; i < 3000 && server.running(); ++i) {
-    std::smatch m;
-    const std::string out = server.out();
-    if (std::regex_search(out, m, listening)) return static_cast<unsigned short>(std::stoi(m[1]));
+    if (auto port = test::listening_port(server.out())) return *port;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return 0;

@@ -52,6 +52,7 @@ namespace fs = std::filesystem;
 using enygma::test::http_request;
 using enygma::test::HttpConnection;
 using enygma::test::HttpResponse;
+using enygma::test::listening_port;
 using enygma::test::metric;
 using namespace std::chrono_literals;
 
@@ -97,13 +98,10 @@ class Server {
     args.insert(args.begin(), {"serve", "--port", std::to_string(port)});
     process_ = spawn_enygma(args, env);
     if (!process_->started()) return false;
-    const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
     const auto deadline = std::chrono::steady_clock::now() + startup;
     while (std::chrono::steady_clock::now() < deadline) {
-      std::smatch m;
-      const std::string out = process_->out();
-      if (std::regex_search(out, m, listening)) {
-        port_ = static_cast<unsigned short>(std::stoi(m[1]));
+      if (auto port = listening_port(process_->out())) {
+        port_ = *port;
         return true;
       }
       if (!process_->running()) return false;
@@ -967,8 +965,7 @@ std::string stamped_version(const std::string& bytes) {
     unsigned char d[crypto_hash_sha256_BYTES];
     crypto_hash_sha256(d, reinterpret_cast<const unsigned char*>(b.data()), b.size());
     char out[2 * sizeof d + 1];
-    for (size_t i = 0; i < sizeof d; ++i) snprintf(out + 2 * i, 3, "%02x", d[i]);
-    return std::string(out, 2 * sizeof d);
+    return std::string(sodium_bin2hex(out, sizeof out, d, sizeof d));
   };
   return hex(hex(bytes) + "\n").substr(0, 16);
 }
@@ -1797,15 +1794,13 @@ TEST_F(DedicatedServerTest, AStalledStdoutHoldsNeitherAnswersNorTheDrain) {
   ASSERT_GE(fd, 0);
   // Read up to the port, then never again.
   std::string out;
-  const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
-  std::smatch m;
   char buf[4096];
-  while (!std::regex_search(out, m, listening)) {
+  while (!listening_port(out)) {
     const ssize_t n = read(fd, buf, sizeof buf);
     ASSERT_GT(n, 0) << out;
     out.append(buf, size_t(n));
   }
-  const auto port = static_cast<unsigned short>(std::stoi(m[1]));
+  const unsigned short port = *listening_port(out);
   // Far more access lines than a pipe holds (64 KiB; a line is ~150 bytes), on one connection:
   // every one answered.
   HttpConnection connection(port, 10s);

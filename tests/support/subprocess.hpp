@@ -13,6 +13,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -62,6 +64,14 @@ inline std::string read_all(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+// The port in the "listening" event that `enygma serve` prints on stdout, once `out` holds it.
+inline std::optional<unsigned short> listening_port(const std::string& out) {
+  static const std::regex listening(R"re("event":"listening".*"port":([0-9]+))re");
+  std::smatch m;
+  if (!std::regex_search(out, m, listening)) return std::nullopt;
+  return static_cast<unsigned short>(std::stoi(m[1]));
 }
 
 // A running enygma process, for tests that act on it while it runs (kill it at a chosen moment,
