@@ -55,7 +55,19 @@ TEST(U256, DecimalRoundTripAndStrictParsing) {
   // (append, not "0" + ...: g++ 12 -Wrestrict false positive, PR 105651)
   EXPECT_EQ(u256_from_decimal(std::string("0").append(to_decimal(*max))), max);
   EXPECT_FALSE(u256_from_decimal(std::string("0").append(79, '1')));
+  // Every length (the parse takes nine digits at a time, the first chunk the shortest) against
+  // a digit at a time; 78 nines (> 2^256) overflow only in the last chunk.
   TestRng rng(1);
+  for (size_t len = 1; len <= 78; ++len) {
+    std::string digits;
+    for (size_t i = 0; i < len; ++i) digits.push_back(char('0' + rng.next() % 10));
+    if (len == 78) digits.replace(0, 2, "10");  // below 2^256 (1.16e77)
+    U256 expect;
+    for (char c : digits) ASSERT_EQ(mul_small_add(expect, expect, 10, uint32_t(c - '0')), 0u);
+    EXPECT_EQ(u256_from_decimal(digits), expect) << digits;
+  }
+  EXPECT_FALSE(u256_from_decimal(std::string(78, '9')));
+  EXPECT_FALSE(u256_from_decimal("1" + std::string(77, '0') + "x"));  // a bad digit last
   for (int i = 0; i < 200; ++i) {
     U256 x = rng.u256();
     x.w[3] >>= (i % 64);

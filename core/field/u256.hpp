@@ -100,10 +100,21 @@ constexpr std::optional<U256> u256_from_decimal(std::string_view s) {
   if (s.empty()) return std::nullopt;
   while (s.size() > 1 && s[0] == '0') s.remove_prefix(1);
   if (s.size() > 78) return std::nullopt;
+  // Nine digits at a time (10^9 < 2^32): r = r * 10^len + chunk, a ninth of the word products
+  // of a digit at a time. A prefix is at most the whole number, so 2^256 or more overflows the
+  // last step whatever the chunks.
   U256 r;
-  for (char c : s) {
-    if (c < '0' || c > '9') return std::nullopt;
-    if (mul_small_add(r, r, 10, uint32_t(c - '0')) != 0) return std::nullopt;
+  while (!s.empty()) {
+    const size_t len = s.size() % 9 == 0 ? 9 : s.size() % 9;  // the first chunk the shortest
+    uint32_t chunk = 0, scale = 1;
+    for (size_t i = 0; i < len; ++i) {
+      const char c = s[i];
+      if (c < '0' || c > '9') return std::nullopt;
+      chunk = chunk * 10 + uint32_t(c - '0');
+      scale *= 10;
+    }
+    if (mul_small_add(r, r, scale, chunk) != 0) return std::nullopt;
+    s.remove_prefix(len);
   }
   return r;
 }
