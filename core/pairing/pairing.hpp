@@ -50,8 +50,11 @@ G2Prepared prepare_g2(const G2Affine& q);
 //    (t = 6x^2 + 1), phi = a + b psi with a = 6x+2 + p - t p and b = 1 - t + t^2 - p, of degree
 //    N = a^2 + t a b + p b^2; gcd(N, h') = 1 (computed), so phi is one-to-one on H, and a point
 //    with a nonzero H part is not mapped to the identity;
-//  - a step of the formulas that is exceptional (an addition of +-T; for points outside G2
-//    only) leaves Z = 0 in it and in every later step, and an end with Z = 0 is refused.
+//  - a step of the formulas that is exceptional (an addition of +-T) leaves Z = 0 in it and in
+//    every later step, and an end with Z = 0 is refused: a backstop, since no point of E'(Fp2)
+//    meets one (h' is odd and square-free, and the ladder's partial scalars and the Frobenius
+//    additions avoid 0 and +-1 times psi's eigenvalue modulo each of its four primes: checked
+//    by an independent model in review, not by a test).
 // in_subgroup is true for the point at infinity (the lines are then empty, as prepare_g2's).
 G2Prepared prepare_g2_checked(const G2Affine& q, bool& in_subgroup);
 namespace pairing_detail {
