@@ -3,7 +3,7 @@
 //   prove_ms[k]         median browser proof time (reference request, after the warm-up rounds)
 //   warmup_rounds, warmup_prove_ms[k]  the warm-up rounds (one proof of k=2, then one of k=6,
 //                       each) and their proofs' times, in order
-//   native_prove_ms[k]  median native proof time with the same keys and threads = cores
+//   native_prove_ms[k]  median native proof time with the same keys and threads
 //                       (`enygma bench`; the server's round trip when the CLI lacks it)
 //   ratio[k]            browser / native
 //   native_kernels      the kernels of that native run (`enygma bench`'s "kernels")
@@ -24,7 +24,9 @@
 //   memory_mib[k]       the module's WebAssembly memory after the proofs of k (it grows as
 //                       needed and never shrinks: the peak of the page so far)
 //   module, lane_kernel the module that ran and the lane kernel of its MSM additions
-// ENYGMA_BENCH_RUNS (default 5) proofs per k; ENYGMA_BENCH_WARMUP (default 1) warm-up rounds.
+// ENYGMA_BENCH_RUNS (default 5) proofs per k; ENYGMA_BENCH_WARMUP (default 1) warm-up rounds;
+// ENYGMA_BENCH_THREADS (default 2, issue 21's setting) threads in the page (&threads=) and natively
+// (--threads); the bench fails when the page's pool has another size.
 // ENYGMA_BENCH_QUERY: more of the page's query
 // (e.g. relaxed-simd=0: the module without the f64-lane kernel, for comparing).
 import { execFileSync } from 'node:child_process';
@@ -37,7 +39,8 @@ import { median } from './median';
 const base = () => process.env.ENYGMA_E2E_URL!;
 const runs = Number(process.env.ENYGMA_BENCH_RUNS || 5);
 const warmupRounds = Number(process.env.ENYGMA_BENCH_WARMUP || 1);
-const page6 = () => `${base()}/?k=6${process.env.ENYGMA_BENCH_QUERY ? '&' + process.env.ENYGMA_BENCH_QUERY : ''}`;
+const threads = Number(process.env.ENYGMA_BENCH_THREADS || 2);
+const page6 = () => `${base()}/?k=6&threads=${threads}${process.env.ENYGMA_BENCH_QUERY ? '&' + process.env.ENYGMA_BENCH_QUERY : ''}`;
 const webDir = () => path.resolve(__dirname, '..', process.env.ENYGMA_WEB || 'build-wasm/web');
 
 async function ready(page: Page, url: string): Promise<number> {
@@ -55,7 +58,7 @@ function nativeProveMs(k: number, disable = ''): { ms: number; how: string; kern
   else delete env.ENYGMA_DISABLE_KERNELS;
   try {
     const out = JSON.parse(execFileSync(process.env.ENYGMA_BIN!, ['bench', '--k', String(k), '--keys',
-      process.env.ENYGMA_E2E_KEYS!, '--runs', String(runs), '--input', request],
+      process.env.ENYGMA_E2E_KEYS!, '--runs', String(runs), '--threads', String(threads), '--input', request],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env }));
     return { ms: out.median_ms.prove_total, how: 'enygma bench', kernels: out.kernels };
   } catch {
@@ -95,7 +98,7 @@ async function warmupOver(page: Page, method: string, busy: string[]): Promise<a
 }
 
 test('browser benchmarks', async ({ page, request }) => {
-  const result: any = { cores: os.cpus().length, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
+  const result: any = { cores: os.cpus().length, threads, runs, prove_ms: {}, prove_stages_ms: {}, native_prove_ms: {}, ratio: {},
     native_by_kernel: {}, memory_mib: {} };
   result.ready_network_ms = await ready(page, page6());
   result.key_load_network_ms = await page.evaluate(() => {
@@ -103,6 +106,7 @@ test('browser benchmarks', async ({ page, request }) => {
     return { ...k.ms, steps: k.decodeSteps, afterLoad: (window as any).demo.readyAt - k.ms.total };
   });
   result.pool_size = await page.evaluate(() => (window as any).demo.poolSize);
+  if (result.pool_size !== threads) throw new Error(`the page runs ${result.pool_size} threads, not ${threads}`);
   result.module = await page.evaluate(() => (window as any).demo.enygma.module);
   result.lane_kernel = await page.evaluate(() => (window as any).demo.enygma.laneKernel);
   result.ready_cached_ms = median([

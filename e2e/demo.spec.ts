@@ -126,6 +126,12 @@ for (const k of [2, 6]) {
     for (const name of ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h']) {
       expect(stages[name]).toBeGreaterThanOrEqual(0);
     }
+    // The page reports the module's memory after the proof: its size (never shrinking: the
+    // peak, the proof's included) and the heap in use.
+    const memory = await page.evaluate(() => window.demo.last.browserProof.memory);
+    expect(memory.memory_bytes).toBeGreaterThan(0);
+    await expect(page.locator('#memory')).toHaveText(
+      new RegExp(`^${Math.round(memory.memory_bytes / 2 ** 20)} MiB WebAssembly memory at its peak \\([0-9.]+ MiB in use after the proof\\)$`));
 
     await clickAndExpect(page, 'verify-browser');
     await clickAndExpect(page, 'verify-server');

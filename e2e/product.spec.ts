@@ -251,11 +251,32 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     expect((await request.get(`${base()}/enygma/${file}`)).status(), file).toBe(200);
   }
   const types = await (await request.get(`${base()}/enygma/index.d.ts`)).text();
-  for (const name of ['class Enygma', 'loadKeys', 'loadKeyBytes', 'makeRequest', 'validate', 'prove', 'verify', 'terminate', 'memory', 'verifierWarmup', 'proverWarmup']) {
-    expect(types).toContain(name);
-  }
+  // The declarations name exactly what the module exports and the class's methods: its
+  // top-level `export declare` values and the methods declared in `class Enygma` (two-space
+  // indent; the private constructor aside), against the imported module below.
+  const classBody = types.slice(types.indexOf('export declare class Enygma {'));
+  const declared = {
+    exports: [...types.matchAll(/^export declare (?:const|class|function) (\w+)/gm)].map((m) => m[1]).sort(),
+    methods: [...classBody.slice(0, classBody.indexOf('\n}')).matchAll(/^  (static )?(\w+)\(/gm)]
+      .map((m) => `${m[1] ? 'static ' : ''}${m[2]}`).sort(),
+    readonly: [...classBody.slice(0, classBody.indexOf('\n}')).matchAll(/^  readonly (\w+):/gm)].map((m) => m[1]).sort(),
+  };
+  expect(declared.methods).toContain('static create');
+  expect(declared.methods).toContain('prove');
   // A page that is not the demo: the package.json document.
   await page.goto(`${base()}/enygma/package.json`);
+  const actual = await page.evaluate(async () => {
+    const module: any = await import('/enygma/index.mjs');
+    const own = (o: any, kind: 'value' | 'get') => Object.entries(Object.getOwnPropertyDescriptors(o))
+      .filter(([n, d]: [string, any]) => n !== 'constructor' && (kind === 'get' ? d.get : typeof d.value === 'function'))
+      .map(([n]) => n);
+    return {
+      exports: Object.keys(module).sort(),
+      methods: [...own(module.Enygma, 'value').map((n) => `static ${n}`), ...own(module.Enygma.prototype, 'value')].sort(),
+      readonly: own(module.Enygma.prototype, 'get').sort(),
+    };
+  });
+  expect(actual).toEqual(declared);
   const result = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
     const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', prefetchKeys: ['transfer-k2'] });
@@ -534,39 +555,66 @@ test('the prover warms up when idle and stops for the page\'s operations; warmVe
   expect(r.refused).toEqual(['input warmVerifier', 'input warmProver']);
 });
 
-test('twenty proofs in a row leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {
+test('twenty proofs in a row, one cancelled, leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
     const e = await Enygma.create();
     await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json' });
     const req = await e.makeRequest('transfer-k2', { seed: 'memory test' });
-    await e.prove('transfer-k2', req); // warm
+    // Each proof's bytes made alone first (a test seed each), to compare with the pairs'.
+    const alone: string[] = [];
+    for (let i = 0; i < 20; ++i) alone.push((await e.prove('transfer-k2', req, { testSeed: `m${i}` })).response);
     // Idle: the verifier's warm-up done too (its first verification makes the verifier's tables,
     // which stay with the keys).
     while ((await e.verifierWarmup()).state === 'running') await new Promise((resolve) => setTimeout(resolve, 20));
     const idle = await e.memory();
-    const ends: number[] = [];
-    const proofs: Promise<any>[] = [];
+    const events: Array<[number, string]> = [];
+    const outcomes: Array<{ ok: boolean; response?: string; status?: string }> = [];
+    const pending: Promise<void>[] = [];
+    let cancelSent = false;
     for (let i = 0; i < 20; ++i) {
-      // two at a time: the second is asked for while the first runs
-      const p = e.prove('transfer-k2', req).then((x: any) => (ends.push(performance.now()), x));
-      proofs.push(p);
-      if (i % 2 === 1) await Promise.all(proofs.slice(-2));
+      // two at a time: the second is asked for while the first runs; proof 10 (the first of its
+      // pair) is cancelled as its constraints start
+      const p = e.prove('transfer-k2', req, {
+        testSeed: `m${i}`,
+        onStage: (s: any) => {
+          events.push([i, s.name]);
+          if (i === 10 && s.name === 'constraints') cancelSent = p.cancel();
+        },
+      });
+      pending.push(p.then((x: any) => { outcomes[i] = { ok: true, response: x.response }; },
+                          (err: any) => { outcomes[i] = { ok: false, status: err.status }; }));
+      if (i % 2 === 1) await Promise.all(pending.slice(-2));
     }
-    const results = await Promise.all(proofs);
+    await Promise.all(pending);
     let allValid = true;
-    for (const x of results) allValid = allValid && (await e.verify('transfer-k2', x.response)).valid;
-    const distinct = new Set(results.map((x: any) => x.response)).size;
+    for (const o of outcomes) if (o.ok) allValid = allValid && (await e.verify('transfer-k2', o.response)).valid;
+    // Per pair, every stage of the first before any of the second's.
+    let interleaved = 0;
+    for (let i = 0; i < 20; i += 2) {
+      const order = events.filter(([j]) => j === i || j === i + 1).map(([j]) => j);
+      if (order.some((j, n) => n > 0 && j === i && order[n - 1] === i + 1)) ++interleaved;
+    }
     const after = await e.memory();
     e.terminate();
-    return { idle, after, allValid, distinct, peak: Math.max(...results.map((x: any) => x.memory.memory_bytes)) };
+    return {
+      idle, after, allValid, interleaved, cancelSent,
+      statuses: outcomes.map((o) => (o.ok ? 'ok' : o.status)),
+      sameBytes: outcomes.map((o, i) => !o.ok || o.response === alone[i]),
+      staged: [...new Set(events.map(([j]) => j))].length,
+    };
   });
+  expect(r.cancelSent).toBe(true);
+  expect(r.statuses[10]).toBe('cancelled');
+  expect(r.statuses.filter((s: string) => s === 'ok')).toHaveLength(19);
   expect(r.allValid).toBe(true);
-  expect(r.distinct).toBe(20); // fresh blinding each time, none corrupted by the other
+  expect(r.sameBytes).toEqual(Array(20).fill(true)); // none corrupted by the other of its pair
+  expect(r.staged).toBe(20);
+  expect(r.interleaved).toBe(0);
   expect(r.after.memory_bytes).toBe(r.idle.memory_bytes);
   expect(Math.abs(r.after.heap_in_use_bytes - r.idle.heap_in_use_bytes)).toBeLessThan(256 * 1024);
-  console.log(`memory: ${(r.peak / 2 ** 20).toFixed(0)} MiB of WebAssembly memory at the largest (k=2), ` +
+  console.log(`memory: ${(r.idle.memory_bytes / 2 ** 20).toFixed(0)} MiB of WebAssembly memory, ` +
               `${(r.idle.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use idle`);
 });
 

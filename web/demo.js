@@ -207,8 +207,10 @@ demo.loadedKeys = null; // the circuit whose keys the module holds (or is loadin
 
 function showMemory(memory, after) {
   demo.memory = memory;
+  // WebAssembly memory grows as needed and never shrinks: its size is the most the module has
+  // held so far (the proof's peak included).
   $('memory').textContent = `${(memory.memory_bytes / 2 ** 20).toFixed(0)} MiB WebAssembly memory ` +
-    `(${(memory.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use ${after})`;
+    `at its peak (${(memory.heap_in_use_bytes / 2 ** 20).toFixed(1)} MiB in use ${after})`;
 }
 
 async function unloadKeys(id) {
