@@ -128,11 +128,15 @@ test('without cross-origin isolation the page runs the module without threads: s
     const e = window.demo.enygma;
     const p = e.prove('transfer-k2', document.querySelector<HTMLTextAreaElement>('#request')!.value);
     const asked = e.memory();
+    const behind = e.validate('transfer-k2', document.querySelector<HTMLTextAreaElement>('#request')!.value);
     p.cancel();
-    const proof = await p.then(() => 'finished', (err: any) => err.status);
-    return { proof, memoryBytes: (await asked).memory_bytes };
+    const why = (err: any) => `${err.status}: ${err.json.error}`;
+    const proof = await p.then(() => 'finished', why);
+    return { proof, behind: await behind.then(() => 'done', why), memoryBytes: (await asked).memory_bytes };
   });
-  expect(restarted.proof).toBe('cancelled');
+  expect(restarted.proof).toBe('cancelled: the proof was cancelled (the worker was restarted)');
+  // the call behind it was not cancelled itself: not run, and it says so
+  expect(restarted.behind).toMatch(/^cancelled: not run: the worker was restarted to cancel proof \d+ .*; ask again$/);
   expect(restarted.memoryBytes).toBeGreaterThan(0);
   // The new worker warmed its verifier up too, and the page saw it without an unhandled error.
   await expect.poll(() => page.evaluate(async () => (await window.demo.enygma.verifierWarmup()).state), { timeout: 60_000 }).toBe('done');

@@ -445,7 +445,7 @@ export class Enygma {
         // Without shared memory the busy worker cannot be told: it is replaced. The proof and
         // whatever waited behind it reject with 'cancelled' (questions about the worker's state
         // go to the new one); the keys are loaded again.
-        this.#restart('the proof was cancelled (the worker was restarted)');
+        this.#restart('the proof was cancelled (the worker was restarted)', { cancelled: target });
       }
     }
     return true;
@@ -453,11 +453,17 @@ export class Enygma {
 
   // A new worker in place of this one, after a cancel (the calls waiting reject with 'cancelled')
   // or after its module failed (they reject with `error`).
+  // cancelled: the proof whose cancel restarts it; the calls that waited behind it are told
+  // apart (they were not cancelled themselves, only not run).
   #restart(why, { error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
-    after = 'a cancel' } = {}) {
+    after = 'a cancel', cancelled = 0 } = {}) {
     this.#worker.terminate();
+    const notRun = new EnygmaError('cancelled', {
+      error: `not run: the worker was restarted to cancel proof ${cancelled} (without cross-origin ` +
+        'isolation there is no other way to stop it); ask again', rule: 'cancelled', field: '' });
     // questions about the worker's state: the new worker answers them
-    const asked = this.#rejectPending(error, (pending) => STATE_QUESTIONS.has(pending.op));
+    const asked = this.#rejectPending((id) => (cancelled && id !== cancelled ? notRun : error),
+      (pending) => STATE_QUESTIONS.has(pending.op));
     this.#runningProof = null;
     this.#starting = this.#start().catch((e) => {
       // terminate() during the start: the calls waiting say so, as every call after it does
@@ -501,11 +507,12 @@ export class Enygma {
 
   // Rejects the calls waiting for the worker's answers, except those keep(pending) holds, which
   // are returned.
+  // error: the rejection, or a function of the call's id that gives it.
   #rejectPending(error, keep = () => false) {
     const kept = [];
-    for (const pending of this.#pending.values()) {
+    for (const [id, pending] of this.#pending) {
       if (keep(pending)) kept.push(pending);
-      else pending.reject(error);
+      else pending.reject(typeof error === 'function' ? error(id) : error);
     }
     this.#pending.clear();
     return kept;
