@@ -187,7 +187,7 @@ export declare class Enygma {
     stallTimeoutMs?: number;
     onDownload?: (event: { url: string; loaded: number; total: number }) => void;
   }): Promise<KeysLoaded>;
-  /** Keys from the bytes of key files (raw or compressed); pk null (or undefined) for a
+  /** Keys from the bytes of key files (raw or compressed); pk null for a
    * verify-only instance, while empty bytes are a truncated key file, refused (rule 'key'). With
    * the digests given (64 hex digits each), bytes with other BLAKE2b-256 digests are refused
    * (rule 'key'); a digest that is not 64 hex digits, or pkBlake2b without a pk, is refused
@@ -195,7 +195,7 @@ export declare class Enygma {
   loadKeyBytes(circuit: CircuitId, pk: ArrayBuffer | ArrayBufferView | null,
                vk: ArrayBuffer | ArrayBufferView,
                expect?: { pkBlake2b?: string; vkBlake2b?: string }):
-      Promise<{ circuit: string; insecure_dev_keys: boolean; can_prove: boolean; steps_ms: Record<string, number> }>;
+      Promise<{ circuit: string; insecureDevKeys: boolean; canProve: boolean; decodeSteps: Record<string, number> }>;
   unloadKeys(circuit: CircuitId): Promise<boolean>;
   clearKeyCache(): Promise<boolean>;
 

@@ -846,7 +846,10 @@ var ops = {
         throw new Failure('error', { error: 'the ' + c[2] + ' bytes have BLAKE2b-256 ' + digest + ', not ' + c[1], rule: 'key', field: c[2] });
       }
     });
-    return check(abi.loadKeys(circuitOf(args), pk, vk, verifierLoadFlags())).json;
+    var loaded = check(abi.loadKeys(circuitOf(args), pk, vk, verifierLoadFlags())).json;
+    // named as loadKeys' answer names them
+    return { circuit: loaded.circuit, insecureDevKeys: loaded.insecure_dev_keys, canProve: loaded.can_prove,
+      decodeSteps: loaded.steps_ms };
   },
 
   unloadKeys: function (id, args) {

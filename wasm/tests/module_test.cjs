@@ -866,9 +866,14 @@ test('page API: loadKeyBytes refuses an empty proving key (rule key) and keeps t
   assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
   // no proving key: a verify-only instance
   const vkOnly = await enygma.loadKeyBytes('transfer-k2', null, keys.vk);
-  assert.equal(vkOnly.can_prove, false);
+  assert.deepEqual(Object.keys(vkOnly), ['circuit', 'insecureDevKeys', 'canProve', 'decodeSteps']);
+  assert.equal(vkOnly.canProve, false);
+  assert.equal(vkOnly.insecureDevKeys, false);
   await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), { status: 'error', rule: 'key', field: 'circuit' });
-  assert.equal((await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk)).can_prove, true);
+  const both = await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+  assert.equal(both.canProve, true);
+  assert.equal(both.insecureDevKeys, true);
+  assert.ok('proving_key' in both.decodeSteps, JSON.stringify(both.decodeSteps));
 });
 
 test('page API: loadKeyBytes checks the digests given; one that cannot be checked is refused, not ignored', async () => {
@@ -877,7 +882,7 @@ test('page API: loadKeyBytes checks the digests given; one that cannot be checke
   const pkBlake2b = digest(keys.pk);
   const vkBlake2b = digest(keys.vk);
   const loaded = await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, { pkBlake2b: pkBlake2b.toUpperCase(), vkBlake2b });
-  assert.equal(loaded.can_prove, true);
+  assert.equal(loaded.canProve, true);
   await rejectsWith(() => enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk, { vkBlake2b: '00'.repeat(32) }),
     { status: 'error', rule: 'key', field: 'vk' });
   for (const [expect, field] of [[{ pkBlake2b: '' }, 'pkBlake2b'], [{ vkBlake2b: '' }, 'vkBlake2b'],
