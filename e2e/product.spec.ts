@@ -4,16 +4,18 @@
 //   without threads: it says so, proves the same bytes as the CLI, and cancels;
 // - the ES-module package (build-wasm/web/enygma/: package.json with exports, index.mjs,
 //   index.d.ts) imported in a fresh page: create, keys, make a request, validate, prove with
-//   progress, verify, memory, terminate; its files asked for by its build's version, from the
-//   cache on a second load;
+//   progress, verify, memory, terminate; its declarations name exactly what it exports; its
+//   files asked for by its build's version, from the cache on a second load; the usage example
+//   of docs/browser.md runs as written;
 // - the verifier's warm-up runs once keys are loaded, between the page's operations, and stops at
 //   its target; the prover's warm-up proves while the worker is idle and stops for a proof the
 //   page asks for (which is right); warmVerifier: 0 and warmProver: 0 turn them off;
-// - twenty proofs in a row leave the worker's memory as it was idle; a proof asked for while
-//   another runs waits for it and both are right;
+// - twenty proofs in a row, one cancelled, leave the worker's memory as it was idle; a proof
+//   asked for while another runs waits for it and both are right;
 // - every other circuit served (deposit, withdraw, join-split, ownership) proves in the demo
 //   page with the bytes of `enygma prove` under the same test seed, and verifies on the server.
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect, Page, test } from '@playwright/test';
 import { proveAndCancel } from './cancel';
@@ -202,6 +204,27 @@ test('a cancel stops only its own proof', async ({ page }) => {
   expect(r.raceA).toBe('ok');
   expect(r.raceB).toBe('same bytes');
   expect(r.cancelled).toBe('cancelled');
+});
+
+// docs/browser.md's usage example runs as written against the package (the import of
+// '@enygma/prover' made the page's own: the package's URL on this server), in a fresh page.
+test('the usage example of docs/browser.md runs and its proof verifies', async ({ page }) => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'browser.md'), 'utf8');
+  const usage = doc.slice(doc.indexOf('### Usage'));
+  const code = usage.slice(usage.indexOf('```js\n') + 6, usage.indexOf('\n```', usage.indexOf('```js')));
+  const importLine = "import { Enygma } from '@enygma/prover';";
+  expect(code).toContain(importLine);
+  const body = code.replace(importLine, "const { Enygma } = await import('/enygma/index.mjs');")
+    .replace('enygma.terminate();', 'enygma.terminate();\nreturn { valid, check, proof: JSON.parse(response), memory };');
+  await page.goto(`${base()}/enygma/package.json`);
+  const logged: string[] = [];
+  page.on('console', (m) => logged.push(m.text()));
+  const r = await page.evaluate(`(async () => {\n${body}\n})()`) as any;
+  expect(r.check.valid).toBe(true);
+  expect(r.valid).toBe(true);
+  expect(r.proof.public_signal).toHaveLength(8 * 6 + 2);
+  expect(r.memory.memory_bytes).toBeGreaterThan(0);
+  expect(logged.some((line) => line.startsWith('msm_h '))).toBe(true); // onStage's progress
 });
 
 // create's options and a manifest's entries are checked, each refusal naming its field: an
