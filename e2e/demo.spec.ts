@@ -30,9 +30,9 @@ async function waitReady(page: Page): Promise<void> {
 }
 
 // Opens the demo for k and waits until its keys are loaded (proof-ready).
-async function openDemo(page: Page, k: number): Promise<void> {
+async function openDemo(page: Page, k: number, query = ''): Promise<void> {
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
-  await page.goto(`${base()}/?k=${k}`);
+  await page.goto(`${base()}/?k=${k}${query}`);
   await waitReady(page);
 }
 
@@ -174,6 +174,20 @@ for (const k of [2, 6]) {
     expect(a).toBe(b);
   });
 }
+
+// create's relaxedSimd: false (the page's ?relaxed-simd=0): the module with threads but without
+// the f64-lane kernel, in an engine that has relaxed SIMD; the same bytes.
+test('the threaded module without the lane kernel (relaxedSimd: false) proves the CLI\'s bytes', async ({ page }) => {
+  const seed = 'e2e-plain-module';
+  await openDemo(page, 2, '&relaxed-simd=0');
+  expect(await page.evaluate(() => window.demo.enygma.module)).toBe('enygma_module');
+  expect(await page.evaluate(() => window.demo.enygma.threaded)).toBe(true);
+  await expect(page.locator('#kernel')).toContainText('enygma_module,');
+  await page.fill('#test-seed', seed);
+  expect(await proveInPage(page)).toBe('ok');
+  const browser = JSON.parse(await page.locator('#response').inputValue());
+  expect(browser).toEqual(cliProve(2, path.join(webDir(), 'vectors', 'transfer-k2.json'), seed));
+});
 
 test('a fresh transfer made in the page proves and verifies on both sides', async ({ page, request }) => {
   await openDemo(page, 2);
