@@ -212,7 +212,9 @@ export declare class Enygma {
    * {valid: false, error}; an unknown circuit rejects, as in every call. */
   validate(circuit: CircuitId, request: string | object): Promise<ValidateResult>;
   /** The Groth16 proof of a request. testSeed: INSECURE deterministic blinding (the CLI's
-   * --test-seed), for cross-target tests only; a non-empty text (an empty one is refused). */
+   * --test-seed), for cross-target tests only; a non-empty text (an empty one is refused).
+   * onStage: called as each stage starts; what it throws is the page's uncaught error (as an
+   * event listener's), and the proof goes on. */
   prove(circuit: CircuitId, request: string | object, options?: {
     onStage?: (event: { stage: number; name: StageName; t: number }) => void;
     testSeed?: string;
