@@ -206,6 +206,35 @@ test('a cancel stops only its own proof', async ({ page }) => {
   expect(r.cancelled).toBe('cancelled');
 });
 
+// A progress callback that throws: the page's uncaught error, as an event listener's; the proof
+// goes on and is right.
+test('an onStage callback that throws is the page\'s uncaught error; the proof goes on', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json' });
+    await e.loadKeys('transfer-k2');
+    const req = await e.makeRequest('transfer-k2', { seed: 'throwing callback' });
+    const stages: string[] = [];
+    const proof = await e.prove('transfer-k2', req, {
+      onStage: (s: any) => {
+        stages.push(s.name);
+        if (s.name === 'quotient') throw new Error('thrown by onStage');
+      },
+    });
+    const verified = await e.verify('transfer-k2', proof.response);
+    e.terminate();
+    return { valid: verified.valid, stages };
+  });
+  expect(r.valid).toBe(true);
+  // the stages after the throw were reported too
+  expect(r.stages.indexOf('quotient')).toBeGreaterThanOrEqual(0);
+  expect(r.stages.indexOf('quotient')).toBeLessThan(r.stages.length - 1);
+  expect(errors.filter((m) => m.includes('thrown by onStage'))).toHaveLength(1);
+});
+
 // docs/browser.md's usage example runs as written against the package (the import of
 // '@enygma/prover' made the page's own: the package's URL on this server), in a fresh page.
 test('the usage example of docs/browser.md runs and its proof verifies', async ({ page }) => {
