@@ -225,9 +225,9 @@ TEST_F(ClusterTest, BothInstancesReceiveWorkUnderLoad) {
 }
 
 // Instance 1 is full (1 running + 4 queued) only until its first proof ends; the requests
-// through the balancer must come in that time, which includes a wait for both instances to be
-// up (health checks time out on a busy 2-core machine): 1.5 s per proof instead of 0.3 s, so that
-// a slow moment does not leave instance 1 a free slot, which would then take one of them.
+// through the balancer must come in that time (health checks time out on a busy 2-core machine):
+// 1.5 s per proof instead of 0.3 s, so that a slow moment does not leave instance 1 a free slot,
+// which would then take one of them.
 class SlowClusterTest : public ClusterTest {
  protected:
   int prove_ms() const override { return 1500; }
@@ -237,6 +237,9 @@ TEST_F(SlowClusterTest, OverloadedInstanceIsSkippedThrough503Retries) {
   // Fill instance 1 directly (1 running + 4 queued: the balancer does not see these), then
   // send requests through the balancer: those it gives to instance 1 are refused with 503 and
   // retried on instance 2; the client sees only 200s.
+  // Both instances up before instance 1 is filled (the wait for a health check is not spent in
+  // the time instance 1 stays full), and still up once it is.
+  ASSERT_TRUE(wait_for([&] { return both_instances_up(); }, 10s));
   std::vector<std::thread> fillers;
   std::vector<HttpResponse> direct(5);
   for (int i = 0; i < 5; ++i) {

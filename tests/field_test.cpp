@@ -67,7 +67,10 @@ TEST(U256, DecimalRoundTripAndStrictParsing) {
     EXPECT_EQ(u256_from_decimal(digits), expect) << digits;
   }
   EXPECT_FALSE(u256_from_decimal(std::string(78, '9')));
-  EXPECT_FALSE(u256_from_decimal("1" + std::string(77, '0') + "x"));  // a bad digit last
+  // a bad character in a later chunk than the first, within the length limit
+  EXPECT_FALSE(u256_from_decimal("1" + std::string(76, '0') + "x"));
+  EXPECT_FALSE(u256_from_decimal("1234567890x"));
+  EXPECT_FALSE(u256_from_decimal("12345678901234567/"));
   for (int i = 0; i < 200; ++i) {
     U256 x = rng.u256();
     x.w[3] >>= (i % 64);

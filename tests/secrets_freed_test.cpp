@@ -770,8 +770,11 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
                               needles_text(private_values(bad, published));
   TempDir dir;
   Child server(test::enygma_binary().string(),
+               // Timeouts (header, body, idle) well beyond the polls' 10 s: the connections stay
+               // open while their memory is searched (a closed one would hide a kept buffer).
                {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
-                "--circuits", "transfer"},
+                "--circuits", "transfer", "--header-timeout", "120s", "--body-timeout", "120s",
+                "--idle-timeout", "120s"},
                scan_environment(dir, needles));
   const unsigned short port = listening_port(server);
   ASSERT_NE(port, 0) << server.err();
