@@ -222,8 +222,9 @@ export declare class Enygma {
   /** Stops a proof waiting or running (default: the running one); false when there is no such
    * proof (an unknown id, one already answered). Without threads (a page that is not
    * cross-origin isolated) the busy worker is replaced: the calls sent after the running proof
-   * reject with status 'cancelled' too, except memory() and the warm-up questions (their message
-   * says that they were not run, and that they may be asked again). */
+   * reject with status 'cancelled' too, their message saying that they were not run and may be
+   * asked again (proofs cancelled by the page say that they were cancelled), except memory(),
+   * the warm-up questions and unloadKeys(), which the new worker answers. */
   cancel(id?: number): boolean;
   /** {valid: false, error} for a proof that does not verify (a changed public signal, points
    * off their curves); a response that does not parse as a proof rejects (rule 'input' for text

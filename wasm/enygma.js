@@ -454,16 +454,16 @@ export class Enygma {
   // A new worker in place of this one, after a cancel (the calls waiting reject with 'cancelled')
   // or after its module failed (they reject with `error`).
   // cancelled: the proof whose cancel restarts it; the calls that waited behind it are told
-  // apart (they were not cancelled themselves, only not run).
+  // apart (not run, unless the page had cancelled them too).
   #restart(why, { error = new EnygmaError('cancelled', { error: why, rule: 'cancelled', field: '' }),
     after = 'a cancel', cancelled = 0 } = {}) {
     this.#worker.terminate();
     const notRun = new EnygmaError('cancelled', {
       error: `not run: the worker was restarted to cancel proof ${cancelled} (without cross-origin ` +
         'isolation there is no other way to stop it); ask again', rule: 'cancelled', field: '' });
-    // questions about the worker's state: the new worker answers them
-    const asked = this.#rejectPending((id) => (cancelled && id !== cancelled ? notRun : error),
-      (pending) => STATE_QUESTIONS.has(pending.op));
+    const asked = this.#rejectPending(
+      (id) => (cancelled && id !== cancelled && !this.#cancelled.has(id) ? notRun : error),
+      (pending) => ASKED_AGAIN.has(pending.op));
     this.#runningProof = null;
     this.#starting = this.#start().catch((e) => {
       // terminate() during the start: the calls waiting say so, as every call after it does
@@ -546,10 +546,10 @@ export class Enygma {
     return new Promise((resolve, reject) => {
       if (this.#terminated) return reject(terminatedError());
       if (this.#broken) return reject(this.#broken);
-      // A state question keeps its arguments, to be asked of a new worker after a restart; other
-      // calls' arguments (a proof's request with its secret key) are not held here.
+      // A call asked again after a restart keeps its arguments (a state question's, an unload's
+      // circuit); other calls' arguments (a proof's request with its secret key) are not held.
       const pending = { resolve, reject, onEvent, op };
-      if (STATE_QUESTIONS.has(op)) pending.args = args;
+      if (ASKED_AGAIN.has(op)) pending.args = args;
       this.#pending.set(id, pending);
       const counted = this.#opSeq !== null && !STATE_QUESTIONS.has(op);
       if (counted) {
@@ -599,6 +599,9 @@ export class Enygma {
 // Operations that only read the worker's state (READ_ONLY_OPS in enygma_worker.js): after a
 // restart the new worker answers those asked of the old one.
 const STATE_QUESTIONS = new Set(['verifierWarmup', 'proverWarmup', 'memory']);
+// Calls that a restart asks again of the new worker instead of rejecting them: the questions
+// about its state, and unloads (the new worker first loads the keys still listed).
+const ASKED_AGAIN = new Set([...STATE_QUESTIONS, 'unloadKeys']);
 
 // A request or response argument: JSON text, or an object written as JSON.
 function asText(value, field) {

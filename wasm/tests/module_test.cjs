@@ -1143,6 +1143,32 @@ test('page API: after a cancel the new worker loads the keys again from a copy o
   });
 });
 
+test('page API: a cancel that restarts the worker: the calls behind say they were not run, a proof the page cancelled says cancelled, an unload behind is done by the new worker', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, sent, hooks } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    const request = vector('transfer-k2.json');
+    const proof = enygma.prove('transfer-k2', request);
+    const queued = enygma.prove('transfer-k2', request);
+    const behind = enygma.validate('transfer-k2', request);
+    const unloaded = enygma.unloadKeys('transfer-k2');
+    assert.equal(queued.cancel(), true); // waiting: cancelled when it would start
+    hooks.onStarted = () => proof.cancel();
+    const cancelled = { status: 'cancelled', rule: 'cancelled', field: '', message: /^the proof was cancelled/ };
+    await rejectsWith(() => proof, cancelled);
+    await rejectsWith(() => queued, cancelled);
+    await rejectsWith(() => behind, { status: 'cancelled', rule: 'cancelled', field: '',
+      message: new RegExp(`^not run: the worker was restarted to cancel proof ${proof.id} .*; ask again$`) });
+    assert.equal(await within(unloaded, 30000), true);
+    // the new worker loaded the keys again, then unloaded them as asked: a proof has none
+    assert.deepEqual(sent.filter(([n, op]) => n === 2 && op !== 'init').map(([, op]) => op), ['loadKeyBytes', 'unloadKeys']);
+    await rejectsWith(() => enygma.prove('transfer-k2', request), { status: 'error', rule: 'key', field: 'circuit' });
+    enygma.terminate();
+  });
+});
+
 test('page API: after a cancel the new worker loads no keys unloaded before, whatever the order of the answers and the spelling of k', async () => {
   const { Enygma, enygma: shared } = await api();
   const { ScriptedWorker, sent, hooks } = scriptedWorkers();
