@@ -188,7 +188,7 @@ test('a cancel stops only its own proof', async ({ page }) => {
     out.raceB = rb.ok && rb.v.response === refB.response ? 'same bytes' : rb.ok ? 'other bytes' : rb.status;
     out.aCancel = aCancel;
     // A real cancel still works.
-    const pc = e.prove('transfer-k2', reqA, { onStage: (s: any) => { if (s.name === 'quotient') pc.cancel(); } });
+    const pc = e.prove('transfer-k2', reqA, { onStage: (s: any) => { if (s.name === 'constraints') pc.cancel(); } });
     out.cancelled = (await settle(pc)).status;
     e.terminate();
     return out;
