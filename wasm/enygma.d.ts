@@ -61,8 +61,9 @@ export interface KeysLoaded {
   source: 'cache' | 'network';
   insecureDevKeys: boolean;
   /** Whether the keys' circuit digest was compared with the module's circuit now (which builds
-   * the circuit): false for keys from the cache that this very module (the same WebAssembly, by
-   * its SHA-256) compared when it cached them. */
+   * the circuit): false for keys from the cache that this same module compared when it cached
+   * them (the same build's version and module name; for an unversioned worker, the .wasm's
+   * SHA-256). */
   circuitChecked: boolean;
   bytes?: number;
   /** manifest, cacheRead or download, decode (the module's part), total. */
@@ -167,7 +168,8 @@ export declare class Enygma {
   /** The module that runs: with threads (on engines with relaxed SIMD, its variant with the
    * f64-lane kernel), or without threads. */
   readonly module: 'enygma_module' | 'enygma_module_relaxed' | 'enygma_module_st';
-  /** The lane kernel of the MSM's G1 additions: 'f64x2 relaxed SIMD' or 'none'. */
+  /** Whether the f64-lane kernels run ('f64x2 relaxed SIMD') or not ('none'): the MSM's G1 and
+   * G2 additions, the pairing's Fp2 products, the quotient's transforms, the keys' decoding. */
   readonly laneKernel: string;
   readonly crossOriginIsolated: boolean;
   readonly initMs: number;
@@ -203,8 +205,8 @@ export declare class Enygma {
    * BLAKE2b-256 is the seed) or exactly 32 bytes, for a reproducible request; absent: a fresh
    * random one. count: the family's main count, a whole number, 0 or absent for the family's
    * default: transfer, recipients sharing the amount, 1..k-1 (default 1); withdraw, notes,
-   * 1..10 (default 1); join-split, real inputs, 1..10 (default 2); deposit, 1; ownership,
-   * unused. Other seeds and counts are refused (rule 'input', field 'seed' or 'count'), counts
+   * 1..10 (default 1); join-split, real inputs, 1..10 (default 2); deposit and ownership, 1.
+   * Other seeds and counts are refused (rule 'input', field 'seed' or 'count'), counts
    * out of the family's range by its wallet (rule 'wallet'). */
   makeRequest(circuit: CircuitId, options?: { seed?: string | Uint8Array | ArrayBuffer; count?: number }): Promise<string>;
   makeTransfer(k: number, options?: { seed?: string | Uint8Array | ArrayBuffer; payees?: number }): Promise<string>;

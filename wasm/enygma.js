@@ -2,10 +2,10 @@
 //
 //   import { Enygma } from './enygma.js';
 //   const enygma = await Enygma.create();                 // module + thread pool, in a Worker
-//   await enygma.loadKeys('transfer-k6');                 // from /keys/manifest.json, cached
+//   await enygma.loadKeys('transfer-k6');                 // from keys/manifest.json, cached
 //   const request = await enygma.makeRequest('transfer-k6'); // a fresh valid request
 //   const proof = enygma.prove('transfer-k6', request, { onStage });
-//   // proof.cancel() stops it; await proof -> {response, ms, stages}
+//   // proof.cancel() stops it; await proof -> {response, ms, stages, memory}
 //   const { valid } = await enygma.verify('transfer-k6', (await proof).response);
 //
 // A circuit is named by its id: "transfer-k6", "deposit-k2", "withdraw-k4",
@@ -443,8 +443,8 @@ export class Enygma {
         this.#setCancelFlag(target);
       } else {
         // Without shared memory the busy worker cannot be told: it is replaced. The proof and
-        // whatever waited behind it reject with 'cancelled' (questions about the worker's state
-        // go to the new one); the keys are loaded again.
+        // whatever waited behind it reject with 'cancelled', the others as not run (questions
+        // about the worker's state and unloads go to the new one); the keys are loaded again.
         this.#restart('the proof was cancelled (the worker was restarted)', { cancelled: target });
       }
     }
