@@ -61,13 +61,9 @@ double proved(unsigned short port) {
   return std::max(0.0, metric(port, kProved));
 }
 
+// Polls every 20 ms (test::wait_for: the cluster's metrics and health checks).
 bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return false;
+  return enygma::test::wait_for(condition, within, 20ms);
 }
 
 // Where a process's threads are (gdb's backtraces), for the report of a hang; gdb may be absent.

@@ -770,11 +770,8 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
                               needles_text(private_values(bad, published));
   TempDir dir;
   Child server(test::enygma_binary().string(),
-               // Timeouts (header, body, idle) well beyond the polls' 10 s: the connections stay
-               // open while their memory is searched (a closed one would hide a kept buffer).
                {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
-                "--circuits", "transfer", "--header-timeout", "120s", "--body-timeout", "120s",
-                "--idle-timeout", "120s"},
+                "--circuits", "transfer"},
                scan_environment(dir, needles));
   const unsigned short port = listening_port(server);
   ASSERT_NE(port, 0) << server.err();
@@ -878,8 +875,11 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
       nlohmann::json::parse(request).at("secret_key").get<std::string>();  // decimal text
   ASSERT_GE(secret.size(), 20u);
   Child server(test::enygma_binary().string(),
+               // Timeouts (header, body, idle) well beyond the polls' 10 s: the connections stay
+               // open while their memory is searched (a closed one would hide a kept buffer).
                {"serve", "--port", "0", "--keys", transfer_k2_keys().path().string(), "--k", "2",
-                "--circuits", "transfer"},
+                "--circuits", "transfer", "--header-timeout", "120s", "--body-timeout", "120s",
+                "--idle-timeout", "120s"},
                {});
   const unsigned short port = listening_port(server);
   ASSERT_NE(port, 0) << server.err();
@@ -890,12 +890,10 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
   // The secret's occurrences in the server's memory once they satisfy `settled` (the server
   // reads, answers and wipes on its own threads, later on a busy machine), or after 10 s.
   const auto occurrences_once = [&](const std::function<bool(size_t)>& settled) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    for (;;) {
-      const size_t n = occurrences_in_memory(server.pid(), secret);
-      if (settled(n) || std::chrono::steady_clock::now() > deadline) return n;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    size_t n = 0;
+    test::wait_for([&] { return settled(n = occurrences_in_memory(server.pid(), secret)); },
+                   std::chrono::seconds(10), std::chrono::milliseconds(100));
+    return n;
   };
   const auto found = [](size_t n) { return n >= 1; };
   const auto gone = [](size_t n) { return n == 0; };

@@ -54,6 +54,7 @@ using enygma::test::HttpConnection;
 using enygma::test::HttpResponse;
 using enygma::test::listening_port;
 using enygma::test::metric;
+using enygma::test::wait_for;
 using namespace std::chrono_literals;
 
 std::string read_text(const fs::path& path) {
@@ -150,15 +151,6 @@ void expect_error(const HttpResponse& r, int status, const std::string& rule,
   if (field) {
     EXPECT_EQ(j["field"], field) << r.body;
   }
-}
-
-bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within) {
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
 }
 
 // Waits until the server's standard output (its access log) holds every one of `texts`.

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -58,6 +59,18 @@ struct RunResult {
   int exit_code = -1;  // -1: killed at the deadline or failed to start
   std::string out, err;
 };
+
+// Polls `condition` every `step` until it holds (true) or `within` has passed (false): for a
+// state of another process (a server's metric, its memory) that comes in its own time.
+inline bool wait_for(const std::function<bool()>& condition, std::chrono::milliseconds within,
+                     std::chrono::milliseconds step = std::chrono::milliseconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + within;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(step);
+  }
+  return false;
+}
 
 inline std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
