@@ -11,13 +11,10 @@
 
 #if !defined(__EMSCRIPTEN__)
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sodium.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -734,27 +731,11 @@ unsigned short listening_port(Child& server) {
   return 0;
 }
 
-// A connection to the port on 127.0.0.1 that has sent `bytes` (-1 on failure, which is
-// reported).
-int connect_and_send(unsigned short port, const std::string& bytes) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  EXPECT_GE(fd, 0);
-  if (fd < 0) return -1;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const bool sent = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                    send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == ssize_t(bytes.size());
-  EXPECT_TRUE(sent) << "connect or send to port " << port;
-  return fd;
-}
-
-// A raw connection that sends `head` and part of a body, then goes.
+// A connection that sends `bytes` (a head and part of a body), then goes.
 void send_and_leave(unsigned short port, const std::string& bytes) {
-  const int fd = connect_and_send(port, bytes);
+  test::HttpConnection connection(port);
+  EXPECT_TRUE(connection.send_raw(bytes)) << "connect or send to port " << port;
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  if (fd >= 0) close(fd);
 }
 
 // The server, from a request's arrival to its drain at SIGTERM: proofs, refusals (a broken
@@ -838,33 +819,6 @@ size_t occurrences_in_memory(pid_t pid, const std::string& needle) {
   return count;
 }
 
-// Sends `bytes` on a new connection to the port and reads one response whole; the connection
-// stays open (returned).
-int exchange(unsigned short port, const std::string& bytes, std::string& response) {
-  const int fd = connect_and_send(port, bytes);
-  response.clear();
-  if (fd < 0) return fd;
-  char buf[4096];
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  for (;;) {
-    const size_t head = response.find("\r\n\r\n");
-    if (head != std::string::npos) {
-      const std::regex length_re(R"(Content-Length: ([0-9]+))", std::regex::icase);
-      std::smatch m;
-      const std::string fields = response.substr(0, head);
-      if (std::regex_search(fields, m, length_re) &&
-          response.size() >= head + 4 + std::stoul(m[1].str())) {
-        break;
-      }
-    }
-    if (std::chrono::steady_clock::now() > until) break;
-    const ssize_t got = recv(fd, buf, sizeof buf, 0);
-    if (got <= 0) break;
-    response.append(buf, size_t(got));
-  }
-  return fd;
-}
-
 // The server does not keep a request's bytes in live memory once it has answered: a body
 // followed by a CRLF (as some clients send after a POST) on a kept-alive connection left the
 // read buffer holding the whole request until the connection ended. Checked in the idle
@@ -899,11 +853,10 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
   const auto gone = [](size_t n) { return n == 0; };
   // Half a request (the secret key is in its first half): held while the rest is awaited.
   ASSERT_LT(request.find(secret), request.size() / 2);
-  std::string response;
-  const int half = connect_and_send(port, head + request.substr(0, request.size() / 2));
-  ASSERT_GE(half, 0);
+  test::HttpConnection half(port);
+  ASSERT_TRUE(half.send_raw(head + request.substr(0, request.size() / 2)));
   EXPECT_GE(occurrences_once(found), 1u) << "the search finds nothing";
-  close(half);
+  half.close();
   EXPECT_EQ(occurrences_once(gone), 0u) << "after the client left";
   // Whole requests answered, the connections kept open and idle. The secret key is moved to
   // the body's end: the buffer is reused from its start as the body is read in pieces, so the
@@ -917,11 +870,12 @@ TEST_F(FreedSecrets, TheIdleServerKeepsNoRequestInItsMemory) {
       "Content-Type: application/json\r\nContent-Length: " +
       std::to_string(last.size()) + "\r\n\r\n";
   for (const std::string& after : {std::string(), std::string("\r\n")}) {
-    const int fd = exchange(port, last_head + last + after, response);
-    EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response.substr(0, 200);
+    test::HttpConnection idle(port);  // open, and idle once answered, until the end of the turn
+    ASSERT_TRUE(idle.send_raw(last_head + last + after));
+    const test::HttpResponse answer = idle.read_response();
+    EXPECT_EQ(answer.status, 200) << answer.error << answer.body.substr(0, 200);
     EXPECT_EQ(occurrences_once(gone), 0u)
         << "idle after a request " << (after.empty() ? "alone" : "and a CRLF");
-    close(fd);
   }
 }
 

@@ -162,16 +162,13 @@ Status RequestJson::read_vector(const char* name, size_t n, std::vector<Fr>& out
     if (auto st = check_array(*it, name, n); !st) return st;
   }
   out.assign(n, Fr::zero());
-  for (size_t i = 0; i < n; ++i) {
+  // The n entries read; those past n (a padded list) must each be 0.
+  for (size_t i = 0; i < (padded ? it->size() : n); ++i) {
     auto f = to_fr((*it)[i], indexed(name, i));
     if (!f) return f.error();
-    out[i] = *f;
-  }
-  // The entries past n (in order, after the n read): each must be 0.
-  for (size_t i = n; padded && i < it->size(); ++i) {
-    auto f = to_fr((*it)[i], indexed(name, i));
-    if (!f) return f.error();
-    if (!f->is_zero()) {
+    if (i < n) {
+      out[i] = *f;
+    } else if (!f->is_zero()) {
       return input_error(indexed(name, i), "is not 0: " + std::string(name) + " has " +
                                                std::to_string(it->size()) +
                                                " entries, and those past " + std::to_string(n) +
