@@ -221,9 +221,8 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
     s.line("            if (pubSignals[i] >= R) return false;");
     s.line("        }");
   }
-  s.line(std::string("        (bool ok, uint256 x, uint256 y) = publicCombination(") +
+  s.line(std::string("        (uint256 x, uint256 y) = publicCombination(") +
          (inputs ? "pubSignals" : "") + ");");
-  s.line("        if (!ok) return false;");
   s.line();
   s.line("        // Four pairs (G1 x, G1 y, G2 x.im, x.re, y.im, y.re) for ecPairing.");
   s.line("        uint256[24] memory input;");
@@ -265,41 +264,40 @@ std::string solidity_verifier_source(const VerifyingKey& vk,
   s.line("    /// IC0 + sum_i s[i] * IC(i+1) (valid points and scalars below R: the precompiles");
   s.line("    /// refuse none of them, and a failure is a lack of gas, which reverts).");
   s.line(inputs ? "    function publicCombination(uint256[" + n +
-                      "] calldata s) private view returns (bool ok, uint256 x, uint256 y) {"
-                : "    function publicCombination() private pure returns (bool ok, uint256 x, "
-                  "uint256 y) {");
-  s.line("        ok = true;");
+                      "] calldata s) private view returns (uint256 x, uint256 y) {"
+                : "    function publicCombination() private pure returns (uint256 x, uint256 y) {");
   s.line("        x = IC0_X;");
   s.line("        y = IC0_Y;");
   for (uint32_t i = 0; i < vk.num_public; ++i) {
     const std::string p = "IC" + std::to_string(i + 1);
-    s.line("        (ok, x, y) = mulAdd(ok, x, y, " + p + "_X, " + p + "_Y, s[" +
-           std::to_string(i) + "]);");
+    s.line("        (x, y) = mulAdd(x, y, " + p + "_X, " + p + "_Y, s[" + std::to_string(i) +
+           "]);");
   }
   s.line("    }");
   if (inputs) {  // (no products without inputs)
     s.line();
     s.line("    /// (x, y) + k * (px, py) with ecMul and ecAdd, skipped for k = 0; reverts when a");
     s.line("    /// precompile fails (out of gas: its inputs are valid).");
-    s.line("    function mulAdd(bool ok, uint256 x, uint256 y, uint256 px, uint256 py, uint256 k)");
-    s.line("        private view returns (bool, uint256, uint256)");
+    s.line("    function mulAdd(uint256 x, uint256 y, uint256 px, uint256 py, uint256 k)");
+    s.line("        private view returns (uint256, uint256)");
     s.line("    {");
-    s.line("        if (!ok || k == 0) return (ok, x, y);");
+    s.line("        if (k == 0) return (x, y);");
     s.line("        assembly (\"memory-safe\") {");
     s.line("            // scratch space above the free memory pointer: [x, y, k*P]");
     s.line("            let buf := mload(0x40)");
     s.line("            mstore(buf, px)");
     s.line("            mstore(add(buf, 0x20), py)");
     s.line("            mstore(add(buf, 0x40), k)");
-    s.line("            ok := staticcall(gas(), 0x07, buf, 0x60, add(buf, 0x40), 0x40)");
+    s.line(
+        "            if iszero(staticcall(gas(), 0x07, buf, 0x60, add(buf, 0x40), 0x40)) { "
+        "revert(0, 0) }");
     s.line("            mstore(buf, x)");
     s.line("            mstore(add(buf, 0x20), y)");
-    s.line("            ok := and(ok, staticcall(gas(), 0x06, buf, 0x80, buf, 0x40))");
-    s.line("            if iszero(ok) { revert(0, 0) }");
+    s.line("            if iszero(staticcall(gas(), 0x06, buf, 0x80, buf, 0x40)) { revert(0, 0) }");
     s.line("            x := mload(buf)");
     s.line("            y := mload(add(buf, 0x20))");
     s.line("        }");
-    s.line("        return (ok, x, y);");
+    s.line("        return (x, y);");
     s.line("    }");
   }
   s.line("}");
