@@ -158,12 +158,14 @@ build-wasm-run: wasm-deps $(BUILD_WASM)/CMakeCache.txt
 
 # ---- tests ----------------------------------------------------------------------------------
 # Order: cheapest signal first. Each group can also be run alone.
-# The WebAssembly dependencies build beside the native build (a background job, which a
-# non-interactive shell starts with SIGINT ignored: `trap - INT` gives it back, so that Ctrl-C
-# stops it with the rest).
+# $(call beside_wasm_deps,TARGET): makes TARGET while the WebAssembly dependencies build beside
+# it (a background job, which a non-interactive shell starts with SIGINT ignored: `trap - INT`
+# gives it back, so that Ctrl-C stops it with the rest); a failed background build is made again
+# in the foreground, where its errors show.
+beside_wasm_deps = ( trap - INT; exec $(MAKE) wasm-deps >/dev/null 2>&1 ) & deps=$$!; status=0; \
+  $(MAKE) $(1) || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
 test: $(SETUP_STAMP)
-	@( trap - INT; exec $(MAKE) wasm-deps >/dev/null 2>&1 ) & deps=$$!; status=0; \
-	  $(MAKE) build-native-test || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	@$(call beside_wasm_deps,build-native-test)
 	@$(MAKE) build-wasm-run test-native test-wasm test-sanitize test-fuzz-short test-e2e
 	@echo "make test: all test groups passed"
 
@@ -264,8 +266,7 @@ keys: build-native-run
 # The server with the browser demo (build-wasm/web: the page, the WebAssembly module, workers).
 # As in `test`, the WebAssembly dependencies build beside the native program.
 run: $(SETUP_STAMP)
-	@( trap - INT; exec $(MAKE) wasm-deps >/dev/null 2>&1 ) & deps=$$!; status=0; \
-	  $(MAKE) build-native-run || status=$$?; wait $$deps || $(MAKE) wasm-deps; exit $$status
+	@$(call beside_wasm_deps,build-native-run)
 	@$(MAKE) build-wasm-page keys
 	exec $(ENYGMA) serve --bind $(HOST) --port $(PORT) --keys $(DEV_KEYS) --web $(abspath $(BUILD_WASM))/web
 
