@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expect, Page, test } from '@playwright/test';
+import { expect, Page, Route, test } from '@playwright/test';
 import { proveAndCancel } from './cancel';
 import { cacheCheckedBy } from './key_cache';
 
@@ -258,6 +258,10 @@ test('an invalid request shows the rule-naming error and leaves the page usable'
 
 test('cancel stops a running proof; the next proof runs', async ({ page }) => {
   await openDemo(page, 6);
+  // a proof first, shown: the cancelled one must not leave it on the page
+  expect(await proveInPage(page)).toBe('ok');
+  await expect(page.locator('#response')).not.toHaveValue('');
+  expect(await page.evaluate(() => window.demo.last.browserProof)).not.toBeNull();
   const { status, stopMs } = await proveAndCancel(page);
   expect(status).toBe('cancelled');
   console.log(`cancel: stopped ${stopMs} ms after the click`);
@@ -421,20 +425,30 @@ async function holdRequests(page: Page, url: string, answer?: (route: any) => Pr
 }
 
 test('an example that arrives after the circuit changed is dropped (at start and on a click)', async ({ page }) => {
-  const releaseStart = await holdRequests(page, '**/vectors/transfer-k2.json');
+  // Each held example is delivered to the page (its request finished) before the page is read.
+  let held = 0;
+  const deliver = (route: Route) => (++held, route.continue());
+  const finished = (name: string) => page.waitForEvent('requestfinished', (r) => r.url().endsWith(`/vectors/${name}`));
+  const releaseStart = await holdRequests(page, '**/vectors/transfer-k2.json', deliver);
   await openDemo(page, 2);
   await page.selectOption('#circuit', 'deposit');
   await waitReady(page);
+  const startExample = finished('transfer-k2.json');
   releaseStart();
-  await page.waitForTimeout(1000);
+  await startExample;
+  await page.waitForTimeout(500);
+  expect(held).toBe(1);
   expect(await page.locator('#request').inputValue(), 'the start-up example of transfer-k2 landed in deposit').toBe('');
   // on a click: deposit's example asked for, then the circuit changed back to transfer
-  const releaseClick = await holdRequests(page, '**/vectors/deposit-k2.json');
+  const releaseClick = await holdRequests(page, '**/vectors/deposit-k2.json', deliver);
   await page.click('#load-example');
   await page.selectOption('#circuit', 'transfer');
   await waitReady(page);
+  const clickExample = finished('deposit-k2.json');
   releaseClick();
-  await page.waitForTimeout(1000);
+  await clickExample;
+  await page.waitForTimeout(500);
+  expect(held).toBe(2);
   expect(await page.locator('#request').inputValue(), 'the example of deposit-k2 landed in transfer').toBe('');
   // the circuit's own example still loads
   await page.click('#load-example');
@@ -467,12 +481,15 @@ test('an example that does not load is named in the error box; the request is ke
 
 test('a key load that fails after the user moved on to another circuit shows nothing: the new circuit loads', async ({ page }) => {
   await openDemo(page, 2);
-  const release = await holdRequests(page, '**/keys/transfer-k6.pk', (route) => route.fulfill({ status: 500, body: 'held, then failed' }));
+  let failed = 0;
+  const release = await holdRequests(page, '**/keys/transfer-k6.pk', (route) => (++failed, route.fulfill({ status: 500, body: 'held, then failed' })));
   await page.selectOption('#k', '6');
   await expect(page.locator('#keys-status')).toContainText('transfer-k6');
   await page.selectOption('#k', '2');
   release();
   await waitReady(page);
+  // the worker answers in order: transfer-k2 ready means the failed load of transfer-k6 was seen
+  expect(failed, 'the held key request was answered with a failure').toBe(1);
   await page.waitForTimeout(500);
   await expect(page.locator('#error')).toBeHidden();
   await expect(page.locator('#keys-status')).toContainText(/^transfer-k2: /);
@@ -609,6 +626,7 @@ test('after a cancel no stage row runs and the bar is back at 0; status lines, t
   }
   await expect(page.locator('#error')).toHaveAttribute('role', 'alert');
   const terms = await page.locator('.facts dt').allInnerTexts();
+  expect(terms.length).toBeGreaterThan(3);
   expect(new Set(terms).size, terms.join(', ')).toBe(terms.length);
   // the progress bar follows the proof
   expect(await proveInPage(page)).toBe('ok');

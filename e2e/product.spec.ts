@@ -170,23 +170,35 @@ test('a cancel stops only its own proof', async ({ page }) => {
     out.b1 = rb1.ok && rb1.v.response === refB.response;
     out.finishedCancel = b1.cancel();
     // The race: A's last stage seen, the page kept busy while the worker starts B, then A.cancel().
-    let aCancel: boolean | undefined;
+    // The flag then stops B, which the worker runs again (B reports its first stage twice). A try
+    // whose cancel missed B (B not started yet, or already past its last check on a slow
+    // machine) is made again, up to five tries; every try's A and B must be right.
     const t0 = performance.now();
     await e.prove('transfer-k2', reqA);
     const proofMs = performance.now() - t0;
-    const pa = e.prove('transfer-k2', reqA, {
-      onStage: (s: any) => {
-        if (s.name !== 'done') return;
-        const t = performance.now();
-        while (performance.now() - t < Math.min(300, proofMs / 2)) { /* the page is busy */ }
-        aCancel = pa.cancel();
-      }
-    });
-    const pb = e.prove('transfer-k2', reqB, { testSeed: 's' });
-    const [ra, rb] = await Promise.all([settle(pa), settle(pb)]);
-    out.raceA = ra.ok ? 'ok' : ra.status;
-    out.raceB = rb.ok && rb.v.response === refB.response ? 'same bytes' : rb.ok ? 'other bytes' : rb.status;
-    out.aCancel = aCancel;
+    out.races = [];
+    for (let attempt = 0; attempt < 5; ++attempt) {
+      let aCancel: boolean | undefined;
+      const bStages: string[] = [];
+      const pa = e.prove('transfer-k2', reqA, {
+        onStage: (s: any) => {
+          if (s.name !== 'done') return;
+          const t = performance.now();
+          while (performance.now() - t < Math.min(300, proofMs / 2)) { /* the page is busy */ }
+          aCancel = pa.cancel();
+        }
+      });
+      const pb = e.prove('transfer-k2', reqB, { testSeed: 's', onStage: (s: any) => bStages.push(s.name) });
+      const [ra, rb] = await Promise.all([settle(pa), settle(pb)]);
+      const race = {
+        a: ra.ok ? 'ok' : ra.status,
+        b: rb.ok && rb.v.response === refB.response ? 'same bytes' : rb.ok ? 'other bytes' : rb.status,
+        aCancel,
+        bRuns: bStages.filter((n) => n === 'constraints').length,
+      };
+      out.races.push(race);
+      if (race.bRuns > 1) break;
+    }
     // A real cancel still works.
     const pc = e.prove('transfer-k2', reqA, { onStage: (s: any) => { if (s.name === 'constraints') pc.cancel(); } });
     out.cancelled = (await settle(pc)).status;
@@ -199,10 +211,10 @@ test('a cancel stops only its own proof', async ({ page }) => {
   expect(r.badCancel).toBe(false);
   expect(r.b1).toBe(true);
   expect(r.finishedCancel).toBe(false);
-  // the race happened: A's cancel was sent after its last stage, before its answer
-  expect(r.aCancel).toBe(true);
-  expect(r.raceA).toBe('ok');
-  expect(r.raceB).toBe('same bytes');
+  // in every try A's cancel was sent after its last stage, before its answer; A and B are right
+  for (const race of r.races) expect(race).toMatchObject({ a: 'ok', b: 'same bytes', aCancel: true });
+  // and in the last one the cancel stopped B, which the worker ran again
+  expect(r.races.at(-1).bRuns, JSON.stringify(r.races)).toBe(2);
   expect(r.cancelled).toBe('cancelled');
 });
 
@@ -280,7 +292,8 @@ test('create options and key manifests are checked, naming the field', async ({ 
     const abs = (k: any) => ({ ...k, url: new URL(k.url, location.origin + '/keys/manifest.json').href });
     const served = (text: string) => '/test-manifest?m=' + encodeURIComponent(text);
     const withKey = (pk: any) => served(JSON.stringify({ circuits: [{ ...entry, proving_key: pk, verifying_key: abs(entry.verifying_key) }] }));
-    out.notJson = await failure(e.loadKeys('transfer-k2', { manifestUrl: served('hello') }));
+    out.notJson = await e.loadKeys('transfer-k2', { manifestUrl: served('hello') })
+      .then(() => 'resolved', (err) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
     out.noDigest = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), blake2b: undefined }) }));
     out.hugeSize = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), bytes: 1e12 }) }));
     out.badUrl = await failure(e.loadKeys('transfer-k2', { manifestUrl: withKey({ ...abs(entry.proving_key), url: 'http://[no host' }) }));
@@ -292,7 +305,7 @@ test('create options and key manifests are checked, naming the field', async ({ 
   expect(r.threads).toBe('rejected/input/threads');
   expect(r.relaxed).toBe('rejected/input/relaxedSimd');
   expect(r.unknown).toBe('rejected/input/circuit');
-  expect(r.notJson).toBe('error/key/manifest');
+  expect(r.notJson).toMatch(/^error\/key\/manifest: GET \/test-manifest is not JSON \(/);
   expect(r.noDigest).toBe('error/key/manifest.transfer-k2.proving_key.blake2b');
   expect(r.hugeSize).toBe('error/key/manifest.transfer-k2.proving_key.bytes');
   expect(r.badUrl).toBe('error/key/manifest.transfer-k2.proving_key.url');
@@ -534,7 +547,7 @@ test('the verifier warms up once keys are loaded, between operations', async ({ 
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
-    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 30 });
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 300 });
     const before = await e.verifierWarmup();
     await e.loadKeys('transfer-k2');
     const req = await e.makeRequest('transfer-k2', { seed: 'warm-up test' });
@@ -543,7 +556,11 @@ test('the verifier warms up once keys are loaded, between operations', async ({ 
     const sleep = () => new Promise((resolve) => setTimeout(resolve, 10));
     let warm = await e.verifierWarmup();
     while (warm.rounds === 0) warm = (await sleep(), await e.verifierWarmup());
+    const asked = warm;
     const proof = await e.prove('transfer-k2', req);
+    // read at once after the proof: had the proof waited for the rest of the warm-up (hundreds of
+    // verifications), it would be over by now
+    const afterProof = await e.verifierWarmup();
     while (warm.state === 'running') warm = (await sleep(), await e.verifierWarmup());
     const verified = await e.verify('transfer-k2', proof.response);
     const tampered = JSON.parse(proof.response);
@@ -551,15 +568,19 @@ test('the verifier warms up once keys are loaded, between operations', async ({ 
     const rejected = await e.verify('transfer-k2', JSON.stringify(tampered));
     const after = await e.verifierWarmup();
     e.terminate();
-    return { before, warm, verified: verified.valid, rejected: rejected.valid, after };
+    return { before, asked, afterProof, warm, verified: verified.valid, rejected: rejected.valid, after };
   });
   expect(r.before.state).toBe('waiting');
-  expect(r.warm).toMatchObject({ state: 'done', target: 30, rounds: 30, error: null });
+  // the proof was asked for while the warm-up ran, and ran before the warm-up's rest
+  expect(r.asked.state).toBe('running');
+  expect(r.afterProof.state, JSON.stringify([r.asked, r.afterProof])).toBe('running');
+  expect(r.afterProof.rounds).toBeLessThan(150);
+  expect(r.warm).toMatchObject({ state: 'done', target: 300, rounds: 300, error: null });
   expect(r.warm.busyMs).toBeGreaterThan(0);
   expect(r.warm.firstMs).toBeGreaterThan(0);
   expect(r.verified).toBe(true);
   expect(r.rejected).toBe(false);
-  expect(r.after.rounds).toBe(30); // verifications asked for by the page are not counted
+  expect(r.after.rounds).toBe(300); // verifications asked for by the page are not counted
 });
 
 test('the prover warms up when idle and stops for the page\'s operations; warmVerifier: 0 and warmProver: 0 turn the warm-ups off', async ({ page }) => {

@@ -154,6 +154,16 @@ void expect_error(const HttpResponse& r, int status, const std::string& rule,
 }
 
 // Waits until the server's standard output (its access log) holds every one of `texts`.
+// How many times text occurs in s.
+size_t count_of(std::string_view s, std::string_view text) {
+  size_t n = 0;
+  for (size_t at = s.find(text); at != std::string_view::npos;
+       at = s.find(text, at + text.size())) {
+    ++n;
+  }
+  return n;
+}
+
 bool log_shows(Child& server, std::initializer_list<std::string_view> texts,
                std::chrono::milliseconds within) {
   return wait_for(
@@ -2172,6 +2182,8 @@ TEST_F(RealServerTest, NoSecretValueInAnyLogLineOrErrorMessage) {
       },
   };
   std::vector<std::string> secrets, answers;
+  const std::string withdraw_line = "\"path\":\"/generateProofWithdraw-2\"";
+  const size_t withdraw_lines_before = count_of(server_->process().out(), withdraw_line);
   int ok = 0, refused = 0;
   for (const auto& base : requests) {
     for (const auto& breaker : breakers) {
@@ -2210,7 +2222,11 @@ TEST_F(RealServerTest, NoSecretValueInAnyLogLineOrErrorMessage) {
   for (const auto& v : r15["tx_values"]) {  // the amounts R15 compares (l split four ways)
     if (v.get<std::string>().size() >= 6) secrets.push_back(v.get<std::string>());
   }
-  // The last request's log line is written once its answer is; the server logs synchronously.
+  // The access log is written by a thread of its own after each answer: the last request's line
+  // (W3's) is waited for before the log is read.
+  ASSERT_TRUE(wait_for(
+      [&] { return count_of(server_->process().out(), withdraw_line) > withdraw_lines_before; },
+      10s));
   const std::string log = server_->process().out() + server_->process().err();
   ASSERT_NE(log.find("/generateProofTransfer-2"), std::string::npos);
   ASSERT_GT(secrets.size(), 20u);
