@@ -209,6 +209,9 @@ export declare class Enygma {
    * Other seeds and counts are refused (rule 'input', field 'seed' or 'count'), counts
    * out of the family's range by its wallet (rule 'wallet'). */
   makeRequest(circuit: CircuitId, options?: { seed?: string | Uint8Array | ArrayBuffer; count?: number }): Promise<string>;
+  /** makeRequest of 'transfer-k' + k: payees = the recipients sharing the amount, 1..k-1
+   * (default 1). A k that is not a whole number, or without a circuit, is refused naming k;
+   * payees out of range, naming payees. */
   makeTransfer(k: number, options?: { seed?: string | Uint8Array | ArrayBuffer; payees?: number }): Promise<string>;
   /** Whether the request is valid: a request that breaks a rule or does not parse resolves
    * {valid: false, error}; an unknown circuit rejects, as in every call. */

@@ -233,11 +233,14 @@ export class Enygma {
     // An error event without a message: the script did not load (a Content-Security-Policy
     // that does not allow it, an HTTP error, a type other than JavaScript) or did not run.
     worker.onerror = (event) => {
+      // A worker replaced since (a restart) still reports its errors (browsers dispatch them after
+      // terminate()): they are about the old module, and the calls now waiting are the new one's.
+      if (this.#worker !== worker) return;
       const why = event.message || `its script ${this.#workerUrl.href} did not load or run (refused by the page's ` +
         'Content-Security-Policy (worker-src, script-src), an HTTP error, or not served as JavaScript)';
       const error = new EnygmaError('error', { error: 'worker failed: ' + why, rule: 'internal', field: '' });
       // After its start, an error the worker did not catch (a thread of its module crashed).
-      if (!(this.#worker === worker && this.#replaceFailedWorker(error))) this.#rejectPending(error);
+      if (!this.#replaceFailedWorker(error)) this.#rejectPending(error);
     };
     const info = await this.#send('init', {
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
@@ -383,10 +386,21 @@ export class Enygma {
     }
     return made;
   }
-  // The transfer form of makeRequest: payees = the recipients sharing the amount.
+  // The transfer form of makeRequest: k = the anonymity set's size, payees = the recipients
+  // sharing the amount (1..k-1, default 1). Errors name k and payees.
   async makeTransfer(k, options) {
     const { seed, payees } = optionsOf(options);
-    return this.makeRequest('transfer-k' + k, { seed, count: payees });
+    if (!Number.isInteger(k)) throw argumentError('k', `k must be a whole number (the anonymity set's size), not ${typeof k === 'number' ? k : typeof k}`);
+    if (payees != null && !(Number.isInteger(payees) && payees >= 1 && payees < k)) {
+      throw argumentError('payees', `payees must be a whole number from 1 to k - 1 = ${k - 1}, not ${typeof payees === 'number' ? payees : typeof payees}`);
+    }
+    try {
+      return await this.makeRequest('transfer-k' + k, { seed, count: payees });
+    } catch (e) {
+      // a k without a circuit: the module names the circuit it made of it
+      if (e instanceof EnygmaError && e.field === 'circuit') throw new EnygmaError(e.status, { error: e.message, rule: e.rule, field: 'k' });
+      throw e;
+    }
   }
   // -> {valid: true} or {valid: false, error: {error, rule, field}} (a request that does not
   // parse included); an unknown circuit rejects, as in every call.
@@ -397,39 +411,41 @@ export class Enygma {
   // ms}, memory (the module's, right after the proof)} with a cancel() method. onStage({stage, name, t}) at the start of each stage (t: ms
   // since the proof began). testSeed: INSECURE deterministic blinding, the CLI's --test-seed.
   prove(circuit, request, options) {
-    let id = 0;
-    // Runs at once up to #call, which numbers the proof: id is set when this returns (0 when an
-    // argument is refused).
-    const promise = (async () => {
-      const { onStage, testSeed } = optionsOf(options);
-      callbackOf(onStage, 'onStage');
-      if (testSeed != null && typeof testSeed !== 'string') throw argumentError('testSeed', `testSeed must be a text, not ${typeof testSeed}`);
-      // as the CLI's --test-seed: an empty text is refused, not taken as a seed (a form's empty
-      // field would otherwise make every proof's blinding the same)
-      if (testSeed === '') throw argumentError('testSeed', 'testSeed must not be empty: leave it out for random blinding');
-      return this.#call('prove', { circuit, request: asText(request, 'request'), testSeed }, (event) => {
-        if (event.event === 'started') {
-          this.#runningProof = event.id;
-          // cancelled before it started: the worker cleared the flag on entry, set it again
-          if (this.#cancelled.has(event.id)) this.cancel(event.id);
-        } else if (event.event === 'stage' && onStage) {
-          onStage({ stage: event.stage, name: event.name, t: event.t });
-        }
-      }, (newId) => {
-        id = newId;
-        this.#proofs.add(newId);
-      });
-    })();
+    // #proveRequest runs at once up to #call, which numbers the proof: proof.id is set when it
+    // returns (0 when an argument is refused). The closures below hold `proof` only, not the
+    // request (a wallet's secret key), which a page may keep the promise of long after.
+    const proof = { id: 0 };
+    const promise = this.#proveRequest(circuit, request, options, proof);
     const done = () => {
-      if (this.#runningProof === id) this.#runningProof = null;
-      this.#cancelled.delete(id);
-      this.#proofs.delete(id);
+      if (this.#runningProof === proof.id) this.#runningProof = null;
+      this.#cancelled.delete(proof.id);
+      this.#proofs.delete(proof.id);
     };
     promise.then(done, done);
-    promise.id = id;
+    promise.id = proof.id;
     // A proof whose arguments were refused (id 0) has nothing to cancel.
-    promise.cancel = () => id !== 0 && this.cancel(id);
+    promise.cancel = () => proof.id !== 0 && this.cancel(proof.id);
     return promise;
+  }
+  async #proveRequest(circuit, request, options, proof) {
+    const { onStage, testSeed } = optionsOf(options);
+    callbackOf(onStage, 'onStage');
+    if (testSeed != null && typeof testSeed !== 'string') throw argumentError('testSeed', `testSeed must be a text, not ${typeof testSeed}`);
+    // as the CLI's --test-seed: an empty text is refused, not taken as a seed (a form's empty
+    // field would otherwise make every proof's blinding the same)
+    if (testSeed === '') throw argumentError('testSeed', 'testSeed must not be empty: leave it out for random blinding');
+    return this.#call('prove', { circuit, request: asText(request, 'request'), testSeed }, (event) => {
+      if (event.event === 'started') {
+        this.#runningProof = event.id;
+        // cancelled before it started: the worker cleared the flag on entry, set it again
+        if (this.#cancelled.has(event.id)) this.cancel(event.id);
+      } else if (event.event === 'stage' && onStage) {
+        onStage({ stage: event.stage, name: event.name, t: event.t });
+      }
+    }, (newId) => {
+      proof.id = newId;
+      this.#proofs.add(newId);
+    });
   }
   // Cancels a proof (by id; default: the running one). It stops at its next stage boundary
   // and its promise rejects with status 'cancelled'. -> false when there is no such proof
@@ -471,6 +487,7 @@ export class Enygma {
       // (the page went offline, the worker's script changed on the server): this instance has no
       // worker any more; every later call says so instead of waiting for one
       this.#worker.terminate();
+      this.#releaseModuleMemory(); // the old module's
       this.#broken = new EnygmaError('error', {
         error: `the worker could not be started again after ${after}: ${e.message}`, rule: 'internal', field: '' });
       throw this.#broken;
@@ -498,8 +515,13 @@ export class Enygma {
     this.#rejectPending(terminatedError());
     this.#runningProof = null;
     this.#keys.clear(); // key bytes kept for a restart
-    // The module's memory (shared with the worker, with threads) is not held from here: the
-    // views into it and the info's reference to it go.
+    this.#releaseModuleMemory();
+  }
+
+  // The module's memory (shared with the worker, with threads; up to gigabytes, and a failed
+  // module's was not wiped) is not held from here: the views into it and the info's reference
+  // to it go.
+  #releaseModuleMemory() {
     this.#cancelView = null;
     this.#opSeq = null;
     if (this.#info) this.#info = { ...this.#info, memory: null, opSeq: null };

@@ -828,7 +828,15 @@ test('page API: makeRequest refuses a count that is not a whole number from 0 up
   for (const [count, shown] of [[-1, '-1'], [1.5, '1.5'], [NaN, 'NaN'], ['2', '"2"']]) {
     await rejectsWith(() => enygma.makeRequest('transfer-k2', { seed: 'count', count }), { field: 'count', message: new RegExp(`, not ${shown}$`) });
   }
-  await rejectsWith(() => enygma.makeTransfer(2, { payees: -1 }), { field: 'count', message: /not -1$/ });
+  // makeTransfer names its own arguments
+  for (const payees of [-1, 0, 1.5, 2, '1']) {
+    await rejectsWith(() => enygma.makeTransfer(2, { payees }), { field: 'payees', message: /^payees must be a whole number from 1 to k - 1 = 1, not / });
+  }
+  for (const k of [undefined, 2.5, '2']) {
+    await rejectsWith(() => enygma.makeTransfer(k), { field: 'k', message: /^k must be a whole number/ });
+  }
+  await rejectsWith(() => enygma.makeTransfer(99), { field: 'k', message: /has no k = 99/ });
+  assert.deepEqual(await enygma.validate('transfer-k2', await enygma.makeTransfer(2, { payees: 1, seed: 'payees' })), { valid: true });
   // within range for the module, out of range for the family: the family's refusal
   await rejectsWith(() => enygma.makeRequest('transfer-k2', { count: 2 }), { rule: 'wallet', field: 'recipients' });
   assert.deepEqual(await enygma.validate('transfer-k2', await enygma.makeRequest('transfer-k2', { count: 0 })), { valid: true });
@@ -1122,6 +1130,105 @@ test('page API: a module that fails (an abort: its memory exhausted) is replaced
   assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
   assert.equal(fail, false);
   enygma.terminate();
+});
+
+test('page API: an error event of a worker already replaced (browsers report them after terminate()) leaves the new worker\'s calls alone', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, hooks } = scriptedWorkers();
+  const made = [];
+  class Recorded extends ScriptedWorker {
+    constructor(url, options) {
+      super(url, options);
+      made.push(this);
+    }
+  }
+  await withWorkerClass(Recorded, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    const request = vector('transfer-k2.json');
+    const stale = (why) => made[0].onerror({ message: `Uncaught RuntimeError: ${why}` });
+    // a cancel replaces the worker; the old one's error arrives while the new one starts ...
+    const proof = enygma.prove('transfer-k2', request);
+    hooks.onStarted = () => {
+      hooks.onStarted = null;
+      proof.cancel();
+      stale('during the start');
+    };
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    // ... and while the new worker proves
+    const next = enygma.prove('transfer-k2', request);
+    hooks.onStarted = () => {
+      hooks.onStarted = null;
+      stale('during a proof');
+    };
+    const { response } = await within(next, 30000);
+    assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
+    assert.equal(made.length, 2);
+    enygma.terminate();
+  });
+});
+
+test('page API: a proof\'s promise, kept with its cancel(), does not keep the request (its secret key) once answered', async () => {
+  const { enygma } = await api();
+  require('node:v8').setFlagsFromString('--expose-gc');
+  const gc = require('node:vm').runInNewContext('gc');
+  const collected = async (ref) => {
+    for (let i = 0; i < 5 && ref.deref() !== undefined; ++i) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    return ref.deref() === undefined;
+  };
+  let request = JSON.parse(vector('transfer-k2.json'));
+  const ref = new WeakRef(request);
+  const proof = enygma.prove('transfer-k2', request);
+  request = null;
+  await proof;
+  assert.equal(await collected(ref), true, 'the request is still reachable from the proof\'s promise');
+  assert.equal(proof.cancel(), false); // the promise still works: answered, nothing to cancel
+});
+
+test('page API: a prover whose module failed and whose new worker did not start holds no reference to the failed module\'s memory', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker } = scriptedWorkers({ failFrom: 2 });
+  // The first worker answers its init with a memory of its own (as a module with threads does),
+  // and its module aborts in its first proof.
+  let memory = new SharedArrayBuffer(1 << 16);
+  const memoryRef = new WeakRef(memory);
+  class WithMemory extends ScriptedWorker {
+    postMessage(message) {
+      if (message.op !== 'init' || !memory) return super.postMessage(message);
+      const a = NodeWorker.abi;
+      const result = { version: a.version(), poolSize: 1, threaded: false, module: 'enygma_module_st',
+        laneKernel: 'none', crossOriginIsolated: false, memory, cancelFlag: 0, opSeq: null, warmupYieldFlag: 1, initMs: 0 };
+      memory = null;
+      setImmediate(() => this.onmessage({ data: { id: message.id, ok: true, result } }));
+    }
+  }
+  const real = NodeWorker.abi;
+  NodeWorker.abi = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'prove') return () => { throw new WebAssembly.RuntimeError('Aborted()'); };
+      const value = target[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    }
+  });
+  try {
+    await withWorkerClass(WithMemory, async () => {
+      const enygma = await Enygma.create({ threads: 1 });
+      await rejectsWith(() => enygma.prove('transfer-k2', vector('transfer-k2.json')), { status: 'error', rule: 'internal', field: '', message: /^the module failed/ });
+      await rejectsWith(() => enygma.circuits(), { status: 'error', rule: 'internal', field: '', message: /could not be started again after its module failed/ });
+      const gc = (require('node:v8').setFlagsFromString('--expose-gc'), require('node:vm').runInNewContext('gc'));
+      for (let i = 0; i < 5 && memoryRef.deref() !== undefined; ++i) {
+        await new Promise((resolve) => setImmediate(resolve));
+        gc();
+      }
+      assert.equal(memoryRef.deref(), undefined, 'the failed module\'s memory is still held');
+      enygma.terminate();
+    });
+  } finally {
+    NodeWorker.abi = real;
+  }
 });
 
 test('page API: after a cancel the new worker loads the keys again from a copy of the bytes given (the caller\'s buffer changed since)', async () => {
