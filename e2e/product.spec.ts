@@ -374,9 +374,15 @@ test('the package imports in a fresh page and proves, with progress, and verifie
     }
     const memory = await e.memory();
     e.terminate();
+    // The keys are in the cache now: a prover that prefetched them, then cleared the cache, loads
+    // them from the network (not from what its prefetch read before the clear).
+    const e2 = await Enygma.create({ manifestUrl: '/keys/manifest.json', prefetchKeys: ['transfer-k2'] });
+    await e2.clearKeyCache();
+    const afterClear = await e2.loadKeys('transfer-k2');
+    e2.terminate();
     return { threaded: e.threaded, module: e.module, laneKernel: e.laneKernel, families, source: keys.source, prefetched: keys.prefetched,
       valid: valid.valid, stages, verified: verified.valid,
-      refused, digestRefused, memory };
+      refused, digestRefused, memory, afterClear: [afterClear.source, afterClear.prefetched] };
   });
   expect(result.threaded).toBe(true);
   // Chromium has relaxed SIMD: the module with the f64-lane kernel runs, and switched it on.
@@ -391,6 +397,7 @@ test('the package imports in a fresh page and proves, with progress, and verifie
   expect(result.refused).toBe('rejected input');
   expect(result.digestRefused).toBe('key');
   expect(result.memory.memory_bytes).toBeGreaterThan(0);
+  expect(result.afterClear).toEqual(['network', false]);
 });
 
 // The key cache (IndexedDB 'enygma-keys') shared with tabs of other builds: a tab holding it open

@@ -242,6 +242,14 @@ int eny_circuits(eny_buffer* out) {
   return answer(out, list.dump());
 }
 
+int eny_circuit_id(const char* circuit, eny_buffer* out) {
+  auto id = circuit_of(circuit);
+  if (!id) return fail(out, ENY_REJECTED, id.error());
+  nlohmann::ordered_json j;
+  j["circuit"] = id->str();
+  return answer(out, j.dump());
+}
+
 int eny_circuit_info(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());

@@ -90,6 +90,9 @@ const char* eny_lane_kernel(void);
 int eny_circuits(eny_buffer* out);
 /* {"circuit","family","k","key_name","constraints","wires","public_inputs","log_domain"}. */
 int eny_circuit_info(const char* circuit, eny_buffer* out);
+/* {"circuit"}: the id as the module writes it ("transfer-k06" is "transfer-k6"), or ENY_REJECTED
+ * for an unknown one; nothing is built (eny_circuit_info builds the constraint system). */
+int eny_circuit_id(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see
  * core/groth16/key_format.hpp); pk NULL for a verify-only instance (a pointer with pk_len 0 is

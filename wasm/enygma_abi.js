@@ -182,6 +182,13 @@
           return outcome(M._eny_circuit_info(c, outBuffer));
         });
       },
+      // Whether the module knows the id ({circuit}), without building the circuit.
+      circuitId: function (circuit) {
+        clearOut();
+        return withCircuit(circuit, function (c) {
+          return outcome(M._eny_circuit_id(c, outBuffer));
+        });
+      },
       // flags: 0 (default), or LOAD_FLAGS' values or'ed (wasm/enygma_abi.h).
       // The proving key's bytes go to the module (ENY_ADOPT_PROVING_KEY): a raw key is read where
       // they are copied in, not copied a second time. pkBytes null: no proving key (verify only);

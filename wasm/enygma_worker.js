@@ -759,23 +759,16 @@ var ops = {
   // A circuit's keys from the server's manifest, through the cache of decoded keys.
   loadKeys: async function (id, args) {
     var circuit = circuitOf(args);
+    // A circuit the module does not know is the caller's error, as in every call: before the
+    // manifest is asked for (offline, an unknown id would be named as a failed request).
+    check(abi.circuitId(circuit));
     var t0 = now();
     var prefetch = prefetchedKeys[circuit];
     delete prefetchedKeys[circuit];
     var prefetched = prefetch && !args.noCache && prefetch.manifestUrl === args.manifestUrl;
     // From a prefetch, ms.manifest and ms.cacheRead are the prefetch's, beside the module's start.
-    var c;
-    try {
-      c = await (prefetched ? prefetch.pending
-        : keysFromCache(circuit, args.manifestUrl, args.noCache, args.stallTimeoutMs));
-    } catch (e) {
-      // No entry: a circuit the module does not know is the caller's error, as in every call.
-      if (e instanceof Failure && e.error.field === 'circuit') {
-        var known = abi.circuitInfo(circuit);
-        if (known.status !== EnygmaAbi.STATUS.OK) check(known);
-      }
-      throw e;
-    }
+    var c = await (prefetched ? prefetch.pending
+      : keysFromCache(circuit, args.manifestUrl, args.noCache, args.stallTimeoutMs));
     var entry = c.entry, pkDigest = c.pkDigest, vkDigest = c.vkDigest, db = c.db, cached = c.cached;
     var rawPk = c.rawPk;
     var tRead = now();
@@ -861,6 +854,7 @@ var ops = {
   },
 
   clearKeyCache: async function () {
+    prefetchedKeys = {}; // read from the cache before it was cleared
     var db = await keyDb();
     await dbRequest(db, 'readwrite', function (store) {
       return store.clear();

@@ -1382,6 +1382,9 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
     await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: pkUrl, message: /transfer-k2\.pk failed: Failed to fetch/ });
     served['/keys/manifest.json'] = 'fail';
     await rejectsWith(() => enygma.loadKeys('transfer-k2'), { status: 'error', rule: 'key', field: 'manifest', message: /manifest\.json failed: Failed to fetch/ });
+    // a circuit the module does not know is the caller's error whatever the network does: named
+    // before the manifest is asked for
+    await rejectsWith(() => enygma.loadKeys('nope-k2'), { field: 'circuit', message: /nope-k2/ });
     // A server that stops sending, before the headers or mid-file: the load fails after
     // stallTimeoutMs, its request aborted, and the call queued behind it runs.
     served = { '/keys/manifest.json': 'manifest', '/keys/transfer-k2.pk': 'stall', '/keys/transfer-k2.vk': keys.vk };
