@@ -51,6 +51,20 @@ Result<uint16_t> Server::listen() {
   return acceptor_.local_endpoint().port();
 }
 
+void Server::run_io() {
+  for (;;) {
+    try {
+      ioc_.run();
+      return;
+    } catch (const std::exception& e) {
+      AccessLog::event(nlohmann::json{{"event", "handler_exception"}, {"what", e.what()}}.dump(
+          -1, ' ', false, nlohmann::json::error_handler_t::replace));
+    } catch (...) {
+      AccessLog::event(R"({"event":"handler_exception","what":"unknown"})");
+    }
+  }
+}
+
 int Server::run() {
   work_guard_.emplace(ioc_.get_executor());
   signals_.async_wait([this](beast::error_code ec, int signal_number) {
@@ -59,13 +73,13 @@ int Server::run() {
   accept_next();
   std::vector<std::thread> threads;
   try {
-    for (unsigned i = 1; i < config_.io_threads; ++i) threads.emplace_back([this] { ioc_.run(); });
+    for (unsigned i = 1; i < config_.io_threads; ++i) threads.emplace_back([this] { run_io(); });
   } catch (...) {
     ioc_.stop();  // the threads started return; the system's refusal reaches the caller
     for (auto& t : threads) t.join();
     throw;
   }
-  ioc_.run();
+  run_io();
   for (auto& t : threads) t.join();
   if (drain_timed_out_.load()) {
     AccessLog::event(R"({"event":"drain_timeout","status":"admitted work abandoned"})");

@@ -58,6 +58,9 @@ class Server {
 
  private:
   void accept_next();
+  // ioc_.run() on this thread, resumed after an exception that escaped a handler (logged): one
+  // connection's failure must not stop the others, nor the server.
+  void run_io();
   void on_accept(beast::error_code ec, tcp::socket socket);
   void begin_shutdown(int signal_number);
   void maybe_finish_drain();

@@ -21,6 +21,18 @@ constexpr const char* kObsFoldMessage =
     "obsolete line folding (a header line starting with a space or tab) is not accepted "
     "(RFC 9112 5.2)";
 
+// Bytes asked of the socket at a time.
+constexpr size_t kReadChunk = 65536;
+
+// What is read ahead while a proof runs (watch_disconnect): a request's worth, head and body.
+size_t read_ahead_limit(const ServerConfig& config) {
+  return config.max_header + config.max_body;
+}
+// The most the read buffer holds: that, and one read more.
+size_t read_buffer_limit(const ServerConfig& config) {
+  return read_ahead_limit(config) + kReadChunk;
+}
+
 double ms_between(std::chrono::steady_clock::time_point a,
                   std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -31,6 +43,11 @@ double ms_between(std::chrono::steady_clock::time_point a,
 Session::Session(Server& server, tcp::socket socket, uint64_t id)
     : server_(server), id_(id), socket_(std::move(socket)), timer_(socket_.get_executor()) {
   record_.connection = id;
+  // What the buffer may hold: a request (head and body) read ahead while a proof runs
+  // (watch_disconnect), and one read's worth more. Beast keeps a chunked body's unfinished
+  // chunk-size line (its extensions) and its whole trailer section here until they end: past
+  // this the read fails (buffer_overflow) instead of growing with whatever the client sends.
+  buffer_.max_size(read_buffer_limit(server_.config()));
 }
 
 Session::~Session() {
@@ -92,6 +109,7 @@ void Session::read_header() {
   head_scanned_ = 0;
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(server_.config().max_header));
+  parser_->trailer_limit(server_.config().max_header);
   parser_->body_limit(server_.config().max_body);
   if (first_bytes) arm_timer(server_.config().header_timeout);
   read_head();
@@ -132,7 +150,7 @@ void Session::read_head() {
     }
     head_scanned_ = std::min(bytes.size(), max_header);
     if (bytes.size() >= max_header) return refuse_oversized_head(bytes);
-    const size_t size = beast::read_size(buffer_, 65536);
+    const size_t size = beast::read_size(buffer_, kReadChunk);
     socket_.async_read_some(buffer_.prepare(size),
                             [self = shared_from_this()](beast::error_code ec, size_t n) {
                               if (self->state_ != State::kHeader) return;
@@ -214,7 +232,20 @@ void Session::on_read_error(beast::error_code ec) {
         "the request body is larger than " + std::to_string(server_.config().max_body) + " bytes",
         "max_body", "body", true);
   }
+  if (ec == http::error::header_limit && parser_ && parser_->trailers_too_large()) {
+    return send_error(http::status::request_header_fields_too_large,
+                      "the trailer fields after the chunked body are larger than " +
+                          std::to_string(server_.config().max_header) + " bytes",
+                      "max_header", "trailer", true);
+  }
   if (ec == http::error::header_limit) return refuse_oversized_head(unparsed);
+  if (ec == http::error::buffer_overflow) {  // a chunk line or the trailers never ending
+    return send_error(http::status::bad_request,
+                      "a chunk-size line or the trailer section of the chunked body does not end "
+                      "within " +
+                          std::to_string(read_buffer_limit(server_.config())) + " bytes",
+                      "http", "body", true);
+  }
   // The parser takes HTTP/1.0 and 1.1 only: another major version is 505, not malformed.
   if (ec == http::error::bad_version) {
     if (const auto version = request_line_version(unparsed); version && *version / 10 != 1) {
@@ -449,9 +480,10 @@ void Session::watch_disconnect() {
     // What comes meanwhile (a CRLF after the body, the next pipelined request) is taken into the
     // buffer the next request is read from, so the connection's end is still seen after it. Past
     // a whole request's worth the watch stops: the rest stays unread until the answer is sent.
-    const size_t limit = self->server_.config().max_header + self->server_.config().max_body;
+    const size_t limit = read_ahead_limit(self->server_.config());
     if (self->buffer_.size() >= limit) return;
-    const auto space = self->buffer_.prepare(std::min<size_t>(limit - self->buffer_.size(), 65536));
+    const auto space =
+        self->buffer_.prepare(std::min<size_t>(limit - self->buffer_.size(), kReadChunk));
     const ssize_t n =
         ::recv(self->socket_.native_handle(), space.data(), space.size(), MSG_DONTWAIT);
     if (n > 0) {
