@@ -425,6 +425,48 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("corrupt"), std::string::npos) << r.err;
 
+  // Checked by their header before they are read whole: a large file named by mistake (sparse
+  // here: 8 GiB of zeros) is refused at once, not read into memory first; a truncated key and a
+  // verifying key larger than any are refused naming the file; so is a zkey that is not one.
+  TempDir large;
+  write(large / "transfer-k2.vk", vk);
+  write(large / "transfer-k2.pk", "");
+  std::filesystem::resize_file(large / "transfer-k2.pk", uintmax_t(8) << 30);
+  const auto t0 = std::chrono::steady_clock::now();
+  r = run_enygma({"prove", "--k", "2", "--keys", large.path().string(), "--input",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("transfer-k2.pk: not an enygma key file (bad magic bytes)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));  // not 8 GiB read
+  write(large / "transfer-k2.pk", pk.substr(0, pk.size() - 5));
+  r = run_enygma({"prove", "--k", "2", "--keys", large.path().string(), "--input",
+                  vector_path("transfer-k2.json")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(std::to_string(pk.size() - 136) + " body bytes, the file has " +
+                       std::to_string(pk.size() - 141) + " (truncated?)"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::resize_file(large / "transfer-k2.vk", uintmax_t(2) << 20);
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"verify", "--proof", vector_path("transfer-k2.json")},
+        std::vector<std::string>{"export-solidity", "--out", large / "out.sol"}}) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--k", "2", "--keys", large.path().string()});
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 1) << command[0];
+    EXPECT_NE(r.err.find("transfer-k2.vk: 2097152 bytes is more than a verifying key file holds"),
+              std::string::npos)
+        << command[0] << ": " << r.err;
+  }
+  write(large / "big.zkey", "");
+  std::filesystem::resize_file(large / "big.zkey", uintmax_t(8) << 30);
+  r = run_enygma(
+      {"import-zkey", "--k", "2", "--zkey", large / "big.zkey", "--out", large / "imported"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("big.zkey: not a snarkjs .zkey file"), std::string::npos) << r.err;
+
   // k=2 keys offered as k=3 keys
   TempDir foreign;
   write(foreign / "transfer-k3.vk", vk);

@@ -11,6 +11,7 @@
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/key_loading.hpp"
 #include "native/common/options.hpp"
 
 namespace {
@@ -100,6 +101,9 @@ int run_export_solidity(int argc, char** argv) {
     }
   }
 
+  if (auto ok = native::check_key_file(vk_path, native::kMaxVerifyingKeyFileBytes); !ok) {
+    return cli::fail(ok.error());
+  }
   auto bytes = native::read_file(vk_path);
   if (!bytes) return cli::fail(bytes.error());
   // A key's errors name the file, as the commands that load keys from a folder do.

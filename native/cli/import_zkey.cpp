@@ -3,6 +3,7 @@
 // ceremony's keys and snarkjs verifies those proofs with the ceremony's verification_key.json.
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "core/groth16/key_format.hpp"
@@ -53,6 +54,15 @@ int run_import_zkey(int argc, char** argv) {
   if (*zkey_path == "-") {
     return cli::fail(
         make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));
+  }
+  // The container's magic checked before the file is read whole (a large file named by mistake
+  // is refused at once, not read into memory first).
+  auto head = native::read_file_head(*zkey_path, 4);
+  if (!head) return cli::fail(head.error());
+  if (head->bytes.size() < 4 || memcmp(head->bytes.data(), "zkey", 4) != 0) {
+    return cli::fail(native::naming_file(
+        make_error("not a snarkjs .zkey file (it does not start with \"zkey\")", "zkey"),
+        *zkey_path));
   }
   auto zkey = native::read_file(*zkey_path);
   if (!zkey) return cli::fail(zkey.error());

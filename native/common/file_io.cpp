@@ -75,6 +75,28 @@ Result<std::vector<uint8_t>> read_file(const std::string& path) {
   return out;
 }
 
+Result<FileHead> read_file_head(const std::string& path, size_t n) {
+  auto file = open_input_file(path);
+  if (!file) return file.error();
+  const int fd = file->fd;
+  FileHead head;
+  head.size = file->size;
+  head.bytes.resize(std::min(n, file->size));
+  size_t done = 0;
+  while (done < head.bytes.size()) {
+    ssize_t got = read(fd, head.bytes.data() + done, head.bytes.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      Error e = io_error("cannot read", path);
+      close(fd);
+      return e;
+    }
+    done += size_t(got);
+  }
+  close(fd);
+  return head;
+}
+
 MappedFile::~MappedFile() {
   if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
 }

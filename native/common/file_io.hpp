@@ -19,6 +19,14 @@ namespace enygma::native {
 Error naming_file(const Error& e, const std::string& path);
 
 Result<std::vector<uint8_t>> read_file(const std::string& path);
+// The first n bytes of a regular file (all of it if shorter) and the file's size: a format's
+// header checked before the file is read or mapped whole (a large file named by mistake is
+// then refused at once, not read into memory first).
+struct FileHead {
+  std::vector<uint8_t> bytes;
+  size_t size = 0;
+};
+Result<FileHead> read_file_head(const std::string& path, size_t n);
 
 // A whole file mapped read-only (MAP_PRIVATE, pages faulted in up front): its bytes without the
 // zeroed buffer and the copy of read_file (a proving key is ~10 MB). Unmapped on destruction.

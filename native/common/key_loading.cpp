@@ -3,6 +3,7 @@
 #include <sodium.h>
 #include <sys/stat.h>
 
+#include "core/groth16/key_format.hpp"
 #include "native/common/file_io.hpp"
 
 namespace enygma::native {
@@ -22,17 +23,51 @@ std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
 
 }  // namespace
 
+Status check_key_file(const std::string& path, size_t max_bytes) {
+  auto head = read_file_head(path, kKeyHeaderSize);
+  if (!head) return head.error();
+  auto header = read_key_header(head->bytes);
+  if (!header) return naming_file(header.error(), path);
+  if (head->size > max_bytes) {
+    return naming_file(make_error(std::to_string(head->size) + " bytes is more than a " +
+                                      (header->kind == KeyKind::kVerifying ? "verifying" : "") +
+                                      " key file holds (" + std::to_string(max_bytes) + ")",
+                                  "key"),
+                       path);
+  }
+  if (header->body_length != head->size - kKeyHeaderSize) {
+    return naming_file(
+        make_error("the header says " + std::to_string(header->body_length) +
+                       " body bytes, the file has " + std::to_string(head->size - kKeyHeaderSize) +
+                       (header->body_length > head->size - kKeyHeaderSize ? " (truncated?)" : ""),
+                   "key"),
+        path);
+  }
+  return Ok{};
+}
+
 Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
     const std::string& dir, const CircuitId& circuit, bool with_proving_key, ThreadPool& pool,
     const CircuitLoadOptions& options) {
   if (options.on_step) options.on_step("read_keys");
   const std::string vk_path = verifying_key_path(dir, circuit);
   const std::string pk_path = proving_key_path(dir, circuit);
+  // Each file's header is checked before the file is read (a large file named by mistake is
+  // refused at once); one that cannot be opened gets the advice to make keys.
+  const auto checked = [&](const std::string& path, size_t max_bytes) -> Status {
+    auto ok = check_key_file(path, max_bytes);
+    if (!ok && ok.error().rule == "io") {
+      return make_error(ok.error().message + setup_hint(dir, circuit), "key", path);
+    }
+    return ok;
+  };
+  if (auto ok = checked(vk_path, kMaxVerifyingKeyFileBytes); !ok) return ok.error();
   auto vk = read_file(vk_path);
   if (!vk) return make_error(vk.error().message + setup_hint(dir, circuit), "key", vk_path);
   // The proving key mapped, not read: ~10 MB that the loader hashes and copies once.
   MappedFile pk;
   if (with_proving_key) {
+    if (auto ok = checked(pk_path, SIZE_MAX); !ok) return ok.error();
     auto mapped = map_file(pk_path);
     if (!mapped) {
       return make_error(mapped.error().message + setup_hint(dir, circuit), "key", pk_path);

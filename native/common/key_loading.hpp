@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +18,15 @@ namespace enygma::native {
 Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
     const std::string& dir, const CircuitId& circuit, bool with_proving_key, ThreadPool& pool,
     const CircuitLoadOptions& options = {});
+
+// A key file's header, read alone and checked before the file is read or mapped whole: what
+// read_key_header refuses (another format or version), a body length other than the file's
+// ("truncated" or trailing bytes), or a file larger than max_bytes. Key errors name the file
+// (rule "key"); one opening or reading it is the I/O error (rule "io").
+Status check_key_file(const std::string& path, size_t max_bytes = SIZE_MAX);
+// The largest verifying key file: its body holds a few points per public input (a k = 16
+// withdraw's, the largest, is ~10 KB).
+inline constexpr size_t kMaxVerifyingKeyFileBytes = size_t(1) << 20;
 
 // The seed of `--test-seed TEXT`: BLAKE2b-256 of the text.
 std::array<uint8_t, 32> test_seed_from_text(const std::string& text);
