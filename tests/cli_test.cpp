@@ -676,9 +676,12 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
                   vector_path("transfer-k2.json"), "--out", tmp / "resp.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // (link.json: a link to same.json, which does not exist yet)
+  std::filesystem::create_symlink("same.json", tmp / "link.json");
   for (const auto& [proof_out, public_out] : std::vector<std::pair<std::string, std::string>>{
            {tmp / "same.json", tmp / "same.json"},
            {tmp / "same.json", tmp.path().string() + "/./same.json"},
+           {tmp / "same.json", tmp / "link.json"},
            {"-", "-"}}) {
     r = run_enygma({"export-proof", "--proof", tmp / "resp.json", "--out-proof", proof_out,
                     "--out-public", public_out});

@@ -461,10 +461,14 @@ bool same_output_place(const std::string& a, const std::string& b) {
   if (identity(a, sa) && identity(b, sb)) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   if (a == "-" || b == "-") return false;
   // (absolute first: weakly_canonical leaves a relative path that does not exist yet as it is,
-  // so that a.json and ./a.json would differ)
+  // so that a.json and ./a.json would differ; a link to a file not there yet taken to where it
+  // leads, where the output will be written)
   std::error_code ea, eb;
-  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a), ea),
-             cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b), eb);
+  const auto place = [](const std::string& path, std::error_code& ec) {
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(dangling_link_target(path)),
+                                             ec);
+  };
+  const auto ca = place(a, ea), cb = place(b, eb);
   return !ea && !eb && ca == cb;
 }
 
