@@ -725,6 +725,33 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   EXPECT_EQ(r.exit_code, 64) << r.err;
 }
 
+// An output that cannot be written (a folder, a file in a missing folder) is refused before the
+// work that makes it: here before the request is even read (which is bad too, exit 2 if read);
+// a folder of key files is never "-".
+TEST(Cli, OutputsThatCannotBeWrittenAreRefusedFirst) {
+  TempDir tmp;
+  for (const std::string& out : {tmp / "missing/r.json", tmp.path().string()}) {
+    for (const char* command : {"prove", "witness"}) {
+      std::vector<std::string> args = {
+          command, "--k", "2", "--input", vector_path("transfer-k2-bad.json"), "--out", out};
+      if (std::string(command) == "prove") args.insert(args.end(), {"--keys", keys() / ""});
+      auto r = run_enygma(args);
+      EXPECT_EQ(r.exit_code, 1) << command << " " << out << ": " << r.err;
+      EXPECT_EQ(nlohmann::json::parse(r.err)["field"], out) << r.err;
+    }
+  }
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"setup", "--circuit", "ownership-721", "--insecure-seed", "x"},
+        std::vector<std::string>{"import-zkey", "--k", "2", "--zkey", tmp / "any.zkey"}}) {
+    std::vector<std::string> args = command;
+    args.insert(args.end(), {"--out", "-"});
+    auto r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << command[0] << ": " << r.err;
+    EXPECT_NE(r.err.find("--out names the folder of the key files"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists("-"));
+}
+
 // A setup whose keys cannot both be written (here a folder in the proving key's place; a full
 // disk alike) writes neither: the verifying key there stays the one it was.
 TEST(Cli, SetupWritesBothKeysOrNeither) {

@@ -51,6 +51,10 @@ int run_import_zkey(int argc, char** argv) {
   if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
+  if (*dir == "-") {  // elsewhere "-" is standard output, which cannot hold two key files
+    return cli::fail(make_error("--out names the folder of the key files, not - (standard output)",
+                                "usage", "out"));
+  }
   if (*zkey_path == "-") {
     return cli::fail(
         make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));

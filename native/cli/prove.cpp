@@ -97,6 +97,10 @@ int run_prove(int argc, char** argv) {
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return cli::fail(threads.error());
   if (!args.require("prove", {"input"})) return native::kExitUsage;
+  // Where the proof goes, checked before it is made.
+  if (auto out = args.get("out")) {
+    if (auto st = native::check_output_place(*out); !st) return cli::fail(st.error());
+  }
   timer.mark("read_request");
   auto request = native::read_text_file(*args.get("input"));
   if (!request) return cli::fail(request.error());

@@ -55,6 +55,10 @@ int run_setup(int argc, char** argv) {
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
+  if (dir == "-") {  // elsewhere "-" is standard output, which cannot hold two key files
+    return cli::fail(make_error("--out names the folder of the key files, not - (standard output)",
+                                "usage", "out"));
+  }
   auto seed = args.get("insecure-seed");
   if (auto st = native::make_directories(dir); !st) return cli::fail(st.error());
   if (sodium_init() < 0) return 1;

@@ -62,6 +62,7 @@ int run_witness(int argc, char** argv) {
   if (!args.require("witness", {"input", "out"})) return native::kExitUsage;
   auto input = args.get("input");
   auto out = args.get("out");
+  if (auto st = native::check_output_place(*out); !st) return cli::fail(st.error());
   auto text = native::read_text_file(*input);
   if (!text) return cli::fail(text.error());
   auto computed = circuit->family->witness(*text, circuit->k);

@@ -452,6 +452,20 @@ Status write_output_file(const std::string& path, const void* data, size_t size,
   return write_output_files({&file, 1});
 }
 
+Status check_output_place(const std::string& path) {
+  const OutputFile file{path, nullptr, 0};
+  auto out = check_output(file);
+  if (!out) return out.error();
+  if (out->stream) return ok_status();
+  const std::filesystem::path folder =
+      std::filesystem::absolute(out->target).parent_path();  // (absolute: "a.json" is in ".")
+  if (struct stat st; stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return make_error("cannot write " + path + ": " + folder.string() + " is not a folder", "io",
+                      path);
+  }
+  return ok_status();
+}
+
 bool same_output_place(const std::string& a, const std::string& b) {
   if (a == b) return true;
   auto identity = [](const std::string& path, struct stat& st) {

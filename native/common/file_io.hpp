@@ -89,6 +89,10 @@ inline Status write_output_file(const std::string& path, const std::string& text
                                 FileAccess access = FileAccess::kPublic) {
   return write_output_file(path, text.data(), text.size(), access);
 }
+// Whether an output (--out) can be written there, checked before the work that makes it (a
+// proof): what write_output_file would refuse at once, a folder, or a file in a folder that
+// does not exist. Errors (rule "io") name `path`.
+Status check_output_place(const std::string& path);
 // Whether two output paths (--out) lead to the same place: the same file where both exist ("-"
 // is this process's standard output, which /dev/stdout, /dev/fd/1 or the file it is sent to
 // also are), otherwise the same path once made absolute and canonical.
