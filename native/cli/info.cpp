@@ -24,7 +24,8 @@ const char kInfoHelp[] =
     "\n"
     "  --circuit LIST  families or circuit ids, or all (default transfer)\n"
     "  --k K           anonymity-set sizes, e.g. 6, 2-16 or 2,6 (default: each family's\n"
-    "                  defaults, 2-6)\n"
+    "                  defaults, 2-6); with all, a --k leaves out the families without k\n"
+    "                  unless they are named\n"
     "  --digest        also print \"digest\": the BLAKE2b-256 of the R1CS (hex), as in key files\n"
     "\n"
     "Exit status: 0, or 64 on a usage error.\n";
