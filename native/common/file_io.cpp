@@ -56,23 +56,9 @@ Error naming_file(const Error& e, const std::string& path) {
 }
 
 Result<std::vector<uint8_t>> read_file(const std::string& path) {
-  auto file = open_input_file(path);
-  if (!file) return file.error();
-  const int fd = file->fd;
-  std::vector<uint8_t> out(file->size);
-  size_t done = 0;
-  while (done < out.size()) {
-    ssize_t n = read(fd, out.data() + done, out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      Error e = io_error("cannot read", path);
-      close(fd);
-      return e;
-    }
-    done += size_t(n);
-  }
-  close(fd);
-  return out;
+  auto whole = read_file_head(path, SIZE_MAX);
+  if (!whole) return whole.error();
+  return std::move(whole->bytes);
 }
 
 Result<FileHead> read_file_head(const std::string& path, size_t n) {
