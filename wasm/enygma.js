@@ -591,6 +591,15 @@ export class Enygma {
   }
 
   #receive(message) {
+    if (message.event === 'moduleFailed' && message.id === undefined) {
+      // The module failed in a warm-up, between operations: replaced now. The calls sent to it
+      // meanwhile did not run: they are asked again of the new worker where they can be (their
+      // arguments kept), else told so.
+      this.#replaceFailedWorker(new EnygmaError('error', {
+        error: `not run: the module failed in a warm-up (${message.error}; most likely its memory ran out) and ` +
+          'the prover restarted with a new one; ask again', rule: 'internal', field: '' }));
+      return;
+    }
     const pending = this.#pending.get(message.id);
     if (!pending) return;
     if (message.event) {

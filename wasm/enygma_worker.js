@@ -52,6 +52,12 @@ function noteModuleFailure(e) {
   if (moduleFailure === null) moduleFailure = String((e && e.message) || e);
   return true;
 }
+// A failure outside any operation (a warm-up's): the page is told at once, so that it replaces
+// the worker before it sends more (which would fail without having run).
+function noteWarmupFailure(e) {
+  if (moduleFailure !== null || !noteModuleFailure(e)) return;
+  postMessage({ event: 'moduleFailed', error: moduleFailure });
+}
 function moduleFailureAnswer(id) {
   return { id: id, ok: false, status: 'error', moduleFailed: true,
     error: { error: 'the module failed (' + moduleFailure + '; most likely its memory ran out): ' +
@@ -592,7 +598,7 @@ function proverWarmupRound() {
   try {
     outcome = abi.proverWarmup(proverWarmup.circuit);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up's error, as below
-    noteModuleFailure(e);
+    noteWarmupFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   } finally {
     Atomics.store(opSeq, 1, 0);
@@ -623,7 +629,7 @@ function warmupRound() {
   try {
     outcome = abi.verify(warmupInput.circuit, warmupInput.response);
   } catch (e) { // the ABI's own failure (out of memory): the warm-up stops, as below
-    noteModuleFailure(e);
+    noteWarmupFailure(e);
     outcome = { status: EnygmaAbi.STATUS.ERROR, text: String((e && e.message) || e), json: null };
   }
   var ms = now() - t0;

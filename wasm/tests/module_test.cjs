@@ -691,6 +691,7 @@ test('the module with the f64-lane kernel: the kernel runs, the same keys and pr
 class NodeWorker {
   static abi = null; // the bound module every NodeWorker's script calls
   static postHook = null; // (data) => {}: sees each message a worker script posts first
+  static warmups = false; // whether the verifier warm-up runs (init's warmVerifier), as in a page
   static source = fs.readFileSync(path.join(webDir, 'enygma_worker.js'), 'utf8');
   #terminated = false;
   #self = { location: new URL('http://localhost/enygma/enygma_worker.js'), crossOriginIsolated: false };
@@ -708,12 +709,18 @@ class NodeWorker {
       if (NodeWorker.postHook) NodeWorker.postHook(data); // may throw, as a browser's postMessage
       this.#deliver(() => this.onmessage({ data: structuredClone(data) }));
     };
-    const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source + '\nreturn (a) => { abi = a; };');
-    script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')))(NodeWorker.abi);
+    // (the worker's own init is not run: it loads the module's scripts; what it sets of the
+    // verifier warm-up is set here from init's arguments)
+    const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source +
+      '\nreturn { bind: (a) => { abi = a; }, warmVerifier: (n) => { warmup.target = n; warmup.state = n > 0 ? "waiting" : "off"; } };');
+    this.#script = script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')));
+    this.#script.bind(NodeWorker.abi);
   }
+  #script = null;
   postMessage(message) {
     const data = structuredClone(message); // throws where a browser's postMessage does
     if (data.op !== 'init') return this.#deliver(() => this.#self.onmessage({ data }));
+    if (NodeWorker.warmups) this.#script.warmVerifier(Math.max(0, data.args.warmVerifier | 0));
     const a = NodeWorker.abi;
     const result = { version: a.version(), poolSize: a.poolSize(), threaded: false, module: 'enygma_module_st',
       laneKernel: a.laneKernel(), crossOriginIsolated: false, memory: null, cancelFlag: a.cancelFlagAddress(),
@@ -1130,6 +1137,51 @@ test('page API: a module that fails (an abort: its memory exhausted) is replaced
   assert.equal((await enygma.verify('transfer-k2', response)).valid, true);
   assert.equal(fail, false);
   enygma.terminate();
+});
+
+test('page API: a module that fails in a warm-up, between operations, is replaced at once: the next call runs on a new worker with the keys', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker } = scriptedWorkers();
+  const made = [];
+  class Recorded extends ScriptedWorker {
+    constructor(url, options) {
+      super(url, options);
+      made.push(this);
+    }
+  }
+  // The first worker's module aborts in its first verification: the verifier warm-up's.
+  const real = NodeWorker.abi;
+  let failedAt = 0;
+  NodeWorker.abi = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'verify' && !failedAt) {
+        return () => {
+          failedAt = Date.now();
+          throw new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.');
+        };
+      }
+      const value = target[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    }
+  });
+  await withWorkerClass(Recorded, async () => {
+    let enygma;
+    NodeWorker.warmups = true;
+    try {
+      enygma = await Enygma.create({ threads: 1, warmVerifier: 3 });
+    } finally {
+      NodeWorker.abi = real; // for the worker that replaces it
+      NodeWorker.warmups = false;
+    }
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    const t0 = Date.now();
+    while (!failedAt && Date.now() - t0 < 10000) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(failedAt, 'the warm-up did not run');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the page hears of it
+    assert.equal(made.length, 2, 'the worker was not replaced');
+    assert.deepEqual(await within(enygma.validate('transfer-k2', vector('transfer-k2.json')), 30000), { valid: true });
+    enygma.terminate();
+  });
 });
 
 test('page API: an error event of a worker already replaced (browsers report them after terminate()) leaves the new worker\'s calls alone', async () => {
