@@ -558,6 +558,19 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
       err("{\"pi_a\": [\"1\", \"2\"], \"pi_b\": [[\"1\", \"2\"], [\"3\", 4]], \"pi_c\": [], "
           "\"public_signal\": []}");
   EXPECT_EQ(e.field, "pi_b[1][1]");
+  // A text far larger than any response or key (a valid one with a long member added) is refused
+  // before it is parsed, in every format: a parse takes many times its size (in the browser's
+  // module, 100 MB of it ended the module).
+  const std::string padded = "{\"padding\": [" + std::string(1 << 20, ' ') + "], " + ref.substr(1);
+  for (const Error& large :
+       {proof_from_reference_json(padded).error(), proof_from_snarkjs_json(padded).error(),
+        public_from_snarkjs_json(padded).error()}) {
+    EXPECT_EQ(large.rule, "input");
+    EXPECT_NE(large.message.find("larger than 1048576 bytes"), std::string::npos) << large.message;
+  }
+  EXPECT_TRUE(
+      proof_from_reference_json("{\"padding\": [" + std::string(1000, ' ') + "], " + ref.substr(1))
+          .ok());
   // A member given twice (JSON readers differ on which one counts) is refused in every format.
   const std::string twice = "{\"pi_a\": [\"1\", \"2\"], " + ref.substr(1);
   e = err(twice);

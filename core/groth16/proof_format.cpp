@@ -102,7 +102,17 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
 
 // The text's JSON object into `doc`, whose caller wipes it (WipeValuesOnExit): a proof or a key
 // holds no secret, but a client may send a request (secret keys) to a verifying route.
+// A k = 16 response is about 10 KB, a snarkjs verifying key about 30 KB: a text far larger is
+// none of them, and is refused before it is parsed (a parse takes many times its size).
+Status within_size(std::string_view text, const char* what) {
+  constexpr size_t kMaxBytes = size_t(1) << 20;
+  if (text.size() <= kMaxBytes) return ok_status();
+  return make_error(std::string(what) + " is larger than " + std::to_string(kMaxBytes) + " bytes",
+                    "input");
+}
+
 Status parse_object(std::string_view text, json& doc) {
+  if (Status st = within_size(text, "the body"); !st) return st;
   ParsedJson parsed = parse_json(text);
   doc = std::move(parsed.value);
   if (doc.is_discarded()) return make_error(not_json_message("the body", parsed), "input");
@@ -247,6 +257,7 @@ Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
 }
 
 Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
+  if (Status st = within_size(json_text, "the public inputs"); !st) return st.error();
   ParsedJson parsed = parse_json(json_text);
   WipeValuesOnExit wipe(parsed.value);
   const json& j = parsed.value;
