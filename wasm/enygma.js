@@ -111,7 +111,7 @@ const MAX_THREADS = 64;
 
 // A circuit argument: a nonempty text ("transfer-k6", "ownership-721") or a number k.
 function isCircuitId(c) {
-  return (typeof c === 'string' && c !== '') || Number.isInteger(c);
+  return (typeof c === 'string' && c !== '' && !c.includes('\0')) || Number.isInteger(c);
 }
 
 // The name a circuit's keys are remembered under, as the module names the circuit: a number k is

@@ -409,7 +409,14 @@ int eny_prove(const char* circuit, const char* request_json, size_t len, const u
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());
   ProveOptions options;
-  if (test_seed && test_seed_len) options.insecure_test_seed = {test_seed, test_seed_len};
+  if (test_seed) {
+    // an empty seed is refused, not taken as no seed (random blinding where the caller asked for
+    // the reproducible one), as the CLI refuses --test-seed ""
+    if (test_seed_len == 0) {
+      return fail(out, ENY_REJECTED, make_error("the test seed is empty", "input", "test_seed"));
+    }
+    options.insecure_test_seed = {test_seed, test_seed_len};
+  }
   if (on_stage) {
     options.on_stage = [on_stage, user](ProveStage stage) { on_stage(user, int(stage)); };
   }

@@ -134,8 +134,9 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
 
 /* The Groth16 proof of a request: out = the reference response JSON. test_seed (may be NULL):
  * INSECURE deterministic blinding for cross-target tests (BLAKE2b-256 of the CLI's
- * --test-seed text gives the CLI's bytes). The cancel flag is NOT cleared here: the caller
- * clears it before (so that a cancel written after that point is never lost). */
+ * --test-seed text gives the CLI's bytes); 1 to 64 bytes (none, or 65 or more: ENY_REJECTED). The
+ * cancel flag is NOT cleared here: the caller clears it before (so that a cancel written after that
+ * point is never lost). */
 int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
               size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
 /* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field).

@@ -83,6 +83,8 @@
     // NUL-terminated string for the duration of fn(ptr).
     function withCircuit(circuit, fn) {
       var id = typeof circuit === 'number' ? 'transfer-k' + circuit : String(circuit);
+      // (the module reads up to the first NUL: "transfer-k2\0x" would be transfer-k2)
+      if (id.indexOf('\0') >= 0) throw new TypeError('a circuit id holds a NUL character');
       var bytes = encoder.encode(id + '\0');
       return withBytes(bytes, function (p) {
         return fn(p);

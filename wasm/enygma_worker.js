@@ -109,6 +109,10 @@ function argumentFailure(field, error) {
 // The circuit of an operation: args.circuit ("transfer-k6", "ownership-721"), or args.k for
 // the transfer circuit of that k.
 function circuitOf(args) {
+  if (typeof args.circuit === 'string' && args.circuit.indexOf('\0') >= 0) {
+    // the module reads an id up to its first NUL: "transfer-k2\0x" would be transfer-k2
+    throw argumentFailure('circuit', 'circuit must not hold a NUL character: ' + EnygmaAbi.shown(args.circuit));
+  }
   if (typeof args.circuit === 'string' && args.circuit) {
     // k without leading zeros, as the module reads it ("deposit-k02" is "deposit-k2": the key
     // manifest and the prefetched keys are found under that name)

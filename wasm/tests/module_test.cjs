@@ -254,11 +254,13 @@ test('a stage callback that throws stops the proof (nothing left behind) and pro
   assert.equal(abi.memoryStats().heap_in_use_bytes, before);
 });
 
-test('a test seed longer than 64 bytes is refused (it was ignored: the same proof for every such seed)', () => {
+test('a test seed longer than 64 bytes, or empty, is refused (ignored, or taken as none: random blinding)', () => {
   const request = vector('transfer-k2.json');
-  const refused = abi.prove(K, request, new Uint8Array(65).fill(1), null);
-  assert.equal(refused.status, STATUS.REJECTED, refused.text);
-  assert.deepEqual([refused.json.rule, refused.json.field], ['input', 'test_seed']);
+  for (const seed of [new Uint8Array(65).fill(1), new Uint8Array(0)]) {
+    const refused = abi.prove(K, request, seed, null);
+    assert.equal(refused.status, STATUS.REJECTED, refused.text);
+    assert.deepEqual([refused.json.rule, refused.json.field], ['input', 'test_seed']);
+  }
   const a = abi.prove(K, request, new Uint8Array(64).fill(1), null);
   const b = abi.prove(K, request, new Uint8Array(64).fill(2), null);
   assert.equal(a.status, STATUS.OK);
@@ -851,6 +853,12 @@ test('page API: makeRequest refuses a count that is not a whole number from 0 up
 
 test('page API: validate answers about the request; an unknown circuit rejects as in every call', async () => {
   const { enygma } = await api();
+  // an id with a NUL inside is refused, not read up to the NUL as another circuit's
+  for (const call of [() => enygma.validate('transfer-k2\0deposit-k6', vector('transfer-k2.json')),
+    () => enygma.loadKeyBytes('transfer-k2\0x', keys.pk, keys.vk), () => enygma.unloadKeys('transfer-k2\0x')]) {
+    await rejectsWith(call, { field: 'circuit', message: /must not hold a NUL character/ });
+  }
+  assert.deepEqual(await enygma.validate('transfer-k2', vector('transfer-k2.json')), { valid: true });
   assert.deepEqual(await enygma.validate('transfer-k2', vector('transfer-k2.json')), { valid: true });
   const bad = await enygma.validate('transfer-k2', vector('transfer-k2-bad.json'));
   assert.equal(bad.valid, false);
