@@ -327,6 +327,13 @@ int eny_unload_keys(const char* circuit) {
   return ENY_OK;
 }
 
+int eny_release_circuit(const char* circuit) {
+  auto id = circuit_of(circuit);
+  if (!id) return ENY_REJECTED;
+  release_circuit_r1cs(*id);
+  return ENY_OK;
+}
+
 int eny_export_proving_key_raw(const char* circuit, eny_buffer* out) {
   auto id = circuit_of(circuit);
   if (!id) return fail(out, ENY_REJECTED, id.error());

@@ -107,6 +107,9 @@ int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const u
                   size_t vk_len, unsigned flags, eny_buffer* out);
 /* Forgets a circuit's keys (their memory is freed). */
 int eny_unload_keys(const char* circuit);
+/* Frees the constraint system eny_circuit_info built for a circuit (no load since took it),
+ * keeping its keys: for a key download that failed after it was built. */
+int eny_release_circuit(const char* circuit);
 /* The loaded proving key of a circuit re-encoded as a raw key file (fast to load: no point
  * decompression), e.g. for a browser cache. */
 int eny_export_proving_key_raw(const char* circuit, eny_buffer* out);

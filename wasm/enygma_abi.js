@@ -210,6 +210,12 @@
           return M._eny_unload_keys(c);
         });
       },
+      // The constraint system circuitInfo built, freed (the circuit's keys kept).
+      releaseCircuit: function (circuit) {
+        return withCircuit(circuit, function (c) {
+          return M._eny_release_circuit(c);
+        });
+      },
       exportProvingKeyRaw: function (circuit) {
         clearOut();
         var status = withCircuit(circuit, function (c) {

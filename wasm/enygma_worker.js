@@ -811,9 +811,17 @@ var ops = {
     var pkPending = download(id, entry.proving_key.href, entry.proving_key, args.stallTimeoutMs);
     // Meanwhile the circuit that the keys are compared with (its constraint system and digest,
     // built once per module): the download needs no work of this thread until its bytes are in.
-    abi.circuitInfo(circuit);
-    var pk = await pkPending;
-    var vk = await download(id, entry.verifying_key.href, entry.verifying_key, args.stallTimeoutMs);
+    // The load frees that constraint system; a download that fails frees it here.
+    var pk, vk;
+    try {
+      abi.circuitInfo(circuit);
+      pk = await pkPending;
+      vk = await download(id, entry.verifying_key.href, entry.verifying_key, args.stallTimeoutMs);
+    } catch (e) {
+      pkPending.catch(function () {}); // (circuitInfo's own failure: the download's is not waited for)
+      if (!noteModuleFailure(e)) abi.releaseCircuit(circuit); // (an aborted module runs nothing more)
+      throw e;
+    }
     var tDownload = now();
     var info = check(abi.loadKeys(circuit, pk, vk, verifierLoadFlags())).json;
     var tDecode = now();

@@ -1428,6 +1428,17 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
     await rejectsWith(() => enygma.loadKeys('transfer-k2'),
       { status: 'error', rule: 'key', field: pkUrl, message: new RegExp(`more than the ${keys.pk.length} bytes the manifest says`) });
     assert.equal(cancelled, 1);
+    // The constraint system built meanwhile (the first time for a circuit: megabytes) is not kept
+    // after a failed download (deposit-k3: no other test of this module builds it).
+    manifest.circuits.push({ ...manifest.circuits[0], id: 'deposit-k3', k: 3,
+      proving_key: { ...manifest.circuits[0].proving_key, url: 'deposit-k3.pk' } });
+    served['/keys/deposit-k3.pk'] = 'endless';
+    const heapBefore = (await enygma.memory()).heap_in_use_bytes;
+    await rejectsWith(() => enygma.loadKeys('deposit-k3'),
+      { status: 'error', rule: 'key', field: 'http://localhost/keys/deposit-k3.pk', message: /more than the/ });
+    assert.ok((await enygma.memory()).heap_in_use_bytes <= heapBefore + (64 << 10), 'the circuit built for the load stayed');
+    manifest.circuits.pop();
+    cancelled -= 1;
     // a shorter file, and one of the right length with other bytes (a key the manifest does not
     // name): refused by their length and by their BLAKE2b digest
     served['/keys/transfer-k2.pk'] = keys.pk.subarray(0, keys.pk.length - 1);
