@@ -13,6 +13,7 @@
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/key_loading.hpp"
 #include "native/common/options.hpp"
 
 namespace {
@@ -51,10 +52,7 @@ int run_import_zkey(int argc, char** argv) {
   if (!args.require("import-zkey", {"zkey", "out"})) return native::kExitUsage;
   auto zkey_path = args.get("zkey");
   auto dir = args.get("out");
-  if (*dir == "-") {  // elsewhere "-" is standard output, which cannot hold two key files
-    return cli::fail(make_error("--out names the folder of the key files, not - (standard output)",
-                                "usage", "out"));
-  }
+  if (auto st = native::check_key_folder_option(*dir); !st) return cli::fail(st.error());
   if (*zkey_path == "-") {
     return cli::fail(
         make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));

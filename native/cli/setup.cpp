@@ -12,6 +12,7 @@
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
 #include "native/common/file_io.hpp"
+#include "native/common/key_loading.hpp"
 #include "native/common/options.hpp"
 
 namespace {
@@ -56,10 +57,7 @@ int run_setup(int argc, char** argv) {
   auto threads = args.get_uint("threads", 0, 0, 1024);
   if (!threads) return cli::fail(threads.error());
   const std::string dir = args.get_or("out", "keys/dev");
-  if (dir == "-") {  // elsewhere "-" is standard output, which cannot hold two key files
-    return cli::fail(make_error("--out names the folder of the key files, not - (standard output)",
-                                "usage", "out"));
-  }
+  if (auto st = native::check_key_folder_option(dir); !st) return cli::fail(st.error());
   auto seed = args.get("insecure-seed");
   if (auto st = native::make_directories(dir); !st) return cli::fail(st.error());
   if (sodium_init() < 0) return 1;

@@ -23,14 +23,20 @@ std::string setup_hint(const std::string& dir, const CircuitId& circuit) {
 
 }  // namespace
 
+Status check_key_folder_option(const std::string& dir) {
+  if (dir != "-") return Ok{};
+  return make_error("--out names the folder of the key files, not - (standard output)", "usage",
+                    "out");
+}
+
 Status check_key_file(const std::string& path, size_t max_bytes) {
   auto head = read_file_head(path, kKeyHeaderSize);
   if (!head) return head.error();
   auto header = read_key_header(head->bytes);
   if (!header) return naming_file(header.error(), path);
   if (head->size > max_bytes) {
-    return naming_file(make_error(std::to_string(head->size) + " bytes is more than a " +
-                                      (header->kind == KeyKind::kVerifying ? "verifying" : "") +
+    const char* kind = header->kind == KeyKind::kVerifying ? "verifying" : "proving";
+    return naming_file(make_error(std::to_string(head->size) + " bytes is more than a " + kind +
                                       " key file holds (" + std::to_string(max_bytes) + ")",
                                   "key"),
                        path);

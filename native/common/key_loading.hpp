@@ -24,6 +24,9 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
 // ("truncated" or trailing bytes), or a file larger than max_bytes. Key errors name the file
 // (rule "key"); one opening or reading it is the I/O error (rule "io").
 Status check_key_file(const std::string& path, size_t max_bytes = SIZE_MAX);
+// A folder of key files to write (setup's and import-zkey's --out): never "-", which is standard
+// output elsewhere and cannot hold two files (rule "usage", field "out").
+Status check_key_folder_option(const std::string& dir);
 // The largest verifying key file: its body holds a few points per public input (a k = 16
 // withdraw's, the largest, is ~10 KB).
 inline constexpr size_t kMaxVerifyingKeyFileBytes = size_t(1) << 20;
