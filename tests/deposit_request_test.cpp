@@ -108,6 +108,9 @@ TEST(DepositRequest, TransferFieldsAreCheckedAsForATransfer) {
   EXPECT_EQ(parse_deposit_request("[]", 2).error().rule, "input");
   EXPECT_EQ(parse_deposit_request("{", 2).error().message,
             "request is not valid JSON (it ends before its JSON value does)");
+  // a number no double holds: not JSON nlohmann reads, the member named
+  EXPECT_EQ(parse_deposit_request(R"({"tx_values": ["0", -1e309]})", 2).error().field,
+            "tx_values[1]");
 }
 
 }  // namespace

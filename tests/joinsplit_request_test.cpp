@@ -288,6 +288,14 @@ TEST(JoinSplitRequest, MalformedRequestsNameTheField) {
     ASSERT_FALSE(r.ok()) << text;
     EXPECT_EQ(r.error().rule, "input");
   }
+  {  // a number no double holds: not JSON nlohmann reads, the member named
+    auto r = parse_joinsplit_request(R"({"valuesIn": ["1", 1e309]})", f);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().field, "valuesIn[1]");
+    EXPECT_NE(r.error().message.find("valuesIn[1] is a number beyond the range of a double"),
+              std::string::npos)
+        << r.error().message;
+  }
   expect_refused(with([](auto& d) { d.erase("nftCommitment"); }), f, "nftCommitment");
   expect_refused(with([](auto& d) { d["nftCommitment"] = test::kFrModulusDecimal; }), f,
                  "nftCommitment");

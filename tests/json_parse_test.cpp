@@ -108,6 +108,34 @@ TEST(JsonParse, TextThatIsNotJsonIsPlacedByLineAndColumn) {
   EXPECT_EQ(parse_json("{}").syntax_error, "");
 }
 
+// A number beyond a double's range is well formed but not a value nlohmann reads: the text is
+// refused (as nlohmann refuses it), and the member or element holding it is named.
+TEST(JsonParse, ANumberBeyondADoubleNamesItsMemberOrElement) {
+  auto bad = [](const std::string& text) {
+    ParsedJson p = parse_json(text);
+    EXPECT_TRUE(p.value.is_discarded()) << text;
+    EXPECT_EQ(p.bad_value, "a number beyond the range of a double") << text;
+    return p.bad_value_field;
+  };
+  EXPECT_EQ(bad(R"({"amount": 1e309})"), "amount");
+  EXPECT_EQ(bad(R"({"a": {"b": [1, 2, -2e400]}})"), "a.b[2]");
+  EXPECT_EQ(bad(R"({"a": [[1], [ 1e999 ]]})"), "a[1][0]");
+  EXPECT_EQ(bad("[\n  1e400]"), "[0]");
+  EXPECT_EQ(bad("1e400"), "");
+  EXPECT_EQ(bad(R"({"a": 1, 1e400: 2})"), "");  // a member name's place: no member is named
+  EXPECT_EQ(bad(R"([1 1e400])"), "");           // after a value, not an element's place
+  EXPECT_EQ(not_json_message("request", parse_json(R"({"vault": {"amount": 1e309}})")),
+            "request is not valid JSON (line 1, column 26: vault.amount is a number beyond the "
+            "range of a double)");
+  EXPECT_EQ(not_json_message("request", parse_json("1e400")),
+            "request is not valid JSON (line 1, column 5: it is a number beyond the range of a "
+            "double)");
+  // other texts that are not JSON have none
+  ParsedJson p = parse_json(R"({"a": 1e30x})");
+  EXPECT_EQ(p.bad_value, "");
+  EXPECT_EQ(p.bad_value_field, "");
+}
+
 TEST(JsonParse, TheMessageSaysWhichNamesCollide) {
   ParsedJson p = parse_json(R"({"x": [{"y": 1, "y": 2}]})");
   EXPECT_EQ(p.duplicate_message,

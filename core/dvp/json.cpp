@@ -26,17 +26,21 @@ Status parse_object(std::string_view text, Json& doc) {
         "request is larger than " + std::to_string(kMaxDvpRequestJsonBytes) + " bytes", "input",
         "");
   }
-  std::string duplicate, duplicate_message, not_json;
+  std::string duplicate, duplicate_message, not_json, not_json_field;
   try {
     ParsedJson parsed = parse_json(text);
     doc = std::move(parsed.value);
     duplicate = std::move(parsed.duplicate);
     duplicate_message = std::move(parsed.duplicate_message);
-    if (doc.is_discarded()) not_json = not_json_message("request", parsed);
+    if (doc.is_discarded()) {
+      not_json = not_json_message("request", parsed);
+      not_json_field = std::move(parsed.bad_value_field);
+    }
   } catch (const std::exception& e) {  // e.g. std::bad_alloc; nlohmann itself is told not to
     return make_error(std::string("request could not be parsed: ") + e.what(), "input", "");
   }
-  if (doc.is_discarded()) return make_error(std::move(not_json), "input", "");
+  if (doc.is_discarded())
+    return make_error(std::move(not_json), "input", std::move(not_json_field));
   if (!duplicate.empty()) return make_error(std::move(duplicate_message), "input", duplicate);
   if (!doc.is_object()) {
     std::string what("request must be a JSON object, not a JSON ");

@@ -115,7 +115,9 @@ Status parse_object(std::string_view text, json& doc) {
   if (Status st = within_size(text, "the body"); !st) return st;
   ParsedJson parsed = parse_json(text);
   doc = std::move(parsed.value);
-  if (doc.is_discarded()) return make_error(not_json_message("the body", parsed), "input");
+  if (doc.is_discarded()) {
+    return make_error(not_json_message("the body", parsed), "input", parsed.bad_value_field);
+  }
   if (!parsed.duplicate.empty()) {
     return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }

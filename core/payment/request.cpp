@@ -127,7 +127,7 @@ Result<RequestJson> RequestJson::parse(std::string_view text) {
     ParsedJson parsed = parse_json(text);
     doc->value = std::move(parsed.value);
     if (doc->value.is_discarded())
-      return make_error(not_json_message("request", parsed), "input", "");
+      return make_error(not_json_message("request", parsed), "input", parsed.bad_value_field);
     if (!parsed.duplicate.empty()) {
       return make_error(parsed.duplicate_message, "input", parsed.duplicate);
     }

@@ -122,6 +122,14 @@ class DuplicateFinder {
     }
   }
   void value() { element_begins(); }
+  // The path of the value whose first token is being read, given the character before that
+  // token: after a colon the current member's, after '[' or ',' in an array its next element's;
+  // empty elsewhere (a member name's place, the whole text, text that is not JSON there).
+  std::string next_value_path(char before) const {
+    if (open_.empty()) return "";
+    if (open_.back().array) return before == '[' || before == ',' ? path("", true) : "";
+    return before == ':' && !names_.empty() ? path(names_.back()) : "";
+  }
   void take_result(ParsedJson& out) {
     out.duplicate = std::move(duplicate_);
     out.duplicate_message = std::move(message_);
@@ -132,12 +140,13 @@ class DuplicateFinder {
     if (!open_.empty() && open_.back().array) ++open_.back().elements;
   }
   // "a[1].b": for each open value, the element or member now being read; `name` for the
-  // innermost object's.
-  std::string path(const std::string& name) const {
+  // innermost object's; pending: the innermost array's next element (not counted yet).
+  std::string path(const std::string& name, bool pending = false) const {
     std::string out;
     for (const Open& v : open_) {
       if (v.array) {
-        out.append("[").append(std::to_string(v.elements - 1)).append("]");
+        const bool next = pending && &v == &open_.back();
+        out.append("[").append(std::to_string(next ? v.elements : v.elements - 1)).append("]");
       } else {
         if (!out.empty()) out.append(".");
         out.append(&v == &open_.back() ? name : names_[(&v + 1)->first_name - 1]);
@@ -243,6 +252,9 @@ class JsonReader {
   }
 
   size_t error_at() const { return error_at_; }
+  // Where the text failed at a value it cannot read: what it is, and its path (ParsedJson).
+  const std::string& bad_value() const { return bad_value_; }
+  const std::string& bad_value_field() const { return bad_value_field_; }
 
  private:
   enum class Token {
@@ -527,6 +539,13 @@ class JsonReader {
     scratch_.assign(first, past);  // strtod needs a terminated text
     const double v = std::strtod(scratch_.c_str(), nullptr);
     if (!std::isfinite(v)) {  // beyond double's range (1e400): not a number nlohmann reads
+      size_t b = start;
+      while (b > 0 && (text_[b - 1] == ' ' || text_[b - 1] == '\t' || text_[b - 1] == '\n' ||
+                       text_[b - 1] == '\r')) {
+        --b;
+      }
+      bad_value_ = "a number beyond the range of a double";
+      bad_value_field_ = duplicates_.next_value_path(b > 0 ? text_[b - 1] : '\0');
       fail(last_);
       return Token::error;
     }
@@ -539,6 +558,7 @@ class JsonReader {
   size_t pos_ = 0;
   size_t last_ = 0;  // the offset of the last character of the last token (the length at the end)
   size_t error_at_ = 0;
+  std::string bad_value_, bad_value_field_;
   ScratchText scratch_;  // the last string token's content, or a number's text
   Json number_;          // the last number token's value
 };
@@ -564,6 +584,8 @@ ParsedJson parse_json(std::string_view text) {
     wipe_json_values(out.value);
     out.value = Json(Json::value_t::discarded);
     out.syntax_error = syntax_error_position(text, reader.error_at());
+    out.bad_value = reader.bad_value();
+    out.bad_value_field = reader.bad_value_field();
   }
   finder.take_result(out);
   return out;
@@ -571,7 +593,14 @@ ParsedJson parse_json(std::string_view text) {
 
 std::string not_json_message(const std::string& what, const ParsedJson& parsed) {
   std::string out = what + " is not valid JSON";
-  if (!parsed.syntax_error.empty()) out += " (" + parsed.syntax_error + ")";
+  if (!parsed.syntax_error.empty()) {
+    out += " (" + parsed.syntax_error;
+    if (!parsed.bad_value.empty()) {
+      out += ": " + (parsed.bad_value_field.empty() ? std::string("it") : parsed.bad_value_field) +
+             " is " + parsed.bad_value;
+    }
+    out += ")";
+  }
   return out;
 }
 

@@ -27,9 +27,15 @@ struct ParsedJson {
   // be there ends; "it ends before its JSON value does"; "it holds no JSON value"), never
   // quoting the text.
   std::string syntax_error;
+  // Where the text is well formed but holds a value nlohmann cannot read (a number beyond a
+  // double's range, 1e400): "a number beyond the range of a double", and the path of the member
+  // or element it is ("amount", "a[2]"; empty for the whole text). Both empty otherwise.
+  std::string bad_value;
+  std::string bad_value_field;
 };
 
-// "<what> is not valid JSON (<where>)": the error of text that parse_json discarded.
+// "<what> is not valid JSON (<where>[: <field> is <bad value>])": the error of text that
+// parse_json discarded; its field is bad_value_field.
 std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 
 // Never throws for bad text; std::bad_alloc passes through. Reads as nlohmann::json::parse
