@@ -199,6 +199,15 @@ struct ReleaseR1cs {
   ~ReleaseR1cs() { release_circuit_r1cs(id); }
 };
 
+// The threads a pool may start: the Web Workers the module made before it started
+// (Module.enygmaWorkers, PTHREAD_POOL_SIZE_STRICT=2 in wasm/CMakeLists.txt), none in the module
+// linked without threads (the same objects: there is no PThread). One more would fail in
+// pthread_create, an exception this build cannot catch: the module would abort.
+unsigned startable_threads() {
+  return unsigned(
+      EM_ASM_INT({ return typeof PThread != "undefined" ? PThread.unusedWorkers.length : 0; }));
+}
+
 }  // namespace
 
 extern "C" {
@@ -207,6 +216,7 @@ int eny_init(unsigned threads) {
   if (sodium_init() < 0) return ENY_ERROR;
   const unsigned want = threads == 0 ? ThreadPool::hardware_threads() : threads;
   if (g_pool) return g_pool->size() == want ? ENY_OK : ENY_ERROR;
+  if (want - 1 > startable_threads()) return ENY_ERROR;
   g_pool = std::make_unique<ThreadPool>(want);
   return ENY_OK;
 }

@@ -70,7 +70,9 @@ typedef struct {
 typedef void (*eny_stage_fn)(void* user, int stage);
 
 /* libsodium, then a thread pool of `threads` in total (the caller included; 0: all cores).
- * The pool can be made once: a later call with another size fails. */
+ * The pool can be made once: a later call with another size fails. More threads than the
+ * module's Web Workers (made before it started: Module.enygmaWorkers) plus the caller fail, as
+ * does more than one in the module without threads. */
 int eny_init(unsigned threads);
 /* Threads of the pool (0 before eny_init). */
 unsigned eny_pool_size(void);

@@ -615,9 +615,22 @@ test('secrets: the ABI glue zeroes its copy of an answer\'s bytes once decoded (
   assert.ok(decoded[0].every((b) => b === 0), 'the request\'s bytes were left in the glue\'s copy');
 });
 
+// A pool larger than the Web Workers the module made before it started: eny_init fails (the
+// thread it could not start aborted the module); the size it has runs.
+test('eny_init with more threads than the module\'s Web Workers fails instead of aborting', async () => {
+  const a = bindAbi(await createEnygmaModule({ enygmaWorkers: 1 }));
+  assert.equal(a.init(3), STATUS.ERROR);
+  assert.equal(a.poolSize(), 0);
+  assert.equal(a.init(2), STATUS.OK);
+  assert.equal(a.poolSize(), 2);
+  assert.equal(a.version(), abi.version());
+});
+
 test('the module without threads: the same keys and the same proof bytes', async () => {
   const createSingle = require(path.join(webDir, 'enygma_module_st.js'));
   const single = bindAbi(await createSingle({}));
+  assert.equal(single.init(2), STATUS.ERROR); // no thread to start (it aborted the module)
+  assert.equal(single.poolSize(), 0);
   assert.equal(single.init(1), STATUS.OK);
   assert.equal(single.poolSize(), 1);
   assert.equal(single.init(2), STATUS.ERROR);
