@@ -312,6 +312,34 @@ test('create options and key manifests are checked, naming the field', async ({ 
   expect(r.good).toBe('transfer-k2');
 });
 
+// A start whose files stall (requests the server never answers): create fails after its
+// stallTimeoutMs, naming what it waited for, instead of waiting forever; once they are answered
+// again, a create in the same page starts and runs.
+test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the file; the next start runs', async ({ page }) => {
+  let stall: RegExp | null = null;
+  await page.context().route('**/enygma/**', (route) => {
+    if (stall && stall.test(route.request().url())) return; // never answered
+    return route.continue();
+  });
+  await page.goto(`${base()}/enygma/package.json`);
+  const start = (stallTimeoutMs: number) => page.evaluate(async (ms) => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    return Enygma.create({ stallTimeoutMs: ms, warmVerifier: 0, warmProver: 0 }).then(async (e) => {
+      const valid = (await e.validate('transfer-k2', await e.makeRequest('transfer-k2'))).valid;
+      e.terminate();
+      return `started, ${e.module}, valid ${valid}`;
+    }, (err) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
+  }, stallTimeoutMs);
+  stall = /\/enygma_module\w*\.wasm/;
+  expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the answer to GET \S+\/enygma\/enygma_module\w*\.wasm\S* \(the server or the network stalled\)$/);
+  stall = /\/enygma_abi\.js/;
+  expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the scripts \S+\/enygma\/enygma_abi\.js\S* and \S+\/enygma_module\w*\.js/);
+  stall = /\/enygma_worker\.js/;
+  expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the worker's script \S+\/enygma\/enygma_worker\.js/);
+  stall = null;
+  expect(await start(4000)).toMatch(/^started, enygma_module\w*, valid true$/);
+});
+
 test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {
   const pkg = await (await request.get(`${base()}/enygma/package.json`)).json();
   expect(pkg.exports['.'].import).toBe('./index.mjs');

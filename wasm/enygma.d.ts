@@ -150,7 +150,11 @@ export declare class Enygma {
    * after that, each time the worker has been idle for half a second, it proves a fresh random
    * request of the first circuit whose keys were loaded, until it has made this many proofs, so
    * that the page's first proof runs optimized code; a warm-up proof stops at its next stage
-   * as soon as the page sends an operation and is made again later. */
+   * as soon as the page sends an operation and is made again later. `stallTimeoutMs` (default
+   * 30000, 1 to 600000): a start (this one, and a restart after a cancel without threads or a
+   * failed module) whose worker tells of no progress for this long (the worker's script, the
+   * module's scripts, each chunk of its `.wasm`, the pool's Workers: a stalled server or
+   * network) fails (status 'error', rule 'internal'), naming what it waited for. */
   static create(options?: {
     threads?: number;
     workerUrl?: string | URL;
@@ -160,6 +164,7 @@ export declare class Enygma {
     prefetchKeys?: CircuitId[];
     warmVerifier?: number;
     warmProver?: number;
+    stallTimeoutMs?: number;
   }): Promise<Enygma>;
 
   readonly version: string;

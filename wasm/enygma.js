@@ -109,6 +109,15 @@ const workerUrlsMade = new Set();
 // The largest pool create takes (each thread is a Web Worker with its own stack).
 const MAX_THREADS = 64;
 
+// A wait for the network that gets nothing for this long fails (create's and loadKeys'
+// stallTimeoutMs; the worker's DEFAULT_STALL_MS).
+const DEFAULT_STALL_MS = 30000;
+function checkStallTimeout(ms) {
+  if (!Number.isInteger(ms) || ms < 1 || ms > 600000) {
+    throw argumentError('stallTimeoutMs', 'stallTimeoutMs must be a whole number of milliseconds from 1 to 600000');
+  }
+}
+
 // A circuit argument: a nonempty text ("transfer-k6", "ownership-721") or a number k.
 function isCircuitId(c) {
   return (typeof c === 'string' && c !== '' && !c.includes('\0')) || Number.isInteger(c);
@@ -157,10 +166,13 @@ export class Enygma {
   // were loaded, until it has made this many proofs, so that the page's first proof runs
   // optimized code (the first proofs of a page take several times longer); a warm-up proof
   // stops at its next stage as soon as this page sends an operation, and is made again later.
-  // Only with threads (a cross-origin isolated page); 0: no warm-up.
+  // Only with threads (a cross-origin isolated page); 0: no warm-up. stallTimeoutMs: a start
+  // (create's, and a restart's) whose worker tells of no progress for this long (its scripts,
+  // the module's download, the pool's Workers: a stalled server or network) fails, naming what
+  // it waited for (default 30 s, as loadKeys').
   static async create(options) {
     const { threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
-      warmVerifier = 40, warmProver = 2 } = optionsOf(options);
+      warmVerifier = 40, warmProver = 2, stallTimeoutMs = DEFAULT_STALL_MS } = optionsOf(options);
     const url = urlOf(workerUrl || new URL('./enygma_worker.js', import.meta.url), 'workerUrl');
     if (PACKAGE_VERSION && !url.searchParams.has('v')) url.searchParams.set('v', PACKAGE_VERSION);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
@@ -179,8 +191,9 @@ export class Enygma {
     if (!Number.isInteger(warmProver) || warmProver < 0 || warmProver > 10) {
       throw argumentError('warmProver', 'warmProver must be an integer from 0 to 10');
     }
+    checkStallTimeout(stallTimeoutMs);
     const enygma = new Enygma(url, threads || Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS),
-      manifestUrlOf(manifestUrl), { verifier: warmVerifier, prover: warmProver });
+      manifestUrlOf(manifestUrl), { verifier: warmVerifier, prover: warmProver }, stallTimeoutMs);
     try {
       await enygma.#start(prefetchKeys);
     } catch (e) {
@@ -207,13 +220,15 @@ export class Enygma {
   #cancelled = new Set(); // proof ids cancelled by the page
   #terminated = false; // terminate() was called: every call rejects
   #broken = null; // the error of a restart whose new worker did not start: every later call rejects with it
+  #stallMs; // create's stallTimeoutMs
 
-  constructor(workerUrl, threads, manifestUrl, warm) {
+  constructor(workerUrl, threads, manifestUrl, warm, stallMs) {
     this.#workerUrl = workerUrl;
     workerUrlsMade.add(workerUrl.href);
     this.#threads = threads;
     this.#manifestUrl = manifestUrl;
     this.#warm = warm;
+    this.#stallMs = stallMs;
   }
 
   // A new worker and module; the keys loaded before are loaded again (from the key cache or
@@ -242,7 +257,7 @@ export class Enygma {
       // After its start, an error the worker did not catch (a thread of its module crashed).
       if (!this.#replaceFailedWorker(error)) this.#rejectPending(error);
     };
-    const info = await this.#send('init', {
+    const info = await this.#sendInit({
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
       warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION
     });
@@ -304,9 +319,7 @@ export class Enygma {
     let { manifestUrl, noCache = false, onDownload, stallTimeoutMs } = optionsOf(options);
     manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
     callbackOf(onDownload, 'onDownload');
-    if (stallTimeoutMs != null && (!Number.isInteger(stallTimeoutMs) || stallTimeoutMs < 1 || stallTimeoutMs > 600000)) {
-      throw argumentError('stallTimeoutMs', 'stallTimeoutMs must be a whole number of milliseconds from 1 to 600000');
-    }
+    if (stallTimeoutMs != null) checkStallTimeout(stallTimeoutMs);
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache, stallTimeoutMs }, (event) => {
       if (event.event === 'download' && onDownload) onDownload(event);
     });
@@ -562,6 +575,32 @@ export class Enygma {
   // Sends without waiting for a restart (the restart's own messages).
   #send(op, args) {
     return this.#post(this.#nextId++, op, args);
+  }
+
+  // init, failed when the worker tells of no progress for #stallMs: its script, which runs before
+  // it reads the message, then the steps it posts as 'starting' events (enygma_worker.js
+  // startingStep), each naming what the start waits for next.
+  #sendInit(args) {
+    const id = this.#nextId++;
+    let waiting = `the worker's script ${this.#workerUrl.href}`;
+    let timer = null;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const pending = this.#pending.get(id);
+        if (!pending) return;
+        this.#pending.delete(id);
+        pending.reject(new EnygmaError('error', {
+          error: `the prover did not start: nothing new for ${this.#stallMs / 1000} s while waiting for ${waiting} ` +
+            '(the server or the network stalled)', rule: 'internal', field: '' }));
+      }, this.#stallMs);
+    };
+    arm();
+    return this.#post(id, 'init', args, (event) => {
+      if (event.event !== 'starting') return;
+      waiting = event.waiting;
+      arm();
+    }).finally(() => clearTimeout(timer));
   }
 
   #post(id, op, args, onEvent) {

@@ -363,13 +363,45 @@ async function download(id, url, expect, stallMs) {
 // bytes: wasm/stamp_versions.cmake), else the SHA-256 of the .wasm, hashed as it streams in --
 var moduleDigest = null; // null where there is neither (no crypto.subtle: insecure contexts)
 
+// What the module's start waits for, told to the page (init's 'starting' events): the page
+// fails a start that tells it nothing new for create's stallTimeoutMs (enygma.js #sendInit).
+function startingStep(id, waiting) {
+  postMessage({ id: id, event: 'starting', waiting: waiting });
+}
+
+// The bytes of a response as they arrive, counted on a copy of its body (the response itself
+// goes to instantiateStreaming whole, with its URL, which the engine's compiled-code cache is
+// keyed by): onBytes(loaded) at most every 100 ms, and at the end.
+function watchBody(response, onBytes) {
+  if (!response.body || typeof response.clone !== 'function') return;
+  var reader = response.clone().body.getReader();
+  var loaded = 0;
+  var lastReport = 0;
+  (function next() {
+    reader.read().then(function (chunk) {
+      if (chunk.done) return onBytes(loaded);
+      loaded += chunk.value.length;
+      if (now() - lastReport > 100) {
+        lastReport = now();
+        onBytes(loaded);
+      }
+      next();
+    }, function () {}); // a failed body fails the compilation, which says so
+  })();
+}
+
 // buildVersion: the version index.mjs was stamped with, or '' (a source checkout, another
-// worker URL).
-function instantiateModule(imports, buildVersion) {
+// worker URL). id: init's, for its 'starting' events.
+function instantiateModule(imports, buildVersion, id) {
   var url = packageUrl(MODULE_SCRIPT.replace(/\.js$/, '.wasm'));
   var versioned = !!buildVersion && buildVersion === PACKAGE_VERSION;
+  startingStep(id, 'the answer to GET ' + url);
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
+    var total = Number(response.headers.get('Content-Length')) || 0;
+    watchBody(response, function (loaded) {
+      startingStep(id, 'the body of ' + url + ' (' + loaded + (total ? ' of ' + total : '') + ' bytes received)');
+    });
     // Without a version the bytes are read twice (compiled and hashed); with one, only compiled.
     var bytes = versioned ? null : response.clone().arrayBuffer();
     var bytesAgain = function () {
@@ -680,6 +712,7 @@ var ops = {
         if (prefetchedKeys[circuit] === prefetch) delete prefetchedKeys[circuit];
       }, PREFETCH_KEEP_MS);
     });
+    startingStep(id, 'the scripts ' + packageUrl('enygma_abi.js') + ' and ' + packageUrl(MODULE_SCRIPT));
     try {
       importScripts(packageUrl('enygma_abi.js'), packageUrl(MODULE_SCRIPT));
     } catch (e) {
@@ -708,8 +741,11 @@ var ops = {
       failed = reject;
     });
     options.instantiateWasm = function (imports, receiveInstance) {
-      instantiateModule(imports, typeof args.packageVersion === 'string' ? args.packageVersion : '').then(function (r) {
+      instantiateModule(imports, typeof args.packageVersion === 'string' ? args.packageVersion : '', id).then(function (r) {
         moduleDigest = r[1];
+        // With threads, the module then waits for its pool's Web Workers to load its script.
+        startingStep(id, THREADED ? 'the ' + options.enygmaWorkers + ' Web Workers of the pool to load ' +
+          options.mainScriptUrlOrBlob : 'the module to start');
         receiveInstance(r[0].instance, r[0].module);
       }, function (e) {
         failed(new Failure('error', { error: 'the WebAssembly module did not load: ' + e.message, rule: 'internal', field: '' }));

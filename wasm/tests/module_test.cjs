@@ -1089,6 +1089,84 @@ async function withWorkerClass(WorkerClass, fn) {
   }
 }
 
+// NodeWorkers whose init follows a plan per instance (1, 2, ...): plan(n) -> null (init as
+// usual) or {steps: [[afterMs, waiting], ...] posted as the worker's 'starting' events, answer:
+// whether init is then answered}. made: the instances, `terminated` set by terminate().
+function startingWorkers(plan) {
+  const made = [];
+  const { ScriptedWorker, hooks } = scriptedWorkers();
+  class StartingWorker extends ScriptedWorker {
+    terminated = false;
+    constructor(url, options) {
+      super(url, options);
+      made.push(this);
+    }
+    postMessage(message) {
+      const script = message.op === 'init' ? plan(made.indexOf(this) + 1) : null;
+      if (!script) return super.postMessage(message);
+      let at = 0;
+      for (const [afterMs, waiting] of script.steps) {
+        at += afterMs;
+        setTimeout(() => {
+          if (!this.terminated) this.onmessage({ data: { id: message.id, event: 'starting', waiting } });
+        }, at);
+      }
+      if (script.answer) setTimeout(() => !this.terminated && super.postMessage(message), at);
+    }
+    terminate() {
+      this.terminated = true;
+      super.terminate();
+    }
+  }
+  return { StartingWorker, made, hooks };
+}
+
+// A start whose worker tells of no progress for stallTimeoutMs (its script, the module's
+// scripts or download, the pool's Workers stalled) fails, naming what it waited for, and its
+// worker is ended; progress keeps a slow start going; a restart's start is held to it too.
+test('page API: a start that tells of no progress for stallTimeoutMs fails naming what it waited for; progress keeps a slow one going', async () => {
+  const { Enygma } = await api();
+  const stalled = (what) => ({ status: 'error', rule: 'internal', field: '',
+    message: new RegExp(`^the prover did not start: nothing new for 0\\.3 s while waiting for ${what} \\(the server or the network stalled\\)$`) });
+  const scripts = {
+    silent: { steps: [], answer: false }, // its script never came
+    wasm: { steps: [[20, 'the scripts a and b'], [20, 'the body of m.wasm (4096 of 9000 bytes received)']], answer: false },
+    slow: { steps: Array.from({ length: 12 }, (_, i) => [100, `step ${i}`]), answer: true }, // 1.2 s in all
+  };
+  for (const [name, script] of Object.entries(scripts)) {
+    const { StartingWorker, made } = startingWorkers(() => script);
+    await withWorkerClass(StartingWorker, async () => {
+      const created = Enygma.create({ threads: 1, stallTimeoutMs: name === 'slow' ? 300 * 2 : 300 });
+      if (name === 'slow') {
+        const enygma = await within(created, 10000);
+        assert.equal(await enygma.validate('transfer-k2', vector('transfer-k2.json')).then(() => 'ran'), 'ran');
+        enygma.terminate();
+        return;
+      }
+      const waited = name === 'silent' ? "the worker's script \\S*/enygma_worker\\.js\\S*"
+        : 'the body of m\\.wasm \\(4096 of 9000 bytes received\\)';
+      await rejectsWith(() => created, stalled(waited));
+      assert.equal(made.length, 1);
+      assert.equal(made[0].terminated, true, `${name}: the stalled worker was ended`);
+    });
+  }
+  // A restart (a cancel without shared memory) whose new worker stalls: every later call says so.
+  const { StartingWorker, hooks } = startingWorkers((n) => (n === 2 ? scripts.silent : null));
+  await withWorkerClass(StartingWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1, stallTimeoutMs: 300 });
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    const proof = enygma.prove('transfer-k2', vector('transfer-k2.json'));
+    hooks.onStarted = () => assert.equal(proof.cancel(), true);
+    await rejectsWith(() => proof, { status: 'cancelled', rule: 'cancelled', field: '' });
+    await rejectsWith(() => enygma.memory(), { status: 'error', rule: 'internal', field: '',
+      message: /could not be started again after a cancel: the prover did not start: nothing new for 0\.3 s while waiting for the worker's script/ });
+    enygma.terminate();
+  });
+  for (const stallTimeoutMs of [0, 1.5, '300', 600001]) {
+    await rejectsWith(() => Enygma.create({ stallTimeoutMs }), { field: 'stallTimeoutMs' });
+  }
+});
+
 test('page API: a cancel whose new worker does not start: the proof rejects, and so does every later call (none waits)', async () => {
   const { Enygma } = await api();
   const { ScriptedWorker, hooks } = scriptedWorkers({ failFrom: 2 });
