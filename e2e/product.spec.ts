@@ -667,6 +667,30 @@ test('the prover warms up when idle and stops for the page\'s operations; warmVe
   expect(r.refused).toEqual(['input warmVerifier', 'input warmProver']);
 });
 
+// A page that moves to another circuit before the warm-ups ran a round on the first one's keys
+// (the demo, switched at once): both warm up on the keys loaded next (they stayed on the keys
+// gone, and stopped).
+test('warm-ups whose keys are unloaded before their first round run on the keys loaded next', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 3, warmProver: 1 });
+    await e.loadKeys('transfer-k2');
+    await e.unloadKeys('transfer-k2');
+    await e.loadKeys('deposit-k2');
+    let v = await e.verifierWarmup();
+    let p = await e.proverWarmup();
+    for (const t0 = Date.now(); (v.state !== 'done' || p.state !== 'done') && Date.now() - t0 < 60000;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [v, p] = [await e.verifierWarmup(), await e.proverWarmup()];
+    }
+    e.terminate();
+    return { v, p };
+  });
+  expect(r.v).toMatchObject({ state: 'done', rounds: 3, error: null });
+  expect(r.p).toMatchObject({ state: 'done', rounds: 1, circuit: 'deposit-k2', error: null });
+});
+
 test('twenty proofs in a row, one cancelled, leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {

@@ -604,6 +604,16 @@ function warmupStart(circuit) {
   warmupSchedule();
 }
 
+// Keys unloaded: a warm-up running on them waits for the next keys loaded (warmupStart), which
+// it then runs on (a page that moves to another circuit before the first round).
+function warmupForget(circuit) {
+  if (proverWarmup.state === 'running' && proverWarmup.circuit === circuit) proverWarmup.state = 'waiting';
+  if (warmup.state === 'running' && warmupInput && warmupInput.circuit === circuit) {
+    warmup.state = 'waiting';
+    warmupInput = null;
+  }
+}
+
 // One timer at a time; an operation that arrives meanwhile makes the round wait for its end
 // (and an operation's end sets the timer again). The verifier's rounds first.
 function warmupSchedule() {
@@ -678,6 +688,7 @@ function warmupRound() {
     } else {
       warmup.state = 'waiting'; // its keys were unloaded: the next keys loaded resume it
     }
+    warmupSchedule(); // the prover's warm-up, where it runs on keys still loaded
     return;
   }
   warmup.rounds += 1;
@@ -904,6 +915,7 @@ var ops = {
     if (abi.unloadKeys(circuit) !== EnygmaAbi.STATUS.OK) {
       throw argumentFailure('circuit', 'no circuit ' + EnygmaAbi.shown(circuit));
     }
+    warmupForget(circuit);
     return true;
   },
 

@@ -1238,6 +1238,38 @@ test('page API: a module that fails (an abort: its memory exhausted) is replaced
   enygma.terminate();
 });
 
+// Keys unloaded before the verifier's warm-up ran a round on them (a page that moves to another
+// circuit at once): the warm-up waits for the next keys loaded and runs on them (it stayed
+// 'running' on the keys gone, failed its first round and stopped for good).
+test('page API: a warm-up whose keys are unloaded before its first round waits, then runs on the next keys loaded', async () => {
+  const { Enygma } = await api();
+  await withWorkerClass(NodeWorker, async () => {
+    let enygma;
+    NodeWorker.warmups = true;
+    try {
+      enygma = await Enygma.create({ threads: 1, warmVerifier: 2 });
+    } finally {
+      NodeWorker.warmups = false;
+    }
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    assert.equal((await enygma.verifierWarmup()).state, 'running');
+    await enygma.unloadKeys('transfer-k02'); // k as another spelling names the same keys
+    assert.equal((await enygma.verifierWarmup()).state, 'waiting');
+    await new Promise((resolve) => setTimeout(resolve, 700)); // past its idle wait: no round ran
+    assert.deepEqual(await enygma.verifierWarmup(), { state: 'waiting', target: 2, rounds: 0, busyMs: 0,
+      firstMs: null, lastMs: null, error: null });
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    let warm = await enygma.verifierWarmup();
+    for (const t0 = Date.now(); warm.state !== 'done' && Date.now() - t0 < 20000;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      warm = await enygma.verifierWarmup();
+    }
+    assert.equal(warm.state, 'done', JSON.stringify(warm));
+    assert.equal(warm.rounds, 2);
+    enygma.terminate();
+  });
+});
+
 test('page API: a module that fails in a warm-up, between operations, is replaced at once: the next call runs on a new worker with the keys', async () => {
   const { Enygma } = await api();
   const { ScriptedWorker } = scriptedWorkers();
