@@ -571,12 +571,15 @@ test('answers for a circuit the user has left change nothing shown: a fresh requ
   await openDemo(page, 2);
   // a proof of transfer-k2 and its verification's answer, the circuit changed meanwhile
   expect(await proveInPage(page)).toBe('ok');
-  const switchWhile = (button: string, family: string) => page.evaluate(([b, f]) => {
+  // (the button must be enabled: a click on a disabled one asks nothing, and nothing would show)
+  const switchWhile = async (button: string, family: string) => expect(await page.evaluate(([b, f]) => {
+    const enabled = !(document.getElementById(b) as HTMLButtonElement).disabled;
     document.getElementById(b)!.click();
     const picker = document.getElementById('circuit') as HTMLSelectElement;
     picker.value = f;
     picker.dispatchEvent(new Event('change'));
-  }, [button, family]);
+    return enabled;
+  }, [button, family]), `#${button} enabled`).toBe(true);
   await switchWhile('verify-browser', 'deposit');
   await waitReady(page); // deposit's keys: the worker answered the verification before
   await expect(page.locator('#verify-browser-result')).toHaveAttribute('data-status', 'none');
@@ -598,6 +601,75 @@ test('answers for a circuit the user has left change nothing shown: a fresh requ
   await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'none');
   await expect(page.locator('#error')).toBeHidden();
   expect(errors).toEqual([]);
+});
+
+// Answers about a text the page no longer shows change nothing: a fresh request asked for just
+// before a proof of the request shown (it replaced the locked request, beside a proof of the old
+// one), a validation of a request edited before its answer ("valid" under the edited text),
+// verifications of a response that a new proof replaced (verdicts beside a proof neither saw).
+test('answers about a request or a proof no longer shown change nothing: a fresh request, a validation, verifications', async ({ page }) => {
+  await openDemo(page, 2);
+  await expect(page.locator('#request')).not.toHaveValue('');
+  const example = await page.locator('#request').inputValue();
+  const clickAll = (...ids: string[]) => page.evaluate((list) => list.map((id) => {
+    const b = document.getElementById(id) as HTMLButtonElement;
+    const enabled = !b.disabled;
+    b.click();
+    return enabled;
+  }), ids);
+  const settled = () => page.evaluate(() => window.demo.enygma.memory()); // the worker's answers before it are in
+  // a fresh request, then a proof of the example (one task): the proof and the box are the example's
+  await page.fill('#test-seed', 'late answers');
+  expect(await clickAll('generate', 'prove')).toEqual([true, true]);
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'ok', { timeout: 120_000 });
+  await settled();
+  expect(await page.locator('#request').inputValue(), 'the fresh request replaced the proved one').toBe(example);
+  expect(JSON.parse(await page.locator('#response').inputValue()))
+    .toEqual(cliProve(2, path.join(webDir(), 'vectors', 'transfer-k2.json'), 'late answers'));
+  // a validation, the request edited before its answer
+  expect(await page.evaluate(() => {
+    const enabled = !(document.getElementById('validate') as HTMLButtonElement).disabled;
+    document.getElementById('validate')!.click();
+    const box = document.getElementById('request') as HTMLTextAreaElement;
+    box.value = '{"this is": "not a request"}';
+    box.dispatchEvent(new Event('input'));
+    return enabled;
+  })).toBe(true);
+  await settled();
+  await expect(page.locator('#request-status')).toHaveAttribute('data-status', 'none');
+  // verifications on both sides, then a proof: their verdicts are not shown beside the new proof
+  await page.click('#load-example');
+  await expect(page.locator('#request')).toHaveValue(example);
+  await page.fill('#test-seed', ''); // random blinding: the next proof differs
+  expect(await proveInPage(page)).toBe('ok');
+  const first = await page.locator('#response').inputValue();
+  expect(await clickAll('verify-browser', 'verify-server', 'prove')).toEqual([true, true, true]);
+  await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'ok', { timeout: 120_000 });
+  await settled();
+  await page.waitForTimeout(500); // the server's answer too
+  expect(await page.locator('#response').inputValue()).not.toBe(first);
+  await expect(page.locator('#verify-browser-result')).toHaveAttribute('data-status', 'none');
+  await expect(page.locator('#verify-server-result')).toHaveAttribute('data-status', 'none');
+});
+
+// ?threads= and ?warm-prover= out of create's range are refused, named, and the defaults taken
+// (the page failed to start); a transfer offers at most k - 1 recipients.
+test('a ?threads= or ?warm-prover= out of range is refused, naming it; a transfer offers at most k - 1 recipients', async ({ page }) => {
+  await page.goto(`${base()}/?k=2&threads=100&warm-prover=x`);
+  await waitReady(page);
+  const shown = JSON.parse(await page.locator('#error').innerText());
+  expect([shown.rule, shown.field], shown.error).toEqual(['url', 'threads,warm-prover']);
+  expect(shown.error).toContain('?threads=100');
+  expect(await page.evaluate(() => window.demo.poolSize)).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
+  const offered = () => page.locator('#payees option').evaluateAll((o) => o.filter((x) => !(x as HTMLOptionElement).disabled)
+    .map((x) => (x as HTMLOptionElement).value));
+  expect(await offered()).toEqual(['1']);
+  await page.selectOption('#k', '6');
+  await waitReady(page);
+  expect(await offered()).toEqual(['1', '2', '3']);
+  await page.selectOption('#payees', '3');
+  await page.selectOption('#k', '2');
+  await expect(page.locator('#payees')).toHaveValue('1');
 });
 
 test('after a cancel no stage row runs and the bar is back at 0; status lines, the error box, the bar and the text boxes are named for assistive technology', async ({ page }) => {

@@ -174,11 +174,32 @@ function fillK() {
   if (ks.length) select.value = String(demo.k);
 }
 
+// ?threads= and ?warm-prover= as Enygma.create takes them: another value is refused, named in
+// the error box (with checkUrlParams' refusals), and create's default taken.
+const urlRefusals = [];
+function wholeParam(name, min, max) {
+  const text = params.get(name);
+  if (text === null) return undefined;
+  if (/^[0-9]{1,3}$/.test(text) && Number(text) >= min && Number(text) <= max) return Number(text);
+  urlRefusals.push({ error: `?${name}=${text}: a whole number from ${min} to ${max} is expected; taking the default`,
+    rule: 'url', field: name });
+  return undefined;
+}
+
+// The counts offered for the circuit: a transfer pays at most k - 1 recipients (the options
+// above are disabled; a choice above them is lowered).
+function fitPayees() {
+  const max = demo.family === 'transfer' && hasK() ? demo.k - 1 : Infinity;
+  const select = $('payees');
+  for (const option of select.options) option.disabled = Number(option.value) > max;
+  if (Number(select.value) > max) select.value = String(max);
+}
+
 // ?circuit= and ?k= against what is served: another value is refused, named in the error box,
 // and the page takes transfer (or the first family) and the smallest served k.
 function checkUrlParams() {
   const families = Object.keys(demo.served);
-  const refusals = [];
+  const refusals = [...urlRefusals];
   if (!demo.served[demo.family]) {
     const fallback = demo.served.transfer ? 'transfer' : families[0];
     refusals.push({ error: `?circuit=${demo.family}: the server serves no such circuit (it serves ${families.join(', ')}); ` +
@@ -308,9 +329,21 @@ function request() {
   return $('request').value;
 }
 
+// Count the texts the request and response boxes have shown (the response box is read-only: only
+// this page writes it): an answer about a text no longer shown (a fresh request asked for
+// before the user typed or a proof started, a validation of an edited request, a verification
+// of a response replaced) changes nothing.
+let requestSeq = 0;
+let responseSeq = 0;
+function setResponse(text) {
+  $('response').value = text;
+  ++responseSeq;
+}
+
 function requestChanged() {
+  ++requestSeq;
   setStatus($('request-status'), 'none', '');
-  $('response').value = '';
+  setResponse('');
   for (const id of ['verify-browser-result', 'verify-server-result', 'server-prove-result']) setStatus($(id), 'none', '');
   updateButtons();
 }
@@ -346,14 +379,16 @@ async function loadExample(bad, { keepError = false } = {}) {
 async function generate() {
   showError(null);
   const seq = viewSeq;
+  ++exampleSeq; // an example asked for before would replace the request asked for now
+  const asked = requestSeq;
   const circuit = circuitId();
   try {
     const label = COUNT_LABELS[demo.family];
-    const count = !label ? 0 : demo.family === 'transfer' ? Math.min(Number($('payees').value), demo.k - 1)
-      : Number($('payees').value);
+    const count = label ? Number($('payees').value) : 0; // fitPayees keeps it within the circuit's range
     const text = await demo.enygma.makeRequest(circuit, { count });
-    if (seq !== viewSeq) return; // a request of the circuit the user left
-    ++exampleSeq; // an example still loading would replace it
+    // a request of the circuit the user left, or of a box changed since (typed into, or locked
+    // by a proof of what it held)
+    if (seq !== viewSeq || asked !== requestSeq || proofRunning()) return;
     $('request').value = JSON.stringify(JSON.parse(text), null, 1);
     requestChanged();
     const what = !label ? '' : count === 1 ? ` with one of its ${label}` : ` with ${count} ${label}`;
@@ -366,10 +401,12 @@ async function generate() {
 async function validate() {
   showError(null);
   const seq = viewSeq;
+  const asked = requestSeq;
   const family = demo.family;
+  setStatus($('request-status'), 'busy', 'validating…');
   try {
     const result = await demo.enygma.validate(circuitId(), request());
-    if (seq !== viewSeq) return null; // the user left the circuit
+    if (seq !== viewSeq || asked !== requestSeq) return null; // the user left the circuit or edited the request
     if (result.valid) {
       setStatus($('request-status'), 'ok', `valid: every rule of ${family} holds`);
     } else {
@@ -378,7 +415,10 @@ async function validate() {
     }
     return result;
   } catch (e) {
-    if (seq === viewSeq) showError(e);
+    if (seq === viewSeq && asked === requestSeq) {
+      setStatus($('request-status'), 'error', 'not validated');
+      showError(e);
+    }
     return null;
   }
 }
@@ -411,12 +451,12 @@ function threadsText(n) {
 async function prove() {
   showError(null);
   resetStages();
-  $('response').value = '';
   requestChanged();
   setStatus($('prove-status'), 'busy', 'proving…');
   setState('proving');
   const circuit = circuitId();
-  const testSeed = $('test-seed').value.trim() || undefined;
+  // as written (the CLI's --test-seed takes its text as it is); empty: random blinding
+  const testSeed = $('test-seed').value || undefined;
   const stageCount = STAGES.length - 1;
   const proof = demo.enygma.prove(circuit, request(), {
     testSeed,
@@ -433,7 +473,7 @@ async function prove() {
     const result = await proof;
     demo.last.browserProof = { circuit, k: hasK() ? demo.k : undefined, ...result };
     showMemory(result.memory, 'after the proof');
-    $('response').value = result.response;
+    setResponse(result.response);
     for (const row of $('stages').tBodies[0].rows) {
       row.dataset.state = 'done';
       const t = result.stages[row.dataset.stage];
@@ -467,28 +507,27 @@ function cancel() {
 }
 
 // ---- verification --------------------------------------------------------------------------
-// null when the user left the circuit meanwhile (nothing shown) or the response is malformed.
-async function verifyInBrowser(response, el) {
-  const seq = viewSeq;
-  try {
-    const result = await demo.enygma.verify(circuitId(), response);
-    if (seq !== viewSeq) return null;
-    setStatus(el, result.valid ? 'ok' : 'invalid',
-      result.valid ? `valid (browser, ${ms(result.ms)})` : `not valid: ${result.error.error}`);
-    return result;
-  } catch (e) {
-    if (seq !== viewSeq) return null;
-    setStatus(el, 'error', `malformed: ${e.message}`);
-    showError(e);
-    return null;
-  }
-}
-
+// The response shown, verified in the browser. An answer that comes after the user left the
+// circuit or the response changed shows nothing.
 async function verifyBrowser() {
   showError(null);
+  const el = $('verify-browser-result');
+  setStatus(el, 'busy', 'verifying…');
   const seq = viewSeq;
-  const result = await verifyInBrowser($('response').value, $('verify-browser-result'));
-  if (seq !== viewSeq) return;
+  const asked = responseSeq;
+  let result = null;
+  try {
+    result = await demo.enygma.verify(circuitId(), $('response').value);
+    if (seq !== viewSeq || asked !== responseSeq) return;
+    setStatus(el, result.valid ? 'ok' : 'invalid',
+      result.valid ? `valid (browser, ${ms(result.ms)})` : `not valid: ${result.error.error}`);
+  } catch (e) {
+    if (seq !== viewSeq || asked !== responseSeq) return;
+    // a response that does not parse as a proof is refused ('rejected'); other failures are the
+    // prover's (no keys, a restart)
+    setStatus(el, 'error', `${e.status === 'rejected' ? 'malformed' : 'not verified'}: ${e.message}`);
+    showError(e);
+  }
   demo.last.browserVerify = result;
   if (result) demo.timings.browserVerify = result.ms;
   drawChart();
@@ -520,9 +559,10 @@ async function verifyServer() {
   const el = $('verify-server-result');
   setStatus(el, 'busy', 'asking the server…');
   const seq = viewSeq;
+  const asked = responseSeq;
   try {
     const r = await post(route('verify'), $('response').value);
-    if (seq !== viewSeq) return; // the user left the circuit
+    if (seq !== viewSeq || asked !== responseSeq) return; // the user left the circuit, or the response changed
     const t = serverMs(r.response, 'verify', r.roundTrip);
     if (r.status === 200 && r.json && typeof r.json.valid === 'boolean') {
       demo.last.serverVerify = { valid: r.json.valid, ms: t };
@@ -535,7 +575,7 @@ async function verifyServer() {
       showError(r.json || { error: r.text, rule: 'http', field: String(r.status) });
     }
   } catch (e) {
-    if (seq === viewSeq) setStatus(el, 'error', `no answer: ${e.message}`);
+    if (seq === viewSeq && asked === responseSeq) setStatus(el, 'error', `no answer: ${e.message}`);
   }
 }
 
@@ -561,7 +601,7 @@ async function serverProve() {
     demo.last.serverProofVerify = check;
     setStatus(el, check.valid ? 'ok' : 'invalid',
       `server proof in ${ms(t)}; ${check.valid ? 'valid' : 'NOT valid'} in the browser (${ms(check.ms)})`);
-    if (!$('response').value) $('response').value = r.text;
+    if (!$('response').value) setResponse(r.text);
     drawChart();
   } catch (e) {
     setStatus(el, 'error', `failed: ${e.message}`);
@@ -625,6 +665,7 @@ async function start() {
     setStatus($('prove-status'), 'none', '');
     demo.last.browserProof = null;
     $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
+    fitPayees();
     demo.timings = {};
     requestChanged();
     showError(null);
@@ -661,16 +702,16 @@ async function start() {
   // The manifest while the module starts (the keys' loads read it too: then from the cache).
   const manifestRead = fetchManifest().then((m) => m, (e) => e);
   try {
-    const threads = Number(params.get('threads')) || undefined;
+    const threads = wholeParam('threads', 1, 64);
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
     // the cached proving keys as Blobs in IndexedDB, not files; ?warm-prover=N: that many warm-up
     // proofs (0: none; default create's).
-    const warmProver = params.get('warm-prover');
+    const warmProver = wholeParam('warm-prover', 0, 10);
     demo.enygma = await Enygma.create({
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
       keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
-      ...(warmProver !== null ? { warmProver: Number(warmProver) } : {}),
+      ...(warmProver !== undefined ? { warmProver } : {}),
       // The keys are read from the cache while the module starts (the circuit id is certain
       // before the families are known only for transfer).
       prefetchKeys: demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? [circuitId()] : []
@@ -712,6 +753,7 @@ async function start() {
   picker.value = demo.family;
   fillK();
   $('payees-label').textContent = COUNT_LABELS[demo.family] || 'count';
+  fitPayees();
   if (keysLoaded === null || circuitId() !== early) keysLoaded = loadKeys();
   // The circuit's example request, now that its id is known.
   if (exampleUrl(false)) loadExample(false, { keepError: true });
