@@ -62,6 +62,15 @@
       if (!ptr) throw new Error('enygma: out of memory (' + size + ' bytes)');
       return ptr;
     }
+    // Bytes as this glue takes them: a Uint8Array (a Node Buffer is one), or an ArrayBuffer or
+    // another view read as its bytes; anything else (a text, an array of numbers, which the
+    // heap's set() would take as zeros or values mod 256) is refused.
+    function byteView(bytes) {
+      if (bytes instanceof Uint8Array) return bytes;
+      if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+      if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      throw new TypeError('enygma: bytes must be a Uint8Array, an ArrayBuffer or a view of one, not ' + shown(bytes));
+    }
     function copyIn(bytes) {
       var ptr = allocate(bytes.length);
       heap().set(bytes, ptr);
@@ -71,6 +80,7 @@
     // null: fn(0, 0).
     function withBytes(bytes, fn) {
       if (bytes == null) return fn(0, 0);
+      bytes = byteView(bytes);
       var ptr = copyIn(bytes);
       try {
         return fn(ptr, bytes.length);
@@ -198,6 +208,7 @@
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(vkBytes, function (vk, vkLen) {
+            if (pkBytes != null) pkBytes = byteView(pkBytes);
             var pk = pkBytes == null ? 0 : copyIn(pkBytes);
             clearOut();
             var all = (flags >>> 0) | (pk ? ADOPT_PROVING_KEY : 0);

@@ -1660,6 +1660,25 @@ test('BLAKE2b-256 known answer (empty input)', () => {
   assert.equal(hex, '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8');
 });
 
+// The glue takes bytes as a Uint8Array, an ArrayBuffer or a view read as its bytes; a text or
+// an array of numbers is refused (the heap's set() took them as zeros or values mod 256).
+test('the glue takes bytes as bytes only: an ArrayBuffer or any view as its bytes; a text or a number array is refused', () => {
+  const bytes = Uint8Array.from([1, 2, 3, 250, 251, 252, 253, 254]);
+  const digest = Buffer.from(abi.blake2b256(bytes)).toString('hex');
+  const wide = new Uint16Array(bytes.buffer.slice(0));
+  for (const same of [bytes.buffer.slice(0), wide, new DataView(bytes.buffer.slice(0)), Buffer.from(bytes)]) {
+    assert.equal(Buffer.from(abi.blake2b256(same)).toString('hex'), digest, Object.prototype.toString.call(same));
+  }
+  const sub = new Uint8Array(16);
+  sub.set(bytes, 4);
+  assert.equal(Buffer.from(abi.blake2b256(new DataView(sub.buffer, 4, 8))).toString('hex'), digest);
+  for (const bad of ['abc', [1, 2, 3], { length: 3 }, 42]) {
+    assert.throws(() => abi.blake2b256(bad), /bytes must be a Uint8Array/, String(bad));
+  }
+  assert.throws(() => abi.loadKeys(K, 'not a key', keys.vk), /bytes must be a Uint8Array/);
+  assert.throws(() => abi.makeRequest(K, Array(32).fill(1), 0), /bytes must be a Uint8Array/);
+});
+
 after(() => {
   // pthread workers keep Node alive: the test is over
   setImmediate(() => process.exit(process.exitCode || 0));
