@@ -174,12 +174,15 @@ class TinyHttpServer {
 
 const char kAnyUrl[] = "http://127.0.0.1:9/";
 
-// Bug: std::stoul took "-1" as 4294967295 clients (a hang) and "3abc" as 3.
+// Bug: std::stoul took "-1" as 4294967295 clients (a hang) and "3abc" as 3. Bug: a control
+// character in the value was printed as it is ("2\nX" made the message two lines).
 TEST(LoadCli, ConcurrencyIsAnIntegerInOneToTenThousand) {
   for (const char* bad : {"-1", "3abc", "0", "10001", "", " 2", "+2", "4294967297"}) {
     expect_usage_error({"--url", kAnyUrl, "--concurrency", bad},
                        {"--concurrency must be an integer in 1..10000", "'" + std::string(bad)});
   }
+  expect_usage_error({"--url", kAnyUrl, "--concurrency", "2\nX"},
+                     {"--concurrency must be an integer in 1..10000", "'2\\x0aX'"});
 }
 
 // Bug: --seconds nan/inf ran 0 requests and exited 0 ("seconds": null); --timeout -1 and 0

@@ -366,9 +366,16 @@ int run_load(int argc, char** argv) {
   if (std::string why = parse_url(*url_text, url); !why.empty()) {
     return usage_error("--url '" + shown(*url_text) + "': " + why);
   }
-  auto concurrency_option = args.get_uint("concurrency", 1, 1, kMaxConcurrency);
-  if (!concurrency_option) return usage_error(concurrency_option.error().message);
-  const unsigned concurrency = static_cast<unsigned>(*concurrency_option);
+  unsigned concurrency = 1;
+  if (auto concurrency_text = args.get("concurrency")) {
+    auto value = enygma::native::parse_unsigned(*concurrency_text, kMaxConcurrency);
+    if (!value || *value == 0) {
+      return usage_error("--concurrency must be an integer in 1.." +
+                         std::to_string(kMaxConcurrency) + ", got '" + shown(*concurrency_text) +
+                         "'");
+    }
+    concurrency = static_cast<unsigned>(*value);
+  }
   std::chrono::milliseconds times[2];
   const char* time_options[2] = {"seconds", "timeout"};
   const char* time_defaults[2] = {"10", "300"};
