@@ -323,6 +323,36 @@ TEST(LoadCli, HeadRequestsDoNotWaitForABody) {
   EXPECT_EQ(server.hosts().front(), "127.0.0.1:" + port);
 }
 
+// Bug: a connection still being set up when the run ended was awaited for up to --timeout. The
+// server's accept queue is full (listen backlog 0, one connection never accepted): the load
+// generator's SYNs go unanswered, and its run must still end at --seconds.
+TEST(LoadCli, ConnectionStillBeingSetUpIsGivenUpAtTheEnd) {
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(listen(listener, 0), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const int filler = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(connect(filler, reinterpret_cast<sockaddr*>(&address), length), 0);
+  const auto started = std::chrono::steady_clock::now();
+  RunResult r = run_load({"--url", "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)),
+                          "--seconds", "0.5", "--timeout", "60"},
+                         std::chrono::seconds(30));
+  const auto took = std::chrono::steady_clock::now() - started;
+  close(filler);
+  close(listener);
+  EXPECT_LT(took, std::chrono::seconds(10));
+  ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.err.find("no request was answered"), std::string::npos) << r.err;
+  auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["requests"], 0) << r.out;
+  EXPECT_TRUE(report["errors"].empty()) << r.out;
+}
+
 }  // namespace
 }  // namespace enygma::load_cli_test
 

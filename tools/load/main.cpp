@@ -1,7 +1,8 @@
 // enygma-load: a closed-loop HTTP load generator. C connections, each sending the same request
 // again as soon as its previous answer arrived (keep-alive), for T seconds; then the answers
-// still outstanding are awaited. Reports throughput, latency percentiles, status counts,
-// errors and (with --server-pid) the server's resident memory, as one JSON object.
+// still outstanding are awaited (a connection still being set up is given up). Reports
+// throughput, latency percentiles, status counts, errors and (with --server-pid) the server's
+// resident memory, as one JSON object.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -154,9 +155,14 @@ class Client : public std::enable_shared_from_this<Client> {
  private:
   void connect() {
     if (Clock::now() >= stop_at_) return;
-    stream_.expires_after(timeout_);
+    // A connection still being set up when the run ends is given up then, not awaited for up to
+    // --timeout (a server whose accept queue is full never completes it): no request was sent.
+    stream_.expires_at(std::min(Clock::now() + timeout_, stop_at_));
     stream_.async_connect(endpoints_,
                           [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) {
+                            if (ec == beast::error::timeout && Clock::now() >= self->stop_at_) {
+                              return self->close();
+                            }
                             if (ec) return self->fail("connect", ec, true);
                             self->stream_.socket().set_option(tcp::no_delay(true), ec);
                             self->send();
