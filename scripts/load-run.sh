@@ -116,5 +116,7 @@ for c in clients.split():
           f"{lat['p99']:.0f} | {r['ok']} | {r['failures']} | "
           f"{r['server']['rss_peak_kb']/1024:.1f} |")
 print()
+print("Latency of the answers 200; failures: other answers (their latency in the reports' "
+      "failed_latency_ms) and transport errors.")
 print(f"server exit code after SIGTERM: {server_exit}")
 EOF

@@ -1,7 +1,8 @@
 // The command line of the load generator, build/bin/enygma-load (native only): every bad value is
 // a usage error (exit 64) with one line naming the option and what is wrong, a body file that
 // cannot be read exits 1 naming it, and the URL forms it accepts (an IPv6 literal, HEAD) reach a
-// small HTTP server of the test's own.
+// small HTTP server of the test's own, which also answers with failures (what counts as one, and
+// its latency apart).
 #include <gtest/gtest.h>
 
 #if !defined(__EMSCRIPTEN__)
@@ -15,6 +16,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -61,11 +64,16 @@ void expect_usage_error(const std::vector<std::string>& args,
 }
 
 // An HTTP/1.1 server answering every request 200 "ok" on kept-alive connections (HEAD: the same
-// Content-Length, no body), recording the Host header of each request.
+// Content-Length, no body), recording the Host header and the arrival of each request. Another
+// `answer` gives the whole answer to the request of each index (0, 1, ... in order of arrival
+// over all connections): an empty one closes the connection without answering, one with
+// "Connection: close" closes it after the answer.
 class TinyHttpServer {
  public:
+  using Answer = std::function<std::string(size_t index)>;
   // address: "127.0.0.1" or "::1"; listening() is false when it cannot be bound.
-  explicit TinyHttpServer(const std::string& address) {
+  explicit TinyHttpServer(const std::string& address, Answer answer = {})
+      : answer_(std::move(answer)) {
     const bool v6 = address.find(':') != std::string::npos;
     fd_ = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
     if (fd_ < 0) return;
@@ -101,6 +109,10 @@ class TinyHttpServer {
   std::vector<std::string> hosts() {
     std::lock_guard<std::mutex> lock(mutex_);
     return hosts_;
+  }
+  std::vector<std::chrono::steady_clock::time_point> arrivals() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return arrivals_;
   }
 
  private:
@@ -150,19 +162,28 @@ class TinyHttpServer {
         continue;
       }
       buffer.erase(0, end + 4 + body);
+      size_t index = 0;
       {
         std::lock_guard<std::mutex> lock(mutex_);
+        index = hosts_.size();
         hosts_.push_back(host);
+        arrivals_.push_back(std::chrono::steady_clock::now());
       }
       const bool head_request = head.rfind("HEAD ", 0) == 0;
       const std::string answer =
-          std::string("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n") +
-          (head_request ? "" : "ok");
+          answer_
+              ? answer_(index)
+              : std::string(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n") +
+                    (head_request ? "" : "ok");
+      if (answer.empty()) break;
       if (write(client, answer.data(), answer.size()) != static_cast<ssize_t>(answer.size())) break;
+      if (answer.find("Connection: close\r\n") != std::string::npos) break;
     }
     close(client);
   }
 
+  const Answer answer_;
   int fd_ = -1;
   unsigned short port_ = 0;
   std::atomic<bool> stop_{false};
@@ -170,6 +191,7 @@ class TinyHttpServer {
   std::vector<std::thread> connections_;  // touched by the acceptor thread, then the destructor
   std::mutex mutex_;
   std::vector<std::string> hosts_;
+  std::vector<std::chrono::steady_clock::time_point> arrivals_;
 };
 
 const char kAnyUrl[] = "http://127.0.0.1:9/";
@@ -321,6 +343,57 @@ TEST(LoadCli, HeadRequestsDoNotWaitForABody) {
   EXPECT_GE(report["ok"].get<int>(), 2) << r.out;
   EXPECT_TRUE(report["errors"].empty()) << r.out;
   EXPECT_EQ(server.hosts().front(), "127.0.0.1:" + port);
+}
+
+// Bug: the latency percentiles counted every answer, so fast refusals (503, 404) made a run look
+// faster. The server answers in turn: 200 after 150 ms, 404 at once, 503 at once with
+// Connection: close, and no answer (the connection closed): every other answer than 200 and the
+// transport error are failures (exit 1), outside latency_ms and inside failed_latency_ms; after
+// the 503 the client waits (50 ms) and reconnects instead of reusing the closed connection.
+TEST(LoadCli, FailedAnswersAndTransportErrorsAreFailuresOutsideTheLatency) {
+  static constexpr int kOkMs = 150;
+  TinyHttpServer server("127.0.0.1", [](size_t index) -> std::string {
+    switch (index % 4) {
+      case 0:
+        std::this_thread::sleep_for(std::chrono::milliseconds(kOkMs));
+        return "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+      case 1:
+        return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+      case 2:
+        return "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      default:
+        return "";
+    }
+  });
+  ASSERT_TRUE(server.listening());
+  RunResult r = run_load({"--url", "http://127.0.0.1:" + std::to_string(server.port()) + "/",
+                          "--seconds", "1.2", "--timeout", "5"});
+  ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
+  auto report = nlohmann::json::parse(r.out);
+  const auto& status = report["status"];
+  ASSERT_TRUE(status.contains("200") && status.contains("404") && status.contains("503")) << r.out;
+  EXPECT_EQ(report["ok"], status["200"]) << r.out;
+  EXPECT_EQ(report["requests"].get<int>(),
+            status["200"].get<int>() + status["404"].get<int>() + status["503"].get<int>())
+      << r.out;
+  int errors = 0;
+  for (const auto& [what, n] : report["errors"].items()) {
+    EXPECT_EQ(what.rfind("read: ", 0), 0u) << r.out;
+    errors += n.get<int>();
+  }
+  // One error per connection closed unanswered: none from reusing the one closed after the 503.
+  const auto arrivals = server.arrivals();
+  EXPECT_EQ(errors, static_cast<int>(arrivals.size() / 4)) << r.out;
+  EXPECT_EQ(report["failures"].get<int>(),
+            status["404"].get<int>() + status["503"].get<int>() + errors)
+      << r.out;
+  EXPECT_GE(report["latency_ms"]["p50"].get<double>(), kOkMs) << r.out;
+  EXPECT_GE(report["latency_ms"]["mean"].get<double>(), kOkMs) << r.out;
+  ASSERT_TRUE(report.contains("failed_latency_ms")) << r.out;
+  EXPECT_LT(report["failed_latency_ms"]["p50"].get<double>(), kOkMs) << r.out;
+  for (size_t i = 2; i + 1 < arrivals.size(); i += 4) {
+    EXPECT_GE(arrivals[i + 1] - arrivals[i], std::chrono::milliseconds(50)) << "after 503 " << i;
+  }
 }
 
 // Bug: a connection still being set up when the run ended was awaited for up to --timeout. The
