@@ -12,7 +12,7 @@
 #   CLIENTS           client counts (default "1 2 4 8 16")
 #   CIRCUIT           the circuit family: transfer, deposit, withdraw (default transfer)
 #   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k6.json)
-#   K                 the k of REQUEST (default 6)
+#   K                 the k of REQUEST, 2..6 (default 6)
 #   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2"
 #   OUT               folder for the JSON reports (default BUILD_DIR/load-run)
 #   INSTANCES         N > 1: N instances behind HAProxy (scripts/cluster.sh), loaded through
@@ -30,13 +30,15 @@ clients="${CLIENTS:-1 2 4 8 16}"
 k="${K:-6}"
 circuit="${CIRCUIT:-transfer}"
 request="${REQUEST:-$here/../shared/vectors/$circuit-k$k.json}"
-route="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["prove_route"])' \
-  < <("$enygma" info --circuit "$circuit" --k "$k"))"
 out="${OUT:-$build/load-run}"
-mkdir -p "$out"
 
 [[ -x "$enygma" ]] || { echo "no $enygma: build first (cmake --build $build)" >&2; exit 2; }
+# The server loads the keys of k = 2..6 (below): a request of another k would find no circuit.
+[[ "$k" =~ ^[2-6]$ ]] || { echo "K must be one of 2..6 (the keys loaded), got '$k'" >&2; exit 2; }
 [[ -f "$request" ]] || { echo "no request file $request" >&2; exit 2; }
+route="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["prove_route"])' \
+  < <("$enygma" info --circuit "$circuit" --k "$k"))"
+mkdir -p "$out"
 for kk in 2 3 4 5 6; do
   [[ "${SERVE_ARGS:-}" == *"--backend fake"* ]] && break  # a dry run of the script itself
   if [[ ! -f "$keys/$circuit-k$kk.pk" || ! -f "$keys/$circuit-k$kk.vk" ]]; then
@@ -81,8 +83,14 @@ fi
 idle_rss_kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")"
 load_hwm_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
 
-# One proof first: page in the code and the keys.
-"$load" --url "$url" --body "$request" --concurrency 1 --seconds 1 >/dev/null
+# One proof first: page in the code and the keys. A failure here would fail every run.
+if ! warm_up="$("$load" --url "$url" --body "$request" --concurrency 1 --seconds 1)"; then
+  echo "the warm-up request to $url failed:" >&2
+  python3 -c 'import json, sys; r = json.load(sys.stdin)
+print("  status:", json.dumps(r["status"]), "errors:", json.dumps(r["errors"]))' \
+    <<<"$warm_up" >&2 2>/dev/null || true
+  exit 1
+fi
 
 for c in $clients; do
   echo "k=$k, $c client(s), ${seconds}s ..." >&2

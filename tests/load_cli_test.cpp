@@ -2,7 +2,7 @@
 // a usage error (exit 64) with one line naming the option and what is wrong, a body file that
 // cannot be read exits 1 naming it, and the URL forms it accepts (an IPv6 literal, HEAD) reach a
 // small HTTP server of the test's own, which also answers with failures (what counts as one, and
-// its latency apart).
+// its latency apart). And scripts/load-run.sh, the server benchmark, on the fake backend.
 #include <gtest/gtest.h>
 
 #if !defined(__EMSCRIPTEN__)
@@ -424,6 +424,57 @@ TEST(LoadCli, ConnectionStillBeingSetUpIsGivenUpAtTheEnd) {
   auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["requests"], 0) << r.out;
   EXPECT_TRUE(report["errors"].empty()) << r.out;
+}
+
+// scripts/load-run.sh with the given environment and arguments (BUILD_DIR first), writing its
+// reports into `out`.
+RunResult run_load_script(const std::vector<std::string>& args, std::vector<std::string> env,
+                          const TempDir& out) {
+  env.push_back("OUT=" + out / "reports");
+  env.push_back("SECONDS_PER_RUN=0.3");
+  env.push_back("CLIENTS=1");
+  Child script(std::string(ENYGMA_SOURCE_DIR) + "/scripts/load-run.sh", args, env);
+  return script.wait(std::chrono::seconds(60));
+}
+
+std::string build_dir() {
+  return test::enygma_binary().parent_path().parent_path().string();
+}
+
+// Bug: a missing program failed with a Python traceback (`enygma info` ran before the check)
+// instead of "build first", exit 2.
+TEST(LoadRunScript, MissingProgramSaysBuildFirst) {
+  TempDir dir;
+  RunResult r = run_load_script({dir / "no-build", dir / "keys"}, {}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("build first"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+}
+
+// Bug: the server loads k = 2..6 whatever K is: K=7 reached a route no circuit serves and the
+// failed warm-up ended the script with exit 1 and nothing said.
+TEST(LoadRunScript, KOutsideTheKeysLoadedIsRefused) {
+  TempDir dir;
+  std::ofstream(dir / "request.json") << "{}";
+  for (const char* k : {"7", "1", "x"}) {
+    RunResult r = run_load_script(
+        {build_dir(), dir / "keys"},
+        {std::string("K=") + k, "REQUEST=" + dir / "request.json", "SERVE_ARGS=--backend fake"},
+        dir);
+    EXPECT_EQ(r.exit_code, 2) << k << ": " << r.err;
+    EXPECT_NE(r.err.find("K must be one of 2..6"), std::string::npos) << k << ": " << r.err;
+  }
+}
+
+// Bug: a failed warm-up request ended the script with exit 1 and nothing said. Here every request
+// is over the server's --max-body: 413.
+TEST(LoadRunScript, FailedWarmUpSaysWhatItGot) {
+  TempDir dir;
+  RunResult r = run_load_script({build_dir(), dir / "keys"},
+                                {"SERVE_ARGS=--backend fake --max-body 16"}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("the warm-up request to http://127.0.0.1:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(R"("413")"), std::string::npos) << r.err;
 }
 
 }  // namespace
