@@ -13,7 +13,9 @@
 #   CIRCUIT           the circuit family: transfer, deposit, withdraw (default transfer)
 #   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k6.json)
 #   K                 the k of REQUEST, 2..6 (default 6)
-#   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2"
+#   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2";
+#                     one of the script's own (--circuits, --k, --queue, --access-log) given
+#                     here replaces it
 #   OUT               folder for the JSON reports (default BUILD_DIR/load-run)
 #   INSTANCES         N > 1: N instances behind HAProxy (scripts/cluster.sh), loaded through
 #                     the balancer; the RSS columns are then instance 1's (default 1)
@@ -50,23 +52,33 @@ done
 # Every client is admitted (queue >= clients): the run measures proving, not refusals.
 max_clients=0
 for c in $clients; do (( c > max_clients )) && max_clients=$c; done
+# The script's own serve options, each left out where SERVE_ARGS names it (`enygma serve`
+# refuses an option given twice): SERVE_ARGS="--queue 2" replaces --queue "$max_clients".
+read -r -a serve_extra <<<"${SERVE_ARGS:-}"
+serve_args=()
+own_serve_option() {  # NAME VALUE
+  local a
+  for a in "${serve_extra[@]}"; do [[ "$a" == "$1" || "$a" == "$1="* ]] && return 0; done
+  serve_args+=("$1" "$2")
+}
+own_serve_option --circuits "$circuit"
+own_serve_option --k 2-6
+own_serve_option --queue "$max_clients"
+own_serve_option --access-log off
+serve_args+=("${serve_extra[@]}")
 log="$out/serve.log"
 instances="${INSTANCES:-1}"
 if ((instances > 1)); then
   cluster_dir="$out/cluster"
-  # shellcheck disable=SC2086
   "$here/scripts/cluster.sh" start --instances "$instances" --lb-port "${LB_PORT:-39380}" \
     --stats-port 0 --first-port 0 --bin "$enygma" --keys "$keys" --dir "$cluster_dir" \
-    -- --circuits "$circuit" --k 2-6 --queue "$max_clients" --access-log off ${SERVE_ARGS:-} >&2
+    -- "${serve_args[@]}" >&2
   trap '"$here/scripts/cluster.sh" stop --dir "$cluster_dir" || true' EXIT
   cp "$cluster_dir/instance-1.log" "$log"
   server_pid="$(cat "$cluster_dir/instance-1.pid")"
   url="http://127.0.0.1:${LB_PORT:-39380}$route"
 else
-  # shellcheck disable=SC2086
-  "$enygma" serve --port 0 --keys "$keys" --circuits "$circuit" --k 2-6 --queue "$max_clients" \
-    --access-log off \
-    ${SERVE_ARGS:-} >"$log" 2>"$out/serve.err" &
+  "$enygma" serve --port 0 --keys "$keys" "${serve_args[@]}" >"$log" 2>"$out/serve.err" &
   server_pid=$!
   trap 'kill -KILL $server_pid 2>/dev/null || true' EXIT
 

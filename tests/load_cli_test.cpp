@@ -477,6 +477,25 @@ TEST(LoadRunScript, FailedWarmUpSaysWhatItGot) {
   EXPECT_NE(r.err.find(R"("413")"), std::string::npos) << r.err;
 }
 
+// Bug: the script's own serve options (--circuits, --k, --queue, --access-log) were always given,
+// so SERVE_ARGS naming one made `enygma serve` refuse the option given twice (performance.md's
+// command with SERVE_ARGS="--circuits C" did). Now SERVE_ARGS replaces them.
+TEST(LoadRunScript, ServeArgsReplaceTheScriptsOwnOptions) {
+  TempDir dir;
+  RunResult r =
+      run_load_script({build_dir(), dir / "keys"},
+                      {"CIRCUIT=deposit",
+                       "SERVE_ARGS=--backend fake --fake-prove-time 10ms --circuits deposit "
+                       "--k 6 --queue=3 --access-log on"},
+                      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("queue=3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 1 | "), std::string::npos) << r.out;
+  const std::string log = test::read_all(dir / "reports/serve.log");
+  EXPECT_NE(log.find(R"("circuits":["deposit-k6"])"), std::string::npos) << log;
+  EXPECT_NE(log.find(R"("access_log":true)"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace enygma::load_cli_test
 
