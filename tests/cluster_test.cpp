@@ -78,12 +78,14 @@ std::string threads_of(pid_t pid) {
   return "its threads:\n" + result.out;
 }
 
-class ClusterTest : public ::testing::Test {
- protected:
-  static constexpr int kProveMs = 300;
-  // The fake backend's time per proof (--fake-prove-time).
-  virtual int prove_ms() const { return kProveMs; }
+enygma::test::RunResult run_cluster_script(const std::vector<std::string>& args) {
+  Child script(cluster_script(), args, {});
+  return script.wait(120s);
+}
 
+// Tests that run haproxy: skipped without it, or failed where make test requires it.
+class HaproxyTest : public ::testing::Test {
+ protected:
   void SetUp() override {
     if (!fs::exists(kHaproxy)) {
       // make test sets ENYGMA_TESTS_REQUIRE_TOOLS=1 (setup installs haproxy): a failure there
@@ -91,39 +93,55 @@ class ClusterTest : public ::testing::Test {
       if (require && std::string(require) == "1") FAIL() << "haproxy is not installed";
       GTEST_SKIP() << "haproxy is not installed (apt-get install haproxy)";
     }
+  }
+};
+
+class ClusterTest : public HaproxyTest {
+ protected:
+  static constexpr int kProveMs = 300;
+  // The fake backend's time per proof (--fake-prove-time).
+  virtual int prove_ms() const { return kProveMs; }
+
+  void SetUp() override {
+    HaproxyTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     auto ports = free_ports(2);
     lb_port_ = ports[0];
     stats_port_ = ports[1];
-    auto start = cluster({"start",
-                          "--instances",
-                          "2",
-                          "--lb-port",
-                          std::to_string(lb_port_),
-                          "--stats-port",
-                          std::to_string(stats_port_),
-                          "--first-port",
-                          "0",
-                          "--bin",
-                          enygma::test::enygma_binary().string(),
-                          "--dir",
-                          run_dir(),
-                          "--",
-                          "--backend",
-                          "fake",
-                          "--k",
-                          "2-6",
-                          "--fake-prove-time",
-                          std::to_string(prove_ms()) + "ms",
-                          "--max-inflight",
-                          "1",
-                          "--queue",
-                          "4"});
+    auto start = cluster(start_args());
     ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
     started_ = true;
     for (int i = 1; i <= 2; ++i) {
       instance_ports_.push_back(static_cast<unsigned short>(
           std::stoi(read_all(run_dir() + "/instance-" + std::to_string(i) + ".port"))));
     }
+  }
+
+  std::vector<std::string> start_args() {
+    return {"start",
+            "--instances",
+            "2",
+            "--lb-port",
+            std::to_string(lb_port_),
+            "--stats-port",
+            std::to_string(stats_port_),
+            "--first-port",
+            "0",
+            "--bin",
+            enygma::test::enygma_binary().string(),
+            "--dir",
+            run_dir(),
+            "--",
+            "--backend",
+            "fake",
+            "--k",
+            "2-6",
+            "--fake-prove-time",
+            std::to_string(prove_ms()) + "ms",
+            "--max-inflight",
+            "1",
+            "--queue",
+            "4"};
   }
 
   void TearDown() override {
@@ -138,8 +156,7 @@ class ClusterTest : public ::testing::Test {
   }
 
   enygma::test::RunResult cluster(const std::vector<std::string>& args) {
-    Child script(cluster_script(), args, {});
-    return script.wait(120s);
+    return run_cluster_script(args);
   }
 
   std::string run_dir() const { return (dir_.path() / "cluster").string(); }
@@ -344,6 +361,35 @@ TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
   // The balancer sent what instance 2 refused or dropped while draining to instance 1.
   auto report = report_of(*load);
   EXPECT_EQ(report["failures"], 0) << report.dump();
+}
+
+// Bug: HAProxy started without ENYGMA_LB_SERVER_MAXCONN (unset: no limit per instance, so
+// requests bounced between full instances instead of waiting at the balancer).
+TEST_F(HaproxyTest, ConfigurationRefusesToStartWithoutServerMaxconn) {
+  const std::string config = std::string(ENYGMA_SOURCE_DIR) + "/deploy/haproxy/enygma.cfg";
+  const auto ports = free_ports(2);
+  const std::vector<std::string> binds = {
+      "ENYGMA_LB_BIND=127.0.0.1:" + std::to_string(ports[0]),
+      "ENYGMA_LB_STATS_BIND=127.0.0.1:" + std::to_string(ports[1])};
+  struct Case {
+    std::vector<std::string> extra;
+    std::string alert;  // empty: accepted
+  };
+  for (const Case& c : {Case{{}, "ENYGMA_LB_SERVER_MAXCONN is not set"},
+                        Case{{"ENYGMA_LB_SERVER_MAXCONN="}, "ENYGMA_LB_SERVER_MAXCONN is empty"},
+                        Case{{"ENYGMA_LB_SERVER_MAXCONN=5"}, ""}}) {
+    auto env = binds;
+    env.insert(env.end(), c.extra.begin(), c.extra.end());
+    Child check(kHaproxy, {"-c", "-f", config}, env);
+    auto r = check.wait(30s);
+    const std::string said = r.out + r.err;
+    if (c.alert.empty()) {
+      EXPECT_EQ(r.exit_code, 0) << said;
+    } else {
+      EXPECT_NE(r.exit_code, 0) << said;
+      EXPECT_NE(said.find(c.alert), std::string::npos) << said;
+    }
+  }
 }
 
 }  // namespace
