@@ -9,8 +9,8 @@
 #   scripts/cluster.sh stop    [--dir DIR]
 #
 # start options:
-#   --instances N     number of instances (default 2)
-#   --lb-port P       the balancer's port (default 3080)
+#   --instances N     number of instances, 1..100 (default 2)
+#   --lb-port P       the balancer's port, 1..65535 (default 3080)
 #   --stats-port P    HAProxy's statistics page (default 3099; 0: off)
 #   --first-port P    instance i listens on P + i - 1 (default 3101; 0: any free port each)
 #   --keys DIR        key folder for every instance (default keys/dev)
@@ -21,7 +21,7 @@
 #
 # Instances log to DIR/instance-I.log (JSON lines) and .err; HAProxy to DIR/haproxy.log.
 # `stop` sends SIGTERM everywhere (instances finish admitted proofs), waits, then SIGKILLs
-# whatever is still running after 60 s. Exit status: 0 done, 1 failure, 2 usage.
+# whatever is still running after 130 s. Exit status: 0 done, 1 failure, 2 usage.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,25 +39,38 @@ server_maxconn=""
 instance_arg=""
 extra=()
 
+# The header above, up to `set -euo pipefail`.
 usage() {
-  sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"
+}
+usage_error() {
+  echo "cluster.sh: $1" >&2
+  usage >&2
   exit 2
+}
+# An option with its value ("$@" from the option on): a usage error when the value is missing.
+value() { (($# >= 2)) || usage_error "$1 needs a value"; }
+# A whole number in LO..HI, written without leading zeros: else a usage error naming the option.
+check_number() {  # OPTION VALUE LO HI
+  if [[ ! "$2" =~ ^(0|[1-9][0-9]{0,5})$ ]] || (($2 < $3 || $2 > $4)); then
+    usage_error "$1 must be a whole number in $3..$4, got '$2'"
+  fi
 }
 
 while (($#)); do
   case "$1" in
-    --instances) instances="$2"; shift 2 ;;
-    --lb-port) lb_port="$2"; shift 2 ;;
-    --stats-port) stats_port="$2"; shift 2 ;;
-    --first-port) first_port="$2"; shift 2 ;;
-    --keys) keys="$2"; shift 2 ;;
-    --bin) bin="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --server-maxconn) server_maxconn="$2"; shift 2 ;;
+    --instances) value "$@"; instances="$2"; shift 2 ;;
+    --lb-port) value "$@"; lb_port="$2"; shift 2 ;;
+    --stats-port) value "$@"; stats_port="$2"; shift 2 ;;
+    --first-port) value "$@"; first_port="$2"; shift 2 ;;
+    --keys) value "$@"; keys="$2"; shift 2 ;;
+    --bin) value "$@"; bin="$2"; shift 2 ;;
+    --dir) value "$@"; dir="$2"; shift 2 ;;
+    --server-maxconn) value "$@"; server_maxconn="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) usage ;;
+    -h|--help) usage; exit 0 ;;
     [0-9]*) instance_arg="$1"; shift ;;
-    *) echo "cluster.sh: unknown argument $1" >&2; usage ;;
+    *) usage_error "unknown argument $1" ;;
   esac
 done
 
@@ -132,6 +145,11 @@ serve_option() {
 }
 
 do_start() {
+  check_number --instances "$instances" 1 100
+  check_number --lb-port "$lb_port" 1 65535
+  check_number --stats-port "$stats_port" 0 65535
+  check_number --first-port "$first_port" 0 $((65536 - instances))
+  [[ -z "$server_maxconn" ]] || check_number --server-maxconn "$server_maxconn" 1 1000000
   [[ -x "$bin" ]] || { echo "cluster.sh: no $bin (build first)" >&2; exit 1; }
   [[ -x "$haproxy_bin" ]] || { echo "cluster.sh: haproxy not found (apt-get install haproxy)" >&2; exit 1; }
   mkdir -p "$dir"
@@ -249,5 +267,7 @@ case "$cmd" in
   stop) do_stop ;;
   status) do_status ;;
   restart-instance) do_restart_instance ;;
-  *) usage ;;
+  -h|--help) usage ;;
+  "") usage_error "a command is needed" ;;
+  *) usage_error "unknown command $cmd" ;;
 esac

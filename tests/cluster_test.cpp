@@ -1,6 +1,7 @@
 // Several `enygma serve` instances behind a real HAProxy (issue #9), started and stopped by
 // scripts/cluster.sh with deploy/haproxy/enygma.cfg, all on loopback. The instances use the fake
-// backend (proofs sleep): what is tested is the balancing, retries and readiness, not proving.
+// backend (proofs sleep): what is tested is the balancing, retries and readiness, not proving;
+// and the script's own checks (its arguments).
 // Native only; needs haproxy (scripts/setup-deps.sh installs it) and curl.
 #include <gtest/gtest.h>
 
@@ -390,6 +391,62 @@ TEST_F(HaproxyTest, ConfigurationRefusesToStartWithoutServerMaxconn) {
       EXPECT_NE(said.find(c.alert), std::string::npos) << said;
     }
   }
+}
+
+// Bug: a missing value ("$2: unbound variable") and a bad --instances (abc; 0, which started
+// HAProxy without servers and waited 20 s) exited 1, abc after making the run folder; --help
+// left out the header's last line (and exited 2), which said SIGKILL after 60 s (it is 130 s).
+// Every usage error: exit 2, one line saying what is wrong, then the usage; no run folder.
+TEST(ClusterScript, UsageErrorsExitTwoAndLeaveNoRunFolder) {
+  TempDir dir;
+  const std::string run = (dir.path() / "run").string();
+  const std::vector<std::string> common = {"start",
+                                           "--dir",
+                                           run,
+                                           "--bin",
+                                           enygma::test::enygma_binary().string(),
+                                           "--stats-port",
+                                           "0",
+                                           "--lb-port",
+                                           std::to_string(free_ports(1)[0])};
+  struct Case {
+    std::vector<std::string> args;
+    std::string said;
+  };
+  for (const Case& c : {
+           Case{{"--instances"}, "--instances needs a value"},
+           Case{{"--instances", "abc"}, "--instances must be a whole number in 1..100, got 'abc'"},
+           Case{{"--instances", "0"}, "--instances must be a whole number in 1..100, got '0'"},
+           Case{{"--instances", "08"}, "--instances must be a whole number in 1..100"},
+           Case{{"--lb-port", "65536"}, "--lb-port must be a whole number in 1..65535"},
+           Case{{"--first-port", "65535"}, "--first-port must be a whole number in 0..65534"},
+           Case{{"--server-maxconn", "x"}, "--server-maxconn must be a whole number in 1..1000000"},
+       }) {
+    auto args = common;
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto started = std::chrono::steady_clock::now();
+    auto r = run_cluster_script(args);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 10s) << c.said;
+    EXPECT_EQ(r.exit_code, 2) << c.said << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("cluster.sh: " + c.said, 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("Exit status: 0 done, 1 failure, 2 usage."), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(run)) << c.said;
+  }
+  for (const Case& c :
+       {Case{{"status", "--dir"}, "--dir needs a value"},
+        Case{{"frobnicate"}, "unknown command frobnicate"}, Case{{}, "a command is needed"}}) {
+    auto r = run_cluster_script(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.said << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("cluster.sh: " + c.said, 0), 0u) << r.err;
+  }
+  auto help = run_cluster_script({"--help"});
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_EQ(help.out.rfind("A local cluster: N `enygma serve` instances", 0), 0u) << help.out;
+  EXPECT_NE(help.out.find("after 130 s"), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("60 s"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("Exit status: 0 done, 1 failure, 2 usage.\n"), std::string::npos)
+      << help.out;
+  EXPECT_EQ(help.out.find("set -euo"), std::string::npos) << help.out;
 }
 
 }  // namespace
