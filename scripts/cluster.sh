@@ -20,8 +20,10 @@
 #                       instances, from the extra options or the server's defaults)
 #
 # Instances log to DIR/instance-I.log (JSON lines) and .err; HAProxy to DIR/haproxy.log.
-# `stop` sends SIGTERM everywhere (instances finish admitted proofs), waits, then SIGKILLs
-# whatever is still running after 130 s. Exit status: 0 done, 1 failure, 2 usage.
+# `start` refuses a run folder whose balancer or any instance still runs. `stop` sends SIGTERM
+# everywhere (instances finish admitted proofs), waits, then SIGKILLs whatever is still running
+# after 130 s; `stop` and `status` act only on a pid whose process is still the program started
+# (a stale pid file may name another process by now). Exit status: 0 done, 1 failure, 2 usage.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -81,7 +83,19 @@ template="$here/deploy/haproxy/enygma.cfg"
 pid_runs() {
   kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]]
 }
-alive() { [[ -f "$1" ]] && pid_runs "$(cat "$1")"; }
+# alive FILE PROGRAM: the pid in FILE runs PROGRAM (its argv[0], as started here). A pid file
+# left by a process that ended may name another process by now, which must not be signalled.
+alive() {
+  local pid argv0
+  [[ -f "$1" ]] || return 1
+  pid="$(cat "$1")"
+  pid_runs "$pid" || return 1
+  IFS= read -r -d '' argv0 <"/proc/$pid/cmdline" 2>/dev/null || return 1
+  [[ "$argv0" == "$2" ]]
+}
+# The programs of the run folder's pid files, as its `start` recorded them.
+instance_bin() { cat "$dir/bin" 2>/dev/null || echo "$bin"; }
+balancer_bin() { cat "$dir/haproxy-bin" 2>/dev/null || echo "$haproxy_bin"; }
 
 # The port of instance i from its log's "listening" line (empty until it listens).
 listening_port() {
@@ -117,11 +131,11 @@ start_instance() {
   return 1
 }
 
-# stop_pid FILE: SIGTERM, wait up to 130 s (an instance drains for up to --drain-timeout, 120 s
-# by default, before it exits), then SIGKILL.
+# stop_pid FILE PROGRAM: SIGTERM, wait up to 130 s (an instance drains for up to
+# --drain-timeout, 120 s by default, before it exits), then SIGKILL.
 stop_pid() {
   local file="$1" pid
-  alive "$file" || { rm -f "$file"; return 0; }
+  alive "$file" "$2" || { rm -f "$file"; return 0; }
   pid="$(cat "$file")"
   kill -TERM "$pid" 2>/dev/null || true
   for _ in $(seq 1 1300); do
@@ -153,14 +167,22 @@ do_start() {
   [[ -x "$bin" ]] || { echo "cluster.sh: no $bin (build first)" >&2; exit 1; }
   [[ -x "$haproxy_bin" ]] || { echo "cluster.sh: haproxy not found (apt-get install haproxy)" >&2; exit 1; }
   mkdir -p "$dir"
-  if alive "$dir/haproxy.pid"; then
-    echo "cluster.sh: a cluster is already running in $dir (cluster.sh stop --dir $dir)" >&2
-    exit 1
-  fi
+  # Not over a cluster that still runs, even in part: its pid files would be overwritten and
+  # `stop` would no longer reach it.
+  local f program
+  for f in "$dir/haproxy.pid" "$dir"/instance-*.pid; do
+    [[ "$f" == */haproxy.pid ]] && program="$(balancer_bin)" || program="$(instance_bin)"
+    if alive "$f" "$program"; then
+      echo "cluster.sh: a cluster is already running in $dir (pid $(cat "$f"));" \
+        "stop it first: cluster.sh stop --dir $dir" >&2
+      exit 1
+    fi
+  done
   printf '%s\n' "${extra[@]}" >"$dir/serve-args"
   [[ ${#extra[@]} -eq 0 ]] && : >"$dir/serve-args"
   echo "$keys" >"$dir/keys"
   echo "$bin" >"$dir/bin"
+  echo "$haproxy_bin" >"$dir/haproxy-bin"
   local i port servers=""
   for ((i = 1; i <= instances; i++)); do
     port=0
@@ -221,11 +243,12 @@ do_start() {
 do_stop() {
   [[ -d "$dir" ]] || return 0
   # Balancer first (no new requests), then every instance in parallel.
-  stop_pid "$dir/haproxy.pid"
-  local f pids=()
+  stop_pid "$dir/haproxy.pid" "$(balancer_bin)"
+  local f pids=() program
+  program="$(instance_bin)"
   for f in "$dir"/instance-*.pid; do
     [[ -e "$f" ]] || continue
-    stop_pid "$f" &
+    stop_pid "$f" "$program" &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || true; done
@@ -233,8 +256,9 @@ do_stop() {
 
 do_status() {
   [[ -d "$dir" ]] || { echo "no cluster in $dir"; exit 1; }
-  local f i port state
-  if alive "$dir/haproxy.pid"; then
+  local f i port state program
+  program="$(instance_bin)"
+  if alive "$dir/haproxy.pid" "$(balancer_bin)"; then
     echo "balancer: pid $(cat "$dir/haproxy.pid"), http://127.0.0.1:$(cat "$dir/lb.port")/"
   else
     echo "balancer: not running"
@@ -244,7 +268,7 @@ do_status() {
     i="${f##*/instance-}"; i="${i%.port}"
     port="$(cat "$f")"
     state="stopped"
-    if alive "$dir/instance-$i.pid"; then
+    if alive "$dir/instance-$i.pid" "$program"; then
       state="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" || true)"
       state="pid $(cat "$dir/instance-$i.pid"), /readyz $state"
     fi
@@ -257,7 +281,7 @@ do_restart_instance() {
   [[ -n "$i" && -f "$dir/instance-$i.port" ]] || { echo "cluster.sh: no instance '$i' in $dir" >&2; exit 2; }
   keys="$(cat "$dir/keys")"
   bin="$(cat "$dir/bin")"
-  stop_pid "$dir/instance-$i.pid"
+  stop_pid "$dir/instance-$i.pid" "$bin"
   start_instance "$i" "$(cat "$dir/instance-$i.port")"
   echo "instance $i listening on port $(cat "$dir/instance-$i.port"), pid $(cat "$dir/instance-$i.pid")"
 }

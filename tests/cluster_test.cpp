@@ -1,7 +1,7 @@
 // Several `enygma serve` instances behind a real HAProxy (issue #9), started and stopped by
 // scripts/cluster.sh with deploy/haproxy/enygma.cfg, all on loopback. The instances use the fake
 // backend (proofs sleep): what is tested is the balancing, retries and readiness, not proving;
-// and the script's own checks (its arguments).
+// and the script's own checks (its arguments, a folder still running, stale pid files).
 // Native only; needs haproxy (scripts/setup-deps.sh installs it) and curl.
 #include <gtest/gtest.h>
 
@@ -82,6 +82,14 @@ std::string threads_of(pid_t pid) {
 enygma::test::RunResult run_cluster_script(const std::vector<std::string>& args) {
   Child script(cluster_script(), args, {});
   return script.wait(120s);
+}
+
+// Whether a process has ended (gone, or a zombie not yet reaped by its new parent).
+bool process_ended(pid_t pid) {
+  std::istringstream stat(read_all("/proc/" + std::to_string(pid) + "/stat"));
+  std::string id, name, state;
+  stat >> id >> name >> state;  // (the name has no space: haproxy, enygma, sleep)
+  return state.empty() || state == "Z";
 }
 
 // Tests that run haproxy: skipped without it, or failed where make test requires it.
@@ -364,6 +372,24 @@ TEST_F(ClusterTest, GracefulStopOfOneInstanceUnderLoadLosesNothing) {
   EXPECT_EQ(report["failures"], 0) << report.dump();
 }
 
+// Bug: start checked only the balancer's pid file: with the balancer gone and the instances
+// running, a new start overwrote their pid files, and stop no longer reached them. (TearDown's
+// stop must still reach them: their ports close.)
+TEST_F(ClusterTest, StartIsRefusedWhileAnInstanceOfTheFolderRuns) {
+  const pid_t balancer = std::stoi(read_all(run_dir() + "/haproxy.pid"));
+  ASSERT_EQ(kill(balancer, SIGTERM), 0);
+  ASSERT_TRUE(wait_for([&] { return process_ended(balancer); }, 10s));
+  const pid_t first = instance_pid(1), second = instance_pid(2);
+  auto again = cluster(start_args());
+  EXPECT_EQ(again.exit_code, 1) << again.out << again.err;
+  EXPECT_NE(again.err.find("a cluster is already running in " + run_dir()), std::string::npos)
+      << again.err;
+  EXPECT_EQ(instance_pid(1), first);
+  EXPECT_EQ(instance_pid(2), second);
+  EXPECT_FALSE(process_ended(first));
+  EXPECT_FALSE(process_ended(second));
+}
+
 // Bug: HAProxy started without ENYGMA_LB_SERVER_MAXCONN (unset: no limit per instance, so
 // requests bounced between full instances instead of waiting at the balancer).
 TEST_F(HaproxyTest, ConfigurationRefusesToStartWithoutServerMaxconn) {
@@ -447,6 +473,30 @@ TEST(ClusterScript, UsageErrorsExitTwoAndLeaveNoRunFolder) {
   EXPECT_NE(help.out.find("Exit status: 0 done, 1 failure, 2 usage.\n"), std::string::npos)
       << help.out;
   EXPECT_EQ(help.out.find("set -euo"), std::string::npos) << help.out;
+}
+
+// Bug: stop and status trusted the pid files: one left by a process that ended may name another
+// process by now, which stop signalled. Here the pid files of a folder name a `sleep`.
+TEST(ClusterScript, StopAndStatusLeaveAnotherProgramOfAStalePidFileAlone) {
+  TempDir dir;
+  const fs::path run = dir.path() / "run";
+  fs::create_directories(run);
+  Child sleeper("/bin/sleep", {"60"}, {});
+  ASSERT_TRUE(sleeper.started());
+  for (const char* name : {"haproxy.pid", "instance-1.pid"}) {
+    std::ofstream(run / name) << sleeper.pid() << "\n";
+  }
+  std::ofstream(run / "instance-1.port") << "3101\n";
+  std::ofstream(run / "bin") << enygma::test::enygma_binary().string() << "\n";
+  auto status = run_cluster_script({"status", "--dir", run.string()});
+  EXPECT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_NE(status.out.find("balancer: not running"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("instance 1: port 3101, stopped"), std::string::npos) << status.out;
+  auto stop = run_cluster_script({"stop", "--dir", run.string()});
+  EXPECT_EQ(stop.exit_code, 0) << stop.err;
+  EXPECT_TRUE(sleeper.running()) << "stop signalled the process of a stale pid file";
+  EXPECT_FALSE(fs::exists(run / "haproxy.pid"));
+  EXPECT_FALSE(fs::exists(run / "instance-1.pid"));
 }
 
 }  // namespace
