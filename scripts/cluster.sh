@@ -16,8 +16,8 @@
 #   --keys DIR        key folder for every instance (default keys/dev)
 #   --bin PATH        the enygma binary (default build/bin/enygma)
 #   --dir DIR         run folder: pid files, ports, logs, haproxy.cfg (default .cache/cluster)
-#   --server-maxconn M  HAProxy maxconn per instance (default: --max-inflight + --queue of the
-#                       instances, from the extra options or the server's defaults)
+#   --server-maxconn M  HAProxy maxconn per instance (default: max_inflight + queue as the
+#                       instances report them in their "event":"config" log line)
 #
 # Instances log to DIR/instance-I.log (JSON lines) and .err; HAProxy to DIR/haproxy.log.
 # `start` refuses a run folder whose balancer or any instance still runs. `stop` sends SIGTERM
@@ -147,15 +147,15 @@ stop_pid() {
   rm -f "$file"
 }
 
-# An option's value among the extra serve options (--name V or --name=V), else empty.
-serve_option() {
-  local name="$1" i
-  for ((i = 0; i < ${#extra[@]}; i++)); do
-    case "${extra[$i]}" in
-      "$name") echo "${extra[$((i + 1))]:-}"; return ;;
-      "$name="*) echo "${extra[$i]#*=}"; return ;;
-    esac
-  done
+# max_inflight + queue of instance I as it resolved them (its defaults from its own count of
+# the cores and its environment), from its "event":"config" log line; empty if none.
+instance_capacity() {
+  local line inflight queue
+  line="$(grep -m 1 '"event":"config"' "$dir/instance-$1.log" 2>/dev/null || true)"
+  inflight="$(grep -o '"max_inflight":[0-9]*' <<<"$line" | head -n 1 | grep -o '[0-9]*$' || true)"
+  queue="$(grep -o '"queue":[0-9]*' <<<"$line" | head -n 1 | grep -o '[0-9]*$' || true)"
+  [[ -n "$inflight" && -n "$queue" ]] && echo $((inflight + queue))
+  return 0
 }
 
 do_start() {
@@ -193,11 +193,20 @@ do_start() {
   echo "$instances" >"$dir/instances"
 
   if [[ -z "$server_maxconn" ]]; then
-    local cores inflight queue
-    cores="$(nproc)"
-    inflight="$(serve_option --max-inflight)"; inflight="${inflight:-${ENYGMA_MAX_INFLIGHT:-$cores}}"
-    queue="$(serve_option --queue)"; queue="${queue:-${ENYGMA_QUEUE:-$((4 * inflight))}}"
-    server_maxconn=$((inflight + queue))
+    # As the instances report it (the same options on the same machine: they agree; if not, the
+    # smallest, so that no instance is sent more than it admits).
+    local capacity
+    for ((i = 1; i <= instances; i++)); do
+      capacity="$(instance_capacity "$i")"
+      if [[ -z "$capacity" ]]; then
+        echo "cluster.sh: no max_inflight and queue in $dir/instance-$i.log" >&2
+        do_stop
+        exit 1
+      fi
+      if [[ -z "$server_maxconn" ]] || ((capacity < server_maxconn)); then
+        server_maxconn=$capacity
+      fi
+    done
   fi
   # The template with its servers block replaced by this cluster's instances.
   awk -v servers="$servers" '

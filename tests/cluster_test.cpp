@@ -390,6 +390,36 @@ TEST_F(ClusterTest, StartIsRefusedWhileAnInstanceOfTheFolderRuns) {
   EXPECT_FALSE(process_ended(second));
 }
 
+// Bug: HAProxy's maxconn per instance was max-inflight + queue as the script guessed them (nproc,
+// which counts only the cores the script may run on; the server counts every core). Now it is
+// what the instance reports in its "event":"config" line. Run on one core (taskset) with the
+// server's defaults, where the two counts differ on a machine of several cores.
+TEST_F(HaproxyTest, ServerMaxconnIsWhatTheInstancesReport) {
+  if (!fs::exists("/usr/bin/taskset")) GTEST_SKIP() << "no taskset";
+  TempDir dir;
+  const std::string run = (dir.path() / "run").string();
+  const auto ports = free_ports(1);
+  Child script("/usr/bin/taskset",
+               {"-c", "0", cluster_script(), "start", "--instances", "1", "--lb-port",
+                std::to_string(ports[0]), "--stats-port", "0", "--first-port", "0", "--bin",
+                enygma::test::enygma_binary().string(), "--dir", run, "--", "--backend", "fake"},
+               {});
+  auto start = script.wait(120s);
+  std::istringstream log(read_all(run + "/instance-1.log"));
+  nlohmann::json config;
+  for (std::string line; std::getline(log, line);) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("event", "") == "config") config = j;
+  }
+  auto stop = run_cluster_script({"stop", "--dir", run});
+  ASSERT_EQ(start.exit_code, 0) << start.out << start.err;
+  EXPECT_EQ(stop.exit_code, 0) << stop.out << stop.err;
+  ASSERT_TRUE(config.is_object()) << read_all(run + "/instance-1.log");
+  const int capacity = config["max_inflight"].get<int>() + config["queue"].get<int>();
+  EXPECT_NE(start.out.find("(maxconn " + std::to_string(capacity) + " each)"), std::string::npos)
+      << start.out << "config: " << config.dump();
+}
+
 // Bug: HAProxy started without ENYGMA_LB_SERVER_MAXCONN (unset: no limit per instance, so
 // requests bounced between full instances instead of waiting at the balancer).
 TEST_F(HaproxyTest, ConfigurationRefusesToStartWithoutServerMaxconn) {
