@@ -36,15 +36,17 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       last = "--" + name;
       continue;
     }
-    if (!value_options.count(name)) return fail(program, "unknown option --" + name);
+    if (!value_options.count(name)) {
+      return fail(program, "unknown option --" + shown_on_one_line(name));
+    }
     if (!has_value) {
       if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
       value = argv[++i];
       // `--web --backend fake` is a forgotten value, not a folder named --backend
       if (value.rfind("--", 0) == 0) {
-        return fail(program, "--" + name + " needs a value, got the option " + value +
-                                 " (write --" + name + "=" + value +
-                                 " for a value that starts with --)");
+        return fail(program, "--" + name + " needs a value, got the option " +
+                                 shown_on_one_line(value) + " (write --" + name + "=" +
+                                 shown_on_one_line(value) + " for a value that starts with --)");
       }
     }
     if (value.empty() && !may_be_empty.count(name)) {
@@ -56,6 +58,20 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
   return true;
 }
 
+std::string shown_on_one_line(const std::string& text) {
+  std::string out;
+  for (unsigned char ch : text) {
+    if (ch >= 0x20 && ch < 0x7f) {
+      out += static_cast<char>(ch);
+    } else {
+      char hex[8];
+      snprintf(hex, sizeof hex, "\\x%02x", ch);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 Result<unsigned long> Args::get_uint(const std::string& name, unsigned long fallback,
                                      unsigned long lo, unsigned long hi) const {
   auto v = get(name);
@@ -63,7 +79,7 @@ Result<unsigned long> Args::get_uint(const std::string& name, unsigned long fall
   auto x = parse_unsigned(*v, hi);
   if (!x || *x < lo) {
     return make_error("--" + name + " must be an integer in " + std::to_string(lo) + ".." +
-                          std::to_string(hi) + ", got '" + *v + "'",
+                          std::to_string(hi) + ", got '" + shown_on_one_line(*v) + "'",
                       "usage", name);
   }
   return *x;

@@ -66,6 +66,10 @@ class Args {
 
 // A decimal integer without sign or spaces, at most `max`.
 std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned long max);
+
+// `text` as an error message may quote it on one line: control and non-ASCII bytes as \xNN (a
+// value given with a newline would otherwise split the message).
+std::string shown_on_one_line(const std::string& text);
 // "2-6", "2,3,6", "2-4,6" or "4" -> a sorted list of distinct k values within [lo, hi].
 std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
                                                   unsigned hi);

@@ -290,20 +290,7 @@ void usage(FILE* out) {
           kMaxConcurrency, kMaxSeconds);
 }
 
-// `text` as it can be shown on one line: control and non-ASCII bytes as \xNN.
-std::string shown(const std::string& text) {
-  std::string out;
-  for (unsigned char ch : text) {
-    if (ch >= 0x20 && ch < 0x7f) {
-      out += static_cast<char>(ch);
-    } else {
-      char hex[8];
-      snprintf(hex, sizeof hex, "\\x%02x", ch);
-      out += hex;
-    }
-  }
-  return out;
-}
+using enygma::native::shown_on_one_line;
 
 // One line naming the option and what is wrong with it; the exit code of a usage error.
 int usage_error(const std::string& why) {
@@ -384,18 +371,11 @@ int run_load(int argc, char** argv) {
   if (!url_text) return usage_error("--url is required");
   Url url;
   if (std::string why = parse_url(*url_text, url); !why.empty()) {
-    return usage_error("--url '" + shown(*url_text) + "': " + why);
+    return usage_error("--url '" + shown_on_one_line(*url_text) + "': " + why);
   }
-  unsigned concurrency = 1;
-  if (auto concurrency_text = args.get("concurrency")) {
-    auto value = enygma::native::parse_unsigned(*concurrency_text, kMaxConcurrency);
-    if (!value || *value == 0) {
-      return usage_error("--concurrency must be an integer in 1.." +
-                         std::to_string(kMaxConcurrency) + ", got '" + shown(*concurrency_text) +
-                         "'");
-    }
-    concurrency = static_cast<unsigned>(*value);
-  }
+  auto concurrency_option = args.get_uint("concurrency", 1, 1, kMaxConcurrency);
+  if (!concurrency_option) return usage_error(concurrency_option.error().message);
+  const unsigned concurrency = static_cast<unsigned>(*concurrency_option);
   std::chrono::milliseconds times[2];
   const char* time_options[2] = {"seconds", "timeout"};
   const char* time_defaults[2] = {"10", "300"};
@@ -405,7 +385,7 @@ int run_load(int argc, char** argv) {
     if (!time) {
       return usage_error("--" + std::string(time_options[i]) + " must be a time in 0.001.." +
                          std::to_string(kMaxSeconds) + " seconds (e.g. 10, 2.5, 500ms, 2m), got '" +
-                         shown(text) + "'");
+                         shown_on_one_line(text) + "'");
     }
     times[i] = *time;
   }
@@ -415,7 +395,7 @@ int run_load(int argc, char** argv) {
     auto pid = enygma::native::parse_unsigned(*pid_text, kMaxPid);
     if (!pid || *pid == 0) {
       return usage_error("--server-pid must be a process id in 1.." + std::to_string(kMaxPid) +
-                         ", got '" + shown(*pid_text) + "'");
+                         ", got '" + shown_on_one_line(*pid_text) + "'");
     }
     server_pid = static_cast<long>(*pid);
   }
@@ -423,7 +403,7 @@ int run_load(int argc, char** argv) {
   std::string method = args.get_or("method", body_file ? "POST" : "GET");
   if (!valid_method(method)) {
     return usage_error("--method must be an HTTP method such as GET or POST, got '" +
-                       shown(method) + "'");
+                       shown_on_one_line(method) + "'");
   }
 
   http::request<http::string_body> request;

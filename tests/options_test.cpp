@@ -1,0 +1,44 @@
+// The native commands' option parsing: every message is one line naming the option, whatever
+// the value given (a newline or a terminal's escape sequence in it is shown as \xNN).
+#include "native/common/options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace enygma::native {
+namespace {
+
+Args parsed(std::vector<std::string> words, bool expect_ok = true) {
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  Args args;
+  EXPECT_EQ(args.parse(static_cast<int>(argv.size()), argv.data(), {"threads", "keys"}), expect_ok);
+  return args;
+}
+
+TEST(Options, AnIntegerOutOfRangeIsQuotedOnOneLine) {
+  Args args = parsed({"enygma", "--threads", "2\nX\x1b[2J"});
+  auto threads = args.get_uint("threads", 1, 1, 64);
+  ASSERT_FALSE(threads.ok());
+  EXPECT_EQ(threads.error().message,
+            "--threads must be an integer in 1..64, got '2\\x0aX\\x1b[2J'");
+  EXPECT_EQ(threads.error().field, "threads");
+  EXPECT_EQ(*parsed({"enygma", "--threads=7"}).get_uint("threads", 1, 1, 64), 7u);
+}
+
+TEST(Options, UnknownOptionsAndForgottenValuesAreQuotedOnOneLine) {
+  EXPECT_EQ(parsed({"enygma", "--thr\neads", "2"}, false).error(), "unknown option --thr\\x0aeads");
+  EXPECT_EQ(parsed({"enygma", "--keys", "--x\ny"}, false).error(),
+            "--keys needs a value, got the option --x\\x0ay (write --keys=--x\\x0ay for a value "
+            "that starts with --)");
+}
+
+TEST(Options, ShownOnOneLineKeepsPrintableAsciiAndEscapesTheRest) {
+  EXPECT_EQ(shown_on_one_line("k=6, ok"), "k=6, ok");
+  EXPECT_EQ(shown_on_one_line(std::string("a\0b\t\x7f\xc3\xa9", 7)), "a\\x00b\\x09\\x7f\\xc3\\xa9");
+}
+
+}  // namespace
+}  // namespace enygma::native
