@@ -22,7 +22,11 @@
 #include "core/r1cs/iden3_binfile.hpp"
 #include "core/r1cs/r1cs_file.hpp"
 #include "core/r1cs/wtns_file.hpp"
+#include "core/registry/circuit_prover.hpp"
+#include "core/registry/registry.hpp"
+#include "support/curve_points.hpp"
 #include "support/random_r1cs.hpp"
+#include "support/subprocess.hpp"
 
 namespace enygma {
 namespace {
@@ -491,6 +495,67 @@ std::vector<uint8_t> read_fixture(const std::string& name) {
   std::ifstream in(std::string(ENYGMA_SOURCE_DIR).append("/tests/interop/fixtures/").append(name),
                    std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A zkey whose points are all on their curves may still make no valid proof: H queries of
+// another setup (two points swapped) or a B2 point outside G2's subgroup import without error,
+// and the keys' own proof shows it (check_keys_prove); `enygma import-zkey` refuses them before
+// it writes a key file (it wrote keys whose every proof failed verification, exit 0).
+TEST(ZkeyImport, KeysThatMakeNoValidProofAreRefusedByTheirOwnProof) {
+  const CircuitId id = *parse_circuit_id("transfer-k2");
+  const R1cs& r1cs = circuit_r1cs(id);
+  ThreadPool pool(2);
+  const uint8_t seed[] = {'z', 'k', 'e', 'y'};
+  const Groth16Keys keys =
+      groth16_setup_insecure_from_seed(r1cs, seed, pool, DomainSizes::kPowerOfTwo);
+  auto checked = [&](const Groth16Keys& k) {
+    return check_keys_prove(id, serialize_proving_key(k.pk, id.key_name()),
+                            serialize_verifying_key(k.vk, id.key_name()), pool);
+  };
+  EXPECT_TRUE(checked(keys).ok()) << checked(keys).error().message;
+  Groth16Keys swapped_h = keys;
+  std::vector<G1Affine> h(keys.pk.h.begin(), keys.pk.h.end());
+  std::swap(h[0], h[1]);
+  swapped_h.pk.h = std::move(h);
+  Groth16Keys b2_outside = keys;
+  std::vector<G2Affine> b2(keys.pk.b2.points.begin(), keys.pk.b2.points.end());
+  TestRng rng(7);
+  b2[1] = test::random_twist_point(rng);
+  b2_outside.pk.b2.points = std::move(b2);
+  test::TempDir tmp;
+  for (const auto& [name, bad] :
+       {std::pair{"swapped H", &swapped_h}, {"B2 outside G2", &b2_outside}}) {
+    auto imported = import_zkey(write_test_zkey(*bad, r1cs), r1cs, pool);
+    ASSERT_TRUE(imported.ok()) << name << ": " << imported.error().message;  // on their curves
+    Status st = checked(imported->keys);
+    ASSERT_FALSE(st.ok()) << name;
+    EXPECT_EQ(st.error().rule, "key") << name;
+    EXPECT_NE(st.error().message.find("make proofs that do not verify"), std::string::npos)
+        << name << ": " << st.error().message;
+    std::ofstream(tmp / "bad.zkey", std::ios::binary)
+        .write(reinterpret_cast<const char*>(write_test_zkey(*bad, r1cs).data()),
+               std::streamsize(write_test_zkey(*bad, r1cs).size()));
+    auto r = test::run_enygma(
+        {"import-zkey", "--k", "2", "--zkey", tmp / "bad.zkey", "--out", tmp / "keys"});
+    EXPECT_EQ(r.exit_code, 1) << name << ": " << r.err;
+    EXPECT_NE(r.err.find("do not verify"), std::string::npos) << name << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(tmp / "keys/transfer-k2.pk")) << name;
+  }
+  const auto good = write_test_zkey(keys, r1cs);
+  std::ofstream(tmp / "good.zkey", std::ios::binary)
+      .write(reinterpret_cast<const char*>(good.data()), std::streamsize(good.size()));
+  auto r = test::run_enygma(
+      {"import-zkey", "--k", "2", "--zkey", tmp / "good.zkey", "--out", tmp / "keys"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(tmp / "keys/transfer-k2.pk"));
+  // --check-vk names the member of verification_key.json that differs
+  VerifyingKey other_delta = keys.vk;
+  other_delta.delta2 = keys.vk.gamma2;
+  std::ofstream(tmp / "vk.json") << verifying_key_to_snarkjs_json(other_delta);
+  r = test::run_enygma({"import-zkey", "--k", "2", "--zkey", tmp / "good.zkey", "--out",
+                        tmp / "keys2", "--check-vk", tmp / "vk.json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("(its vk_delta_2 differs)"), std::string::npos) << r.err;
 }
 
 TEST(ZkeyImport, RealSnarkjsCeremonyImportsProvesAndMatchesSnarkjs) {

@@ -209,4 +209,26 @@ Status CircuitProver::verify(const Proof& proof, std::span<const Fr> public_inpu
   return groth16_verify(prepared(), proof, public_inputs, pool);
 }
 
+Status check_keys_prove(const CircuitId& circuit, std::span<const uint8_t> pk_file,
+                        std::span<const uint8_t> vk_file, ThreadPool& pool) {
+  auto prover = CircuitProver::load(circuit, pk_file, vk_file, pool);
+  if (!prover) return prover.error();
+  const std::array<uint8_t, 32> seed{};  // the request is public test data
+  auto request = circuit.family->make_request(circuit.k, seed, 0);
+  if (!request) return request.error();
+  auto proof = (*prover)->prove_request(*request, pool);
+  if (!proof) {
+    return make_error("the keys of " + circuit.str() + " make no proof: " + proof.error().message,
+                      "key");
+  }
+  if (Status st = (*prover)->verify_response(proof->response_json, pool); !st) {
+    return make_error("the keys of " + circuit.str() + " make proofs that do not verify (" +
+                          st.error().message +
+                          "): a proving key point outside its subgroup, or queries of another "
+                          "setup (run snarkjs zkey verify)",
+                      "key");
+  }
+  return ok_status();
+}
+
 }  // namespace enygma

@@ -102,4 +102,13 @@ class CircuitProver {
   mutable PreparedVerifyingKey pvk_;
 };
 
+// Whether keys from elsewhere (a ceremony's zkey) make valid proofs: one proof of a request the
+// circuit's wallet makes from a fixed seed, verified with the verifying key. Their points may be
+// on their curves and still make no valid proof (a B2 point outside G2's subgroup, H or C
+// queries of another setup, a domain of another size), which `snarkjs zkey verify` finds from
+// the ceremony's transcript; this finds it from the keys alone, before they are used. Errors
+// (rule "key") say what failed.
+Status check_keys_prove(const CircuitId& circuit, std::span<const uint8_t> pk_file,
+                        std::span<const uint8_t> vk_file, ThreadPool& pool);
+
 }  // namespace enygma

@@ -9,6 +9,7 @@
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
 #include "core/groth16/zkey_import.hpp"
+#include "core/registry/circuit_prover.hpp"
 #include "core/registry/registry.hpp"
 #include "native/cli/commands.hpp"
 #include "native/cli/output.hpp"
@@ -82,21 +83,33 @@ int run_import_zkey(int argc, char** argv) {
     if (!published) {  // not a verifying key: a bad --check-vk file, not a refused request
       return cli::fail(make_error(*vk_path + ": " + published.error().message, "key", "check-vk"));
     }
-    if (published->num_public != keys.vk.num_public || published->ic != keys.vk.ic ||
-        published->alpha1 != keys.vk.alpha1 || published->beta2 != keys.vk.beta2 ||
-        published->gamma2 != keys.vk.gamma2 || published->delta2 != keys.vk.delta2) {
-      return cli::fail(
-          make_error(*vk_path + " is not the verifying key of " + *zkey_path, "key", "check-vk"));
+    // the first member that differs, as verification_key.json names it
+    const char* differs = published->num_public != keys.vk.num_public ? "nPublic"
+                          : published->ic != keys.vk.ic               ? "IC"
+                          : published->alpha1 != keys.vk.alpha1       ? "vk_alpha_1"
+                          : published->beta2 != keys.vk.beta2         ? "vk_beta_2"
+                          : published->gamma2 != keys.vk.gamma2       ? "vk_gamma_2"
+                          : published->delta2 != keys.vk.delta2       ? "vk_delta_2"
+                                                                      : nullptr;
+    if (differs) {
+      return cli::fail(make_error(*vk_path + " is not the verifying key of " + *zkey_path +
+                                      " (its " + differs + " differs)",
+                                  "key", "check-vk"));
     }
   }
 
   const std::string name = circuit->key_name();
   const std::string pk_path = native::proving_key_path(*dir, *circuit);
   const std::string vk_path = native::verifying_key_path(*dir, *circuit);
-  if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
-  // Both or neither: a failed write (a full disk) keeps the pair that was there.
   const std::vector<uint8_t> pk_bytes = serialize_proving_key(keys.pk, name),
                              vk_bytes = serialize_verifying_key(keys.vk, name);
+  // Points on their curves may still make no valid proof (check_keys_prove): refused before any
+  // file is written, not found by the first verification of a served proof.
+  if (auto st = check_keys_prove(*circuit, pk_bytes, vk_bytes, pool); !st) {
+    return cli::fail(native::naming_file(st.error(), *zkey_path));
+  }
+  if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
+  // Both or neither: a failed write (a full disk) keeps the pair that was there.
   const native::OutputFile pair[] = {{pk_path, pk_bytes.data(), pk_bytes.size()},
                                      {vk_path, vk_bytes.data(), vk_bytes.size()}};
   if (auto st = native::write_output_files(pair); !st) return cli::fail(st.error());
