@@ -793,6 +793,10 @@ TEST(Cli, ExportsSnarkjsFormats) {
   TempDir tmp;
   auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys().path().string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // development keys: said on stderr, as export-solidity says it
+  EXPECT_NE(r.err.find("enygma export-vk: WARNING: this verifying key comes from insecure"),
+            std::string::npos)
+      << r.err;
   auto vk = nlohmann::json::parse(r.out);
   EXPECT_EQ(vk["protocol"], "groth16");
   EXPECT_EQ(vk["nPublic"], 18);

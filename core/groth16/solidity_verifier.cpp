@@ -129,6 +129,7 @@ bool is_usable_contract_name(std::string_view name) {
       // built-ins (a contract named so shadows them)
       "msg", "block", "tx", "abi", "assert", "require", "keccak256", "sha256", "ripemd160",
       "ecrecover", "addmod", "mulmod", "gasleft", "blockhash", "blobhash", "selfdestruct", "now",
+      "sha3", "suicide",
       // reserved for future use
       "after", "alias", "apply", "auto", "byte", "case", "copyof", "default", "define", "final",
       "implements", "in", "inline", "let", "macro", "match", "mutable", "null", "of", "partial",

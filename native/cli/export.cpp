@@ -45,6 +45,7 @@ int run_export_vk(int argc, char** argv) {
   } else {
     fputs(text.c_str(), stdout);
   }
+  cli::warn_if_insecure_verifying_key("export-vk", (*prover)->verifying_key().insecure_dev);
   return 0;
 }
 

@@ -121,12 +121,7 @@ int run_export_solidity(int argc, char** argv) {
           cli::json_string(options.contract_name).c_str(),
           cli::json_string(header->circuit_name).c_str(), vk->num_public,
           vk->insecure_dev ? "true" : "false", cli::json_string(*out).c_str());
-  if (vk->insecure_dev) {
-    fputs(
-        "enygma export-solidity: WARNING: this verifying key comes from insecure development "
-        "keys (a seeded setup or a zkey without contribution); never deploy it\n",
-        stderr);
-  }
+  cli::warn_if_insecure_verifying_key("export-solidity", vk->insecure_dev);
   return 0;
 }
 

@@ -19,6 +19,14 @@ std::string json_string(const std::string& s) {
   return json_text(nlohmann::json(s));
 }
 
+void warn_if_insecure_verifying_key(const char* command, bool insecure_dev) {
+  if (!insecure_dev) return;
+  fprintf(stderr,
+          "enygma %s: WARNING: this verifying key comes from insecure development keys (a "
+          "seeded setup or a zkey without contribution); never deploy it\n",
+          command);
+}
+
 FILE* summary_stream(const std::string& out) {
   if (out == "-") return stderr;
   struct stat named {

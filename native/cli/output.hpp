@@ -42,6 +42,10 @@ int write_request_text(const native::Args& args, std::string& text);
 // /dev/stdout), so as not to corrupt it.
 FILE* summary_stream(const std::string& out);
 
+// A verifying key written out for others (export-vk, export-solidity) from insecure
+// development keys: a warning on stderr, naming the command, that it must never be deployed.
+void warn_if_insecure_verifying_key(const char* command, bool insecure_dev);
+
 // `"circuit":"transfer-k6","k":6` (k only for a family with k): the circuit in a JSON summary.
 std::string circuit_json_fields(const CircuitId& circuit);
 
