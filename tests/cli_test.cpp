@@ -466,6 +466,14 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
       {"import-zkey", "--k", "2", "--zkey", large / "big.zkey", "--out", large / "imported"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("big.zkey: not a snarkjs .zkey file"), std::string::npos) << r.err;
+  write(large / "big.zkey", "zkey");  // a zkey's magic: refused by its size, not read first
+  std::filesystem::resize_file(large / "big.zkey", uintmax_t(8) << 30);
+  r = run_enygma(
+      {"import-zkey", "--k", "2", "--zkey", large / "big.zkey", "--out", large / "imported"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("big.zkey: 8589934592 bytes is more than a zkey of transfer-k2 can hold ("),
+            std::string::npos)
+      << r.err;
 
   // k=2 keys offered as k=3 keys
   TempDir foreign;

@@ -353,6 +353,16 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
   bad = good;
   for (int i = 0; i < 4; ++i) bad[alpha - 4 + i] = i == 0 ? 0 : 1;  // domain size not 2^k
   EXPECT_NE(field(bad).find("domainSize"), std::string::npos);
+  bad = good;  // twice snarkjs's domain (a power of two, large enough): its proofs do not verify
+  {
+    const uint32_t n = uint32_t(zkey_domain_size(f.rc.r1cs)) * 2;
+    for (int i = 0; i < 4; ++i) bad[alpha - 4 + i] = uint8_t(n >> (8 * i));
+  }
+  EXPECT_NE(field(bad).find("domainSize: zkey: domain size " +
+                            std::to_string(2 * zkey_domain_size(f.rc.r1cs)) + " is not " +
+                            std::to_string(zkey_domain_size(f.rc.r1cs)) + ", the smallest"),
+            std::string::npos)
+      << field(bad);
   bad = good;
   bad.resize(bad.size() - 1);
   EXPECT_NE(field(bad).find("past the end"), std::string::npos);

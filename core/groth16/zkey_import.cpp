@@ -359,14 +359,15 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
   if (uint64_t(h.num_public) + 1 > h.num_vars) {
     return zkey_error("more public inputs than wires", "header.nPublic");
   }
-  unsigned log_n = 0;
-  while (log_n < 28 && (uint32_t(1) << log_n) < h.domain_size) ++log_n;
+  // snarkjs's domain: the smallest power of two of at least the rows (a larger one makes
+  // proofs that do not verify). H lives on the 2n-th roots, and Fr has 2^28-th roots: n <= 2^27.
   const size_t rows = r1cs.num_constraints() + r1cs.num_public + 1;
-  // H lives on the 2n-th roots, and Fr has 2^28-th roots: n <= 2^27.
-  if ((uint32_t(1) << log_n) != h.domain_size || log_n > 27 || h.domain_size < rows) {
-    return zkey_error("domain size " + std::to_string(h.domain_size) +
-                          " is not a power of two of at least " + std::to_string(rows) +
-                          " rows (constraints + public inputs + 1) and at most 2^27",
+  const uint64_t domain = zkey_domain_size(r1cs);
+  if (h.domain_size != domain || domain > (uint64_t(1) << 27)) {
+    return zkey_error("domain size " + std::to_string(h.domain_size) + " is not " +
+                          std::to_string(domain) + ", the smallest power of two of at least " +
+                          std::to_string(rows) +
+                          " rows (constraints + public inputs + 1), at most 2^27",
                       "header.domainSize");
   }
 
@@ -473,6 +474,22 @@ Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs
   pk.shape = std::make_shared<const ConstraintShape>(ConstraintShape::from_r1cs(r1cs));
   pk.h = std::move(*hq);
   return out;
+}
+
+uint64_t zkey_domain_size(const R1cs& r1cs) {
+  const uint64_t rows = uint64_t(r1cs.num_constraints()) + r1cs.num_public + 1;
+  uint64_t n = 1;
+  while (n < rows) n <<= 1;
+  return n;
+}
+
+uint64_t zkey_size_bound(const R1cs& r1cs) {
+  const uint64_t vars = r1cs.num_wires, pub = r1cs.num_public;
+  const uint64_t coefficients = r1cs.a.terms.size() + r1cs.b.terms.size() + pub + 1;
+  const uint64_t sections = 10 * 12 + 4 + (4 + 32) * 2 + 12 + 3 * 64 + 3 * 128;  // and header
+  return sections + (pub + 1) * 64 + 4 + coefficients * 44 +
+         vars * (64 + 64 + 128 + 64) +  // A, B1, B2, C (at most one point per wire each)
+         zkey_domain_size(r1cs) * 64 + (uint64_t(64) << 20);  // H, contribution records
 }
 
 }  // namespace enygma

@@ -82,6 +82,13 @@ struct ImportedZkey {
 Result<ImportedZkey> import_zkey(std::span<const uint8_t> zkey, const R1cs& r1cs, ThreadPool& pool,
                                  const ZkeyImportOptions& options = {});
 
+// snarkjs's domain for a circuit: the smallest power of two of at least its rows (constraints
+// + public inputs + 1); import_zkey refuses another.
+uint64_t zkey_domain_size(const R1cs& r1cs);
+// The most bytes a zkey of this circuit can hold (its sections at their sizes for r1cs, and up
+// to 64 MiB of contribution records): a larger file is refused before it is read.
+uint64_t zkey_size_bound(const R1cs& r1cs);
+
 // The snarkjs way to print a 64-byte hash: 4 lines of 4 groups of 8 hex digits.
 std::string format_zkey_hash(const std::array<uint8_t, 64>& hash);
 

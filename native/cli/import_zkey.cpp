@@ -67,12 +67,22 @@ int run_import_zkey(int argc, char** argv) {
         make_error("not a snarkjs .zkey file (it does not start with \"zkey\")", "zkey"),
         *zkey_path));
   }
+  // and its size against what a zkey of this circuit can hold (a large file named by mistake, or
+  // made for a larger circuit, is not read into memory first)
+  const R1cs& r1cs = circuit_r1cs(*circuit);
+  if (const uint64_t bound = zkey_size_bound(r1cs); head->size > bound) {
+    return cli::fail(native::naming_file(
+        make_error(std::to_string(head->size) + " bytes is more than a zkey of " + circuit->str() +
+                       " can hold (" + std::to_string(bound) + ")",
+                   "zkey"),
+        *zkey_path));
+  }
   auto zkey = native::read_file(*zkey_path);
   if (!zkey) return cli::fail(zkey.error());
   ThreadPool pool(static_cast<unsigned>(*threads));
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
-  auto imported = import_zkey(*zkey, circuit_r1cs(*circuit), pool, options);
+  auto imported = import_zkey(*zkey, r1cs, pool, options);
   if (!imported) return cli::fail(native::naming_file(imported.error(), *zkey_path));
   const Groth16Keys& keys = imported->keys;
 
