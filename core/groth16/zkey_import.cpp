@@ -43,12 +43,15 @@ bool decode_g2(const uint8_t* p, G2Affine& out) {
          decode_fp(p + 96, out.y.c1) && out.is_on_curve();
 }
 
+// A point of a query section: G1's (on the curve: its cofactor is 1) or G2's, whose points
+// must also be in the order-r subgroup (a B2 point outside it makes every proof using its wire
+// fail verification, and no proof shows it for a wire its witness leaves 0).
 template <class Affine>
 bool decode_point(const uint8_t* p, Affine& out) {
   if constexpr (std::is_same_v<Affine, G1Affine>) {
     return decode_g1(p, out);
   } else {
-    return decode_g2(p, out);
+    return decode_g2(p, out) && g2_is_in_subgroup(out);
   }
 }
 
@@ -83,9 +86,11 @@ Result<std::vector<Affine>> decode_points(std::span<const uint8_t> body, size_t 
       },
       1024);
   if (bad.load() != count) {
-    return zkey_error("point " + std::to_string(bad.load()) + " of section " + name +
-                          " is not a curve point with reduced coordinates",
-                      name);
+    return zkey_error(
+        "point " + std::to_string(bad.load()) + " of section " + name + " is not " +
+            (std::is_same_v<Affine, G1Affine> ? "a G1 point" : "a G2 point of order r") +
+            " with reduced coordinates",
+        name);
   }
   return points;
 }
