@@ -338,8 +338,7 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
   bad = good;
   const size_t alpha = header_body + 4 + 32 + 4 + 32 + 12;
   bad[alpha] ^= 1;  // alpha off the curve
-  EXPECT_EQ(field(bad),
-            "header: zkey: a header point (alpha, beta, gamma, delta) is not on its curve");
+  EXPECT_EQ(field(bad), "header.alpha1: zkey: the header point alpha1 is not on its curve");
   // alpha's y as y + q: the same point in a coordinate that is not below q (one zkey, two
   // encodings): refused by the range check, not by the curve equation, which it satisfies
   bad = good;
@@ -348,8 +347,7 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
     ASSERT_EQ(add_carry(y_plus_q, y, Fp::kModulus), 0u);
     u256_to_le_bytes(y_plus_q, &bad[alpha + 32]);
   }
-  EXPECT_EQ(field(bad),
-            "header: zkey: a header point (alpha, beta, gamma, delta) is not on its curve");
+  EXPECT_EQ(field(bad), "header.alpha1: zkey: the header point alpha1 is not on its curve");
   bad = good;
   for (int i = 0; i < 4; ++i) bad[alpha - 4 + i] = i == 0 ? 0 : 1;  // domain size not 2^k
   EXPECT_NE(field(bad).find("domainSize"), std::string::npos);

@@ -25,14 +25,16 @@ Status check_proof_and_prepare_b(const Proof& proof, G2Prepared& b) {
 Status validate_verifying_key_points(const VerifyingKey& vk) {
   auto bad = [](const std::string& what) { return make_error("verifying key: " + what, "key"); };
   if (!vk.alpha1.is_on_curve() || vk.alpha1.is_infinity()) return bad("alpha is not a G1 point");
-  for (const auto* p : {&vk.beta2, &vk.gamma2, &vk.delta2}) {
+  const std::pair<const G2Affine*, const char*> g2[] = {
+      {&vk.beta2, "beta"}, {&vk.gamma2, "gamma"}, {&vk.delta2, "delta"}};
+  for (const auto& [p, name] : g2) {
     if (p->is_infinity() || !p->is_on_curve() || !g2_is_in_subgroup(*p)) {
-      return bad("beta, gamma or delta is not a G2 point of order r");
+      return bad(std::string(name) + " is not a G2 point of order r");
     }
   }
   if (uint64_t(vk.ic.size()) != uint64_t(vk.num_public) + 1) return bad("IC has the wrong length");
-  for (const auto& p : vk.ic) {
-    if (!p.is_on_curve()) return bad("an IC point is not on the curve");
+  for (size_t i = 0; i < vk.ic.size(); ++i) {
+    if (!vk.ic[i].is_on_curve()) return bad("IC[" + std::to_string(i) + "] is not on the curve");
   }
   return ok_status();
 }

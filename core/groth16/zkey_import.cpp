@@ -157,10 +157,16 @@ Result<Header> read_header(const iden3::BinFile& file) {
   }
   const uint8_t* p = pts.data();
   // order in the file: alpha1, beta1, beta2, gamma2, delta1, delta2
-  if (!decode_g1(p, h.alpha1) || !decode_g1(p + 64, h.beta1) || !decode_g2(p + 128, h.beta2) ||
-      !decode_g2(p + 256, h.gamma2) || !decode_g1(p + 384, h.delta1) ||
-      !decode_g2(p + 448, h.delta2)) {
-    return zkey_error("a header point (alpha, beta, gamma, delta) is not on its curve", "header");
+  const char* off_curve = !decode_g1(p, h.alpha1)         ? "alpha1"
+                          : !decode_g1(p + 64, h.beta1)   ? "beta1"
+                          : !decode_g2(p + 128, h.beta2)  ? "beta2"
+                          : !decode_g2(p + 256, h.gamma2) ? "gamma2"
+                          : !decode_g1(p + 384, h.delta1) ? "delta1"
+                          : !decode_g2(p + 448, h.delta2) ? "delta2"
+                                                          : nullptr;
+  if (off_curve) {
+    return zkey_error(std::string("the header point ") + off_curve + " is not on its curve",
+                      std::string("header.") + off_curve);
   }
   return h;
 }
