@@ -22,6 +22,16 @@
     return value === null ? 'null' : 'a value of type ' + typeof value;
   }
 
+  // Bytes as this glue takes them: a Uint8Array (a Node Buffer is one), an ArrayBuffer or
+  // another view read as its bytes; null for anything else (a text, an array of numbers, which
+  // the heap's set() would take as zeros or values mod 256).
+  function bytesOf(value) {
+    if (value instanceof Uint8Array) return value;
+    if (value instanceof ArrayBuffer) return new Uint8Array(value);
+    if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    return null;
+  }
+
   function bindAbi(M) {
     var memory = M.enygmaMemory();
     var encoder = new TextEncoder();
@@ -62,14 +72,13 @@
       if (!ptr) throw new Error('enygma: out of memory (' + size + ' bytes)');
       return ptr;
     }
-    // Bytes as this glue takes them: a Uint8Array (a Node Buffer is one), or an ArrayBuffer or
-    // another view read as its bytes; anything else (a text, an array of numbers, which the
-    // heap's set() would take as zeros or values mod 256) is refused.
+    // bytesOf's, or a TypeError naming the kind of value given, never the value (a key or a
+    // seed given as text).
     function byteView(bytes) {
-      if (bytes instanceof Uint8Array) return bytes;
-      if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-      if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      throw new TypeError('enygma: bytes must be a Uint8Array, an ArrayBuffer or a view of one, not ' + shown(bytes));
+      var view = bytesOf(bytes);
+      if (view) return view;
+      var kind = bytes === null ? 'null' : Array.isArray(bytes) ? 'an array' : 'a value of type ' + typeof bytes;
+      throw new TypeError('enygma: bytes must be a Uint8Array, an ArrayBuffer or a view of one, not ' + kind);
     }
     function copyIn(bytes) {
       var ptr = allocate(bytes.length);
@@ -391,6 +400,7 @@
 
   var api = {
     bindAbi: bindAbi,
+    bytesOf: bytesOf,
     shown: shown,
     STATUS: STATUS,
     STATUS_NAMES: STATUS_NAMES,

@@ -125,13 +125,6 @@ function circuitOf(args) {
     : 'circuit must be a circuit id (a text, or a number k), not ' + EnygmaAbi.shown(args.circuit));
 }
 
-// The bytes of an ArrayBuffer or of a view of one (a typed array, a DataView), else null.
-function bytesOf(value) {
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  return null;
-}
-
 // A seed's kind for an error, never its value (a wallet's seed may be a number by mistake).
 function kindOf(value) {
   if (value === null) return 'null';
@@ -934,7 +927,7 @@ var ops = {
   makeRequest: function (id, args) {
     var seed = null;
     if (args.seed != null) {
-      seed = typeof args.seed === 'string' && args.seed ? abi.testSeedFromText(args.seed) : bytesOf(args.seed);
+      seed = typeof args.seed === 'string' && args.seed ? abi.testSeedFromText(args.seed) : EnygmaAbi.bytesOf(args.seed);
       if (!seed) {
         throw argumentFailure('seed', 'seed must be a nonempty text or 32 bytes (a Uint8Array or an ArrayBuffer), not ' + kindOf(args.seed));
       }

@@ -1675,7 +1675,9 @@ test('the glue takes bytes as bytes only: an ArrayBuffer or any view as its byte
   for (const bad of ['abc', [1, 2, 3], { length: 3 }, 42]) {
     assert.throws(() => abi.blake2b256(bad), /bytes must be a Uint8Array/, String(bad));
   }
-  assert.throws(() => abi.loadKeys(K, 'not a key', keys.vk), /bytes must be a Uint8Array/);
+  // the kind of value named, never the value (a key or a seed given as text)
+  assert.throws(() => abi.loadKeys(K, 'secret 8123456789', keys.vk),
+    (e) => /bytes must be a Uint8Array, an ArrayBuffer or a view of one, not a value of type string$/.test(e.message));
   assert.throws(() => abi.makeRequest(K, Array(32).fill(1), 0), /bytes must be a Uint8Array/);
 });
 
