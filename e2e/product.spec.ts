@@ -668,27 +668,34 @@ test('the prover warms up when idle and stops for the page\'s operations; warmVe
 });
 
 // A page that moves to another circuit before the warm-ups ran a round on the first one's keys
-// (the demo, switched at once): both warm up on the keys loaded next (they stayed on the keys
-// gone, and stopped).
+// (the demo, switched at once), unloading the old keys before or after loading the new ones:
+// both warm up on the keys still loaded (they stayed on the keys gone, and stopped).
 test('warm-ups whose keys are unloaded before their first round run on the keys loaded next', async ({ page }) => {
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {
     const { Enygma } = await import('/enygma/index.mjs');
-    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 3, warmProver: 1 });
-    await e.loadKeys('transfer-k2');
-    await e.unloadKeys('transfer-k2');
-    await e.loadKeys('deposit-k2');
-    let v = await e.verifierWarmup();
-    let p = await e.proverWarmup();
-    for (const t0 = Date.now(); (v.state !== 'done' || p.state !== 'done') && Date.now() - t0 < 60000;) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      [v, p] = [await e.verifierWarmup(), await e.proverWarmup()];
+    // the old circuit unloaded first, then the new one loaded; or the new one loaded first
+    const orders = [['unload', 'load'], ['load', 'unload']];
+    const out = [];
+    for (const order of orders) {
+      const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 3, warmProver: 1 });
+      await e.loadKeys('transfer-k2');
+      for (const step of order) await (step === 'load' ? e.loadKeys('deposit-k2') : e.unloadKeys('transfer-k2'));
+      let v = await e.verifierWarmup();
+      let p = await e.proverWarmup();
+      for (const t0 = Date.now(); (v.state !== 'done' || p.state !== 'done') && Date.now() - t0 < 60000;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        [v, p] = [await e.verifierWarmup(), await e.proverWarmup()];
+      }
+      e.terminate();
+      out.push({ v, p });
     }
-    e.terminate();
-    return { v, p };
+    return out;
   });
-  expect(r.v).toMatchObject({ state: 'done', rounds: 3, error: null });
-  expect(r.p).toMatchObject({ state: 'done', rounds: 1, circuit: 'deposit-k2', error: null });
+  for (const { v, p } of r) {
+    expect(v).toMatchObject({ state: 'done', rounds: 3, error: null });
+    expect(p).toMatchObject({ state: 'done', rounds: 1, circuit: 'deposit-k2', error: null });
+  }
 });
 
 test('twenty proofs in a row, one cancelled, leave the memory idle; a proof asked for during another waits for it', async ({ page }) => {

@@ -583,6 +583,7 @@ function verifierLoadFlags() {
 }
 
 function warmupStart(circuit) {
+  loadedCircuits[circuit] = true;
   if (proverWarmup.state === 'waiting') {
     proverWarmup.circuit = circuit;
     proverWarmup.state = 'running';
@@ -597,14 +598,21 @@ function warmupStart(circuit) {
   warmupSchedule();
 }
 
-// Keys unloaded: a warm-up running on them waits for the next keys loaded (warmupStart), which
-// it then runs on (a page that moves to another circuit before the first round).
+// The circuits whose keys are loaded (circuitOf's ids): where a warm-up may run.
+var loadedCircuits = {};
+
+// Keys unloaded: a warm-up running on them goes on with other keys still loaded, else waits for
+// the next keys loaded (warmupStart) (a page that moves to another circuit before the first
+// round: loading the new one first, or unloading the old one first).
 function warmupForget(circuit) {
+  delete loadedCircuits[circuit];
   if (proverWarmup.state === 'running' && proverWarmup.circuit === circuit) proverWarmup.state = 'waiting';
   if (warmup.state === 'running' && warmupInput && warmupInput.circuit === circuit) {
     warmup.state = 'waiting';
     warmupInput = null;
   }
+  var other = Object.keys(loadedCircuits)[0];
+  if (other !== undefined) warmupStart(other);
 }
 
 // One timer at a time; an operation that arrives meanwhile makes the round wait for its end
