@@ -391,9 +391,11 @@ function instantiateModule(imports, buildVersion, id) {
   startingStep(id, 'the answer to GET ' + url);
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
-    var total = Number(response.headers.get('Content-Length')) || 0;
+    // (with a Content-Encoding, Content-Length counts the encoded bytes, not those read)
+    var total = response.headers.get('Content-Encoding') ? 0 : Number(response.headers.get('Content-Length')) || 0;
+    var compiled = false; // then the start waits for the next step, not for these bytes
     watchBody(response, function (loaded) {
-      startingStep(id, 'the body of ' + url + ' (' + loaded + (total ? ' of ' + total : '') + ' bytes received)');
+      if (!compiled) startingStep(id, 'the body of ' + url + ' (' + loaded + (total ? ' of ' + total : '') + ' bytes received)');
     });
     // Without a version the bytes are read twice (compiled and hashed); with one, only compiled.
     var bytes = versioned ? null : response.clone().arrayBuffer();
@@ -408,6 +410,9 @@ function instantiateModule(imports, buildVersion, id) {
         return WebAssembly.instantiate(b, imports);
       });
     });
+    instantiated.then(function () {
+      compiled = true;
+    }, function () {});
     if (versioned) return Promise.all([instantiated, 'build ' + buildVersion + ' ' + MODULE_SCRIPT]);
     var digest = bytes.then(function (b) {
       return self.crypto && crypto.subtle ? crypto.subtle.digest('SHA-256', b).then(function (d) {
