@@ -14,7 +14,8 @@ Args parsed(std::vector<std::string> words, bool expect_ok = true) {
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   Args args;
-  EXPECT_EQ(args.parse(static_cast<int>(argv.size()), argv.data(), {"threads", "keys"}), expect_ok);
+  EXPECT_EQ(args.parse(static_cast<int>(argv.size()), argv.data(), {"threads", "keys", "k"}),
+            expect_ok);
   return args;
 }
 
@@ -33,6 +34,15 @@ TEST(Options, UnknownOptionsAndForgottenValuesAreQuotedOnOneLine) {
   EXPECT_EQ(parsed({"enygma", "--keys", "--x\ny"}, false).error(),
             "--keys needs a value, got the option --x\\x0ay (write --keys=--x\\x0ay for a value "
             "that starts with --)");
+}
+
+TEST(Options, AKOutOfRangeIsQuotedOnOneLine) {
+  Args args = parsed({"enygma", "--k", "2\n9"});
+  auto circuit = circuit_option(args);
+  ASSERT_FALSE(circuit.ok());
+  EXPECT_EQ(circuit.error().message.find('\n'), std::string::npos) << circuit.error().message;
+  EXPECT_NE(circuit.error().message.find("got '2\\x0a9'"), std::string::npos)
+      << circuit.error().message;
 }
 
 TEST(Options, ShownOnOneLineKeepsPrintableAsciiAndEscapesTheRest) {

@@ -305,6 +305,11 @@ TEST(ServerConfigParse, BooleansInAnyCase) {
   EXPECT_EQ(code, enygma::native::kExitUsage);
   EXPECT_NE(err.find("invalid value 'maybe' for --access-log: expected on/off"), std::string::npos)
       << err;
+  // a value or a variable quoted on one line (a newline in it would split the message)
+  err = refusal({"--access-log", "on\noff"}).second;
+  EXPECT_NE(err.find("invalid value 'on\\x0aoff' for --access-log"), std::string::npos) << err;
+  err = refusal({}, {{"ENYGMA_ACCESS_LOG", "on\noff"}}).second;
+  EXPECT_NE(err.find("invalid ENYGMA_ACCESS_LOG=on\\x0aoff: expected"), std::string::npos) << err;
 }
 
 // A flag wins over its variable, which is then not read: a stale or wrong ENYGMA_PORT does not

@@ -231,7 +231,7 @@ Result<CircuitId> circuit_option(const Args& args, unsigned default_k) {
   auto k = parse_unsigned(*k_text, 1000);
   if (!k || *k < family->min_k || *k > family->max_k) {
     return usage("k", "must be an anonymity-set size in " + k_range(*family) + " for the " + name +
-                          " circuit, got '" + *k_text + "'");
+                          " circuit, got '" + shown_on_one_line(*k_text) + "'");
   }
   return CircuitId{family, unsigned(*k)};
 }
@@ -270,8 +270,8 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
   if (k_spec) {
     auto parsed = parse_k_list(*k_spec, 2, 64);
     if (!parsed) {
-      return usage("k",
-                   "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" + *k_spec + "'");
+      return usage("k", "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" +
+                            shown_on_one_line(*k_spec) + "'");
     }
     ks = *parsed;
   }

@@ -307,8 +307,8 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
       continue;
     }
     if (!option.apply(config, value)) {
-      return refuse(std::string("invalid ") + option.env + "=" + value + ": expected " +
-                    option.expects);
+      return refuse(std::string("invalid ") + option.env + "=" + native::shown_on_one_line(value) +
+                    ": expected " + option.expects);
     }
     source[option.flag] = option.env;
   }
@@ -316,15 +316,16 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     auto value = args.get(option.flag);
     if (!value) continue;
     if (!option.apply(config, *value)) {
-      return refuse("invalid value '" + *value + "' for --" + option.flag + ": expected " +
-                    option.expects);
+      return refuse("invalid value '" + native::shown_on_one_line(*value) + "' for --" +
+                    option.flag + ": expected " + option.expects);
     }
     source[option.flag] = std::string("--") + option.flag;
   }
   // "--k 2" or "ENYGMA_K=2": how an option was given, for an error that quotes it.
   auto given = [&](const std::string& flag, const std::string& value) {
     const std::string& from = source[flag];
-    return from.rfind("--", 0) == 0 ? from + " " + value : from + "=" + value;
+    const std::string shown = native::shown_on_one_line(value);
+    return from.rfind("--", 0) == 0 ? from + " " + shown : from + "=" + shown;
   };
   if (args.has("no-isolation")) {
     // --no-isolation is --isolation off: both given is a contradiction or a repetition.
