@@ -34,7 +34,9 @@ circuit="${CIRCUIT:-transfer}"
 request="${REQUEST:-$here/../shared/vectors/$circuit-k$k.json}"
 out="${OUT:-$build/load-run}"
 
-[[ -x "$enygma" ]] || { echo "no $enygma: build first (cmake --build $build)" >&2; exit 2; }
+for program in "$enygma" "$load"; do
+  [[ -x "$program" ]] || { echo "no $program: build first (cmake --build $build)" >&2; exit 2; }
+done
 # The server loads the keys of k = 2..6 (below): a request of another k would find no circuit.
 [[ "$k" =~ ^[2-6]$ ]] || { echo "K must be one of 2..6 (the keys loaded), got '$k'" >&2; exit 2; }
 [[ -f "$request" ]] || { echo "no request file $request" >&2; exit 2; }

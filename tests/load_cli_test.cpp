@@ -449,6 +449,12 @@ TEST(LoadRunScript, MissingProgramSaysBuildFirst) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("build first"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("Traceback"), std::string::npos) << r.err;
+  // enygma built, enygma-load not: said before any server starts
+  std::filesystem::create_directories(dir / "half/bin");
+  std::filesystem::create_symlink(test::enygma_binary(), dir / "half/bin/enygma");
+  r = run_load_script({dir / "half", dir / "keys"}, {}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("half/bin/enygma-load: build first"), std::string::npos) << r.err;
 }
 
 // Bug: the server loads k = 2..6 whatever K is: K=7 reached a route no circuit serves and the
