@@ -54,7 +54,7 @@ usage_error() {
 value() { (($# >= 2)) || usage_error "$1 needs a value"; }
 # A whole number in LO..HI, written without leading zeros: else a usage error naming the option.
 check_number() {  # OPTION VALUE LO HI
-  if [[ ! "$2" =~ ^(0|[1-9][0-9]{0,5})$ ]] || (($2 < $3 || $2 > $4)); then
+  if [[ ! "$2" =~ ^(0|[1-9][0-9]*)$ ]] || ((${#2} > ${#4})) || (($2 < $3 || $2 > $4)); then
     usage_error "$1 must be a whole number in $3..$4, got '$2'"
   fi
 }
@@ -83,15 +83,16 @@ template="$here/deploy/haproxy/enygma.cfg"
 pid_runs() {
   kill -0 "$1" 2>/dev/null && [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]]
 }
-# alive FILE PROGRAM: the pid in FILE runs PROGRAM (its argv[0], as started here). A pid file
-# left by a process that ended may name another process by now, which must not be signalled.
+# alive FILE PROGRAM: the pid in FILE runs PROGRAM, as started here: its argv[0], or its
+# argv[1] where PROGRAM is a script run by its interpreter (#!). A pid file left by a process
+# that ended may name another process by now, which must not be signalled.
 alive() {
-  local pid argv0
+  local pid arg0='' arg1=''
   [[ -f "$1" ]] || return 1
   pid="$(cat "$1")"
   pid_runs "$pid" || return 1
-  IFS= read -r -d '' argv0 <"/proc/$pid/cmdline" 2>/dev/null || return 1
-  [[ "$argv0" == "$2" ]]
+  { IFS= read -r -d '' arg0 && IFS= read -r -d '' arg1; } <"/proc/$pid/cmdline" 2>/dev/null || true
+  [[ "$arg0" == "$2" || "${arg1:-}" == "$2" ]]
 }
 # The programs of the run folder's pid files, as its `start` recorded them.
 instance_bin() { cat "$dir/bin" 2>/dev/null || echo "$bin"; }
