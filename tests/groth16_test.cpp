@@ -591,6 +591,13 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
   auto pub_twice = public_from_snarkjs_json("[\"1\", {\"a\": 1, \"a\": 1}]");
   ASSERT_FALSE(pub_twice.ok());
   EXPECT_EQ(pub_twice.error().field, "[1].a");
+  // text that is not JSON: placed, and a number beyond a double named, as in the other formats
+  auto pub_bad = public_from_snarkjs_json("[\"1\", 1e999]");
+  ASSERT_FALSE(pub_bad.ok());
+  EXPECT_EQ(pub_bad.error().field, "[1]");
+  EXPECT_EQ(pub_bad.error().message,
+            "the public inputs' text is not valid JSON (line 1, column 11: [1] is a number beyond "
+            "the range of a double)");
 }
 
 }  // namespace

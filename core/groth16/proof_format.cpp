@@ -263,7 +263,10 @@ Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
   ParsedJson parsed = parse_json(json_text);
   WipeValuesOnExit wipe(parsed.value);
   const json& j = parsed.value;
-  if (j.is_discarded()) return make_error("the public inputs are not valid JSON", "input");
+  if (j.is_discarded()) {
+    return make_error(not_json_message("the public inputs' text", parsed), "input",
+                      parsed.bad_value_field);
+  }
   if (!parsed.duplicate.empty()) {
     return make_error(parsed.duplicate_message, "input", parsed.duplicate);
   }
