@@ -643,10 +643,11 @@ test('answers about a request or a proof no longer shown change nothing: a fresh
   await page.fill('#test-seed', ''); // random blinding: the next proof differs
   expect(await proveInPage(page)).toBe('ok');
   const first = await page.locator('#response').inputValue();
+  const serverAnswered = page.waitForResponse((r) => r.url().includes('/verifyProofTransfer-2'));
   expect(await clickAll('verify-browser', 'verify-server', 'prove')).toEqual([true, true, true]);
   await expect(page.locator('#prove-status')).toHaveAttribute('data-status', 'ok', { timeout: 120_000 });
   await settled();
-  await page.waitForTimeout(500); // the server's answer too
+  await (await serverAnswered).finished(); // the server's answer is in too
   expect(await page.locator('#response').inputValue()).not.toBe(first);
   await expect(page.locator('#verify-browser-result')).toHaveAttribute('data-status', 'none');
   await expect(page.locator('#verify-server-result')).toHaveAttribute('data-status', 'none');
