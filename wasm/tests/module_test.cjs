@@ -1238,19 +1238,25 @@ test('page API: a module that fails (an abort: its memory exhausted) is replaced
   enygma.terminate();
 });
 
+// Enygma.create over a NodeWorker whose verifier warm-up runs (as in a page); then() once the
+// worker is made, whether create succeeded or not.
+async function createWarmingVerifier(Enygma, warmVerifier, then = () => {}) {
+  NodeWorker.warmups = true;
+  try {
+    return await Enygma.create({ threads: 1, warmVerifier });
+  } finally {
+    NodeWorker.warmups = false;
+    then();
+  }
+}
+
 // Keys unloaded before the verifier's warm-up ran a round on them (a page that moves to another
 // circuit at once): the warm-up waits for the next keys loaded and runs on them (it stayed
 // 'running' on the keys gone, failed its first round and stopped for good).
 test('page API: a warm-up whose keys are unloaded before its first round waits, then runs on the next keys loaded', async () => {
   const { Enygma } = await api();
   await withWorkerClass(NodeWorker, async () => {
-    let enygma;
-    NodeWorker.warmups = true;
-    try {
-      enygma = await Enygma.create({ threads: 1, warmVerifier: 2 });
-    } finally {
-      NodeWorker.warmups = false;
-    }
+    const enygma = await createWarmingVerifier(Enygma, 2);
     await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
     assert.equal((await enygma.verifierWarmup()).state, 'running');
     await enygma.unloadKeys('transfer-k02'); // k as another spelling names the same keys
@@ -1296,14 +1302,9 @@ test('page API: a module that fails in a warm-up, between operations, is replace
     }
   });
   await withWorkerClass(Recorded, async () => {
-    let enygma;
-    NodeWorker.warmups = true;
-    try {
-      enygma = await Enygma.create({ threads: 1, warmVerifier: 3 });
-    } finally {
+    const enygma = await createWarmingVerifier(Enygma, 3, () => {
       NodeWorker.abi = real; // for the worker that replaces it
-      NodeWorker.warmups = false;
-    }
+    });
     await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
     const t0 = Date.now();
     while (!failedAt && Date.now() - t0 < 10000) await new Promise((resolve) => setTimeout(resolve, 10));
