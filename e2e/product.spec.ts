@@ -315,9 +315,18 @@ test('create options and key manifests are checked, naming the field', async ({ 
 // A start whose files stall (requests the server never answers): create fails after its
 // stallTimeoutMs, naming what it waited for, instead of waiting forever; once they are answered
 // again, a create in the same page starts and runs.
-test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the file; the next start runs', async ({ page }) => {
+test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the file, also where the .wasm comes without its type; the next start runs', async ({ page }) => {
   let stall: RegExp | null = null;
-  await page.context().route('**/enygma/**', (route) => {
+  // With `octetStream`, the .wasm comes without the application/wasm type (the worker compiles it
+  // from its bytes, fetched again), and its second request stalls when `stall` names it.
+  let octetStream = false, wasmRequests = 0;
+  await page.context().route('**/enygma/**', async (route) => {
+    const isWasm = /\/enygma_module\w*\.wasm/.test(route.request().url());
+    if (octetStream && isWasm) {
+      if (++wasmRequests > 1 && stall) return; // never answered
+      const response = await route.fetch();
+      return route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+    }
     if (stall && stall.test(route.request().url())) return; // never answered
     return route.continue();
   });
@@ -338,6 +347,14 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
   expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the worker's script \S+\/enygma\/enygma_worker\.js/);
   stall = null;
   expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true$/);
+  octetStream = true;
+  stall = /\/enygma_module\w*\.wasm/;
+  expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the answer to GET \S+\/enygma\/enygma_module\w*\.wasm\S* again \(to compile it from its bytes\) \(the server or the network stalled\)$/);
+  expect(wasmRequests).toBe(2);
+  stall = null;
+  wasmRequests = 0;
+  expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true$/);
+  expect(wasmRequests).toBe(2);
 });
 
 test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {

@@ -391,16 +391,27 @@ function instantiateModule(imports, buildVersion, id) {
   startingStep(id, 'the answer to GET ' + url);
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
-    // (with a Content-Encoding, Content-Length counts the encoded bytes, not those read)
-    var total = response.headers.get('Content-Encoding') ? 0 : Number(response.headers.get('Content-Length')) || 0;
     var compiled = false; // then the start waits for the next step, not for these bytes
-    watchBody(response, function (loaded) {
-      if (!compiled) startingStep(id, 'the body of ' + url + ' (' + loaded + (total ? ' of ' + total : '') + ' bytes received)');
-    });
+    var counting = null; // the response whose bytes are the step waited for (the latest)
+    // The bytes of response r received so far, as the step `what` waits for.
+    var counted = function (what, r) {
+      // (with a Content-Encoding, Content-Length counts the encoded bytes, not those read)
+      var total = r.headers.get('Content-Encoding') ? 0 : Number(r.headers.get('Content-Length')) || 0;
+      counting = r;
+      watchBody(r, function (loaded) {
+        if (!compiled && counting === r) startingStep(id, what + ' (' + loaded + (total ? ' of ' + total : '') + ' bytes received)');
+      });
+    };
+    counted('the body of ' + url, response);
     // Without a version the bytes are read twice (compiled and hashed); with one, only compiled.
     var bytes = versioned ? null : response.clone().arrayBuffer();
     var bytesAgain = function () {
-      return bytes || fetch(url, { credentials: 'same-origin' }).then(function (r) {
+      if (bytes) return bytes;
+      counting = null;
+      startingStep(id, 'the answer to GET ' + url + ' again (to compile it from its bytes)');
+      return fetch(url, { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error('GET ' + url + ': HTTP ' + r.status);
+        counted('the body of ' + url + ' again (to compile it from its bytes)', r);
         return r.arrayBuffer();
       });
     };
