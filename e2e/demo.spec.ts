@@ -479,7 +479,7 @@ test('an example that does not load is named in the error box; the request is ke
   expect(errors).toEqual([]);
 });
 
-test('a key load that fails after the user moved on to another circuit shows nothing: the new circuit loads', async ({ page }) => {
+test('a key load that fails after the user moved on to another circuit shows nothing: the new circuit loads; a failed load is retried by its button', async ({ page }) => {
   await openDemo(page, 2);
   let failed = 0;
   const release = await holdRequests(page, '**/keys/transfer-k6.pk', (route) => (++failed, route.fulfill({ status: 500, body: 'held, then failed' })));
@@ -494,6 +494,19 @@ test('a key load that fails after the user moved on to another circuit shows not
   await expect(page.locator('#error')).toBeHidden();
   await expect(page.locator('#keys-status')).toContainText(/^transfer-k2: /);
   expect(await page.evaluate(() => [window.demo.state, window.demo.keysReady])).toEqual(['ready', true]);
+  await expect(page.locator('#keys-retry')).toBeHidden();
+  // a failed load of the shown circuit is named, with a button that loads again: it passes now
+  await page.selectOption('#k', '6');
+  await expect(page.locator('#keys-status')).toContainText(/^transfer-k6: no keys \(/);
+  expect(failed).toBe(2);
+  await expect(page.locator('#keys-retry')).toBeVisible();
+  await expect(page.locator('#error')).toContainText('transfer-k6');
+  await page.context().route('**/keys/transfer-k6.pk', (route) => route.continue());
+  await page.click('#keys-retry');
+  await waitReady(page);
+  await expect(page.locator('#keys-status')).toContainText(/^transfer-k6: downloaded, ready in /);
+  await expect(page.locator('#keys-retry')).toBeHidden();
+  await expect(page.locator('#error')).toBeHidden();
 });
 
 test('only the shown circuit\'s keys stay in the module\'s memory; coming back loads them from the cache', async ({ page }) => {

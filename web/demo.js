@@ -130,6 +130,7 @@ function updateButtons() {
   $('server-prove').disabled = busy || !demo.keysReady;
   $('k').disabled = locked || !hasK();
   $('circuit').disabled = locked;
+  $('keys-retry').disabled = busy;
 }
 
 // ---- what the server serves ------------------------------------------------------------------
@@ -251,6 +252,7 @@ async function loadKeys() {
   // the worker answers in order: the last circuit's keys (loaded or loading) are freed first
   if (previous !== null && previous !== id) unloadKeys(previous);
   demo.keysReady = false;
+  $('keys-retry').hidden = true;
   setState('loading-keys');
   const status = $('keys-status');
   status.textContent = `${id}: loading…`;
@@ -279,6 +281,7 @@ async function loadKeys() {
   } catch (e) {
     if (seq !== keySeq) return; // a failure of a circuit the user left: the next load runs
     status.textContent = `${id}: no keys (${e.message})`;
+    $('keys-retry').hidden = false; // a network or server failure may pass: no other way but a reload
     showError(e);
   }
   setState('ready');
@@ -694,6 +697,10 @@ async function start() {
   $('verify-browser').addEventListener('click', verifyBrowser);
   $('verify-server').addEventListener('click', verifyServer);
   $('server-prove').addEventListener('click', serverProve);
+  $('keys-retry').addEventListener('click', () => {
+    showError(null); // the failed load's error
+    loadKeys();
+  });
   resetStages();
   drawChart();
   updateButtons();
