@@ -279,11 +279,16 @@ test('create options and key manifests are checked, naming the field', async ({ 
   }));
   await page.goto(`${base()}/enygma/package.json`);
   const r = await page.evaluate(async () => {
-    const { Enygma } = await import('/enygma/index.mjs');
+    const { Enygma, LIMITS } = await import('/enygma/index.mjs');
     const failure = (p: Promise<any>) => p.then(() => 'resolved', (err) => `${err.status}/${err.rule}/${err.field}`);
     const out: any = {};
     out.prefetch = await failure(Enygma.create({ prefetchKeys: [{}] }));
     out.threads = await failure(Enygma.create({ threads: 2 ** 31 }));
+    // LIMITS' bounds are create's: one past each is refused with its range
+    out.limits = LIMITS;
+    out.beyond = await Promise.all(['threads', 'warmVerifier', 'warmProver', 'stallTimeoutMs'].flatMap((name) =>
+      [LIMITS[name].min - 1, LIMITS[name].max + 1].map((v) => Enygma.create({ [name]: v }).then(() => 'resolved',
+        (err) => `${err.field}: ${err.message}`))));
     out.relaxed = await failure(Enygma.create({ relaxedSimd: 'no' }));
     const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
     out.unknown = await failure(e.loadKeys('no-such-circuit'));
@@ -303,6 +308,18 @@ test('create options and key manifests are checked, naming the field', async ({ 
   });
   expect(r.prefetch).toBe('rejected/input/prefetchKeys');
   expect(r.threads).toBe('rejected/input/threads');
+  expect(r.limits).toEqual({ threads: { min: 0, max: 64 }, warmVerifier: { min: 0, max: 1000 }, warmProver: { min: 0, max: 10 },
+    stallTimeoutMs: { min: 1, max: 600000 } });
+  expect(r.beyond).toEqual([
+    'threads: threads must be a whole number (0: the default) from 0 to 64',
+    'threads: threads must be a whole number (0: the default) from 0 to 64',
+    'warmVerifier: warmVerifier must be a whole number from 0 to 1000',
+    'warmVerifier: warmVerifier must be a whole number from 0 to 1000',
+    'warmProver: warmProver must be a whole number from 0 to 10',
+    'warmProver: warmProver must be a whole number from 0 to 10',
+    'stallTimeoutMs: stallTimeoutMs must be a whole number of milliseconds from 1 to 600000',
+    'stallTimeoutMs: stallTimeoutMs must be a whole number of milliseconds from 1 to 600000',
+  ]);
   expect(r.relaxed).toBe('rejected/input/relaxedSimd');
   expect(r.unknown).toBe('rejected/input/circuit');
   expect(r.notJson).toMatch(/^error\/key\/manifest: GET \/test-manifest is not JSON \(/);

@@ -6,6 +6,14 @@ export declare const STAGES: readonly [
 ];
 export type StageName = (typeof STAGES)[number];
 
+/** The ranges of `create`'s and `loadKeys`' whole-number options (`threads` 0 is the default). */
+export declare const LIMITS: {
+  readonly threads: { readonly min: number; readonly max: number };
+  readonly warmVerifier: { readonly min: number; readonly max: number };
+  readonly warmProver: { readonly min: number; readonly max: number };
+  readonly stallTimeoutMs: { readonly min: number; readonly max: number };
+};
+
 /** A circuit id: "transfer-k6", "deposit-k2", "withdraw-k4", "joinsplit-enygma",
  * "joinsplit-1155", "ownership-721"; a number k stands for "transfer-k<k>". */
 export type CircuitId = string | number;

@@ -106,16 +106,30 @@ function workerScriptUrl(url) {
 // The worker URLs create resolved: all the policy above passes.
 const workerUrlsMade = new Set();
 
-// The largest pool create takes (each thread is a Web Worker with its own stack).
-const MAX_THREADS = 64;
+// The ranges of create's and loadKeys' whole-number options (a page checking its own
+// parameters reads them here). threads: the largest pool (each thread is a Web Worker with its
+// own stack), 0 for the default.
+export const LIMITS = Object.freeze({
+  threads: Object.freeze({ min: 0, max: 64 }),
+  warmVerifier: Object.freeze({ min: 0, max: 1000 }),
+  warmProver: Object.freeze({ min: 0, max: 10 }),
+  stallTimeoutMs: Object.freeze({ min: 1, max: 600000 }),
+});
+const MAX_THREADS = LIMITS.threads.max;
+
+// Refuses option `name` unless a whole number within LIMITS[name]; `what` qualifies the number.
+function checkWhole(name, value, what = '') {
+  const { min, max } = LIMITS[name];
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw argumentError(name, `${name} must be a whole number ${what}from ${min} to ${max}`);
+  }
+}
 
 // A wait for the network that gets nothing for this long fails (create's and loadKeys'
 // stallTimeoutMs; the worker's DEFAULT_STALL_MS).
 const DEFAULT_STALL_MS = 30000;
 function checkStallTimeout(ms) {
-  if (!Number.isInteger(ms) || ms < 1 || ms > 600000) {
-    throw argumentError('stallTimeoutMs', 'stallTimeoutMs must be a whole number of milliseconds from 1 to 600000');
-  }
+  checkWhole('stallTimeoutMs', ms, 'of milliseconds ');
 }
 
 // A circuit argument: a nonempty text ("transfer-k6", "ownership-721") or a number k.
@@ -178,19 +192,13 @@ export class Enygma {
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
     else if (keyStore !== 'auto') throw argumentError('keyStore', "keyStore must be 'auto' or 'blob'");
-    if (threads != null && (!Number.isInteger(threads) || threads < 0 || threads > MAX_THREADS)) {
-      throw argumentError('threads', `threads must be a whole number from 0 (the default) to ${MAX_THREADS}`);
-    }
+    if (threads != null) checkWhole('threads', threads, '(0: the default) ');
     if (typeof relaxedSimd !== 'boolean') throw argumentError('relaxedSimd', 'relaxedSimd must be true or false');
     if (!Array.isArray(prefetchKeys) || !prefetchKeys.every(isCircuitId)) {
       throw argumentError('prefetchKeys', 'prefetchKeys must be an array of circuit ids (texts, or numbers k)');
     }
-    if (!Number.isInteger(warmVerifier) || warmVerifier < 0 || warmVerifier > 1000) {
-      throw argumentError('warmVerifier', 'warmVerifier must be an integer from 0 to 1000');
-    }
-    if (!Number.isInteger(warmProver) || warmProver < 0 || warmProver > 10) {
-      throw argumentError('warmProver', 'warmProver must be an integer from 0 to 10');
-    }
+    checkWhole('warmVerifier', warmVerifier);
+    checkWhole('warmProver', warmProver);
     checkStallTimeout(stallTimeoutMs);
     const enygma = new Enygma(url, threads || Math.min(navigator.hardwareConcurrency || 1, MAX_THREADS),
       manifestUrlOf(manifestUrl), { verifier: warmVerifier, prover: warmProver }, stallTimeoutMs);

@@ -9,7 +9,7 @@
 // size; one the server serves: another is refused, naming it, for the smallest served),
 // &threads=N (pool size; default: all cores). window.demo exposes the page's state for
 // tests and benchmarks (e2e/).
-import { Enygma, EnygmaError, STAGES } from './enygma/index.mjs';
+import { Enygma, EnygmaError, LIMITS, STAGES } from './enygma/index.mjs';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -175,13 +175,14 @@ function fillK() {
   if (ks.length) select.value = String(demo.k);
 }
 
-// ?threads= and ?warm-prover= as Enygma.create takes them: another value is refused, named in
-// the error box (with checkUrlParams' refusals), and create's default taken.
+// ?threads= and ?warm-prover= as Enygma.create takes them (LIMITS; threads from 1: no
+// parameter is the default): another value is refused, named in the error box (with
+// checkUrlParams' refusals), and create's default taken.
 const urlRefusals = [];
-function wholeParam(name, min, max) {
+function wholeParam(name, { min, max }) {
   const text = params.get(name);
   if (text === null) return undefined;
-  if (/^[0-9]{1,3}$/.test(text) && Number(text) >= min && Number(text) <= max) return Number(text);
+  if (/^[0-9]{1,9}$/.test(text) && Number(text) >= min && Number(text) <= max) return Number(text);
   urlRefusals.push({ error: `?${name}=${text}: a whole number from ${min} to ${max} is expected; taking the default`,
     rule: 'url', field: name });
   return undefined;
@@ -709,11 +710,11 @@ async function start() {
   // The manifest while the module starts (the keys' loads read it too: then from the cache).
   const manifestRead = fetchManifest().then((m) => m, (e) => e);
   try {
-    const threads = wholeParam('threads', 1, 64);
+    const threads = wholeParam('threads', { ...LIMITS.threads, min: 1 });
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
     // the cached proving keys as Blobs in IndexedDB, not files; ?warm-prover=N: that many warm-up
     // proofs (0: none; default create's).
-    const warmProver = wholeParam('warm-prover', 0, 10);
+    const warmProver = wholeParam('warm-prover', LIMITS.warmProver);
     demo.enygma = await Enygma.create({
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
