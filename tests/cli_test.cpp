@@ -18,6 +18,9 @@
 #include <thread>
 
 #include "core/field/cpu_features.hpp"
+#include "core/groth16/constraint_shape.hpp"
+#include "core/groth16/key_format.hpp"
+#include "core/parallel/thread_pool.hpp"
 #include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
@@ -474,6 +477,33 @@ TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
   EXPECT_NE(r.err.find("big.zkey: 8589934592 bytes is more than a zkey of transfer-k2 can hold ("),
             std::string::npos)
       << r.err;
+
+  // A key whose constraint shape was edited and sealed again (its digest over the new bytes):
+  // prove loads it without building the circuit to compare; the proof finds it, naming the file.
+  {
+    const std::string good = test::read_all(keys() / "transfer-k2.pk");
+    ThreadPool pool{1};
+    auto loaded = load_proving_key(
+        std::span(reinterpret_cast<const uint8_t*>(good.data()), good.size()), "", pool);
+    ASSERT_TRUE(loaded.ok() && loaded->shape)
+        << (loaded.ok() ? "no shape" : loaded.error().message);
+    auto shape = std::make_shared<ConstraintShape>(*loaded->shape);
+    shape->c = shape->a;
+    loaded->shape = shape;
+    const std::vector<uint8_t> edited = serialize_proving_key(*loaded, "enygma-transfer-k2");
+    TempDir dir;
+    write(dir / "transfer-k2.pk", std::string(edited.begin(), edited.end()));
+    write(dir / "transfer-k2.vk", vk);
+    r = run_enygma({"prove", "--k", "2", "--keys", dir.path().string(), "--input",
+                    vector_path("transfer-k2.json")});
+    EXPECT_EQ(r.exit_code, 1);
+    const std::string path = dir / "transfer-k2.pk";
+    EXPECT_NE(r.err.find("\"error\":\"" + path +
+                         ": the proving key's constraint shape does not match its circuit digest"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("\"field\":\"" + path + "\""), std::string::npos) << r.err;
+  }
 
   // k=2 keys offered as k=3 keys
   TempDir foreign;

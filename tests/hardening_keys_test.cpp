@@ -650,6 +650,7 @@ TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) 
   EXPECT_EQ(proof.error().rule, "key");
   EXPECT_NE(proof.error().message.find("circuit digest differs"), std::string::npos)
       << proof.error().message;
+  EXPECT_EQ(proof.error().field, "proving_key");
 
   // The right digest over another shape.
   stale_pk.circuit_digest = keys.pk.circuit_digest;
@@ -662,6 +663,7 @@ TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) 
   EXPECT_EQ(proof.error().rule, "key");
   EXPECT_NE(proof.error().message.find("does not match its circuit digest"), std::string::npos)
       << proof.error().message;
+  EXPECT_EQ(proof.error().field, "proving_key");  // the CLI names its file (Cli test)
 
   // Keys that disagree with each other are refused even unchecked.
   vk = serialize_verifying_key(stale_vk, id.key_name());

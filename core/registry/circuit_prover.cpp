@@ -177,7 +177,7 @@ Error CircuitProver::diagnose(std::span<const Fr> witness) const {
     // The circuit's own constraints hold: the key's shape is not the circuit its digest names.
     return make_error("the proving key's constraint shape does not match its circuit digest (" +
                           circuit_.str() + "); regenerate it",
-                      "key");
+                      "key", kProvingKey);
   }
   std::string what = "the witness does not satisfy constraint " + std::to_string(*bad);
   if (*bad < r1cs.labels.size() && !r1cs.labels[*bad].empty()) {

@@ -117,8 +117,8 @@ int run_prove(int argc, char** argv) {
   // made for another version of the circuit is then reported by the proof itself).
   load.check_circuit_digest = false;
   load.on_step = [&](const char* step) { timer.mark(step); };
-  auto prover =
-      native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, true, pool, load);
+  const std::string keys = args.get_or("keys", "keys/dev");
+  auto prover = native::load_circuit_prover(keys, *circuit, true, pool, load);
   if (!prover) {
     sodium_memzero(witness->data(), witness->size() * sizeof(Fr));
     return cli::fail(prover.error());
@@ -133,7 +133,13 @@ int run_prove(int argc, char** argv) {
     options.insecure_test_seed = seed;
   }
   auto proof = (*prover)->prove_witness(std::move(*witness), pool, options);
-  if (!proof) return cli::fail(proof.error());
+  if (!proof) {
+    // A key the proof finds wrong (not checked against the circuit above) named as at the load.
+    const Error& e = proof.error();
+    return cli::fail(e.field == "proving_key"
+                         ? native::naming_file(e, native::proving_key_path(keys, *circuit))
+                         : e);
+  }
   timer.mark("output");
   if (auto out = args.get("out")) {
     if (auto st = native::write_output_file(*out, proof->response_json + "\n"); !st) {
