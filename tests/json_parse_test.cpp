@@ -43,16 +43,48 @@ TEST(JsonParse, WipeZeroesStringsAndNumbersAtEveryDepth) {
   nlohmann::json& doc = parsed.value;
   const std::string* s = &doc["s"].get_ref<const std::string&>();
   const std::string* inner = &doc["a"][0][1].get_ref<const std::string&>();
+  // (by address: the names are wiped too, so the members cannot be looked up after)
+  const nlohmann::json *u = &doc["u"], *i = &doc["i"], *f = &doc["f"], *a00 = &doc["a"][0][0],
+                       *n = &doc["a"][1]["n"], *t = &doc["t"];
   wipe_json_values(doc);
   EXPECT_EQ(*s, std::string(6, '\0'));
   EXPECT_EQ(*inner, std::string(2, '\0'));
-  EXPECT_EQ(doc["u"].get<uint64_t>(), 0u);
-  EXPECT_TRUE(doc["u"].is_number_unsigned());
-  EXPECT_EQ(doc["i"].get<int64_t>(), 0);
-  EXPECT_EQ(doc["f"].get<double>(), 0.0);
-  EXPECT_EQ(doc["a"][0][0].get<int64_t>(), 0);
-  EXPECT_EQ(doc["a"][1]["n"].get<int64_t>(), 0);
-  EXPECT_EQ(doc["t"], true);  // literals hold nothing of a secret's
+  EXPECT_EQ(u->get<uint64_t>(), 0u);
+  EXPECT_TRUE(u->is_number_unsigned());
+  EXPECT_EQ(i->get<int64_t>(), 0);
+  EXPECT_EQ(f->get<double>(), 0.0);
+  EXPECT_EQ(a00->get<int64_t>(), 0);
+  EXPECT_EQ(n->get<int64_t>(), 0);
+  EXPECT_EQ(*t, true);  // literals hold nothing of a secret's
+}
+
+// Member names are wiped too (a value may stand in a name's place), and messages and paths show
+// only names that look like field names.
+TEST(JsonParse, NamesAreWipedAndShownOnlyWhereFieldLike) {
+  const std::string sk = "1265432109876543210987654321";
+  auto parsed = parse_json("{\"a\": {\"" + sk + "\": 1, \"" + sk + "\": 2}}");
+  EXPECT_EQ(parsed.duplicate, "a.(a member name)");
+  EXPECT_EQ(parsed.duplicate_message,
+            "a.(a member name) is given twice (a member name must be unique within its object)");
+  parsed = parse_json("{\"sk\": {\"" + sk + "x\": 1, \"" + sk + "X\": 2}}");
+  EXPECT_EQ(parsed.duplicate_message,
+            "sk.(a member name) is given twice, as \"(a member name)\" and \"(a member name)\" "
+            "(names that differ only in case are one member to Go's encoding/json)");
+  parsed = parse_json("{\"" + sk + "\": [1e400]}");
+  EXPECT_EQ(parsed.bad_value_field, "(a member name)[0]");
+  parsed = parse_json("{\"" + sk + "\": {\"b\": 1}}");
+  ASSERT_FALSE(parsed.value.is_discarded());
+  const std::string& name = parsed.value.begin().key();
+  wipe_json_values(parsed.value);
+  EXPECT_EQ(name, std::string(sk.size(), '\0'));
+  for (const char* shown : {"secret_key", "keyPairsIn", "_x", "a-b", "Sender_ID2"}) {
+    EXPECT_EQ(shown_member_name(shown), shown);
+  }
+  for (const char* hidden : {"", "0x12", "12", "a b", "a.b", "\"", "\xC5\xBF"}) {
+    EXPECT_EQ(shown_member_name(hidden), "(a member name)") << hidden;
+  }
+  EXPECT_EQ(shown_member_name(std::string(65, 'a')), "(a member name)");
+  EXPECT_EQ(shown_member_name(std::string(64, 'a')), std::string(64, 'a'));
 }
 
 TEST(JsonParse, TheSameNameInDifferentObjectsIsFine) {

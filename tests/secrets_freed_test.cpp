@@ -283,6 +283,39 @@ TEST_F(FreedSecrets, ASecretWrittenAsAJsonNumberIsNotLeft) {
   }
 }
 
+// A secret sent where a member name belongs (an object for a value or a list: a client's
+// mistake, or text that is not JSON) is neither quoted in the refusal nor left in freed memory:
+// the parser's name copies, the repeated-name check's and the document's names are wiped.
+TEST_F(FreedSecrets, ASecretInAMemberNamesPlaceIsNeitherShownNorLeft) {
+  const std::string valid = test::read_vector("transfer-k2.json");
+  const auto value_of = [&](const std::string& member) {
+    const size_t at = valid.find("\"" + member + "\"");
+    const size_t open = valid.find_first_of("[\"", valid.find(':', at));
+    const size_t close = valid.find(valid[open] == '[' ? ']' : '"', open + 1);
+    return std::pair{open, close + 1};
+  };
+  const auto [sk_at, sk_end] = value_of("secret_key");
+  const std::string sk = valid.substr(sk_at + 1, sk_end - sk_at - 2);
+  const std::string quoted = "\"" + sk + "\"";
+  const std::pair<std::string, std::string> cases[] = {
+      {"repeated", "{" + quoted + ": 1, " + quoted + ": 2}"},
+      {"an object", "{" + quoted + ": true}"},
+      {"not JSON", "{" + quoted + ", " + quoted + "}"},
+      {"deep", "{" + quoted + ": [[[[[[1]]]]]], \"x\": {" + quoted + ": 1, " + quoted + ": 2}}"}};
+  for (const auto& [what, replacement] : cases) {
+    TempDir dir;
+    std::string request = valid;
+    request.replace(sk_at, sk_end - sk_at, replacement);
+    std::ofstream(dir / "r.json", std::ios::binary) << request;
+    const auto r = test::run_enygma({"validate", "--k", "2", "--input", dir / "r.json"});
+    EXPECT_EQ(r.exit_code, 2) << what << ": " << r.err;
+    EXPECT_EQ(r.err.find(sk.substr(0, 20)), std::string::npos) << what << ": " << r.err;
+    expect_none_found(scanned_command({"validate", "--k", "2", "--input", dir / "r.json"},
+                                      needles_of({"secret_key", sk}), 2),
+                      "validate, secret_key as a name: " + what);
+  }
+}
+
 // validate and witness of every family's valid and refused request vectors.
 TEST_F(FreedSecrets, CommandsReadingARequestLeaveNoneOfItsPrivateValues) {
   for (const auto& pair : kPairs) {
@@ -772,6 +805,21 @@ TEST_F(FreedSecrets, TheServerLeavesNoneOfARequestsPrivateValues) {
                  {{"Content-Type", "application/json"}, {"Content-Encoding", "br"}}),
             415);
   EXPECT_EQ(test::http_request(port, "PUT", "/generateProofTransfer-2", request, json).status, 405);
+  {  // the secret key where a member name belongs: repeated, and deeper than the shape check
+    const Secret sk = private_values(request, published).front();
+    ASSERT_EQ(sk.field, "secret_key");
+    const size_t at = request.find("\"" + sk.value + "\"");
+    ASSERT_NE(at, std::string::npos);
+    const std::string name = "\"" + sk.value + "\"";
+    for (const std::string& replacement :
+         {"{" + name + ": 1, " + name + ": 2}", "{" + name + ": " + std::string(80, '[') + "}"}) {
+      std::string body = request;
+      body.replace(at, name.size(), replacement);
+      const auto answer = test::http_request(port, "POST", "/generateProofTransfer-2", body, json);
+      EXPECT_EQ(answer.status, 400);
+      EXPECT_EQ(answer.body.find(sk.value.substr(0, 20)), std::string::npos) << answer.body;
+    }
+  }
   const std::string head =
       "POST /generateProofTransfer-2 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
       "Content-Type: application/json\r\n";

@@ -64,6 +64,15 @@ std::string fold_member_name(std::string_view name) {
   return out;
 }
 
+std::string_view shown_member_name(std::string_view name) {
+  const auto letter = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  bool field_like = !name.empty() && name.size() <= 64 && letter(name[0]);
+  for (char c : name) field_like = field_like && (letter(c) || (c >= '0' && c <= '9') || c == '-');
+  return field_like ? name : std::string_view("(a member name)");
+}
+
 namespace {
 
 // An array or object still open while parsing: for an array the elements begun so far; for an
@@ -99,11 +108,17 @@ class DuplicateFinder {
     const size_t depth = open_.size();
     while (names_.size() > open_.back().first_name) {
       seen_.erase({depth, folded_.back()});
-      names_.pop_back();
-      folded_.pop_back();
+      pop_name();
     }
     open_.pop_back();
   }
+  // The names' copies hold what a client sent in a name's place (a secret, maybe).
+  ~DuplicateFinder() {
+    while (!names_.empty()) pop_name();
+  }
+  DuplicateFinder() = default;
+  DuplicateFinder(const DuplicateFinder&) = delete;
+  DuplicateFinder& operator=(const DuplicateFinder&) = delete;
   void key(const std::string& name) {
     if (open_.empty() || open_.back().array) return;
     // The deques keep the other names (and the map's views of them) in place.
@@ -117,8 +132,10 @@ class DuplicateFinder {
     if (earlier == name) {
       message_ = duplicate_ + " is given twice (a member name must be unique within its object)";
     } else {
-      message_ = duplicate_ + " is given twice, as \"" + earlier + "\" and \"" + name +
-                 "\" (names that differ only in case are one member to Go's encoding/json)";
+      message_ = duplicate_ + " is given twice, as \"";
+      message_.append(shown_member_name(earlier)).append("\" and \"");
+      message_.append(shown_member_name(name));
+      message_ += "\" (names that differ only in case are one member to Go's encoding/json)";
     }
   }
   void value() { element_begins(); }
@@ -139,6 +156,13 @@ class DuplicateFinder {
   void element_begins() {
     if (!open_.empty() && open_.back().array) ++open_.back().elements;
   }
+  void pop_name() {
+    for (std::string* s : {&names_.back(), &folded_.back()}) {
+      if (!s->empty()) sodium_memzero(s->data(), s->size());
+    }
+    names_.pop_back();
+    folded_.pop_back();
+  }
   // "a[1].b": for each open value, the element or member now being read; `name` for the
   // innermost object's; pending: the innermost array's next element (not counted yet).
   std::string path(const std::string& name, bool pending = false) const {
@@ -149,7 +173,8 @@ class DuplicateFinder {
         out.append("[").append(std::to_string(next ? v.elements : v.elements - 1)).append("]");
       } else {
         if (!out.empty()) out.append(".");
-        out.append(&v == &open_.back() ? name : names_[(&v + 1)->first_name - 1]);
+        out.append(
+            shown_member_name(&v == &open_.back() ? name : names_[(&v + 1)->first_name - 1]));
       }
     }
     return out;
@@ -308,6 +333,7 @@ class JsonReader {
     duplicates_.key(name);
     auto& members = *object.get_ptr<Json::object_t*>();
     auto [it, inserted] = members.try_emplace(std::move(name));
+    if (!name.empty()) sodium_memzero(name.data(), name.size());  // not moved: a repeated name
     if (!inserted) {  // nlohmann keeps the last value; the callers refuse the text anyway
       wipe_json_values(it->second);
       it->second = Json();

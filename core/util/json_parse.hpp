@@ -46,14 +46,28 @@ std::string not_json_message(const std::string& what, const ParsedJson& parsed);
 // encoding/json (the reference's reader) refuses it.
 ParsedJson parse_json(std::string_view text);
 
+// A member name as messages and fields may show it: the name itself where it looks like a field
+// name (a letter or '_', then letters, digits, '_' or '-', at most 64 bytes), else "(a member
+// name)": a client may send a value where a name belongs (an object for a list), and a value
+// may be a secret key.
+std::string_view shown_member_name(std::string_view name);
+
 // Zero every string and number of a JSON document (parsed or printed: a request's secrets are
-// decimal text, or numbers where a client wrote them so), at every depth, before it is freed.
+// decimal text, or numbers where a client wrote them so), and its member names (where a value
+// stood in a name's place), at every depth, before it is freed: the document is not read after.
 template <class Json>
 void wipe_json_values(Json& root) {
   std::vector<Json*> todo{&root};
   while (!todo.empty()) {
     Json* v = todo.back();
     todo.pop_back();
+    if (v->is_object()) {
+      // The names' characters (the map's keys are const only to keep its order: unused now).
+      for (auto it = v->begin(); it != v->end(); ++it) {
+        auto& name = const_cast<typename Json::string_t&>(it.key());
+        if (!name.empty()) sodium_memzero(name.data(), name.size());
+      }
+    }
     if (v->is_string()) {
       auto& s = v->template get_ref<typename Json::string_t&>();
       if (!s.empty()) sodium_memzero(s.data(), s.size());

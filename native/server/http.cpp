@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "core/util/error_json.hpp"
+#include "core/util/json_parse.hpp"
 
 namespace enygma::server {
 
@@ -421,7 +422,7 @@ std::optional<JsonShapeProblem> json_shape_problem(std::string_view body, JsonSh
         field.clear();
         break;
       } else {
-        field.append(field.empty() ? "" : ".").append(name[d]);
+        field.append(field.empty() ? "" : ".").append(shown_member_name(name[d]));
       }
     }
     return JsonShapeProblem{std::move(message), field.empty() ? "body" : field};

@@ -566,6 +566,20 @@ test('secrets: validate, prove, a refused and a cancelled proof leave none of th
   assertNoSecretLeft(abi, secrets, 'a cancelled proof');
 });
 
+test('secrets: a secret key sent where a member name belongs is neither quoted in the refusal nor left in memory', async () => {
+  const abi = await moduleForSecrets();
+  const request = vector('transfer-k2.json');
+  const sk = JSON.parse(request).secret_key;
+  const name = JSON.stringify(sk);
+  for (const replacement of [`{${name}: 1, ${name}: 2}`, `{${name}: true}`, `{${name}, ${name}}`]) {
+    const text = request.replace(name, replacement);
+    const outcome = abi.validate(K, text);
+    assert.notEqual(outcome.status, STATUS.OK, replacement);
+    assert.ok(!outcome.text.includes(sk.slice(0, 20)), outcome.text);
+    assertNoSecretLeft(abi, [{ field: 'secret_key', value: sk }], 'validate, the secret key as a name');
+  }
+});
+
 test('secrets: validate leaves none of a request\'s private values in memory, for every family, valid or refused', async () => {
   const abi = await moduleForSecrets();
   for (const name of ['deposit-k2', 'withdraw-k2', 'joinsplit-enygma', 'joinsplit-1155', 'ownership-721']) {
