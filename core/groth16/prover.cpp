@@ -16,6 +16,7 @@
 #include "core/groth16/quotient.hpp"
 #include "core/msm/msm.hpp"
 #include "core/poly/ntt.hpp"
+#include "core/util/at_exit.hpp"
 #include "core/util/secure_vector.hpp"
 
 namespace enygma {
@@ -412,10 +413,21 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   };
 
   Fr r, s, rs;
-  draw_blinding(options.insecure_test_seed, r, s);
-  rs = r * s;
   G1 r_delta1, s_delta1, rs_delta1;
   G2 s_delta2;
+  // The blinding and its products with delta (pi_A - r delta is alpha + A), however the proof
+  // ends (an item's exception rethrown by the schedule included).
+  const AtExit wipe_blinding{[&] {
+    sodium_memzero(&r, sizeof r);
+    sodium_memzero(&s, sizeof s);
+    sodium_memzero(&rs, sizeof rs);
+    sodium_memzero(&r_delta1, sizeof r_delta1);
+    sodium_memzero(&s_delta1, sizeof s_delta1);
+    sodium_memzero(&rs_delta1, sizeof rs_delta1);
+    sodium_memzero(&s_delta2, sizeof s_delta2);
+  }};
+  draw_blinding(options.insecure_test_seed, r, s);
+  rs = r * s;
   auto blind = [&] {
     const G1 delta1 = pk.delta1.to_jacobian();
     r_delta1 = delta1.mul_secret(r.to_u256());
@@ -441,26 +453,12 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
       msm_g1_steps(pk.c.points.data(), sc_c.data(), sc_c.size(), pk.h.data(), a.data(), n, split);
 
   const bool completed = schedule.run();
-  auto wipe_blinding = [&] {
-    sodium_memzero(&r, sizeof r);
-    sodium_memzero(&s, sizeof s);
-    sodium_memzero(&rs, sizeof rs);
-    // and their products with delta (pi_A - r delta is alpha + A)
-    sodium_memzero(&r_delta1, sizeof r_delta1);
-    sodium_memzero(&s_delta1, sizeof s_delta1);
-    sodium_memzero(&rs_delta1, sizeof rs_delta1);
-    sodium_memzero(&s_delta2, sizeof s_delta2);
-  };
   if (bad != SIZE_MAX) {
-    wipe_blinding();
     std::string what = "the witness does not satisfy constraint " + std::to_string(bad);
     if (const std::string label = r1cs.label(bad); !label.empty()) what += " (" + label + ")";
     return make_error(what, "witness");
   }
-  if (!completed) {
-    wipe_blinding();
-    return cancelled();
-  }
+  if (!completed) return cancelled();
 
   // pi_A = alpha + A + r delta; B_1 = beta + B + s delta (G1 and G2);
   // pi_C = C + H + s pi_A + r B_1 - r s delta.
@@ -469,7 +467,6 @@ Result<Proof> prove(const ProvingKey& pk, const Rows& r1cs, std::span<const Fr> 
   const G2 pi_b = schedule.msm(S::kB2).r2.add_mixed(pk.beta2) + s_delta2;
   G1 pi_c = schedule.msm(S::kCH).r1;
   pi_c += pi_a.mul_secret(s.to_u256()) + b1.mul_secret(r.to_u256()) - rs_delta1;
-  wipe_blinding();
 
   Proof proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
   return proof;

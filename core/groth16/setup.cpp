@@ -24,8 +24,15 @@ size_t groth16_domain_size(const R1cs& r1cs, DomainSizes sizes) {
 
 namespace {
 
+// The toxic waste and the values derived from it that give it back (tau^n leaves n candidates
+// for tau), wiped however the setup ends (an allocation that throws included).
 struct ToxicWaste {
   Fr tau, alpha, beta, gamma, delta;
+  Fr tau_n, gamma_inv, delta_inv, h_factor;
+  ToxicWaste() = default;
+  ToxicWaste(const ToxicWaste&) = delete;
+  ToxicWaste& operator=(const ToxicWaste&) = delete;
+  ~ToxicWaste() { sodium_memzero(this, sizeof *this); }
 };
 
 // Source of the toxic waste: the CSPRNG, or (insecure) an expansion of a public seed.
@@ -73,11 +80,10 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   // Toxic waste; tau must avoid the 2n-th roots of unity (the Lagrange formulas divide by
   // tau - x for x in the domain and its odd coset).
   ToxicWaste tw;
-  Fr tau_n;
   do {
     tw.tau = source.next_nonzero();
-    tau_n = tw.tau.pow(U256::from_u64(n));
-  } while (tau_n == Fr::one() || tau_n == -Fr::one());
+    tw.tau_n = tw.tau.pow(U256::from_u64(n));
+  } while (tw.tau_n == Fr::one() || tw.tau_n == -Fr::one());
   tw.alpha = source.next_nonzero();
   tw.beta = source.next_nonzero();
   tw.gamma = source.next_nonzero();
@@ -93,7 +99,7 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
       w *= domain.omega();
     }
     batch_inverse(lagrange.data(), n, scratch.data());
-    Fr zn = tau_n - Fr::one();  // as secret as tau^n: it leaves tau n candidates
+    Fr zn = tw.tau_n - Fr::one();  // as secret as tau^n: it leaves tau n candidates
     for (size_t i = 0; i < n; ++i) lagrange[i] *= roots[i] * zn;
     sodium_memzero(&zn, sizeof zn);
   }
@@ -160,17 +166,18 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
   pk.b2.points = std::move(b2);
 
   // IC (public wires, over gamma) and the C query (private wires, over delta).
-  Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
+  tw.gamma_inv = tw.gamma.inverse();
+  tw.delta_inv = tw.delta.inverse();
   scalars.clear();
   for (uint32_t j = 0; j <= npub; ++j) {
-    scalars.push_back((tw.beta * u[j] + tw.alpha * v[j] + w[j]) * gamma_inv);
+    scalars.push_back((tw.beta * u[j] + tw.alpha * v[j] + w[j]) * tw.gamma_inv);
   }
   vk.ic.resize(scalars.size());
   g1.mul_many(scalars.data(), scalars.size(), vk.ic.data(), pool);
   scalars.clear();
   wires.clear();
   for (uint32_t j = npub + 1; j < nwires; ++j) {
-    Fr k = (tw.beta * u[j] + tw.alpha * v[j] + w[j]) * delta_inv;
+    Fr k = (tw.beta * u[j] + tw.alpha * v[j] + w[j]) * tw.delta_inv;
     if (!k.is_zero()) {
       wires.push_back(j);
       scalars.push_back(k);
@@ -186,17 +193,11 @@ Groth16Keys setup_with(const R1cs& r1cs, WasteSource& source, bool insecure, Thr
     scalars[i] = tw.tau - roots[i];
   }
   batch_inverse(scalars.data(), n, scratch.data());
-  Fr factor = (tau_n.square() - Fr::one()) * (n_fr.dbl() * tw.delta).inverse();
-  for (size_t i = 0; i < n; ++i) scalars[i] *= roots[i] * factor;
+  tw.h_factor = (tw.tau_n.square() - Fr::one()) * (n_fr.dbl() * tw.delta).inverse();
+  for (size_t i = 0; i < n; ++i) scalars[i] *= roots[i] * tw.h_factor;
   std::vector<G1Affine> h(n);
   g1.mul_many(scalars.data(), n, h.data(), pool);
   pk.h = std::move(h);
-
-  sodium_memzero(&tw, sizeof tw);
-  sodium_memzero(&tau_n, sizeof tau_n);
-  sodium_memzero(&gamma_inv, sizeof gamma_inv);
-  sodium_memzero(&delta_inv, sizeof delta_inv);
-  sodium_memzero(&factor, sizeof factor);
   return keys;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
+#include "core/util/at_exit.hpp"
 
 namespace enygma {
 
@@ -28,16 +29,6 @@ Error of_key(Error e, const char* which) {
 void wipe(std::vector<Fr>& w) {
   if (!w.empty()) sodium_memzero(w.data(), w.size() * sizeof(Fr));
 }
-
-// Runs `f` however its scope ends: a witness is wiped also when a prover or a rule check throws
-// (bad_alloc, a stage callback's exception).
-template <class F>
-struct AtExit {
-  F f;
-  ~AtExit() { f(); }
-};
-template <class F>
-AtExit(F) -> AtExit<F>;
 
 }  // namespace
 
