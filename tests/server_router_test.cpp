@@ -18,6 +18,7 @@
 #include "native/server/http.hpp"
 #include "native/server/metrics.hpp"
 #include "native/server/router.hpp"
+#include "native/server/runtime.hpp"
 
 namespace enygma::server {
 namespace {
@@ -233,6 +234,9 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
     ASSERT_TRUE(p.config.has_value()) << address;
     EXPECT_EQ(p.config->bind, address);
   }
+  // The listening line's URL: an IPv6 address in brackets.
+  EXPECT_EQ(listen_url("127.0.0.1", 3003), "http://127.0.0.1:3003/");
+  EXPECT_EQ(listen_url("::1", 3003), "http://[::1]:3003/");
   // Refused: unknown circuits, k out of every range, bad values, unknown flags.
   for (std::vector<std::string> bad :
        std::vector<std::vector<std::string>>{{"--circuits", "nope"},

@@ -2163,6 +2163,25 @@ TEST_F(RealServerTest, MissingOrCorruptKeysStopStartUpNamingTheFile) {
   EXPECT_NE(q->err().find("transfer-k2.pk"), std::string::npos) << q->err();
   EXPECT_NE(q->err().find("corrupt"), std::string::npos) << q->err();
   EXPECT_EQ(q->out().find("\"event\":\"listening\""), std::string::npos);
+
+  // A port in use stops the start before any key is loaded (a restarting pod does not pay the
+  // keys' load each time).
+  const int busy = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(busy, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(busy, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(busy, 1), 0);
+  ASSERT_EQ(::getsockname(busy, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const std::string port = std::to_string(ntohs(addr.sin_port));
+  auto r = spawn_enygma({"serve", "--port", port, "--keys", keys_.string(), "--k", "2"});
+  EXPECT_EQ(r->wait_exit(60s), 1);
+  EXPECT_NE(r->err().find("cannot listen on 127.0.0.1:" + port + ": "), std::string::npos)
+      << r->err();
+  EXPECT_EQ(r->out().find("keys_loaded"), std::string::npos) << r->out();
+  ::close(busy);
 }
 
 // The secret values of a request (secret key, balance, blinding, amount, shared secrets, tx

@@ -56,6 +56,10 @@ int run_serve(int argc, char** argv) {
   set_cross_origin_isolation(config.isolation);
   AccessLog::event(config.to_json());
 
+  if (auto can = check_listen_address(config); !can) {
+    fprintf(stderr, "enygma serve: cannot start: %s\n", can.error().message.c_str());
+    return 1;
+  }
   std::unique_ptr<ProofBackend> backend;
   if (config.backend == "fake") {
     fprintf(stderr,
@@ -109,7 +113,7 @@ int run_serve(int argc, char** argv) {
   listening["event"] = "listening";
   listening["address"] = config.bind;
   listening["port"] = port.value();
-  listening["url"] = "http://" + config.bind + ":" + std::to_string(port.value()) + "/";
+  listening["url"] = listen_url(config.bind, port.value());
   AccessLog::event(listening.dump());
   return server.run();
 }

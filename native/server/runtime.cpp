@@ -34,21 +34,48 @@ Server::Server(ServerConfig config, std::unique_ptr<ProofBackend> backend)
 
 Server::~Server() = default;
 
-Result<uint16_t> Server::listen() {
+namespace {
+
+// "127.0.0.1:3003", "[::1]:3003".
+std::string host_port(const std::string& bind, uint16_t port) {
+  const bool ipv6 = bind.find(':') != std::string::npos;
+  return (ipv6 ? "[" + bind + "]" : bind) + ":" + std::to_string(port);
+}
+
+// `acceptor` listening on the configured address and port; the bound port.
+Result<uint16_t> open_listener(tcp::acceptor& acceptor, const ServerConfig& config) {
   beast::error_code ec;
-  const auto address = asio::ip::make_address(config_.bind, ec);
-  if (ec) return make_error("invalid --bind address '" + config_.bind + "'", "config", "bind");
-  const tcp::endpoint endpoint(address, config_.port);
-  acceptor_.open(endpoint.protocol(), ec);
-  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) acceptor_.bind(endpoint, ec);
-  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  const auto address = asio::ip::make_address(config.bind, ec);
+  if (ec) return make_error("invalid --bind address '" + config.bind + "'", "config", "bind");
+  const tcp::endpoint endpoint(address, config.port);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return make_error("cannot listen on " + config_.bind + ":" + std::to_string(config_.port) +
-                          ": " + ec.message(),
-                      "config", "port");
+    return make_error(
+        "cannot listen on " + host_port(config.bind, config.port) + ": " + ec.message(), "config",
+        "port");
   }
-  return acceptor_.local_endpoint().port();
+  return acceptor.local_endpoint().port();
+}
+
+}  // namespace
+
+std::string listen_url(const std::string& bind, uint16_t port) {
+  return "http://" + host_port(bind, port) + "/";
+}
+
+Status check_listen_address(const ServerConfig& config) {
+  asio::io_context io;
+  tcp::acceptor trial(io);
+  auto port = open_listener(trial, config);
+  if (!port) return port.error();
+  return ok_status();
+}
+
+Result<uint16_t> Server::listen() {
+  return open_listener(acceptor_, config_);
 }
 
 void Server::run_io() {

@@ -32,6 +32,13 @@ namespace enygma::server {
 
 class Session;
 
+// Whether the configured address and port can be listened on now (a socket bound, then
+// closed): checked before the keys load, so that a busy port or an address of another machine
+// stops the start at once.
+Status check_listen_address(const ServerConfig& config);
+// "http://127.0.0.1:3003/", "http://[::1]:3003/".
+std::string listen_url(const std::string& bind, uint16_t port);
+
 class Server {
  public:
   Server(ServerConfig config, std::unique_ptr<ProofBackend> backend);
