@@ -917,6 +917,29 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 64);
   EXPECT_EQ(with({"--recipients", "1:30", "--recipient-index", "1"}).exit_code, 64);
   EXPECT_EQ(with({"--recipients", "9:30"}).exit_code, 64);
+  // An index that is not a number is named so (the parser's message), one beyond k as such.
+  r = with({"--amount", "1", "--recipient-index", "abc"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--recipient-index must be an integer in 0..3, got 'abc'"),
+            std::string::npos)
+      << r.err;
+  r = with({"--amount", "1", "--recipient-index", "4"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--recipient-index is not below k"), std::string::npos) << r.err;
+  {
+    auto args = base;
+    const auto at = std::find(args.begin(), args.end(), "--sender-index") - args.begin();
+    args[size_t(at) + 1] = "x1";
+    args.insert(args.end(), {"--recipients", "1:30"});
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << r.err;
+    EXPECT_NE(r.err.find("--sender-index must be an integer in 0..3, got 'x1'"), std::string::npos)
+        << r.err;
+    args[size_t(at) + 1] = "9";
+    r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 64) << r.err;
+    EXPECT_NE(r.err.find("--sender-index is not below k"), std::string::npos) << r.err;
+  }
   // Refusals name the option, never quote its text (a secret key, an amount).
   const std::string big(80, '9');  // above p
   for (const char* option : {"--secret-key", "--random"}) {

@@ -109,6 +109,14 @@ Result<SecureVector<Payee>> payee_list(const std::string& text, unsigned k) {
   }
 }
 
+// A position in the anonymity set: a number (else the parser's message) below k.
+Result<unsigned long> index_option(const Args& args, const char* option, unsigned k) {
+  auto i = args.get_uint(option, 0, 0, k - 1);
+  if (i) return i;
+  if (!native::parse_unsigned(*args.get(option), ~0ul)) return i.error();
+  return usage(option, "is not below k");
+}
+
 Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
   static const char* kRequired[] = {"secret-key",   "balance",       "random",
                                     "sender-index", "anonymity-set", "block-number"};
@@ -138,8 +146,8 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
     if (!f) return f.error();
     *s.out = *f;
   }
-  auto j = args.get_uint("sender-index", 0, 0, k - 1);
-  if (!j) return usage("sender-index", "is not below k");
+  auto j = index_option(args, "sender-index", k);
+  if (!j) return j.error();
   in.sender_index = unsigned(*j);
   if (several) {
     auto payees = payee_list(*args.get("recipients"), k);
@@ -158,8 +166,8 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
     auto v = field_value("amount", *args.get("amount"));
     if (!v) return v.error();
     in.amount = *v;
-    auto r = args.get_uint("recipient-index", 0, 0, k - 1);
-    if (!r) return usage("recipient-index", "is not below k");
+    auto r = index_option(args, "recipient-index", k);
+    if (!r) return r.error();
     if (!in.amount.is_zero()) in.payees.push_back({unsigned(*r), in.amount});
   }
   auto ids = field_list("anonymity-set", *args.get("anonymity-set"));
