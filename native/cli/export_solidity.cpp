@@ -101,7 +101,9 @@ int run_export_solidity(int argc, char** argv) {
     }
   }
 
-  if (auto ok = native::check_key_file(vk_path, native::kMaxVerifyingKeyFileBytes); !ok) {
+  if (auto ok = native::check_key_file(vk_path, KeyKind::kVerifying,
+                                       native::kMaxVerifyingKeyFileBytes, from_keys ? "" : "vk");
+      !ok) {
     return cli::fail(ok.error());
   }
   auto bytes = native::read_file(vk_path);

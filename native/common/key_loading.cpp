@@ -29,13 +29,27 @@ Status check_key_folder_option(const std::string& dir) {
                     "out");
 }
 
-Status check_key_file(const std::string& path, size_t max_bytes) {
+Status check_key_file(const std::string& path, KeyKind expected, size_t max_bytes,
+                      const std::string& option) {
   auto head = read_file_head(path, kKeyHeaderSize);
   if (!head) return head.error();
   auto header = read_key_header(head->bytes);
   if (!header) return naming_file(header.error(), path);
+  const auto kind_name = [](KeyKind k) {
+    return std::string(k == KeyKind::kVerifying ? "verifying" : "proving");
+  };
+  if (header->kind != expected) {
+    const std::string found = "a " + kind_name(header->kind) + " key";
+    return naming_file(
+        make_error(option.empty()
+                       ? found + ", not a " + kind_name(expected) + " key"
+                       : found + "; --" + option + " takes a " + kind_name(expected) + " key (" +
+                             (expected == KeyKind::kVerifying ? ".vk" : ".pk") + ")",
+                   "key"),
+        path);
+  }
   if (head->size > max_bytes) {
-    const char* kind = header->kind == KeyKind::kVerifying ? "verifying" : "proving";
+    const std::string kind = kind_name(header->kind);
     return naming_file(make_error(std::to_string(head->size) + " bytes is more than a " + kind +
                                       " key file holds (" + std::to_string(max_bytes) + ")",
                                   "key"),
@@ -60,20 +74,22 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
   const std::string pk_path = proving_key_path(dir, circuit);
   // Each file's header is checked before the file is read (a large file named by mistake is
   // refused at once); one that cannot be opened gets the advice to make keys.
-  const auto checked = [&](const std::string& path, size_t max_bytes) -> Status {
-    auto ok = check_key_file(path, max_bytes);
+  const auto checked = [&](const std::string& path, KeyKind kind, size_t max_bytes) -> Status {
+    auto ok = check_key_file(path, kind, max_bytes);
     if (!ok && ok.error().rule == "io") {
       return make_error(ok.error().message + setup_hint(dir, circuit), "key", path);
     }
     return ok;
   };
-  if (auto ok = checked(vk_path, kMaxVerifyingKeyFileBytes); !ok) return ok.error();
+  if (auto ok = checked(vk_path, KeyKind::kVerifying, kMaxVerifyingKeyFileBytes); !ok) {
+    return ok.error();
+  }
   auto vk = read_file(vk_path);
   if (!vk) return make_error(vk.error().message + setup_hint(dir, circuit), "key", vk_path);
   // The proving key mapped, not read: ~10 MB that the loader hashes and copies once.
   MappedFile pk;
   if (with_proving_key) {
-    if (auto ok = checked(pk_path, SIZE_MAX); !ok) return ok.error();
+    if (auto ok = checked(pk_path, KeyKind::kProving, SIZE_MAX); !ok) return ok.error();
     auto mapped = map_file(pk_path);
     if (!mapped) {
       return make_error(mapped.error().message + setup_hint(dir, circuit), "key", pk_path);

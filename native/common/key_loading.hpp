@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/groth16/key_format.hpp"
 #include "core/parallel/thread_pool.hpp"
 #include "core/registry/circuit_prover.hpp"
 
@@ -21,9 +22,12 @@ Result<std::shared_ptr<const CircuitProver>> load_circuit_prover(
 
 // A key file's header, read alone and checked before the file is read or mapped whole: what
 // read_key_header refuses (another format or version), a body length other than the file's
-// ("truncated" or trailing bytes), or a file larger than max_bytes. Key errors name the file
-// (rule "key"); one opening or reading it is the I/O error (rule "io").
-Status check_key_file(const std::string& path, size_t max_bytes = SIZE_MAX);
+// ("truncated" or trailing bytes), a key of another kind than `expected` (said before its size:
+// "<path>: a proving key; --vk takes a verifying key (.vk)" when the file was named by `option`,
+// else "<path>: a proving key, not a verifying key"), or a file larger than max_bytes. Key errors
+// name the file (rule "key"); one opening or reading it is the I/O error (rule "io").
+Status check_key_file(const std::string& path, KeyKind expected, size_t max_bytes = SIZE_MAX,
+                      const std::string& option = "");
 // A folder of key files to write (setup's and import-zkey's --out): never "-", which is standard
 // output elsewhere and cannot hold two files (rule "usage", field "out").
 Status check_key_folder_option(const std::string& dir);
