@@ -396,6 +396,11 @@ TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
   const auto bad = run_with({"version"}, "ENYGMA_DISABLE_KERNELS=ifma,avx");
   EXPECT_EQ(bad.exit_code, 64);
   EXPECT_NE(bad.err.find("unknown kernel 'avx'"), std::string::npos) << bad.err;
+  // A name with a control character is quoted on one line.
+  const auto split = run_with({"version"}, "ENYGMA_DISABLE_KERNELS=x\ny");
+  EXPECT_EQ(split.exit_code, 64);
+  EXPECT_NE(split.err.find("unknown kernel 'x\\x0ay'"), std::string::npos) << split.err;
+  EXPECT_EQ(split.err.find('\n'), split.err.size() - 1) << split.err;
 
   const std::vector<std::string> prove = seeded_prove_k2("k");
   const auto fast = run_with(prove, ""), portable = run_with(prove, "ENYGMA_DISABLE_KERNELS=all");
@@ -721,6 +726,10 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   r = run_enygma({"export-solidity", "--k", "2", "--keys", keys().path().string(), "--license", "",
                   "--out", tmp / "x.sol"});
   EXPECT_EQ(r.exit_code, 64) << r.err;
+  r = run_enygma({"export-solidity", "--k", "2", "--out", tmp / "bad.sol", "--contract", "Ab\nc"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("'Ab\\x0ac' is not a valid contract name"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
 
   r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
                   vector_path("transfer-k2.json"), "--out", tmp / "resp.json"});

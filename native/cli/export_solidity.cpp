@@ -90,7 +90,7 @@ int run_export_solidity(int argc, char** argv) {
             "enygma export-solidity: '%s' is not a valid contract name (letters, digits, _ "
             "and $, not first a digit; not a Solidity keyword, type or built-in, nor a name the "
             "contract declares)\n",
-            options.contract_name.c_str());
+            native::shown_on_one_line(options.contract_name).c_str());
     return native::kExitUsage;
   }
   for (char c : options.license) {

@@ -33,7 +33,7 @@ bool apply_disabled_kernels(const char* list) {
     if (name != "adx" && name != "ifma" && name != "all" && !name.empty()) {
       fprintf(stderr,
               "enygma: ENYGMA_DISABLE_KERNELS: unknown kernel '%s' (known: adx, ifma, all)\n",
-              name.c_str());
+              enygma::native::shown_on_one_line(name).c_str());
       return false;
     }
   }
@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
       return enygma::native::kExitFailed;
     }
   } else {
-    fprintf(stderr, "enygma: unknown command '%s'\n\n", argv[1]);
+    fprintf(stderr, "enygma: unknown command '%s'\n\n",
+            enygma::native::shown_on_one_line(argv[1]).c_str());
     print_usage(stderr);
     return enygma::native::kExitUsage;
   }
