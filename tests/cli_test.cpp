@@ -726,6 +726,28 @@ TEST(Cli, InteropCommandsReportPathsKeysAndOutputsHonestly) {
   r = run_enygma({"export-solidity", "--k", "2", "--keys", keys().path().string(), "--license", "",
                   "--out", tmp / "x.sol"});
   EXPECT_EQ(r.exit_code, 64) << r.err;
+  // --license takes an SPDX expression only; a refused one (or contract name) is quoted on one
+  // line.
+  for (const std::string license :
+       {"MIT", "UNLICENSED", "GPL-3.0-or-later", "GPL-2.0+", "MIT OR Apache-2.0",
+        "(MIT AND BSD-3-Clause) OR GPL-2.0-only WITH Classpath-exception-2.0",
+        "LicenseRef-Rayls-1.0", "((MIT))"}) {
+    r = run_enygma({"export-solidity", "--k", "2", "--keys", keys().path().string(), "--license",
+                    license, "--out", tmp / "l.sol"});
+    EXPECT_EQ(r.exit_code, 0) << license << ": " << r.err;
+    const std::string first_line = "// SPDX-License-Identifier: " + license + "\n";
+    EXPECT_EQ(test::read_all(tmp / "l.sol").substr(0, first_line.size()), first_line) << license;
+  }
+  for (const std::string license :
+       {"(", ")", "MIT)", "(MIT", "MIT AND", "AND MIT", "MIT OR OR X", "MIT WITH", "MIT X",
+        "MIT WITH X+", "+", "GPL+2.0", "() MIT", "(MIT) WITH X", "MIT;", "MIT\nX", "MIT/X"}) {
+    r = run_enygma({"export-solidity", "--k", "2", "--keys", keys().path().string(), "--license",
+                    license, "--out", tmp / "bad.sol"});
+    EXPECT_EQ(r.exit_code, 64) << license << ": " << r.err;
+    EXPECT_NE(r.err.find("--license must be an SPDX expression"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(tmp / "bad.sol")) << license;
+  }
   r = run_enygma({"export-solidity", "--k", "2", "--out", tmp / "bad.sol", "--contract", "Ab\nc"});
   EXPECT_EQ(r.exit_code, 64) << r.err;
   EXPECT_NE(r.err.find("'Ab\\x0ac' is not a valid contract name"), std::string::npos) << r.err;

@@ -1,7 +1,9 @@
 #include "core/groth16/solidity_verifier.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <set>
+#include <vector>
 
 #include "core/field/fr.hpp"
 #include "core/groth16/key_format.hpp"
@@ -111,6 +113,55 @@ bool is_key_constant(std::string_view name) {
 }
 
 }  // namespace
+
+bool is_spdx_expression(std::string_view text) {
+  // Tokens: "(", ")" and words of [A-Za-z0-9.+-]; spaces between them.
+  std::vector<std::string_view> tokens;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == ' ') {
+      ++i;
+    } else if (c == '(' || c == ')') {
+      tokens.push_back(text.substr(i++, 1));
+    } else {
+      const size_t start = i;
+      while (i < text.size() && (isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.' ||
+                                 text[i] == '-' || text[i] == '+')) {
+        ++i;
+      }
+      if (i == start) return false;  // a character no expression holds
+      tokens.push_back(text.substr(start, i - start));
+    }
+  }
+  const auto is_operator = [](std::string_view t) {
+    return t == "AND" || t == "OR" || t == "WITH";
+  };
+  // An id: [A-Za-z0-9.-]+, '+' only at its end (or_later) and only where allowed.
+  const auto is_id = [&](std::string_view t, bool or_later) {
+    if (t.empty() || t == "(" || t == ")" || is_operator(t)) return false;
+    if (or_later && t.back() == '+') t.remove_suffix(1);
+    return !t.empty() && t.find('+') == std::string_view::npos;
+  };
+  // expression := term ((AND | OR) term)*; term := "(" expression ")" | id [WITH exception-id].
+  // Parentheses are counted, not recursed into (no depth limit to guard).
+  size_t at = 0, depth = 0;
+  for (;;) {
+    while (at < tokens.size() && tokens[at] == "(") ++at, ++depth;
+    if (at >= tokens.size() || !is_id(tokens[at], true)) return false;
+    ++at;
+    if (at < tokens.size() && tokens[at] == "WITH") {
+      if (++at >= tokens.size() || !is_id(tokens[at], false)) return false;
+      ++at;
+    }
+    while (at < tokens.size() && tokens[at] == ")") {
+      if (depth == 0) return false;
+      ++at, --depth;
+    }
+    if (at == tokens.size()) return depth == 0;
+    if (tokens[at] != "AND" && tokens[at] != "OR") return false;
+    ++at;
+  }
+}
 
 bool is_usable_contract_name(std::string_view name) {
   // Solidity's keywords and reserved words, its units and the names the contract itself

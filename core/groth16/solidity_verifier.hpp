@@ -23,8 +23,13 @@ namespace enygma {
 struct SolidityVerifierOptions {
   std::string contract_name = "Groth16Verifier";  // must be a Solidity identifier
   std::string circuit_name;                       // for the comments, may be empty
-  std::string license = "UNLICENSED";             // SPDX identifier of the generated file
+  std::string license = "UNLICENSED";             // SPDX expression of the generated file
 };
+
+// An SPDX license expression the file's first line can carry: license ids and LicenseRef-...
+// ([A-Za-z0-9.-]+, an id with a final '+' for "or later") combined with AND, OR, WITH (an
+// exception id after it) and balanced parentheses, separated by spaces.
+bool is_spdx_expression(std::string_view text);
 
 // A name the generated contract can have: [A-Za-z_$][A-Za-z0-9_$]*, at most 64 characters,
 // neither a Solidity keyword, reserved word, unit or elementary type name nor a name the

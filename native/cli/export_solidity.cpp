@@ -39,7 +39,8 @@ int run_export_solidity(int argc, char** argv) {
         "  --contract NAME   contract name (default Enygma<Circuit>Verifier[K<K>], e.g.\n"
         "                    EnygmaTransferVerifierK6, EnygmaOwnership721Verifier; with --vk\n"
         "                    Groth16Verifier)\n"
-        "  --license SPDX    SPDX license identifier of the file (default UNLICENSED)\n"
+        "  --license SPDX    SPDX license expression of the file (default UNLICENSED): ids\n"
+        "                    such as MIT or LicenseRef-x, with AND, OR, WITH and parentheses\n"
         "Deploy only verifiers of ceremony keys (enygma import-zkey), never of development keys.\n",
         stdout);
     return 0;
@@ -93,12 +94,13 @@ int run_export_solidity(int argc, char** argv) {
             native::shown_on_one_line(options.contract_name).c_str());
     return native::kExitUsage;
   }
-  for (char c : options.license) {
-    if (!(isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '+' || c == ' ' ||
-          c == '(' || c == ')')) {
-      fputs("enygma export-solidity: --license must be an SPDX expression\n", stderr);
-      return native::kExitUsage;
-    }
+  if (!is_spdx_expression(options.license)) {
+    fprintf(stderr,
+            "enygma export-solidity: --license must be an SPDX expression (license ids or "
+            "LicenseRef-... of letters, digits, '.' and '-', a final '+', combined with AND, OR, "
+            "WITH and parentheses), got '%s'\n",
+            native::shown_on_one_line(options.license).c_str());
+    return native::kExitUsage;
   }
 
   if (auto ok = native::check_key_file(vk_path, KeyKind::kVerifying,
