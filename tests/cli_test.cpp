@@ -832,6 +832,49 @@ TEST(Cli, OutputsThatCannotBeWrittenAreRefusedFirst) {
   EXPECT_FALSE(std::filesystem::exists("-"));
 }
 
+// The options and the output places are checked before an input is read or the work done: a
+// usage error exits 64 whatever the input (a proof that is missing, a pipe no one writes), and
+// import-zkey refuses an --out it cannot fill, or a --check-vk file it cannot read, before the
+// zkey is imported (here a zkey of another circuit: refused by the import, found after).
+TEST(Cli, OptionsAndOutputPlacesAreCheckedFirst) {
+  TempDir tmp;
+  auto r = run_enygma({"export-proof", "--proof", "/nonexistent", "--k", "99", "--out-proof",
+                       tmp / "a.json", "--out-public", tmp / "b.json"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_NE(r.err.find("--k"), std::string::npos) << r.err;
+  const std::string fifo = tmp / "proof.fifo";  // no writer: read, it would block
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  r = run_enygma({"export-proof", "--proof", fifo, "--circuit", "nothing", "--out-proof",
+                  tmp / "a.json", "--out-public", tmp / "b.json"},
+                 std::chrono::seconds(20));
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  r = run_enygma({"export-proof", "--proof", fifo, "--out-proof", tmp / "a.json", "--out-public",
+                  tmp / "missing/b.json"},
+                 std::chrono::seconds(20));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], tmp / "missing/b.json") << r.err;
+
+  const std::string zkey =
+      std::string(ENYGMA_SOURCE_DIR) + "/tests/interop/fixtures/circuit_final.zkey";
+  write(tmp / "file", "x");
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "file"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot use as a folder " + tmp / "file"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], tmp / "file") << r.err;
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "file/keys/"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot create a folder in " + tmp / "file"), std::string::npos) << r.err;
+  std::filesystem::create_directories(tmp / "keys/transfer-k2.vk");
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "keys"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], tmp / "keys/transfer-k2.vk") << r.err;
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "new/keys",
+                  "--check-vk", tmp / "missing.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.err)["field"], tmp / "missing.json") << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "new")) << "nothing made before the checks";
+}
+
 // A setup whose keys cannot both be written (here a folder in the proving key's place; a full
 // disk alike) writes neither: the verifying key there stays the one it was.
 TEST(Cli, SetupWritesBothKeysOrNeither) {

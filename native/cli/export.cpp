@@ -1,7 +1,7 @@
 // enygma export-vk / export-proof: the snarkjs formats of our verifying key and proofs, so that
 // `snarkjs groth16 verify verification_key.json public.json proof.json` can check them.
 #include <cstdio>
-#include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/groth16/proof_format.hpp"
@@ -49,18 +49,6 @@ int run_export_vk(int argc, char** argv) {
   return 0;
 }
 
-// An output path whose folder is missing: refused before anything is written, so that a failed
-// export never leaves a proof.json beside a public.json of another proof.
-Status output_folder_exists(const std::string& path) {
-  if (path == "-") return ok_status();
-  std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  if (folder.empty()) folder = ".";
-  std::error_code ec;
-  if (std::filesystem::is_directory(folder, ec)) return ok_status();
-  return make_error("cannot write " + path + ": " + folder.string() + " is not a folder", "io",
-                    path);
-}
-
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public", "circuit", "k"})) {
@@ -91,13 +79,23 @@ int run_export_proof(int argc, char** argv) {
     fputs("enygma export-proof: --out-proof and --out-public name the same file\n", stderr);
     return native::kExitUsage;
   }
+  // The options and the output places are checked before the proof is read (standard input
+  // consumed): a usage error is one whatever the proof, and a failed export never leaves a
+  // proof.json beside a public.json of another proof.
+  std::optional<CircuitId> circuit;
+  if (args.has("circuit") || args.has("k")) {
+    auto chosen = native::circuit_option(args);
+    if (!chosen) return cli::fail(chosen.error());
+    circuit = *chosen;
+  }
+  for (const std::string& out : {out_proof, out_public}) {
+    if (Status st = native::check_output_place(out); !st) return cli::fail(st.error());
+  }
   auto text = native::read_text_file(*args.get("proof"));
   if (!text) return cli::fail(text.error());
   auto parsed = proof_from_reference_json(*text);
   if (!parsed) return cli::fail(parsed.error());
-  if (args.has("circuit") || args.has("k")) {
-    auto circuit = native::circuit_option(args);
-    if (!circuit) return cli::fail(circuit.error());
+  if (circuit) {
     const size_t expected = circuit_info(*circuit).public_inputs;
     if (parsed->public_inputs.size() != expected) {
       return cli::fail(make_error(
@@ -105,9 +103,6 @@ int run_export_proof(int argc, char** argv) {
               circuit->str() + " circuit has " + std::to_string(expected) + " public inputs",
           "proof", "public_signal"));
     }
-  }
-  for (const std::string& out : {out_proof, out_public}) {
-    if (Status st = output_folder_exists(out); !st) return cli::fail(st.error());
   }
   // Both or neither: a failure (a folder in the way, a full disk) never leaves a proof.json
   // beside a public.json of another proof.

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 #include "core/groth16/key_format.hpp"
@@ -58,6 +60,27 @@ int run_import_zkey(int argc, char** argv) {
     return cli::fail(
         make_error("--zkey - : a zkey is read from a file, not standard input", "usage", "zkey"));
   }
+  // The output places and --check-vk checked before the zkey is read and imported (the work of
+  // minutes for a large circuit): an --out that is a file, a key file's place taken by a folder,
+  // a --check-vk file that is missing or no verifying key.
+  const std::string pk_path = native::proving_key_path(*dir, *circuit);
+  const std::string vk_path = native::verifying_key_path(*dir, *circuit);
+  if (auto st = native::check_output_folder_place(*dir); !st) return cli::fail(st.error());
+  if (std::error_code ec; std::filesystem::is_directory(*dir, ec)) {
+    for (const std::string& path : {pk_path, vk_path}) {
+      if (auto st = native::check_output_place(path); !st) return cli::fail(st.error());
+    }
+  }
+  std::optional<VerifyingKey> published;
+  if (auto check_path = args.get("check-vk")) {
+    auto text = native::read_text_file(*check_path);
+    if (!text) return cli::fail(text.error());
+    auto parsed = verifying_key_from_snarkjs_json(*text);
+    if (!parsed) {  // not a verifying key: a bad --check-vk file, not a refused request
+      return cli::fail(make_error(*check_path + ": " + parsed.error().message, "key", "check-vk"));
+    }
+    published = std::move(*parsed);
+  }
   // The container's magic checked before the file is read whole (a large file named by mistake
   // is refused at once, not read into memory first).
   auto head = native::read_file_head(*zkey_path, 4);
@@ -86,13 +109,7 @@ int run_import_zkey(int argc, char** argv) {
   if (!imported) return cli::fail(native::naming_file(imported.error(), *zkey_path));
   const Groth16Keys& keys = imported->keys;
 
-  if (auto vk_path = args.get("check-vk")) {
-    auto text = native::read_text_file(*vk_path);
-    if (!text) return cli::fail(text.error());
-    auto published = verifying_key_from_snarkjs_json(*text);
-    if (!published) {  // not a verifying key: a bad --check-vk file, not a refused request
-      return cli::fail(make_error(*vk_path + ": " + published.error().message, "key", "check-vk"));
-    }
+  if (published) {
     // the first member that differs, as verification_key.json names it
     const char* differs = published->num_public != keys.vk.num_public ? "nPublic"
                           : published->ic != keys.vk.ic               ? "IC"
@@ -102,15 +119,13 @@ int run_import_zkey(int argc, char** argv) {
                           : published->delta2 != keys.vk.delta2       ? "vk_delta_2"
                                                                       : nullptr;
     if (differs) {
-      return cli::fail(make_error(*vk_path + " is not the verifying key of " + *zkey_path +
-                                      " (its " + differs + " differs)",
+      return cli::fail(make_error(*args.get("check-vk") + " is not the verifying key of " +
+                                      *zkey_path + " (its " + differs + " differs)",
                                   "key", "check-vk"));
     }
   }
 
   const std::string name = circuit->key_name();
-  const std::string pk_path = native::proving_key_path(*dir, *circuit);
-  const std::string vk_path = native::verifying_key_path(*dir, *circuit);
   const std::vector<uint8_t> pk_bytes = serialize_proving_key(keys.pk, name),
                              vk_bytes = serialize_verifying_key(keys.vk, name);
   // Points on their curves may still make no valid proof (check_keys_prove): refused before any

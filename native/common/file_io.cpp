@@ -452,6 +452,28 @@ Status check_output_place(const std::string& path) {
   return ok_status();
 }
 
+Status check_output_folder_place(const std::string& dir) {
+  std::string place = dir;
+  for (;;) {
+    // ("a/b/" is "a/b": with the slash, a file b would be ENOTDIR, taken for a missing folder)
+    while (place.size() > 1 && place.back() == '/') place.pop_back();
+    const char* what =
+        place == dir || place + "/" == dir ? "cannot use as a folder" : "cannot create a folder in";
+    if (struct stat st; stat(place.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) return ok_status();
+      errno = ENOTDIR;
+      return io_error(what, place);
+    } else if (errno != ENOENT && errno != ENOTDIR) {
+      return io_error(what, place);
+    }
+    // Not there: its parent must be a folder (made as mkdir -p makes it). A parent that is a
+    // file made stat say ENOTDIR: it is named when reached.
+    const size_t slash = place.find_last_of('/');
+    if (slash == std::string::npos) return ok_status();  // in the working folder
+    place = slash == 0 ? "/" : place.substr(0, slash);
+  }
+}
+
 bool same_output_place(const std::string& a, const std::string& b) {
   if (a == b) return true;
   auto identity = [](const std::string& path, struct stat& st) {

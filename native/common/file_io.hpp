@@ -93,6 +93,10 @@ inline Status write_output_file(const std::string& path, const std::string& text
 // proof): what write_output_file would refuse at once, a folder, or a file in a folder that
 // does not exist. Errors (rule "io") name `path`.
 Status check_output_place(const std::string& path);
+// Whether a folder of outputs (import-zkey's --out DIR) can be used or made there, checked
+// before the work that fills it: DIR, or else the nearest of its parents that exists, must be a
+// folder. Errors (rule "io") name the path that is not.
+Status check_output_folder_place(const std::string& dir);
 // Whether two output paths (--out) lead to the same place: the same file where both exist ("-"
 // is this process's standard output, which /dev/stdout, /dev/fd/1 or the file it is sent to
 // also are), otherwise the same path once made absolute and canonical.
