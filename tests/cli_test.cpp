@@ -873,6 +873,43 @@ TEST(Cli, OptionsAndOutputPlacesAreCheckedFirst) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.err)["field"], tmp / "missing.json") << r.err;
   EXPECT_FALSE(std::filesystem::exists(tmp / "new")) << "nothing made before the checks";
+  // The zkey refused by the import: named by its file once, not "<path>: zkey: ...".
+  r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "new/keys"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("circuit_final.zkey: the zkey was made for another circuit"),
+            std::string::npos)
+      << r.err;
+}
+
+// The CLI's words: a proof file that is no JSON object is named by its path (not the server's
+// "the body"); --help shows outputs as printed.
+TEST(Cli, ProofFilesAreNamedAndHelpShowsOutputsAsPrinted) {
+  TempDir tmp;
+  write(tmp / "empty.json", "");
+  write(tmp / "array.json", "[]");
+  for (const char* command : {"verify", "export-proof"}) {
+    for (const auto& [file, says] : std::vector<std::pair<std::string, std::string>>{
+             {tmp / "empty.json", tmp / "empty.json" + " is not valid JSON"},
+             {tmp / "array.json", tmp / "array.json" + " must be a JSON object"}}) {
+      std::vector<std::string> args = {command, "--k", "2", "--proof", file};
+      if (std::string(command) == "verify") {
+        args.insert(args.end(), {"--keys", keys().path().string()});
+      } else {
+        args.insert(args.end(), {"--out-proof", tmp / "p.json", "--out-public", tmp / "q.json"});
+      }
+      auto r = run_enygma(args);
+      EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+      EXPECT_NE(r.err.find(says), std::string::npos) << command << ": " << r.err;
+      EXPECT_EQ(r.err.find("the body"), std::string::npos) << command << ": " << r.err;
+      EXPECT_EQ(nlohmann::json::parse(r.err)["field"], file) << command << ": " << r.err;
+    }
+  }
+  auto r = run_enygma({"verify", "--k", "2", "--keys", keys().path().string(), "--proof", "-"},
+                      std::chrono::seconds(60), "/dev/null");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("standard input is not valid JSON"), std::string::npos) << r.err;
+  const std::string help = run_enygma({"witness", "--help"}).out;
+  EXPECT_NE(help.find("{\"satisfied\":true}"), std::string::npos) << help;
 }
 
 // A setup whose keys cannot both be written (here a folder in the proving key's place; a full

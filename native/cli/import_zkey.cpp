@@ -23,6 +23,14 @@ namespace {
 
 using namespace enygma;
 
+// A refusal of the zkey, naming its file: "<path>: the zkey was made for another circuit...",
+// without the "zkey: " the importer puts first where no file is named.
+Error naming_zkey(const Error& e, const std::string& path) {
+  Error named = e;
+  if (named.message.rfind("zkey: ", 0) == 0) named.message.erase(0, 6);
+  return native::naming_file(named, path);
+}
+
 int run_import_zkey(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "zkey", "out", "check-vk", "threads"},
@@ -106,7 +114,7 @@ int run_import_zkey(int argc, char** argv) {
   ZkeyImportOptions options;
   options.allow_no_contributions = args.has("allow-insecure");
   auto imported = import_zkey(*zkey, r1cs, pool, options);
-  if (!imported) return cli::fail(native::naming_file(imported.error(), *zkey_path));
+  if (!imported) return cli::fail(naming_zkey(imported.error(), *zkey_path));
   const Groth16Keys& keys = imported->keys;
 
   if (published) {
@@ -131,7 +139,7 @@ int run_import_zkey(int argc, char** argv) {
   // Points on their curves may still make no valid proof (check_keys_prove): refused before any
   // file is written, not found by the first verification of a served proof.
   if (auto st = check_keys_prove(*circuit, pk_bytes, vk_bytes, pool); !st) {
-    return cli::fail(native::naming_file(st.error(), *zkey_path));
+    return cli::fail(naming_zkey(st.error(), *zkey_path));
   }
   if (auto st = native::make_directories(*dir); !st) return cli::fail(st.error());
   // Both or neither: a failed write (a full disk) keeps the pair that was there.

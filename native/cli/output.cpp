@@ -49,6 +49,16 @@ int fail(const Error& e) {
   return exit_code_for(e);
 }
 
+Error naming_proof_file(const Error& e, const std::string& path) {
+  static const std::string kBody = "the body ";
+  if (e.message.rfind(kBody, 0) != 0) return e;
+  Error named = e;
+  named.message =
+      (path == "-" ? std::string("standard input") : path) + " " + e.message.substr(kBody.size());
+  if (named.field.empty()) named.field = path;
+  return named;
+}
+
 std::string request_text_line(std::string& json) {
   std::string line;
   line.reserve(json.size() + 1);

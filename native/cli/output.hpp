@@ -23,6 +23,10 @@ std::string json_string(const std::string& s);
 int exit_code_for(const Error& e);
 // Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code_for(e).
 int fail(const Error& e);
+// A refusal of a proof file as a whole (core's "the body is not valid JSON", "the body must be a
+// JSON object", worded for the server's request body) names the file instead: "<path> is not
+// valid JSON (...)" ("-": standard input), its field the path where it names no member.
+Error naming_proof_file(const Error& e, const std::string& path);
 // --seed S of the wallet commands: a decimal 64-bit integer (its 8 little-endian bytes, then
 // zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
 Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);

@@ -45,7 +45,9 @@ int run_verify(int argc, char** argv) {
     printf("{\"valid\":true}\n");
     return 0;
   }
-  if (st.error().rule != "invalid") return cli::fail(st.error());
+  if (st.error().rule != "invalid") {
+    return cli::fail(cli::naming_proof_file(st.error(), *args.get("proof")));
+  }
   printf("{\"valid\":false,\"reason\":%s}\n", cli::json_string(st.error().message).c_str());
   return native::kExitFailed;
 }

@@ -33,7 +33,7 @@ int run_witness(int argc, char** argv) {
         "The file holds every secret of the request: keep it private and delete it after use.\n"
         "  snarkjs wtns check transfer-k6.r1cs FILE.wtns\n"
         "--explain: validation bypassed, print the label of the first constraint the request's\n"
-        "witness violates ({\"satisfied\": true} when none does): why a request fails.\n"
+        "witness violates ({\"satisfied\":true} when none does): why a request fails.\n"
         "Exit codes: 0 written (--explain: satisfied), 2 invalid request (the error as JSON on\n"
         "stderr; --explain: a constraint violated), 64 usage error, 1 other.\n",
         stdout);
