@@ -749,10 +749,61 @@ TEST_F(FreedSecrets, MakeRequestLeavesNoneOfWhatItMade) {
   ASSERT_TRUE(id.ok());
   const auto secrets = private_values(text, published_values(*id, text));
   ASSERT_GE(secrets.size(), 2u);
+  // the seed's text too: the option parser keeps one copy of a value, wiped
+  const std::string seed_text_needle =
+      "seed text\t" + hex(reinterpret_cast<const uint8_t*>(seed.data()) + 32, 32) + "\n";
   expect_none_found(scanned_command({"make-transfer", "--k", "3", "--seed", seed, "--split", "2",
                                      "--out", dir / "again.json"},
-                                    needles_text(secrets), 0),
+                                    needles_text(secrets) + seed_text_needle, 0),
                     "make-transfer");
+  expect_none_found(
+      scanned_command({"make-request", "--k", "3", "--seed=" + seed, "--out", dir / "r3.json"},
+                      seed_text_needle, 0),
+      "make-request --seed=");
+  // make-transfer from explicit values (the secret key, balance, blinding, amount and shared
+  // secrets as options), with --name=value and --name value
+  const std::vector<std::pair<std::string, std::string>> given = {
+      {"secret-key",
+       "1934605808421903953198426291293388570784870858174700381820001961618356324330"},
+      {"balance", "2428119385139432851850762732960390555060"},
+      {"random", "554911636519569321851288273571238609468100999314183817416696776958866620467"},
+      {"amount", "191279283054785058500858047474539508179"},
+      {"shared-secrets",
+       "574813205456267416250307416065020891488903803064243935309013840824576188195,"
+       "1595998888986145825129718591822900841181160533680465382612401394212189521064,"
+       "623952545332855616994596749640013447779198769811256837045311421172568987606,"
+       "1636417812694104594936307284574915545088426603633384900307625959583076258100"}};
+  std::vector<std::string> explicit_args = {
+      "make-transfer",
+      "--k",
+      "4",
+      "--recipient-index",
+      "2",
+      "--sender-index",
+      "0",
+      "--anonymity-set",
+      "10841333583911028433,10634339936439730814,2753383182706532981,"
+      "10497465920339228540",
+      "--block-number",
+      "1952056308",
+      "--out",
+      dir / "explicit.json"};
+  std::vector<Secret> values;
+  bool inline_form = false;
+  for (const auto& [option, value] : given) {
+    if ((inline_form = !inline_form)) {
+      explicit_args.push_back("--" + option + "=" + value);
+    } else {
+      explicit_args.insert(explicit_args.end(), {"--" + option, value});
+    }
+    size_t start = 0;
+    for (size_t comma; (comma = value.find(',', start)), true; start = comma + 1) {
+      values.push_back({option, value.substr(start, comma - start)});
+      if (comma == std::string::npos) break;
+    }
+  }
+  expect_none_found(scanned_command(explicit_args, needles_text(values), 0),
+                    "make-transfer with explicit values");
 }
 
 // The port a started `enygma serve --port 0` says it listens on (0 if it ends or never says).

@@ -49,7 +49,7 @@ int run_make_request(int argc, char** argv) {
   auto count = args.get_uint("count", 0, 0, 1000);
   if (!count) return fail(count.error());
   std::array<uint8_t, 32> seed{};
-  if (auto text = args.get("seed")) {
+  if (const std::string* text = args.value("seed")) {
     auto parsed = parse_seed(*text);
     if (!parsed) return fail(parsed.error());
     seed = *parsed;

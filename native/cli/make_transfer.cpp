@@ -3,8 +3,10 @@
 // request JSON.
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/primitives/babyjubjub.hpp"
@@ -58,15 +60,17 @@ Error usage(const std::string& field, const std::string& what) {
   return make_error("--" + field + " " + what, "usage", field);
 }
 
-Result<Fr> field_value(const std::string& option, const std::string& text) {
+Result<Fr> field_value(const std::string& option, std::string_view text) {
   auto f = Fr::from_decimal(text);
   // The text is not quoted: it may be a secret key or a blinding value.
   if (!f) return usage(option, "is not a canonical field element (a decimal below p)");
   return *f;
 }
 
-Result<std::vector<Fr>> field_list(const std::string& option, const std::string& text) {
+// (views of the option's text, and room for every value: no copy of a secret freed unwiped)
+Result<std::vector<Fr>> field_list(const std::string& option, std::string_view text) {
   std::vector<Fr> out;
+  out.reserve(size_t(std::count(text.begin(), text.end(), ',')) + 1);
   size_t start = 0;
   for (;;) {
     const size_t comma = text.find(',', start);
@@ -88,12 +92,12 @@ Fr random_mod_l() {
 }
 
 // "I:a,I:a,...": positions and amounts.
-Result<SecureVector<Payee>> payee_list(const std::string& text, unsigned k) {
+Result<SecureVector<Payee>> payee_list(std::string_view text, unsigned k) {
   SecureVector<Payee> out;
   size_t start = 0;
   for (;;) {
     const size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma - start);
+    const std::string_view item = text.substr(start, comma - start);
     const size_t colon = item.find(':');
     auto index =
         colon == std::string::npos ? std::nullopt : u256_from_decimal(item.substr(0, colon));
@@ -121,15 +125,15 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
   static const char* kRequired[] = {"secret-key",   "balance",       "random",
                                     "sender-index", "anonymity-set", "block-number"};
   for (const char* name : kRequired) {
-    if (!args.get(name)) return usage(name, "is required (or give --seed)");
+    if (!args.has(name)) return usage(name, "is required (or give --seed)");
   }
-  const bool several = args.get("recipients").has_value();
-  if (several && args.get("recipient-index")) {
+  const bool several = args.has("recipients");
+  if (several && args.has("recipient-index")) {
     return usage("recipient-index", "cannot be combined with --recipients");
   }
   if (!several) {
     for (const char* name : {"amount", "recipient-index"}) {
-      if (!args.get(name)) return usage(name, "is required (or give --recipients or --seed)");
+      if (!args.has(name)) return usage(name, "is required (or give --recipients or --seed)");
     }
   }
   WalletInputs in;
@@ -142,7 +146,7 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
                  {"random", &in.balance_random},
                  {"block-number", &in.block_number}};
   for (const Scalar& s : scalars) {
-    auto f = field_value(s.option, *args.get(s.option));
+    auto f = field_value(s.option, *args.value(s.option));
     if (!f) return f.error();
     *s.out = *f;
   }
@@ -150,20 +154,20 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
   if (!j) return j.error();
   in.sender_index = unsigned(*j);
   if (several) {
-    auto payees = payee_list(*args.get("recipients"), k);
+    auto payees = payee_list(*args.value("recipients"), k);
     if (!payees) return payees.error();
     in.payees = std::move(*payees);
     // v is what the recipients receive together (at most 15 amounts below 2^250 each, or the
     // wallet check names the one that is not).
     in.amount = Fr::zero();
     for (const Payee& p : in.payees) in.amount += p.amount;
-    if (auto v = args.get("amount")) {
+    if (const std::string* v = args.value("amount")) {
       auto f = field_value("amount", *v);
       if (!f) return f.error();
       if (*f != in.amount) return usage("amount", "is not the sum of --recipients' amounts");
     }
   } else {
-    auto v = field_value("amount", *args.get("amount"));
+    auto v = field_value("amount", *args.value("amount"));
     if (!v) return v.error();
     in.amount = *v;
     auto r = index_option(args, "recipient-index", k);
@@ -175,7 +179,7 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
   in.anonymity_set = std::move(*ids);
   for (auto [option, out] : {std::pair{"shared-secrets", &in.shared_secrets},
                              std::pair{"public-keys", &in.public_keys}}) {
-    if (auto text = args.get(option)) {
+    if (const std::string* text = args.value(option)) {
       auto list = field_list(option, *text);
       if (!list) return list.error();
       *out = std::move(*list);
@@ -188,15 +192,15 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
 }
 
 Result<WalletInputs> inputs_from_args(const Args& args, unsigned k) {
-  auto seed_text = args.get("seed");
+  const std::string* seed_text = args.value("seed");
   if (!seed_text) {
-    if (args.get("split")) return usage("split", "needs --seed");
+    if (args.has("split")) return usage("split", "needs --seed");
     return explicit_inputs(args, k);
   }
   for (const char* other :
        {"secret-key", "balance", "random", "amount", "sender-index", "recipient-index",
         "recipients", "anonymity-set", "block-number", "shared-secrets", "public-keys"}) {
-    if (args.get(other)) return usage(other, "cannot be combined with --seed");
+    if (args.has(other)) return usage(other, "cannot be combined with --seed");
   }
   auto split = args.get_uint("split", 1, 1, k - 1);
   if (!split) return usage("split", "must be a number of recipients in 1..k-1");

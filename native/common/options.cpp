@@ -1,18 +1,29 @@
 #include "native/common/options.hpp"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace enygma::native {
+
+Args::~Args() {
+  for (auto& [name, value] : values_) {
+    if (!value.empty()) sodium_memzero(value.data(), value.size());
+  }
+}
 
 bool Args::parse(int argc, char** argv, const std::set<std::string>& value_options,
                  const std::set<std::string>& flag_options, const char* program,
                  const std::set<std::string>& may_be_empty) {
   std::string last;  // the last option read: where a stray word is
+  // Views of argv until a value is kept: no copy of a value (a secret, maybe) is made but the
+  // one values_ holds, which the destructor wipes.
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
+    std::string_view a = argv[i];
     if (a == "-h") a = "--help";
-    if (a.rfind("--", 0) != 0) {
+    if (!a.starts_with("--")) {
       // Not quoted: a stray word is often the second half of a value written with a space (a
       // secret key or a seed phrase), which a message would print to a terminal or a log.
       return fail(program, "unexpected argument " + std::to_string(i) + " (not an option" +
@@ -21,13 +32,10 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
                                                    ": a value with spaces must be quoted") +
                                ")");
     }
-    std::string name = a.substr(2), value;
-    bool has_value = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
+    const size_t eq = a.find('=');
+    const bool has_value = eq != std::string_view::npos;
+    std::string name(a.substr(2, has_value ? eq - 2 : std::string_view::npos));
+    std::string_view value = has_value ? a.substr(eq + 1) : std::string_view();
     if (name == "help" || flag_options.count(name)) {
       if (has_value) return fail(program, "--" + name + " takes no value");
       if (!flags_.insert(name).second && name != "help") {
@@ -43,16 +51,19 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       if (i + 1 >= argc) return fail(program, "--" + name + " needs a value");
       value = argv[++i];
       // `--web --backend fake` is a forgotten value, not a folder named --backend
-      if (value.rfind("--", 0) == 0) {
-        return fail(program, "--" + name + " needs a value, got the option " +
-                                 shown_on_one_line(value) + " (write --" + name + "=" +
-                                 shown_on_one_line(value) + " for a value that starts with --)");
+      if (value.starts_with("--")) {
+        const std::string shown = shown_on_one_line(std::string(value));
+        return fail(program, "--" + name + " needs a value, got the option " + shown +
+                                 " (write --" + name + "=" + shown +
+                                 " for a value that starts with --)");
       }
     }
     if (value.empty() && !may_be_empty.count(name)) {
       return fail(program, "--" + name + " needs a value, got an empty one");
     }
-    if (!values_.emplace(name, value).second) return fail(program, "--" + name + " is given twice");
+    if (!values_.try_emplace(name, value).second) {
+      return fail(program, "--" + name + " is given twice");
+    }
     last = "--" + name + "'s value";
   }
   return true;

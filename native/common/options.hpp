@@ -38,8 +38,21 @@ class Args {
              const std::set<std::string>& flag_options = {}, const char* program = "enygma",
              const std::set<std::string>& may_be_empty = {});
 
+  Args() = default;
+  Args(const Args&) = delete;  // a copy of the values would be freed unwiped; a move takes them
+  Args(Args&&) = default;
+  Args& operator=(const Args&) = delete;
+  // The values are wiped: a wallet's seed, secret key and amounts come as options.
+  ~Args();
+
   bool has(const std::string& name) const { return values_.count(name) || flags_.count(name); }
   bool help() const { return flags_.count("help") > 0; }
+  // The value of an option given (nullptr when absent), not copied: for a secret, whose copies
+  // would be freed unwiped.
+  const std::string* value(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   std::optional<std::string> get(const std::string& name) const {
     auto it = values_.find(name);
     if (it == values_.end()) return std::nullopt;
