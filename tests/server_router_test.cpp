@@ -347,6 +347,31 @@ TEST(ServerConfigParse, EmptyValuesAreRefusedButWebs) {
   EXPECT_TRUE(p.config->web_dir.empty());
 }
 
+// --max-body is at most 16 MiB (a connection's read buffer holds a whole body): beyond, the
+// start is refused naming the flag or the variable and the maximum, not only for its unit.
+TEST(ServerConfigParse, MaxBodyHasAMaximum) {
+  for (const char* too_big : {"99999999999", "16777217", "17MiB", "1048576k"}) {
+    auto [code, err] = refusal({"--max-body", too_big});
+    EXPECT_EQ(code, enygma::native::kExitUsage) << too_big;
+    EXPECT_NE(err.find(std::string("invalid value '") + too_big + "' for --max-body: expected a " +
+                       "size above 0 and at most 16MiB"),
+              std::string::npos)
+        << err;
+    std::tie(code, err) = refusal({}, {{"ENYGMA_MAX_BODY", too_big}});
+    EXPECT_EQ(code, enygma::native::kExitUsage) << too_big;
+    EXPECT_NE(err.find(std::string("invalid ENYGMA_MAX_BODY=") + too_big +
+                       ": expected a size above 0 and at most 16MiB"),
+              std::string::npos)
+        << err;
+  }
+  for (const char* fits : {"16MiB", "16777216", "16384k", "1"}) {
+    ConfigParse p = parse({"--max-body", fits});
+    ASSERT_TRUE(p.config.has_value()) << fits;
+    EXPECT_LE(p.config->max_body, kMaxBodyLimit) << fits;
+  }
+  EXPECT_EQ(parse({"--max-body", "16MiB"}).config->max_body, size_t(16) << 20);
+}
+
 // --no-isolation is --isolation off: the two together are refused, whatever the value.
 TEST(ServerConfigParse, NoIsolationWithIsolationIsRefused) {
   for (std::vector<std::string> args :

@@ -52,10 +52,10 @@ bool set_duration(std::chrono::milliseconds& field, const std::string& value) {
   return true;
 }
 
-// A size above 0 (native::parse_byte_size: bytes, KiB or MiB).
-bool set_byte_size(size_t& field, const std::string& value) {
+// A size above 0 and at most `max` (native::parse_byte_size: bytes, KiB or MiB).
+bool set_byte_size(size_t& field, const std::string& value, size_t max = SIZE_MAX) {
   auto parsed = native::parse_byte_size(value);
-  if (!parsed || *parsed == 0) return false;
+  if (!parsed || *parsed == 0 || *parsed > max) return false;
   field = *parsed;
   return true;
 }
@@ -128,9 +128,13 @@ const Option kOptions[] = {
      [](ServerConfig& c, const std::string& v) {
        return set_unsigned(c.io_threads, v, 256) && c.io_threads > 0;
      }},
-    {"max-body", "ENYGMA_MAX_BODY", "largest request body, e.g. 64KiB; beyond: 413 [64KiB]",
-     "a size above 0 in bytes, KiB or MiB such as 65536, 64KiB (64k, 64KB) or 1MiB (1M, 1MB)",
-     [](ServerConfig& c, const std::string& v) { return set_byte_size(c.max_body, v); }},
+    {"max-body", "ENYGMA_MAX_BODY",
+     "largest request body, e.g. 64KiB, at most 16MiB; beyond: 413 [64KiB]",
+     "a size above 0 and at most 16MiB (16777216 bytes) in bytes, KiB or MiB such as 65536, "
+     "64KiB (64k, 64KB) or 1MiB (1M, 1MB)",
+     [](ServerConfig& c, const std::string& v) {
+       return set_byte_size(c.max_body, v, kMaxBodyLimit);
+     }},
     {"max-connections", "ENYGMA_MAX_CONNECTIONS", "open connections; beyond: 503 [1024]",
      "an integer in 1..1048576",
      [](ServerConfig& c, const std::string& v) {

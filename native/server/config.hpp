@@ -13,6 +13,10 @@
 
 namespace enygma::server {
 
+// --max-body's largest value: a connection's read buffer holds a whole body (and the header
+// limit, and 64 KiB more), and every admitted request may hold one.
+inline constexpr size_t kMaxBodyLimit = size_t(16) << 20;
+
 // --access-log-queue's default: access lines held while stdout's reader stalls.
 inline constexpr size_t kDefaultAccessLogQueue = size_t(4) << 20;
 
