@@ -333,6 +333,30 @@ TEST(ServerConfigParse, AFlagGivenLeavesItsVariableUnread) {
   EXPECT_NE(err.find("invalid ENYGMA_ISOLATION=maybe"), std::string::npos) << err;
 }
 
+// ENYGMA_* variables that nothing reads (a misspelled option's, ENYGMA_QUEU) are reported by
+// name (serve warns about each); the options' own and those the program, the scripts, the tests
+// and the e2e runs read are not.
+TEST(ServerConfigParse, UnknownEnygmaVariablesAreFound) {
+  const char* const env[] = {"ENYGMA_QUEU=3",
+                             "ENYGMA_QUEUE=3",
+                             "PATH=/usr/bin",
+                             "ENYGMA_MAX_BODY=1MiB",
+                             "ENYGMA_DISABLE_KERNELS=adx",
+                             "ENYGMA_LB_SERVER_MAXCONN=5",
+                             "ENYGMA_TESTS_REQUIRE_TOOLS=1",
+                             "ENYGMA_E2E_URL=http://127.0.0.1:1/",
+                             "ENYGMA_=x",
+                             "ENYGMA_KEY=secret=value",
+                             "XENYGMA_PORT=1",
+                             "ENYGMA_NO_VALUE",
+                             nullptr};
+  EXPECT_EQ(unknown_enygma_variables(env),
+            (std::vector<std::string>{"ENYGMA_QUEU", "ENYGMA_", "ENYGMA_KEY", "ENYGMA_NO_VALUE"}));
+  const char* const none[] = {"HOME=/root", nullptr};
+  EXPECT_TRUE(unknown_enygma_variables(none).empty());
+  EXPECT_TRUE(unknown_enygma_variables(nullptr).empty());
+}
+
 // An empty value is refused by name (`--keys ""` is not the root folder), but --web's, which
 // means no demo.
 TEST(ServerConfigParse, EmptyValuesAreRefusedButWebs) {

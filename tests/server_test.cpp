@@ -1492,6 +1492,33 @@ TEST_F(DedicatedServerTest, WebRootLinkSwappedIsServedAtOnce) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// A misspelled ENYGMA_* variable is not silently ignored: the start warns about it on stderr,
+// one line naming it (on one line), and goes on with the default; the options' variables and
+// the others the project reads draw no warning.
+TEST_F(DedicatedServerTest, UnknownEnygmaVariablesAreWarnedAbout) {
+  Server server;
+  ASSERT_TRUE(server.start({"--backend", "fake", "--k", "2", "--web", "none"}, dir_,
+                           {"ENYGMA_QUEU=3", "ENYGMA_MAX_INFLIGHT=2", "ENYGMA_X\nY=1",
+                            "ENYGMA_DISABLE_KERNELS=adx", "ENYGMA_LB_SERVER_MAXCONN=5"}))
+      << server.process().err();
+  const std::string out = server.process().out();
+  EXPECT_NE(out.find("\"max_inflight\":2,\"queue\":8,"), std::string::npos) << out;
+  EXPECT_TRUE(wait_for(
+      [&] { return server.process().err().find("ENYGMA_X\\x0aY") != std::string::npos; }, 2s));
+  const std::string err = server.process().err();
+  EXPECT_NE(err.find("enygma serve: WARNING: ignoring ENYGMA_QUEU: not a variable enygma reads"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("enygma serve: WARNING: ignoring ENYGMA_X\\x0aY: not a variable"),
+            std::string::npos)
+      << err;
+  for (const char* known : {"ENYGMA_MAX_INFLIGHT", "ENYGMA_DISABLE_KERNELS",
+                            "ENYGMA_LB_SERVER_MAXCONN", "=3", "=adx"}) {
+    EXPECT_EQ(err.find(known), std::string::npos) << known << ": " << err;
+  }
+  EXPECT_EQ(server.stop(), 0);
+}
+
 // A client that resets its connection while an answer is being written (it closes with unread
 // bytes: the kernel sends RST) is one request answered 499: one access-log line, one count.
 TEST_F(DedicatedServerTest, AnswerCutByAResetIsCountedOnce) {

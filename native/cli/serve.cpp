@@ -3,6 +3,7 @@
 // accepts connections it cannot serve.
 #include <sodium.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -11,6 +12,7 @@
 
 #include "core/parallel/thread_pool.hpp"
 #include "native/cli/commands.hpp"
+#include "native/common/options.hpp"
 #include "native/server/access_log.hpp"
 #include "native/server/backend.hpp"
 #include "native/server/config.hpp"
@@ -51,6 +53,13 @@ int run_serve(int argc, char** argv) {
   ConfigParse parsed = parse_server_config(
       argc, argv, [](const char* name) -> const char* { return std::getenv(name); });
   if (!parsed.config) return parsed.exit_code;
+  // A misspelled variable (ENYGMA_QUEU) would otherwise leave its option at the default unseen.
+  for (const std::string& name : unknown_enygma_variables(environ)) {
+    fprintf(stderr,
+            "enygma serve: WARNING: ignoring %s: not a variable enygma reads (the options' "
+            "variables: enygma serve --help)\n",
+            enygma::native::shown_on_one_line(name).c_str());
+  }
   ServerConfig config = std::move(*parsed.config);
   config.resolve_defaults(enygma::ThreadPool::hardware_threads());
   set_cross_origin_isolation(config.isolation);

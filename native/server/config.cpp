@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <utility>  // first: Boost 1.74's Asio uses std::exchange without including it
 
 #include "core/util/json_parse.hpp"
@@ -381,6 +382,36 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   }
   result.config = std::move(config);
   return result;
+}
+
+std::vector<std::string> unknown_enygma_variables(const char* const* env) {
+  // Read by the program (native/cli/main.cpp) or by the project's scripts, tests and
+  // configurations, which may share serve's environment: not warned about.
+  static const char* const kOthers[] = {
+      "ENYGMA_DISABLE_KERNELS",  // native/cli/main.cpp: the x86-64 kernels switched off
+      // scripts/cluster.sh and deploy/haproxy/enygma.cfg
+      "ENYGMA_LB_BIND", "ENYGMA_LB_STATS_BIND", "ENYGMA_LB_SERVER_MAXCONN",
+      // scripts/build-wasm-deps.sh, scripts/check-wasm-sodium.sh, scripts/check_format.sh
+      "ENYGMA_JOBS", "ENYGMA_TESTS_REQUIRE_TOOLS",
+      // the tests and benchmarks
+      "ENYGMA_SWEEP", "ENYGMA_TEST_SETUP_BINARY", "ENYGMA_FREED_SCAN_NEEDLES",
+      "ENYGMA_FREED_SCAN_REPORT", "ENYGMA_SHARED_DIR",
+      // e2e/ (Playwright): the server it starts, the browser and the benchmarks
+      "ENYGMA_BIN", "ENYGMA_E2E_ALLOW_MISSING", "ENYGMA_E2E_CIRCUITS", "ENYGMA_E2E_KEYS",
+      "ENYGMA_E2E_SERVER_PID", "ENYGMA_E2E_SERVER_PID_NO_ISOLATION", "ENYGMA_E2E_URL",
+      "ENYGMA_E2E_URL_NO_ISOLATION", "ENYGMA_CHROMIUM", "ENYGMA_CHROMIUM_ARGS",
+      "ENYGMA_BENCH_QUERY", "ENYGMA_BENCH_RUNS", "ENYGMA_BENCH_THREADS", "ENYGMA_BENCH_WARMUP",
+      "ENYGMA_SHARED", "ENYGMA_SNARKJS_CACHE", "ENYGMA_SNARKJS_KS"};
+  std::set<std::string, std::less<>> known(std::begin(kOthers), std::end(kOthers));
+  for (const auto& option : kOptions) known.insert(option.env);
+  std::vector<std::string> unknown;
+  for (const char* const* entry = env; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const std::string_view name = text.substr(0, text.find('='));  // never the value
+    if (name.rfind("ENYGMA_", 0) != 0 || known.count(name) > 0) continue;
+    unknown.emplace_back(name);
+  }
+  return unknown;
 }
 
 std::string default_web_dir() {

@@ -70,6 +70,12 @@ struct ConfigParse {
 ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const char*));
 void print_serve_usage(FILE* out);
 
+// The names of the environment's ENYGMA_* variables (`env`, as `environ`: NAME=VALUE entries,
+// ending in a null pointer) that nothing reads: neither an option's variable nor one the program or
+// the project's scripts read (ENYGMA_DISABLE_KERNELS, ENYGMA_LB_SERVER_MAXCONN, ...). serve warns
+// about each: a misspelled variable (ENYGMA_QUEU) is otherwise silently ignored.
+std::vector<std::string> unknown_enygma_variables(const char* const* env);
+
 // The default --web folder: the first of <exe>/../web, <exe>/../../web, ./web holding an
 // index.html; empty if none does.
 std::string default_web_dir();
