@@ -45,6 +45,25 @@ TEST(Options, AKOutOfRangeIsQuotedOnOneLine) {
       << circuit.error().message;
 }
 
+// --k's values are the registry's anonymity-set sizes, and its errors say so.
+TEST(Options, KBoundsAreTheRegistrysAndTheirErrorSaysThem) {
+  EXPECT_EQ(k_bounds(), (std::pair<unsigned, unsigned>{2, 16}));
+  EXPECT_EQ(k_bounds_text(), "2..16");
+  auto circuits = resolve_circuits("transfer", std::string("1-3"), "circuit");
+  ASSERT_FALSE(circuits.ok());
+  EXPECT_EQ(circuits.error().message,
+            "--k must list anonymity-set sizes in 2..16 such as 4, 2-6 or 2,3,6, got '1-3'");
+  EXPECT_FALSE(resolve_circuits("transfer", std::string("2,17"), "circuit").ok());
+  EXPECT_TRUE(resolve_circuits("transfer", std::string("16"), "circuit").ok());
+  // --k has nothing to choose where only ids (and families without k) are named.
+  EXPECT_TRUE(names_circuit_ids_only("transfer-k6"));
+  EXPECT_TRUE(names_circuit_ids_only("transfer-k6,ownership-721"));
+  EXPECT_FALSE(names_circuit_ids_only("ownership-721"));
+  EXPECT_FALSE(names_circuit_ids_only("transfer-k6,transfer"));
+  EXPECT_FALSE(names_circuit_ids_only("transfer-k6,all"));
+  EXPECT_FALSE(names_circuit_ids_only("transfer-k6,nope"));
+}
+
 TEST(Options, ShownOnOneLineKeepsPrintableAsciiAndEscapesTheRest) {
   EXPECT_EQ(shown_on_one_line("k=6, ok"), "k=6, ok");
   EXPECT_EQ(shown_on_one_line(std::string("a\0b\t\x7f\xc3\xa9", 7)), "a\\x00b\\x09\\x7f\\xc3\\xa9");

@@ -276,6 +276,15 @@ TEST(ServerConfigParse, KWithCircuitIdsOnlyIsRefused) {
   EXPECT_NE(err.find("ENYGMA_K cannot be combined with --circuits transfer-k6,deposit-k2"),
             std::string::npos)
       << err;
+  // A family without k beside the ids leaves --k as little to choose: the same refusal, not
+  // "--k = 2 is not served".
+  std::tie(code, err) = refusal({"--circuits", "transfer-k6,ownership-721", "--k", "2"});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("--k cannot be combined with --circuits transfer-k6,ownership-721: a "
+                     "circuit id names its own k"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("not served"), std::string::npos) << err;
   std::tie(code, err) = refusal({}, {{"ENYGMA_K", "3"}, {"ENYGMA_CIRCUITS", "transfer-k6"}});
   EXPECT_EQ(code, enygma::native::kExitUsage);
   EXPECT_NE(err.find("ENYGMA_K cannot be combined with ENYGMA_CIRCUITS=transfer-k6"),
@@ -461,14 +470,26 @@ TEST(ServerConfigParse, ErrorsSayWhatIsAcceptedAndWhereTheValueCameFrom) {
   std::tie(code, err) = refusal({}, {{"ENYGMA_HEADER_TIMEOUT", "soon"}});
   EXPECT_NE(err.find("expected a duration"), std::string::npos) << err;
   std::tie(code, err) = refusal({}, {{"ENYGMA_K", "1"}});
-  EXPECT_NE(err.find("invalid ENYGMA_K=1: expected anonymity-set sizes in 2..64"),
+  EXPECT_NE(err.find("invalid ENYGMA_K=1: expected anonymity-set sizes in 2..16"),
             std::string::npos)
       << err;
-  // k 7 is within --k's syntax but served by no family named.
+  // The registry's k range (as --help says), not the parser's: 1-3 and 2,40 are out of it.
+  std::tie(code, err) = refusal({"--k", "1-3"});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("invalid value '1-3' for --k: expected anonymity-set sizes in 2..16"),
+            std::string::npos)
+      << err;
   std::tie(code, err) = refusal({"--circuits", "transfer"}, {{"ENYGMA_K", "2,40"}});
   EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("invalid ENYGMA_K=2,40: expected anonymity-set sizes in 2..16"),
+            std::string::npos)
+      << err;
+  // k 2 is within --k's range but served by no family named.
+  std::tie(code, err) = refusal({"--circuits", "ownership-721"}, {{"ENYGMA_K", "2"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
   EXPECT_EQ(err.find("--k"), std::string::npos) << err;
-  EXPECT_NE(err.find("ENYGMA_K"), std::string::npos) << err;
+  EXPECT_NE(err.find("ENYGMA_K = 2 is not served by the circuits chosen"), std::string::npos)
+      << err;
   std::tie(code, err) = refusal({}, {{"ENYGMA_CIRCUITS", "nope"}});
   EXPECT_EQ(code, enygma::native::kExitUsage);
   EXPECT_NE(err.find("ENYGMA_CIRCUITS"), std::string::npos) << err;

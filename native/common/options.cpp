@@ -248,10 +248,33 @@ Result<CircuitId> circuit_option(const Args& args, unsigned default_k) {
 }
 
 bool names_circuit_ids_only(const std::string& spec) {
+  bool id_with_k = false;
   for (const std::string& item : split_commas(spec)) {
-    if (item == "all" || find_circuit_family(item) || !parse_circuit_id(item)) return false;
+    if (item == "all") return false;
+    if (const CircuitFamily* f = find_circuit_family(item)) {
+      if (f->has_k()) return false;
+      continue;  // a family without k (ownership-721): --k chooses nothing there either
+    }
+    auto id = parse_circuit_id(item);
+    if (!id) return false;
+    id_with_k = id_with_k || id->family->has_k();
   }
-  return true;
+  return id_with_k;
+}
+
+std::pair<unsigned, unsigned> k_bounds() {
+  unsigned lo = 0, hi = 0;
+  for (const CircuitFamily* f : circuit_families()) {
+    if (!f->has_k()) continue;
+    lo = lo ? std::min(lo, f->min_k) : f->min_k;
+    hi = std::max(hi, f->max_k);
+  }
+  return {lo, hi};
+}
+
+std::string k_bounds_text() {
+  const auto [lo, hi] = k_bounds();
+  return std::to_string(lo) + ".." + std::to_string(hi);
 }
 
 Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
@@ -279,10 +302,11 @@ Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,
   }
   std::vector<unsigned> ks;
   if (k_spec) {
-    auto parsed = parse_k_list(*k_spec, 2, 64);
+    const auto [lo, hi] = k_bounds();
+    auto parsed = parse_k_list(*k_spec, lo, hi);
     if (!parsed) {
-      return usage("k", "must list anonymity-set sizes such as 4, 2-6 or 2,3,6, got '" +
-                            shown_on_one_line(*k_spec) + "'");
+      return usage("k", "must list anonymity-set sizes in " + k_bounds_text() +
+                            " such as 4, 2-6 or 2,3,6, got '" + shown_on_one_line(*k_spec) + "'");
     }
     ks = *parsed;
   }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/registry/registry.hpp"
@@ -102,10 +103,15 @@ Result<CircuitId> circuit_option(const Args& args, unsigned default_k = 0);
 // each family's server defaults when absent). Errors: rule "usage", naming the option.
 Result<std::vector<CircuitId>> circuits_option(const Args& args,
                                                const std::string& default_families = "all");
-// Whether a circuit list names circuit ids only (transfer-k6,deposit-k2; no family, no "all"):
-// --k has nothing to choose there. A list with an item that is neither is not: resolve_circuits
-// refuses it.
+// Whether --k has nothing to choose in a circuit list: it names circuit ids (transfer-k6,
+// deposit-k2), at least one of a family with k, and otherwise only families without k
+// (ownership-721); no family with k, no "all". A list with an item that is neither is not:
+// resolve_circuits refuses it.
 bool names_circuit_ids_only(const std::string& spec);
+// The anonymity-set sizes of the registry: the smallest min_k and the largest max_k of the
+// families that have k ({2, 16}), and the same as text ("2..16") for messages.
+std::pair<unsigned, unsigned> k_bounds();
+std::string k_bounds_text();
 // The same from the texts of the two options (`option` names the first in errors); the server's
 // --circuits and --k use it.
 Result<std::vector<CircuitId>> resolve_circuits(const std::string& spec,

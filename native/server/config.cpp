@@ -103,10 +103,11 @@ const Option kOptions[] = {
     {"k", "ENYGMA_K",
      "anonymity-set sizes of the families that have them, e.g. 2-6 or 2,3,6 [each family's "
      "defaults: 2-6]",
-     "anonymity-set sizes in 2..64 such as 4, 2-6 or 2,3,6",
+     "anonymity-set sizes in {k} such as 4, 2-6 or 2,3,6",
      [](ServerConfig& c, const std::string& v) {
        c.k_spec = v;
-       return native::parse_k_list(v, 2, 64).has_value();
+       const auto [lo, hi] = native::k_bounds();
+       return native::parse_k_list(v, lo, hi).has_value();
      }},
     {"max-inflight", "ENYGMA_MAX_INFLIGHT", "proofs running at once [hardware threads]",
      kInteger1024,
@@ -183,6 +184,15 @@ const Option kOptions[] = {
     {"fake-prove-time", "ENYGMA_FAKE_PROVE_TIME", "how long a fake proof sleeps [200ms]", kDuration,
      [](ServerConfig& c, const std::string& v) { return set_duration(c.fake_prove_time, v); }},
 };
+
+// What an option's value may be, as its refusal says: "{k}" is the registry's k range.
+std::string expected(const Option& option) {
+  std::string text = option.expects;
+  if (auto at = text.find("{k}"); at != std::string::npos) {
+    text.replace(at, 3, native::k_bounds_text());
+  }
+  return text;
+}
 
 // The command line with each boolean option that is followed by no value (the end or another
 // option) given the value on ("--reference-status-codes" -> "--reference-status-codes=on"): the
@@ -313,7 +323,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     }
     if (!option.apply(config, value)) {
       return refuse(std::string("invalid ") + option.env + "=" + native::shown_on_one_line(value) +
-                    ": expected " + option.expects);
+                    ": expected " + expected(option));
     }
     source[option.flag] = option.env;
   }
@@ -322,7 +332,7 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
     if (!value) continue;
     if (!option.apply(config, *value)) {
       return refuse("invalid value '" + native::shown_on_one_line(*value) + "' for --" +
-                    option.flag + ": expected " + option.expects);
+                    option.flag + ": expected " + expected(option));
     }
     source[option.flag] = std::string("--") + option.flag;
   }
