@@ -23,7 +23,7 @@ struct AccessRecord {
   std::string method;  // empty when the request line never arrived (timeouts)
   std::string path;    // without the query string
   int status = 0;      // 499: the client went away before its answer
-  uint64_t bytes = 0;  // response body bytes
+  uint64_t bytes = 0;  // response body bytes written (499: those the kernel took before the end)
   double duration_ms = 0;
   std::string circuit;  // "transfer-k6"; empty: not a proof or verify request
   std::optional<double> queue_wait_ms;

@@ -561,12 +561,14 @@ void Session::write(std::shared_ptr<Outgoing<Body>> out, bool close) {
   // --write-timeout is the time without progress: it starts again with each piece written, so
   // a slow but steady reader of a large key gets it whole.
   arm_timer(server_.config().write_timeout);
-  http::async_write_some(socket_, out->serializer,
-                         [self = shared_from_this(), out, close](beast::error_code ec, size_t) {
-                           if (self->state_ != State::kWriting) return;
-                           if (ec || out->serializer.is_done()) return self->on_written(ec, close);
-                           self->write(out, close);
-                         });
+  http::async_write_some(
+      socket_, out->serializer,
+      [self = shared_from_this(), out, close](beast::error_code ec, size_t written) {
+        if (self->state_ != State::kWriting) return;
+        self->answer_written_ += written;
+        if (ec || out->serializer.is_done()) return self->on_written(ec, close);
+        self->write(out, close);
+      });
 }
 
 void Session::send(AnyResponse response, bool close_after) {
@@ -578,6 +580,11 @@ void Session::send(AnyResponse response, bool close_after) {
         res.keep_alive(!close);
         record_.status = static_cast<int>(res.result_int());
         record_.bytes = res.payload_size().value_or(0);
+        // The header as the serializer writes it (Beast's own fields writer): what the kernel
+        // takes beyond it is body, for the access log of an answer cut short.
+        http::fields::writer header(res.base(), res.version(), res.result_int());
+        answer_header_bytes_ = beast::buffer_bytes(header.get());
+        answer_written_ = 0;
         if (head_) {
           // HEAD: the header of the GET answer (Content-Length included), no body.
           record_.bytes = 0;
@@ -650,6 +657,11 @@ void Session::close() {
     // and its answer is dropped. A client that does not take its answer counts the same.
     cancel_.store(true);
     record_.status = 499;
+    // bytes: the body bytes the kernel took before the client left or stopped taking them (0
+    // when it left before its answer), not the answer's size.
+    record_.bytes = state_ == State::kWriting && answer_written_ > answer_header_bytes_
+                        ? std::min<uint64_t>(record_.bytes, answer_written_ - answer_header_bytes_)
+                        : 0;
     record_.duration_ms = ms_between(request_start_, Clock::now());
     server_.metrics().count_request(metrics_endpoint(), 499);
     server_.access_log().write(record_);

@@ -115,6 +115,10 @@ class Session : public std::enable_shared_from_this<Session> {
   bool head_ = false;
   Clock::time_point request_start_{};
   AccessRecord record_;
+  // The answer being written: its header's size and what the kernel has taken of it (header and
+  // body), so that an answer cut short (499) logs the body bytes actually written.
+  size_t answer_header_bytes_ = 0;
+  size_t answer_written_ = 0;
 };
 
 }  // namespace enygma::server
