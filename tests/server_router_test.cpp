@@ -117,6 +117,27 @@ TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
   }
 }
 
+// A 404 quotes the path it could not find on one line and at most 200 bytes of it: a 16 KiB path
+// does not come back in a 16 KiB body.
+TEST(ServerRouter, NotFoundQuotesAShortenedPath) {
+  EXPECT_EQ(no_such_resource("/nope.js"), "no such resource: /nope.js");
+  EXPECT_EQ(shown_path("/a\nb\xc3\xa9"), "/a\\x0ab\\xc3\\xa9");
+  const std::string exact = "/" + std::string(kShownPathBytes - 1, 'x');
+  EXPECT_EQ(shown_path(exact), exact);
+  const std::string long_path = "/" + std::string(16 * 1024, 'x');
+  const std::string shown = shown_path(long_path);
+  EXPECT_EQ(shown, long_path.substr(0, kShownPathBytes) + "\u2026");
+  RouterFixture f;
+  const Route route = f.router.classify(long_path);
+  auto refusal = f.router.check(route, "POST", long_path, false);
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->status, http::status::not_found);
+  EXPECT_EQ(refusal->message, "no such resource: " + shown);
+  StringResponse res = not_found_response(long_path, 11);
+  EXPECT_LT(res.body().size(), 400u) << res.body();
+  EXPECT_NE(res.body().find("\u2026"), std::string::npos) << res.body();
+}
+
 TEST(ServerRouter, JobsAndTheirAnswers) {
   RouterFixture f;
   const Route prove = f.router.classify("/generateProofTransfer-2");

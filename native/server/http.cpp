@@ -7,6 +7,7 @@
 
 #include "core/util/error_json.hpp"
 #include "core/util/json_parse.hpp"
+#include "native/common/options.hpp"
 
 namespace enygma::server {
 
@@ -165,6 +166,17 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
                               std::string_view field, unsigned version) {
   return json_response(status, error_json(message, rule, field), version);
+}
+
+std::string shown_path(std::string_view path) {
+  const bool cut = path.size() > kShownPathBytes;
+  std::string shown = native::shown_on_one_line(std::string(path.substr(0, kShownPathBytes)));
+  if (cut) shown += "\u2026";
+  return shown;
+}
+
+std::string no_such_resource(std::string_view path) {
+  return "no such resource: " + shown_path(path);
 }
 
 std::optional<unsigned> request_line_version(std::string_view request) {

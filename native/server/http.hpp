@@ -113,6 +113,13 @@ StringResponse json_response(http::status status, std::string body, unsigned ver
 StringResponse error_response(http::status status, std::string_view message, std::string_view rule,
                               std::string_view field, unsigned version);
 
+// A request's (decoded) path as an error message quotes it: on one line (control and non-ASCII
+// bytes as \xNN) and cut at kShownPathBytes bytes with "…" (a 16 KiB path gives no 16 KiB body).
+inline constexpr size_t kShownPathBytes = 200;
+std::string shown_path(std::string_view path);
+// 404 {"error": "no such resource: <shown_path>", "rule": "path", "field": "path"}: its message.
+std::string no_such_resource(std::string_view path);
+
 // What makes a parsed request header unfit to be read on (RFC 9110, RFC 9112): a
 // Transfer-Encoding in an HTTP/1.0 request, or one whose codings are not exactly one final
 // "chunked" (400 where that leaves the body's length unknown, 501 for a coding not

@@ -41,8 +41,7 @@ std::optional<Refusal> Router::check(const Route& route, std::string_view method
   }
   if (!method_allowed(route, verb)) {
     if (!exists) {
-      return Refusal{http::status::not_found, "no such resource: " + std::string(path), "path",
-                     "path"};
+      return Refusal{http::status::not_found, no_such_resource(path), "path", "path"};
     }
     return Refusal{http::status::method_not_allowed,
                    "method " + std::string(method) + " is not allowed here; use " + route.allow,

@@ -158,8 +158,7 @@ StringResponse readyz_response(bool ready, unsigned version) {
 }
 
 StringResponse not_found_response(std::string_view path, unsigned version) {
-  return error_response(http::status::not_found, "no such resource: " + std::string(path), "path",
-                        "path", version);
+  return error_response(http::status::not_found, no_such_resource(path), "path", "path", version);
 }
 
 KeyFiles::KeyFiles(const std::vector<CircuitKeys>& circuits) {
