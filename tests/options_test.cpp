@@ -36,6 +36,31 @@ TEST(Options, UnknownOptionsAndForgottenValuesAreQuotedOnOneLine) {
             "that starts with --)");
 }
 
+// A word after a flag (an option that takes no value) is named with the flag, as a value it does
+// not take, quoted on one line and cut beyond 32 bytes; a word after an option's value is a
+// stray half of that value (a secret written with a space), named by its place only.
+TEST(Options, AWordAfterAFlagIsNamedAsAValueItDoesNotTake) {
+  auto with_flag = [](std::vector<std::string> words) {
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    Args args;
+    EXPECT_FALSE(args.parse(static_cast<int>(argv.size()), argv.data(), {"keys"}, {"digest"}));
+    return args.error();
+  };
+  EXPECT_EQ(with_flag({"enygma", "--keys", "k", "--digest", "off"}),
+            "unexpected argument 'off' after --digest (a flag, it takes no value)");
+  EXPECT_EQ(with_flag({"enygma", "--digest", "o\nff"}),
+            "unexpected argument 'o\\x0aff' after --digest (a flag, it takes no value)");
+  EXPECT_EQ(with_flag({"enygma", "--digest", std::string(40, 'y')}),
+            "unexpected argument '" + std::string(32, 'y') +
+                "\u2026' after --digest (a flag, it takes no value)");
+  EXPECT_EQ(with_flag({"enygma", "--digest", "--keys", "k", "secret"}),
+            "unexpected argument 4 (not an option; it follows --keys's value: a value with spaces "
+            "must be quoted)");
+  EXPECT_EQ(with_flag({"enygma", "word"}),
+            "unexpected argument 1 (not an option: options start with --)");
+}
+
 TEST(Options, AKOutOfRangeIsQuotedOnOneLine) {
   Args args = parsed({"enygma", "--k", "2\n9"});
   auto circuit = circuit_option(args);

@@ -441,6 +441,16 @@ TEST(ServerConfigParse, NoIsolationWithIsolationIsRefused) {
   EXPECT_FALSE(p.config->isolation);
 }
 
+// A flag followed by a word: the word is named as a value the flag does not take, not by its
+// position on the command line.
+TEST(ServerConfigParse, AValueAfterAFlagIsNamed) {
+  auto [code, err] = refusal({"--backend", "fake", "--no-isolation", "off"});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_NE(err.find("unexpected argument 'off' after --no-isolation (a flag, it takes no value)"),
+            std::string::npos)
+      << err;
+}
+
 // --web names the built demo: a folder with an index.html, or none / "" (off); anything else
 // stops start-up instead of answering 404 to every page.
 TEST(ServerConfigParse, WebIsTheBuiltDemoOrNone) {

@@ -17,13 +17,22 @@ Args::~Args() {
 bool Args::parse(int argc, char** argv, const std::set<std::string>& value_options,
                  const std::set<std::string>& flag_options, const char* program,
                  const std::set<std::string>& may_be_empty) {
-  std::string last;  // the last option read: where a stray word is
+  std::string last;        // the last option read: where a stray word is
+  bool last_flag = false;  // it is a flag (no value): the word is most likely meant as its value
   // Views of argv until a value is kept: no copy of a value (a secret, maybe) is made but the
   // one values_ holds, which the destructor wipes.
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "-h") a = "--help";
     if (!a.starts_with("--")) {
+      // `--no-isolation off`: a value given to a flag, named with the flag (a short word, cut
+      // beyond 32 bytes; a secret written with a space follows a value option, below).
+      if (last_flag) {
+        const bool cut = a.size() > 32;
+        return fail(program,
+                    "unexpected argument '" + shown_on_one_line(std::string(a.substr(0, 32))) +
+                        (cut ? "\u2026" : "") + "' after " + last + " (a flag, it takes no value)");
+      }
       // Not quoted: a stray word is often the second half of a value written with a space (a
       // secret key or a seed phrase), which a message would print to a terminal or a log.
       return fail(program, "unexpected argument " + std::to_string(i) + " (not an option" +
@@ -42,6 +51,7 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
         return fail(program, "--" + name + " is given twice");
       }
       last = "--" + name;
+      last_flag = true;
       continue;
     }
     if (!value_options.count(name)) {
@@ -65,6 +75,7 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       return fail(program, "--" + name + " is given twice");
     }
     last = "--" + name + "'s value";
+    last_flag = false;
   }
   return true;
 }
