@@ -61,6 +61,18 @@ TEST(ServerRouter, ClassifiesEveryServedRouteFromTheRegistry) {
   EXPECT_EQ(f.router.classify("/index.html").kind, RouteKind::kStatic);
 }
 
+// Cross-origin browser callers are not supported (server.md): a preflight OPTIONS to a route is
+// 405 like any method the route does not take, with no CORS header to let the call through.
+TEST(ServerRouter, APreflightIsNotAllowed) {
+  RouterFixture f;
+  const Route prove = f.router.classify("/generateProofTransfer-2");
+  auto refusal = f.router.check(prove, "OPTIONS");
+  ASSERT_TRUE(refusal.has_value());
+  EXPECT_EQ(refusal->status, http::status::method_not_allowed);
+  StringResponse res = f.router.refuse(*refusal, 11);
+  EXPECT_EQ(res.find("access-control-allow-origin"), res.end());
+}
+
 TEST(ServerRouter, UnservedCircuitsAndWrongMethodsAreRefused) {
   RouterFixture f;
   for (const char* path :
