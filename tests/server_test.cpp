@@ -1733,6 +1733,36 @@ TEST_F(DedicatedServerTest, InvalidConfigurationStopsStartUp) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+// What the start refuses names the option and what it accepts: --max-body beyond its maximum
+// (not only a unit it does not know), --k beside circuit ids and a family without k, --k out of
+// the registry's range, a value after a flag.
+TEST_F(DedicatedServerTest, StartUpRefusalsNameTheOptionAndTheLimit) {
+  const std::vector<std::string> base = {"serve", "--port", "0",   "--backend",
+                                         "fake",  "--web",  "none"};
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--max-body", "99999999999"},
+       "invalid value '99999999999' for --max-body: expected a size above 0 and at most 16MiB"},
+      {{"--circuits", "transfer-k6,ownership-721", "--k", "2"},
+       "--k cannot be combined with --circuits transfer-k6,ownership-721: a circuit id names its "
+       "own k"},
+      {{"--k", "1-3"}, "invalid value '1-3' for --k: expected anonymity-set sizes in 2..16"},
+      {{"--no-isolation", "off"},
+       "unexpected argument 'off' after --no-isolation (a flag, it takes no value)"}};
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto p = spawn_enygma(args);
+    EXPECT_EQ(p->wait_exit(10s), 64) << extra[0];
+    EXPECT_NE(p->err().find(message), std::string::npos) << p->err();
+  }
+  auto p = spawn_enygma(base, {"ENYGMA_MAX_BODY=17MiB"});
+  EXPECT_EQ(p->wait_exit(10s), 64);
+  EXPECT_NE(p->err().find("invalid ENYGMA_MAX_BODY=17MiB: expected a size above 0 and at most "
+                          "16MiB"),
+            std::string::npos)
+      << p->err();
+}
+
 // --no-isolation drops COOP and COEP (the page runs the module without threads), not the
 // web demo's policy.
 TEST_F(DedicatedServerTest, WithoutIsolationTheWebFilesKeepTheirPolicy) {
