@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -1033,7 +1034,8 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
   // Refused: a recipient that is the sender, more than the balance, an inconsistent --amount.
   r = with({"--recipients", "2:1"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("payees[0]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--recipients entry 0 is the sender's position"), std::string::npos)
+      << r.err;
   r = with({"--recipients", "1:100,3:1"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(with({"--recipients", "1:30,3:12", "--amount", "41"}).exit_code, 64);
@@ -1097,6 +1099,96 @@ TEST(Cli, MakeTransferSplitsTheAmountAmongRecipients) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("9876543210"), std::string::npos) << r.err;
+}
+
+// The wallet commands' refusals (exit 2, rule "wallet") name the option the values came from,
+// in the option's words (an entry of --recipients, a position), never the wallet library's
+// inputs (payees[1], anonymity_set, recipients = 2), which the WebAssembly module's callers
+// know by those names.
+TEST(Cli, WalletRefusalsNameTheOptionGiven) {
+  const std::string two_250 =
+      "1809251394333065553493296640760748560207343510400633813116524750123642650624";
+  const std::string below_2_250 =
+      "1809251394333065553493296640760748560207343510400633813116524750123642650623";
+  const std::string l =  // Baby Jubjub's subgroup order
+      "2736030358979909402780800718157159386076813972158567259200215660948447373041";
+  const std::string p_less_1 =
+      "21888242871839275222246405745257275088548364400416034343698204186575808495616";
+  auto transfer = [](unsigned k, std::vector<std::string> options) {
+    std::map<std::string, std::string> values = {{"--secret-key", "77"},
+                                                 {"--balance", "100"},
+                                                 {"--random", "5"},
+                                                 {"--sender-index", "0"},
+                                                 {"--block-number", "9"}};
+    std::string ids;
+    for (unsigned i = 0; i < k; ++i) ids += (i ? "," : "") + std::to_string(11 + i);
+    values["--anonymity-set"] = ids;
+    for (size_t i = 0; i + 1 < options.size(); i += 2) values[options[i]] = options[i + 1];
+    std::vector<std::string> args = {"make-transfer", "--k", std::to_string(k)};
+    for (const auto& [option, value] : values) args.insert(args.end(), {option, value});
+    return run_enygma(args);
+  };
+  std::string thirteen;  // 13 recipients of 2^250 - 1 each: together p or more
+  for (unsigned i = 1; i <= 13; ++i) {
+    thirteen += (i > 1 ? "," : "") + std::to_string(i) + ":" + below_2_250;
+  }
+  struct Case {
+    RunResult result;
+    std::string field, message;
+  };
+  const std::vector<Case> cases = {
+      {transfer(3, {"--recipients", "1:5,1:6"}), "--recipients",
+       "--recipients entry 1 repeats the position of entry 0"},
+      {transfer(3, {"--recipients", "1:5,0:6"}), "--recipients",
+       "--recipients entry 1 is the sender's position"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "0"}), "--recipient-index",
+       "--recipient-index is --sender-index"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--anonymity-set", "11,22"}),
+       "--anonymity-set", "--anonymity-set has 2 entries, expected 3"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--anonymity-set", "11,12,11"}),
+       "--anonymity-set", "--anonymity-set entry 2 repeats the sender's id"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--shared-secrets", "1,2"}),
+       "--shared-secrets", "--shared-secrets has 2 entries, expected 3"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--public-keys", "1,2,3,4"}),
+       "--public-keys", "--public-keys has 4 entries, expected 3"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--random", l}), "--random",
+       "--random is not below l (R16"},
+      {transfer(3, {"--amount", "5", "--recipient-index", "1", "--balance", two_250}), "--balance",
+       "--balance is not below 2^250 (R11)"},
+      {transfer(3, {"--amount", "101", "--recipient-index", "1"}), "--amount",
+       "--amount exceeds --balance (R11)"},
+      {transfer(3, {"--recipients", "1:60,2:41"}), "--recipients",
+       "--recipients amounts add up to more than --balance (R11)"},
+      // p - 1 and 2 add up to 1 in the field, within the balance: the entry is refused
+      {transfer(3, {"--recipients", "1:" + p_less_1 + ",2:2"}), "--recipients",
+       "--recipients entry 0's amount is not below 2^250 (R15)"},
+      {transfer(14, {"--recipients", thirteen, "--balance", below_2_250}), "--recipients",
+       "--recipients amounts add up to p or more (R15)"},
+      {run_enygma({"make-request", "--k", "2", "--count", "2"}), "--count",
+       "--count (the recipients) = 2 is not in 1..k-1"},
+      {run_enygma({"make-request", "--circuit", "withdraw", "--k", "2", "--count", "11"}),
+       "--count", "--count (the notes) = 11 is not in 1..10"},
+      {run_enygma({"make-request", "--circuit", "joinsplit-1155", "--count", "11"}), "--count",
+       "--count (the inputs) = 11 is not in 1..10"},
+      {run_enygma({"make-request", "--circuit", "deposit", "--k", "2", "--count", "2"}), "--count",
+       "--count = 2: a deposit creates one note"},
+      {run_enygma({"make-request", "--circuit", "ownership-721", "--count", "2"}), "--count",
+       "--count = 2: an ownership proof is of one token"},
+  };
+  for (const Case& c : cases) {
+    const RunResult& r = c.result;
+    EXPECT_EQ(r.exit_code, 2) << c.message << ": " << r.err;
+    EXPECT_EQ(r.out, "") << c.message;
+    nlohmann::json err;
+    ASSERT_NO_THROW(err = nlohmann::json::parse(r.err)) << r.err;
+    EXPECT_EQ(err["rule"], "wallet") << r.err;
+    EXPECT_EQ(err["field"], c.field) << r.err;
+    EXPECT_EQ(err["error"].get<std::string>().rfind(c.message, 0), 0u) << r.err;
+    for (const char* internal : {"payees", "anonymity_set", "shared_secrets", "public_keys",
+                                 "recipients =", "notes =", "inputs ="}) {
+      EXPECT_EQ(r.err.find(internal), std::string::npos) << internal << ": " << r.err;
+    }
+  }
 }
 
 }  // namespace

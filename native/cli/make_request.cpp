@@ -35,6 +35,24 @@ const char kMakeRequestHelp[] =
     "Exit status: 0 written, 2 the values cannot make a valid request (the error as JSON on\n"
     "standard error), 1 FILE cannot be written, 64 a usage error.\n";
 
+// The circuits' wallets refuse a count they cannot take naming it in their own words, as the
+// WebAssembly module's callers know it ("recipients = 2 is not in 1..k-1"; notes, inputs,
+// count), and a k alike: here the option that gave it (rule "wallet" kept).
+Error naming_count_option(const Error& e) {
+  if (e.rule != "wallet") return e;
+  const std::string& field = e.field;
+  const std::string what =
+      e.message.rfind(field + " ", 0) == 0 ? e.message.substr(field.size() + 1) : e.message;
+  if (field == "k") return make_error("--k " + what, "wallet", "--k");
+  if (field == "count") return make_error("--count " + what, "wallet", "--count");
+  for (const char* counted : {"recipients", "notes", "inputs"}) {
+    if (field == counted) {
+      return make_error("--count (the " + field + ") " + what, "wallet", "--count");
+    }
+  }
+  return e;
+}
+
 int run_make_request(int argc, char** argv) {
   Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"})) {
@@ -58,7 +76,7 @@ int run_make_request(int argc, char** argv) {
   }
   auto request = circuit->family->make_request(circuit->k, seed, unsigned(*count));
   sodium_memzero(seed.data(), seed.size());
-  if (!request) return fail(request.error());
+  if (!request) return fail(naming_count_option(request.error()));
   std::string text = request_text_line(*request);
   return write_request_text(args, text);
 }
