@@ -36,7 +36,8 @@ double median(std::vector<double> v) {
 
 int run_bench(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "keys", "threads", "runs", "input"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "threads", "runs", "input"}, {},
+                  "enygma bench")) {
     return native::kExitUsage;
   }
   if (args.help()) {

@@ -18,7 +18,7 @@ using namespace enygma;
 
 int run_export_vk(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "keys", "format", "out"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "format", "out"}, {}, "enygma export-vk")) {
     return native::kExitUsage;
   }
   if (args.help()) {
@@ -33,8 +33,7 @@ int run_export_vk(int argc, char** argv) {
   auto circuit = native::circuit_option(args);
   if (!circuit) return cli::fail(circuit.error());
   if (args.get_or("format", "snarkjs") != "snarkjs") {
-    fputs("enygma export-vk: the only --format is snarkjs\n", stderr);
-    return native::kExitUsage;
+    return cli::usage_error("the only --format is snarkjs");
   }
   auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
                                             sequential_pool());
@@ -51,7 +50,8 @@ int run_export_vk(int argc, char** argv) {
 
 int run_export_proof(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public", "circuit", "k"})) {
+  if (!args.parse(argc, argv, {"proof", "format", "out-proof", "out-public", "circuit", "k"}, {},
+                  "enygma export-proof")) {
     return native::kExitUsage;
   }
   if (args.help()) {
@@ -69,15 +69,13 @@ int run_export_proof(int argc, char** argv) {
     return native::kExitUsage;
   }
   if (args.get_or("format", "snarkjs") != "snarkjs") {
-    fputs("enygma export-proof: the only --format is snarkjs\n", stderr);
-    return native::kExitUsage;
+    return cli::usage_error("the only --format is snarkjs");
   }
   // Two files: one path for both would keep only the second (the proof overwritten), and both
   // on standard output would be two JSON texts run together.
   const std::string out_proof = *args.get("out-proof"), out_public = *args.get("out-public");
   if (native::same_output_place(out_proof, out_public)) {
-    fputs("enygma export-proof: --out-proof and --out-public name the same file\n", stderr);
-    return native::kExitUsage;
+    return cli::usage_error("--out-proof and --out-public name the same file");
   }
   // The options and the output places are checked before the proof is read (standard input
   // consumed): a usage error is one whatever the proof, and a failed export never leaves a

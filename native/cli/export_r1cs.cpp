@@ -17,7 +17,8 @@ using namespace enygma;
 
 int run_export_r1cs(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "out"})) return native::kExitUsage;
+  if (!args.parse(argc, argv, {"circuit", "k", "out"}, {}, "enygma export-r1cs"))
+    return native::kExitUsage;
   if (args.help()) {
     fputs(
         "usage: enygma export-r1cs [--circuit NAME] [--k K] --out FILE.r1cs\n"

@@ -20,7 +20,8 @@ using namespace enygma;
 
 int run_export_solidity(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "keys", "vk", "out", "contract", "license"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "keys", "vk", "out", "contract", "license"}, {},
+                  "enygma export-solidity")) {
     return native::kExitUsage;
   }
   if (args.help()) {
@@ -48,18 +49,12 @@ int run_export_solidity(int argc, char** argv) {
   auto out = args.get("out");
   const bool from_keys = args.has("k") || args.has("circuit") || args.has("keys");
   if (from_keys && args.has("vk")) {
-    fputs(
-        "enygma export-solidity: --vk names the key file; --circuit, --k and --keys name a key "
-        "folder's: give one or the other (see --help)\n",
-        stderr);
-    return native::kExitUsage;
+    return cli::usage_error(
+        "--vk names the key file; --circuit, --k and --keys name a key folder's: give one or the "
+        "other");
   }
   if (!out || !(from_keys || args.has("vk"))) {
-    fputs(
-        "enygma export-solidity: --out and one of --circuit/--k or --vk are required (see "
-        "--help)\n",
-        stderr);
-    return native::kExitUsage;
+    return cli::usage_error("--out and one of --circuit/--k or --vk are required");
   }
   SolidityVerifierOptions options;
   std::string vk_path, expected_name;
@@ -87,20 +82,16 @@ int run_export_solidity(int argc, char** argv) {
   options.contract_name = args.get_or("contract", options.contract_name);
   options.license = args.get_or("license", options.license);
   if (!is_usable_contract_name(options.contract_name)) {
-    fprintf(stderr,
-            "enygma export-solidity: '%s' is not a valid contract name (letters, digits, _ "
-            "and $, not first a digit; not a Solidity keyword, type or built-in, nor a name the "
-            "contract declares)\n",
-            native::shown_on_one_line(options.contract_name).c_str());
-    return native::kExitUsage;
+    return cli::usage_error(
+        "--contract '" + native::shown_on_one_line(options.contract_name) +
+        "' is not a valid contract name (letters, digits, _ and $, not first a digit; not a "
+        "Solidity keyword, type or built-in, nor a name the contract declares)");
   }
   if (!is_spdx_expression(options.license)) {
-    fprintf(stderr,
-            "enygma export-solidity: --license must be an SPDX expression (license ids or "
-            "LicenseRef-... of letters, digits, '.' and '-', a final '+', combined with AND, OR, "
-            "WITH and parentheses), got '%s'\n",
-            native::shown_on_one_line(options.license).c_str());
-    return native::kExitUsage;
+    return cli::usage_error(
+        "--license must be an SPDX expression (license ids or LicenseRef-... of letters, digits, "
+        "'.' and '-', a final '+', combined with AND, OR, WITH and parentheses), got '" +
+        native::shown_on_one_line(options.license) + "'");
   }
 
   if (auto ok = native::check_key_file(vk_path, KeyKind::kVerifying,

@@ -34,7 +34,7 @@ Error naming_zkey(const Error& e, const std::string& path) {
 int run_import_zkey(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "zkey", "out", "check-vk", "threads"},
-                  {"allow-insecure"})) {
+                  {"allow-insecure"}, "enygma import-zkey")) {
     return native::kExitUsage;
   }
   if (args.help()) {

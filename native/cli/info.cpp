@@ -64,7 +64,8 @@ std::string info_json(const CircuitId& circuit, bool with_digest) {
 
 int run_info(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"})) return native::kExitUsage;
+  if (!args.parse(argc, argv, {"circuit", "k"}, {"digest"}, "enygma info"))
+    return native::kExitUsage;
   if (args.help()) {
     fputs(kInfoHelp, stdout);
     return 0;

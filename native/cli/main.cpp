@@ -15,6 +15,7 @@
 
 #include "core/field/cpu_features.hpp"
 #include "native/cli/commands.hpp"
+#include "native/cli/output.hpp"
 #include "native/common/options.hpp"
 
 namespace {
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   } else if (const Command* cmd = find_command(argv[1])) {
     // What no command answers itself (the system refusing memory or threads) is an error that
     // says so, exit 1, not an abort.
+    set_running_command(cmd->name);
     try {
       status = cmd->run(argc - 1, argv + 1);
     } catch (const std::bad_alloc&) {

@@ -55,7 +55,8 @@ Error naming_count_option(const Error& e) {
 
 int run_make_request(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "seed", "count", "out"}, {},
+                  "enygma make-request")) {
     return native::kExitUsage;
   }
   if (args.help()) {

@@ -280,7 +280,8 @@ int run_make_transfer(int argc, char** argv) {
   if (!args.parse(argc, argv,
                   {"k", "seed", "split", "secret-key", "balance", "random", "amount",
                    "sender-index", "recipient-index", "recipients", "anonymity-set", "block-number",
-                   "shared-secrets", "public-keys", "out"})) {
+                   "shared-secrets", "public-keys", "out"},
+                  {}, "enygma make-transfer")) {
     return native::kExitUsage;
   }
   if (args.help()) {

@@ -14,6 +14,20 @@
 
 namespace enygma::cli {
 
+namespace {
+const char* running_command = nullptr;
+}  // namespace
+
+void set_running_command(const char* name) {
+  running_command = name;
+}
+
+int usage_error(const std::string& message) {
+  fprintf(stderr, "enygma%s%s: %s (see --help)\n", running_command ? " " : "",
+          running_command ? running_command : "", message.c_str());
+  return native::kExitUsage;
+}
+
 std::string json_string(const std::string& s) {
   // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name).
   return json_text(nlohmann::json(s));
@@ -45,6 +59,7 @@ int exit_code_for(const Error& e) {
 }
 
 int fail(const Error& e) {
+  if (e.rule == "usage") return usage_error(e.message);
   fprintf(stderr, "%s\n", error_json(e).c_str());
   return exit_code_for(e);
 }

@@ -15,13 +15,21 @@
 
 namespace enygma::cli {
 
+// The command running ("prove"), set by main before it runs: usage errors name it.
+void set_running_command(const char* name);
+// A usage error, every command's alike (README.md, "Exit codes"): one plain-text line
+// "enygma COMMAND: <message> (see --help)" on stderr, as the option parser's (Args::parse,
+// Args::require); returns kExitUsage.
+int usage_error(const std::string& message);
+
 // A JSON string literal (quoted, escaped).
 std::string json_string(const std::string& s);
 // The exit code for a failure (native/common/options.hpp): rule "usage" kExitUsage, the
 // request's (or proof file's) fault kExitRefused (core/util/error_kind.hpp) as a wallet
 // command's values that make no valid request (rule "wallet"), else kExitFailed.
 int exit_code_for(const Error& e);
-// Prints error_json(e) (core/util/error_json.hpp) to stderr and returns exit_code_for(e).
+// Prints e to stderr and returns exit_code_for(e): a usage error (rule "usage") as usage_error
+// does, any other as error_json(e) (core/util/error_json.hpp).
 int fail(const Error& e);
 // A refusal of a proof file as a whole (core's "the body is not valid JSON", "the body must be a
 // JSON object", worded for the server's request body) names the file instead: "<path> is not

@@ -84,7 +84,7 @@ class StepTimer {
 int run_prove(int argc, char** argv) {
   cli::Args args;
   if (!args.parse(argc, argv, {"circuit", "k", "input", "keys", "out", "threads", "test-seed"},
-                  {"timings"})) {
+                  {"timings"}, "enygma prove")) {
     return native::kExitUsage;
   }
   StepTimer timer(args.has("timings"));

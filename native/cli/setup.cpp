@@ -45,7 +45,8 @@ const char* kSetupHelp =
 
 int run_setup(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "out", "threads", "insecure-seed"}, {},
+                  "enygma setup")) {
     return native::kExitUsage;
   }
   if (args.help()) {

@@ -35,12 +35,13 @@ const char kValidateHelp[] =
 
 int run_validate(int argc, char** argv) {
   Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"})) return native::kExitUsage;
+  if (!args.parse(argc, argv, {"circuit", "k", "input"}, {"all"}, "enygma validate"))
+    return native::kExitUsage;
   if (args.help()) {
     fputs(kValidateHelp, stdout);
     return 0;
   }
-  if (!args.get("input")) return fail(make_error("--input is required", "usage", "input"));
+  if (!args.require("validate", {"input"})) return native::kExitUsage;
   auto circuit = native::circuit_option(args);
   if (!circuit) return fail(circuit.error());
   auto file = native::read_text_file(*args.get("input"));  // "-": standard input

@@ -24,17 +24,15 @@ const char* kVerifyHelp =
 
 int run_verify(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"})) return native::kExitUsage;
+  if (!args.parse(argc, argv, {"circuit", "k", "proof", "keys"}, {}, "enygma verify"))
+    return native::kExitUsage;
   if (args.help()) {
     fputs(kVerifyHelp, stdout);
     return 0;
   }
   auto circuit = native::circuit_option(args);
   if (!circuit) return cli::fail(circuit.error());
-  if (!args.get("proof")) {
-    fputs("enygma verify: --proof RESP.json is required\n", stderr);
-    return native::kExitUsage;
-  }
+  if (!args.require("verify", {"proof"})) return native::kExitUsage;
   auto text = native::read_text_file(*args.get("proof"));
   if (!text) return cli::fail(text.error());
   auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,

@@ -14,7 +14,7 @@ namespace {
 
 int run_version(int argc, char** argv) {
   enygma::cli::Args args;
-  if (!args.parse(argc, argv, {})) return enygma::native::kExitUsage;
+  if (!args.parse(argc, argv, {}, {}, "enygma version")) return enygma::native::kExitUsage;
   if (args.help()) {
     fputs(
         "usage: enygma version\n\nBuild facts and the x86-64 kernels in use, as JSON\n"

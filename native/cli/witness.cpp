@@ -20,7 +20,7 @@ using namespace enygma;
 
 int run_witness(int argc, char** argv) {
   cli::Args args;
-  if (!args.parse(argc, argv, {"circuit", "k", "input", "out"}, {"explain"})) {
+  if (!args.parse(argc, argv, {"circuit", "k", "input", "out"}, {"explain"}, "enygma witness")) {
     return native::kExitUsage;
   }
   if (args.help()) {
@@ -44,8 +44,7 @@ int run_witness(int argc, char** argv) {
   if (args.has("explain")) {
     if (!args.require("witness", {"input"})) return native::kExitUsage;
     if (args.has("out")) {
-      fputs("enygma witness: --explain writes no witness: --out cannot be given with it\n", stderr);
-      return native::kExitUsage;
+      return cli::usage_error("--explain writes no witness: --out cannot be given with it");
     }
     auto text = native::read_text_file(*args.get("input"));
     if (!text) return cli::fail(text.error());
