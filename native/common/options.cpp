@@ -28,10 +28,8 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       // `--no-isolation off`: a value given to a flag, named with the flag (a short word, cut
       // beyond 32 bytes; a secret written with a space follows a value option, below).
       if (last_flag) {
-        const bool cut = a.size() > 32;
-        return fail(program,
-                    "unexpected argument '" + shown_on_one_line(std::string(a.substr(0, 32))) +
-                        (cut ? "\u2026" : "") + "' after " + last + " (a flag, it takes no value)");
+        return fail(program, "unexpected argument '" + shown_on_one_line(a, 32) + "' after " +
+                                 last + " (a flag, it takes no value)");
       }
       // Not quoted: a stray word is often the second half of a value written with a space (a
       // secret key or a seed phrase), which a message would print to a terminal or a log.
@@ -62,7 +60,7 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
       value = argv[++i];
       // `--web --backend fake` is a forgotten value, not a folder named --backend
       if (value.starts_with("--")) {
-        const std::string shown = shown_on_one_line(std::string(value));
+        const std::string shown = shown_on_one_line(value);
         return fail(program, "--" + name + " needs a value, got the option " + shown +
                                  " (write --" + name + "=" + shown +
                                  " for a value that starts with --)");
@@ -80,9 +78,9 @@ bool Args::parse(int argc, char** argv, const std::set<std::string>& value_optio
   return true;
 }
 
-std::string shown_on_one_line(const std::string& text) {
+std::string shown_on_one_line(std::string_view text, size_t max_bytes) {
   std::string out;
-  for (unsigned char ch : text) {
+  for (unsigned char ch : text.substr(0, max_bytes)) {
     if (ch >= 0x20 && ch < 0x7f) {
       out += static_cast<char>(ch);
     } else {
@@ -91,6 +89,7 @@ std::string shown_on_one_line(const std::string& text) {
       out += hex;
     }
   }
+  if (text.size() > max_bytes) out += "\u2026";
   return out;
 }
 

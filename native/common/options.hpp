@@ -5,12 +5,14 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,8 +84,9 @@ class Args {
 std::optional<unsigned long> parse_unsigned(const std::string& text, unsigned long max);
 
 // `text` as an error message may quote it on one line: control and non-ASCII bytes as \xNN (a
-// value given with a newline would otherwise split the message).
-std::string shown_on_one_line(const std::string& text);
+// value given with a newline would otherwise split the message); beyond `max_bytes` of it, cut
+// with "\u2026".
+std::string shown_on_one_line(std::string_view text, size_t max_bytes = SIZE_MAX);
 // "2-6", "2,3,6", "2-4,6" or "4" -> a sorted list of distinct k values within [lo, hi].
 std::optional<std::vector<unsigned>> parse_k_list(const std::string& spec, unsigned lo,
                                                   unsigned hi);

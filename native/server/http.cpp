@@ -169,10 +169,7 @@ StringResponse error_response(http::status status, std::string_view message, std
 }
 
 std::string shown_path(std::string_view path) {
-  const bool cut = path.size() > kShownPathBytes;
-  std::string shown = native::shown_on_one_line(std::string(path.substr(0, kShownPathBytes)));
-  if (cut) shown += "\u2026";
-  return shown;
+  return native::shown_on_one_line(path, kShownPathBytes);
 }
 
 std::string no_such_resource(std::string_view path) {
