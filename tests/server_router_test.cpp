@@ -281,10 +281,22 @@ TEST(ServerConfigParse, CircuitsKAndFlags) {
                                              {"--bind", "999.1.1.1"},
                                              {"--bind", "localhost"},
                                              {"--bind", ""},
-                                             {"stray"}}) {
+                                             {"stray"},
+                                             {"--no-isolation", "--isolation", "on"},
+                                             {"--web", "/nonexistent-enygma-folder"},
+                                             {"--circuits", "transfer-k6", "--k", "2"}}) {
+    testing::internal::CaptureStderr();
     ConfigParse r = parse(bad);
+    const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_FALSE(r.config.has_value()) << bad[0];
     EXPECT_EQ(r.exit_code, enygma::native::kExitUsage) << bad[0];
+    // One line in the CLI's form, whichever check refused it (the option parser, serve's own).
+    const std::string head = "enygma serve: ", tail = " (see --help)\n";
+    EXPECT_EQ(err.rfind(head, 0), 0u) << err;
+    EXPECT_TRUE(err.size() > tail.size() &&
+                err.compare(err.size() - tail.size(), tail.size(), tail) == 0)
+        << err;
+    EXPECT_EQ(err.find('\n'), err.size() - 1) << err;
   }
 }
 
@@ -295,6 +307,14 @@ std::pair<int, std::string> refusal(std::vector<std::string> args,
   ConfigParse p = parse(std::move(args), std::move(env));
   const std::string err = testing::internal::GetCapturedStderr();
   return {p.config ? 0 : p.exit_code, err};
+}
+
+// A variable's bad value is a usage error in the same form as a flag's.
+TEST(ServerConfigParse, BadVariableValueIsAUsageError) {
+  auto [code, err] = refusal({}, {{"ENYGMA_PORT", "x"}});
+  EXPECT_EQ(code, enygma::native::kExitUsage);
+  EXPECT_EQ(err.rfind("enygma serve: invalid ENYGMA_PORT=x: expected ", 0), 0u) << err;
+  EXPECT_EQ(err.find(" (see --help)\n"), err.size() - 14) << err;
 }
 
 // A circuit id names its k: --k (or ENYGMA_K) with ids only is refused, as the CLI's --circuit

@@ -308,8 +308,10 @@ ConfigParse parse_server_config(int argc, char** argv, const char* (*env)(const 
   ServerConfig config;
   // Where each option given came from, for the errors: "--k" or "ENYGMA_K".
   std::map<std::string, std::string> source;
+  // A usage error in the CLI's one form (native/cli/output.hpp's usage_error), as the option
+  // parser's own.
   auto refuse = [&](const std::string& message) {
-    fprintf(stderr, "enygma serve: %s\n", message.c_str());
+    fprintf(stderr, "enygma serve: %s (see --help)\n", message.c_str());
     result.exit_code = native::kExitUsage;
     return result;
   };
