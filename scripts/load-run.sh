@@ -14,7 +14,7 @@
 #   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k6.json)
 #   K                 the k of REQUEST, 2..6 (default 6)
 #   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2";
-#                     one of the script's own (--circuits, --k, --queue, --access-log) given
+#                     one of the script's own (--circuits, --queue, --access-log) given
 #                     here replaces it
 #   OUT               folder for the JSON reports (default BUILD_DIR/load-run)
 #   INSTANCES         N > 1: N instances behind HAProxy (scripts/cluster.sh), loaded through
@@ -64,7 +64,8 @@ own_serve_option() {  # NAME VALUE
   serve_args+=("$1" "$2")
 }
 own_serve_option --circuits "$circuit"
-own_serve_option --k 2-6
+# (k: serve's default, 2-6; a --k of the script's own would refuse SERVE_ARGS="--circuits
+# transfer-k2", an id, which names its own k)
 own_serve_option --queue "$max_clients"
 own_serve_option --access-log off
 serve_args+=("${serve_extra[@]}")
@@ -93,6 +94,19 @@ else
   done
   [[ -n "$port" ]] || { echo "the server did not start" >&2; exit 1; }
   url="http://127.0.0.1:$port$route"
+fi
+# SERVE_ARGS may name other circuits (--circuits, --k) than the one loaded here: say so plainly
+# instead of failing at the warm-up with the route's 404.
+if ! python3 - "$log" "$circuit-k$k" <<'EOF'
+import json, sys
+log, wanted = sys.argv[1:]
+config = next(json.loads(l) for l in open(log) if '"event":"config"' in l)
+sys.exit(0 if wanted in config["circuits"] else 1)
+EOF
+then
+  echo "the server does not serve $circuit-k$k (CIRCUIT, K): SERVE_ARGS='${SERVE_ARGS:-}' names" \
+    "other circuits; it serves: $(grep -o '"circuits":\[[^]]*\]' "$log")" >&2
+  exit 2
 fi
 idle_rss_kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$server_pid/status")"
 load_hwm_kb="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"

@@ -502,6 +502,20 @@ TEST(LoadRunScript, ServeArgsReplaceTheScriptsOwnOptions) {
   EXPECT_NE(log.find(R"("access_log":true)"), std::string::npos) << log;
 }
 
+// Bug: SERVE_ARGS naming other circuits than CIRCUIT and K (--circuits deposit with the default
+// transfer) failed at the warm-up with the route's 404. Now said before any request is sent.
+TEST(LoadRunScript, ServeArgsServingAnotherCircuitIsSaid) {
+  TempDir dir;
+  for (const char* serve : {"--circuits deposit", "--k 2-5", "--circuits transfer-k2"}) {
+    RunResult r = run_load_script({build_dir(), dir / "keys"},
+                                  {std::string("SERVE_ARGS=--backend fake ") + serve}, dir);
+    EXPECT_EQ(r.exit_code, 2) << serve << ": " << r.err;
+    EXPECT_NE(r.err.find("the server does not serve transfer-k6 (CIRCUIT, K)"), std::string::npos)
+        << serve << ": " << r.err;
+    EXPECT_EQ(r.err.find("warm-up"), std::string::npos) << serve << ": " << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace enygma::load_cli_test
 
