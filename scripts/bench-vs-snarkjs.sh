@@ -29,7 +29,8 @@ while [[ $# -gt 0 ]]; do
     --build) build=$(cd "$2" && pwd); shift 2 ;;
     --k) ks="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    # The comment block at the top, without its "# " (a line count would drift as it changes).
+    -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
