@@ -25,8 +25,8 @@ BUILD_WASM ?= build-wasm
 BUILD_ASAN ?= build-sanitize
 BUILD_TSAN ?= build-tsan
 BUILD_FUZZ ?= build-fuzz
-# Seconds per fuzz target: `make fuzz` (60 s each by default); `make test` runs each for
-# FUZZ_CI_SECONDS so that the harnesses stay buildable and runnable.
+# Seconds of fuzzing per target, once it has run its seeds: `make fuzz` (60 s each by default);
+# `make test` runs each for FUZZ_CI_SECONDS so that the harnesses stay buildable and runnable.
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 3
 # libsodium and Google Benchmark built for WebAssembly (scripts/build-wasm-deps.sh), kept

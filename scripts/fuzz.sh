@@ -7,7 +7,11 @@
 #   FUZZ_SECONDS=3 scripts/fuzz.sh       CI's short run: the harnesses build and run
 #
 # Environment:
-#   FUZZ_SECONDS    run time per target (default 60)
+#   FUZZ_SECONDS    fuzzing time per target (default 60), counted once the target has run its
+#                   seeds (libFuzzer's INITED): a target whose seeds take longer than a short run
+#                   (circuit_request: every family's R1CS and witnesses, ~15 s under the
+#                   sanitizers) would otherwise stop before mutating a single input
+#   FUZZ_INIT_LIMIT seconds a target may take to run its seeds (default 600)
 #   FUZZ_BUILD      build folder (default build-fuzz), configured with CC=clang-14
 #                   CXX=clang++-14 -DENYGMA_FUZZ=ON on first use
 #   FUZZ_SOURCE     source folder to configure (default: this repository)
@@ -37,6 +41,7 @@ parallel=${FUZZ_PARALLEL:-1}
 niceness=${FUZZ_NICE:-0}
 malloc_mb=${FUZZ_MALLOC_MB:-256}
 timeout_s=${FUZZ_TIMEOUT:-60}
+init_limit=${FUZZ_INIT_LIMIT:-600}
 fuzz_dir=$root/tests/fuzz
 
 if [ $# -gt 0 ]; then
@@ -84,10 +89,24 @@ run_one() {
   done
   local leaks=${FUZZ_LEAKS:-1}
   local rc=0
+  # -max_total_time counts from the start, seeds included: it only bounds the whole run here.
+  # FUZZ_SECONDS start at INITED (the seeds run); then SIGUSR1 ends the run as -max_total_time
+  # does (libFuzzer's graceful exit: final stats, exit 0).
   ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=$leaks nice -n "$niceness" "$bin" \
-    -max_total_time="$seconds" -print_final_stats=1 -detect_leaks="$leaks" \
+    -max_total_time="$((seconds + init_limit))" -print_final_stats=1 -detect_leaks="$leaks" \
     -timeout="$timeout_s" -malloc_limit_mb="$malloc_mb" -rss_limit_mb=2048 \
-    -artifact_prefix="$work/findings/" "${dict[@]}" "${dirs[@]}" >"$work/log" 2>&1 || rc=$?
+    -artifact_prefix="$work/findings/" "${dict[@]}" "${dirs[@]}" >"$work/log" 2>&1 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null && ! grep -qE '^#[0-9]+[[:space:]]+INITED' "$work/log"; do
+    sleep 0.2
+  done
+  local i
+  for ((i = 0; i < 5 * seconds; ++i)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  kill -USR1 "$pid" 2>/dev/null || true
+  wait "$pid" || rc=$?
   echo "$rc" >"$work/rc"
 }
 
