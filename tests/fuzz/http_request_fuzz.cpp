@@ -1,20 +1,144 @@
 // Fuzz target: the server's reading of a request's bytes before any backend sees them. The bytes
-// as a request head (Session's raw checks: the head's end, folding, empty lines, the request
-// line; then Beast's parser, header_problem, target_path, decode_target_path and
-// request_line_version) and as a body (json_shape_problem).
+// as a request head (Session's raw checks: the head's end, bare LFs, folding, empty lines, the
+// request line; then Beast's parser, header_problem, target_path, decode_target_path and
+// request_line_version; then what the session and the routes read of a parsed head: the route
+// of the decoded path (RouteTable::classify), the static file it names (StaticFiles::resolve,
+// over a fixture folder with a hidden file, a link out of it and a sibling folder whose name
+// extends the root's), the target's `v` query, Connection, Content-Encoding, Accept-Encoding and
+// If-None-Match) and as a body (json_shape_problem).
 // Invariants: a shape problem names a place and says what; a body without one is at most as deep
-// as the limit; a decoded path has no NUL and starts where the target's path does; a version read
-// from the request line is two digits.
+// as the limit; a decoded path has no NUL and is no longer than the target's path; a version
+// read from the request line is two digits; a resolved static file is a regular file under the
+// root, reached through no hidden segment, never the file outside it; a path shown in an error
+// is one line of printable ASCII; the header values' readings agree with what they were read
+// from (gzip taken only where "gzip" or "*" is listed, an ETag matched only where it or "*" is
+// listed, a body coding and a `v` value are pieces of their header and target).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "native/server/http.hpp"
+#include "native/server/routes.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
 
 using namespace enygma;
 using namespace enygma::server;
+namespace fs = std::filesystem;
+
+// A web root for StaticFiles, made once per process under the temporary folder:
+//   <dir>/web/index.html, <dir>/web/app.js, <dir>/web/sub/index.html, <dir>/web/.env,
+//   <dir>/web/out -> ../secret (a link out of the root), <dir>/secret/key,
+//   <dir>/web/side -> ../web2, <dir>/web2/x.js (a link to a sibling whose path starts with the
+//   root's: outside it all the same).
+struct WebFixture {
+  fs::path dir, web, secret;
+  StaticFiles files{""};
+};
+
+const WebFixture& web_fixture() {
+  static const WebFixture fixture = [] {
+    WebFixture f;
+    std::string tmpl = (fs::temp_directory_path() / "enygma-fuzz-web-XXXXXX").string();
+    FUZZ_CHECK(mkdtemp(tmpl.data()) != nullptr);
+    f.dir = fs::canonical(tmpl);
+    f.web = f.dir / "web";
+    f.secret = f.dir / "secret" / "key";
+    fs::create_directories(f.web / "sub");
+    fs::create_directories(f.dir / "secret");
+    fs::create_directories(f.dir / "web2");
+    for (const fs::path& file : {f.web / "index.html", f.web / "app.js", f.web / "sub/index.html",
+                                 f.web / ".env", f.secret, f.dir / "web2/x.js"}) {
+      std::ofstream(file) << "x\n";
+    }
+    fs::create_directory_symlink("../secret", f.web / "out");
+    fs::create_directory_symlink("../web2", f.web / "side");
+    f.files = StaticFiles(f.web.string());
+    FUZZ_CHECK(f.files.enabled() && f.files.resolve("/app.js").has_value());
+    // Removed when the process ends (libFuzzer and the replay runner both return from main or
+    // call exit; a crash leaves the folder, which holds nothing of the input).
+    static const std::string to_remove = f.dir.string();
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(to_remove, ec);
+    });
+    return f;
+  }();
+  return fixture;
+}
+
+bool contains_ignoring_case(std::string_view hay, std::string_view needle) {
+  return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         }) != hay.end();
+}
+
+bool within(std::string_view part, std::string_view whole) {
+  return part.empty() ||
+         (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
+}
+
+void check_shown(std::string_view text) {
+  const std::string shown = shown_path(text);
+  const std::string_view ellipsis = "\u2026";
+  std::string_view body = shown;
+  if (body.ends_with(ellipsis)) body.remove_suffix(ellipsis.size());
+  for (char c : body) FUZZ_CHECK(c >= 0x20 && c < 0x7f);
+  FUZZ_CHECK(body.size() <= 4 * kShownPathBytes);
+}
+
+// What the session and the routes read of a parsed head.
+void check_parsed_head(const http::request_header<>& req, std::string_view target) {
+  if (auto decoded = decode_target_path(target)) {
+    // A server of transfer k = 2: only its two paths are its routes.
+    static const RouteTable table = [] {
+      auto id = find_circuit("transfer", 2);
+      FUZZ_CHECK(id.ok());
+      return RouteTable({*id});
+    }();
+    const Route route = table.classify(*decoded);
+    if (route.kind == RouteKind::kProve || route.kind == RouteKind::kVerify) {
+      FUZZ_CHECK(*decoded == "/generateProofTransfer-2" || *decoded == "/verifyProofTransfer-2");
+    }
+    check_shown(*decoded);
+    const WebFixture& web = web_fixture();
+    if (auto file = web.files.resolve(*decoded)) {
+      FUZZ_CHECK(fs::is_regular_file(*file));
+      const fs::path relative = file->lexically_relative(web.web);
+      FUZZ_CHECK(!relative.empty() && *relative.begin() != "..");
+      for (const fs::path& segment : relative) FUZZ_CHECK(segment.string()[0] != '.');
+      FUZZ_CHECK(*file != web.secret);
+    }
+  }
+  check_shown(target);
+  const std::string_view v = version_query(target);
+  FUZZ_CHECK(within(v, target) && v.find('&') == std::string_view::npos);
+
+  (void)request_keeps_alive(req);
+  const std::string_view content_encoding = to_sv(req[http::field::content_encoding]);
+  const std::string_view coding = body_coding(content_encoding);
+  FUZZ_CHECK(within(coding, content_encoding));
+  if (!coding.empty()) FUZZ_CHECK(coding.find(',') == std::string_view::npos);
+
+  const std::string_view accept = to_sv(req[http::field::accept_encoding]);
+  if (accepts_gzip(accept)) {
+    FUZZ_CHECK(contains_ignoring_case(accept, "gzip") || accept.find('*') != std::string::npos);
+  }
+  const std::string_view if_none_match = to_sv(req[http::field::if_none_match]);
+  const std::string_view etag = "\"1a-2b\"";
+  if (etag_matches(if_none_match, etag)) {
+    FUZZ_CHECK(if_none_match.find(etag) != std::string_view::npos ||
+               if_none_match.find('*') != std::string_view::npos);
+  }
+}
 
 void check_head(std::string_view bytes) {
   if (auto version = request_line_version(bytes)) FUZZ_CHECK(*version <= 99);
@@ -28,6 +152,15 @@ void check_head(std::string_view bytes) {
   }
   FUZZ_CHECK(2 * leading_empty_lines(bytes, 8) <= bytes.size());
   FUZZ_CHECK(leading_empty_lines(bytes, 8) <= 8);
+  {
+    // has_bare_lf: some '\n' at or after `from` not preceded by '\r'.
+    const size_t from = bytes.size() / 2;
+    bool bare = false;
+    for (size_t i = from; i < bytes.size(); ++i) {
+      bare = bare || (bytes[i] == '\n' && (i == 0 || bytes[i - 1] != '\r'));
+    }
+    FUZZ_CHECK(has_bare_lf(bytes, from) == bare);
+  }
   if (auto line = split_request_line(bytes)) {
     FUZZ_CHECK(line->method.data() >= bytes.data() &&
                line->target.data() + line->target.size() <= bytes.data() + bytes.size());
@@ -38,6 +171,7 @@ void check_head(std::string_view bytes) {
   parser.eager(false);
   beast::error_code ec;
   parser.put(asio::buffer(bytes.data(), bytes.size()), ec);
+  if (ec) (void)parser_error_field(ec);
   if (ec || !parser.is_header_done()) return;
   const auto& req = parser.get();
   const auto problem = header_problem(req, parser.chunked());
@@ -52,6 +186,7 @@ void check_head(std::string_view bytes) {
     FUZZ_CHECK(decoded->find('\0') == std::string::npos);
     FUZZ_CHECK(decoded->size() <= path.size());
   }
+  check_parsed_head(req, target);
 }
 
 void check_body(std::string_view body) {
