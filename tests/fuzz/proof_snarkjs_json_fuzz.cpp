@@ -1,7 +1,10 @@
 // Fuzz target: snarkjs's JSON files. The input is tried as a proof.json (verified with the
 // fixture's public inputs), as a public.json (verified with the fixture's proof) and as a
-// verification_key.json (which, when it parses, must print and re-parse to the same key, and
-// is then used to verify the fixture proof: a key that accepts it must carry the fixture's IC).
+// verification_key.json (which, when it parses, must print and re-parse to the same key, and,
+// when its points pass the checks, is then used to verify the fixture proof. Its answer is not
+// checked: other keys accept that proof too, e.g. alpha and beta both negated, or gamma and
+// every IC point negated, since e(-P, -Q) = e(P, Q); the fixture key's own proofs are checked by
+// the two other parts).
 #include <cstdint>
 
 #include "tests/fuzz/fuzz_support.hpp"
