@@ -11,7 +11,7 @@
 #   SECONDS_PER_RUN   length of each run (default 20)
 #   CLIENTS           client counts (default "1 2 4 8 16")
 #   CIRCUIT           the circuit family: transfer, deposit, withdraw (default transfer)
-#   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k6.json)
+#   REQUEST           request body (default ../shared/vectors/<CIRCUIT>-k<K>.json: K = 2 or 6)
 #   K                 the k of REQUEST, 2..6 (default 6)
 #   SERVE_ARGS        extra `enygma serve` options, e.g. "--max-inflight 1 --prover-threads 2";
 #                     one of the script's own (--circuits, --queue, --access-log) given
