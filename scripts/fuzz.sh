@@ -23,8 +23,8 @@
 #                   generous, the first input also pays for a target's fixtures on a busy machine)
 #   FUZZ_NO_BUILD   1: run the programs already built (e.g. while another build runs there)
 #   FUZZ_REPORT     1: only print the report of the last run's logs (no build, no run)
-#   FUZZ_LEAKS      0: no LeakSanitizer pass (during the run and at exit; on a starved machine the
-#                   exit scan of a ~200 MB fuzzer can take minutes). Default 1
+#   FUZZ_LEAKS      0: no LeakSanitizer pass during the run (the graceful exit that ends a run
+#                   skips the exit-time scan either way). Default 1
 #
 # Corpora grow in FUZZ_BUILD/fuzz-work/<name>/corpus (the seeds of tests/fuzz/corpus/<name>/ and
 # the inputs of tests/fuzz/regressions/<name>/ are read, never written). A finding is written to
@@ -90,9 +90,13 @@ run_one() {
   local leaks=${FUZZ_LEAKS:-1}
   local rc=0
   # -max_total_time counts from the start, seeds included: it only bounds the whole run here.
-  # FUZZ_SECONDS start at INITED (the seeds run); then SIGUSR1 ends the run as -max_total_time
-  # does (libFuzzer's graceful exit: final stats, exit 0).
-  ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=$leaks nice -n "$niceness" "$bin" \
+  # FUZZ_SECONDS start at INITED (the seeds run); then SIGUSR1 ends the run (libFuzzer's
+  # graceful exit: final stats, exit 0; by _Exit, so without the exit-time leak scan, which
+  # -detect_leaks's scans during the run and CTest's sanitized replay make up for, and without
+  # atexit handlers: a target's scratch files go to $work/tmp, emptied before each run).
+  rm -rf "$work/tmp"
+  mkdir -p "$work/tmp"
+  TMPDIR=$work/tmp ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=$leaks nice -n "$niceness" "$bin" \
     -max_total_time="$((seconds + init_limit))" -print_final_stats=1 -detect_leaks="$leaks" \
     -timeout="$timeout_s" -malloc_limit_mb="$malloc_mb" -rss_limit_mb=2048 \
     -artifact_prefix="$work/findings/" "${dict[@]}" "${dirs[@]}" >"$work/log" 2>&1 &

@@ -62,8 +62,9 @@ const WebFixture& web_fixture() {
     fs::create_directory_symlink("../web2", f.web / "side");
     f.files = StaticFiles(f.web.string());
     FUZZ_CHECK(f.files.enabled() && f.files.resolve("/app.js").has_value());
-    // Removed when the process ends (libFuzzer and the replay runner both return from main or
-    // call exit; a crash leaves the folder, which holds nothing of the input).
+    // Removed at exit (the replay runner; libFuzzer at -max_total_time or -runs). A crash or
+    // libFuzzer's graceful exit (SIGUSR1, _Exit) leaves it: scripts/fuzz.sh points TMPDIR into
+    // the target's work folder, emptied before each run. It holds nothing of the input.
     static const std::string to_remove = f.dir.string();
     std::atexit([] {
       std::error_code ec;
