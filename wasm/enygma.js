@@ -30,7 +30,9 @@
 // come under other URLs.
 const PACKAGE_VERSION = '';
 
-export const STAGES = ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done'];
+// (frozen, as LIMITS: index.d.ts declares both read-only, and a page that changed them would
+// change them for every other user of the package in it)
+export const STAGES = Object.freeze(['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done']);
 
 export class EnygmaError extends Error {
   constructor(status, error) {

@@ -1001,6 +1001,14 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
   assert.equal(refused.cancel(), false);
 });
 
+test('page API: the exported constants are read-only, as their declarations say', async () => {
+  const { STAGES, LIMITS } = await import(require('node:url').pathToFileURL(path.join(webDir, 'index.mjs')).href);
+  assert.deepEqual([...STAGES], ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done']);
+  // (a page that changed them would change what every other user of the package reads)
+  assert.ok(Object.isFrozen(STAGES), 'STAGES is frozen');
+  assert.ok(Object.isFrozen(LIMITS) && Object.values(LIMITS).every(Object.isFrozen), 'LIMITS is frozen');
+});
+
 test('page API: terminate() rejects the calls still waiting and every later one', async () => {
   const { Enygma } = await api();
   const enygma = await Enygma.create({ threads: 1 });
