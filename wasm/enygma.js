@@ -69,8 +69,12 @@ function callbackOf(fn, field) {
   return fn;
 }
 
-// A URL argument, relative to the page.
+// A URL argument, relative to the page: a text or a URL (index.d.ts: string | URL). Any other
+// value would be written as text and taken as a relative URL ("[object Object]", "5").
 function urlOf(url, field) {
+  if (typeof url !== 'string' && !(url instanceof URL)) {
+    throw argumentError(field, `${field} must be a text or a URL, not ${url === null ? 'null' : Array.isArray(url) ? 'an array' : typeof url}`);
+  }
   try {
     return new URL(url, location.href);
   } catch (e) {
@@ -80,7 +84,7 @@ function urlOf(url, field) {
 
 // A manifest's URL, default 'keys/manifest.json' relative to the page.
 function manifestUrlOf(url) {
-  return urlOf(url || 'keys/manifest.json', 'manifestUrl').href;
+  return urlOf(url == null || url === '' ? 'keys/manifest.json' : url, 'manifestUrl').href;
 }
 
 // The worker's URL as the page's Worker constructor takes it. A page that enforces Trusted Types
@@ -189,7 +193,8 @@ export class Enygma {
   static async create(options) {
     const { threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
       warmVerifier = 40, warmProver = 2, stallTimeoutMs = DEFAULT_STALL_MS } = optionsOf(options);
-    const url = urlOf(workerUrl || new URL('./enygma_worker.js', import.meta.url), 'workerUrl');
+    const url = urlOf(workerUrl == null || workerUrl === '' ? new URL('./enygma_worker.js', import.meta.url) : workerUrl,
+      'workerUrl');
     if (PACKAGE_VERSION && !url.searchParams.has('v')) url.searchParams.set('v', PACKAGE_VERSION);
     if (!relaxedSimd) url.searchParams.set('relaxed-simd', '0');
     if (keyStore === 'blob') url.searchParams.set('key-store', 'blob');
@@ -326,8 +331,11 @@ export class Enygma {
   // stalled server cannot hold the calls queued behind it. -> {circuit, k, source:
   // 'cache'|'network', insecureDevKeys, circuitChecked, prefetched, ms, decodeSteps}
   async loadKeys(circuit, options) {
-    let { manifestUrl, noCache = false, onDownload, stallTimeoutMs } = optionsOf(options);
-    manifestUrl = manifestUrl ? manifestUrlOf(manifestUrl) : this.#manifestUrl;
+    let { manifestUrl, noCache, onDownload, stallTimeoutMs } = optionsOf(options);
+    if (noCache == null) noCache = false;
+    manifestUrl = manifestUrl == null || manifestUrl === '' ? this.#manifestUrl : manifestUrlOf(manifestUrl);
+    // (a text 'false' would be true, and skip the cache)
+    if (typeof noCache !== 'boolean') throw argumentError('noCache', `noCache must be true or false, not ${typeof noCache}`);
     callbackOf(onDownload, 'onDownload');
     if (stallTimeoutMs != null) checkStallTimeout(stallTimeoutMs);
     const loaded = this.#call('loadKeys', { circuit, manifestUrl, noCache, stallTimeoutMs }, (event) => {

@@ -960,6 +960,14 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
     [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 0 }), 'stallTimeoutMs'],
     [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 1.5 }), 'stallTimeoutMs'],
     [() => enygma.loadKeys('transfer-k2', { stallTimeoutMs: 600001 }), 'stallTimeoutMs'],
+    // a URL is a text or a URL: not any value written as a relative one ("[object Object]", "5")
+    [() => enygma.loadKeys('transfer-k2', { manifestUrl: {} }), 'manifestUrl'],
+    [() => enygma.loadKeys('transfer-k2', { manifestUrl: 5 }), 'manifestUrl'],
+    [() => Enygma.create({ threads: 1, workerUrl: { href: '/enygma/enygma_worker.js' } }), 'workerUrl'],
+    [() => Enygma.create({ threads: 1, manifestUrl: ['keys', 'manifest.json'] }), 'manifestUrl'],
+    // a flag is true or false: the text 'false' would otherwise skip the key cache
+    [() => enygma.loadKeys('transfer-k2', { noCache: 'false' }), 'noCache'],
+    [() => enygma.loadKeys('transfer-k2', { noCache: 1 }), 'noCache'],
     [() => enygma.loadKeyBytes('transfer-k2', 'str', keys.vk), 'pk'],
     [() => enygma.loadKeyBytes('transfer-k2', 12345, keys.vk), 'pk'],
     [() => enygma.loadKeyBytes('transfer-k2', keys.pk), 'vk'],
