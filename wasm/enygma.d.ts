@@ -249,7 +249,8 @@ export declare class Enygma {
    * that is not JSON, rule 'proof' naming the member of a malformed one). */
   verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
   /** Another format, default 'reference'; any other format is refused (rule 'input', field
-   * 'format'). */
+   * 'format'). 'binary_hex' (the 128 bytes of compressed points) refuses a point off its curve,
+   * which that form cannot write (rule 'proof', field 'pi_a', 'pi_b' or 'pi_c'). */
   exportProof(response: string | object,
               format?: 'reference' | 'snarkjs' | 'public_snarkjs' | 'binary_hex'): Promise<string>;
   memory(): Promise<MemoryStats>;

@@ -502,6 +502,11 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
     case ENY_PUBLIC_SNARKJS:
       return answer(out, public_to_snarkjs_json(parsed->public_inputs));
     case ENY_PROOF_BINARY_HEX: {
+      // A compressed point is its x and a sign bit: one off its curve would be written as
+      // another point (the curve's point with that x) or as bytes that decode to none.
+      if (Status on_curve = validate_proof_points_on_curve(parsed->proof); !on_curve) {
+        return fail(out, ENY_REJECTED, on_curve.error());
+      }
       static const char kHex[] = "0123456789abcdef";
       const auto bytes = proof_to_bytes(parsed->proof);
       std::string hex;

@@ -57,7 +57,9 @@ enum {
   ENY_PROOF_REFERENCE = 0, /* the reference response JSON, re-serialized canonically */
   ENY_PROOF_SNARKJS = 1,   /* snarkjs proof.json */
   ENY_PUBLIC_SNARKJS = 2,  /* snarkjs public.json */
-  ENY_PROOF_BINARY_HEX = 3 /* the 128-byte binary proof A || B || C, compressed, as hex */
+  ENY_PROOF_BINARY_HEX = 3 /* the 128-byte binary proof A || B || C, compressed, as hex (a point
+                              off its curve, which compression cannot write: ENY_REJECTED, rule
+                              "proof", the point named) */
 };
 
 typedef struct {

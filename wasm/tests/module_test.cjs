@@ -345,6 +345,20 @@ test('proof export: reference round trip, snarkjs, 128-byte binary', () => {
   const bin = abi.exportProof(response.text, 'binary_hex');
   assert.match(bin.text, /^[0-9a-f]{256}$/);
   assert.equal(abi.exportProof('{}', 'reference').status, STATUS.REJECTED);
+  // A compressed point keeps x and a sign bit: a point off its curve cannot be written so (it
+  // would come back as another point, or none). The binary form refuses it, naming it.
+  const changed = (edit) => {
+    const proof = JSON.parse(response.text);
+    edit(proof);
+    return JSON.stringify(proof);
+  };
+  for (const [field, edit] of [['pi_a', (p) => { p.pi_a[0] = '1'; }], ['pi_c', (p) => { p.pi_c[1] = '5'; }],
+    ['pi_b', (p) => { p.pi_b[0][0] = '1'; }]]) {
+    const off = abi.exportProof(changed(edit), 'binary_hex');
+    assert.equal(off.status, STATUS.REJECTED, `${field}: ${off.text}`);
+    assert.deepEqual([off.json.rule, off.json.field], ['proof', field], off.text);
+    assert.match(off.json.error, /is not a point of/);
+  }
   // An unknown format, a name or a number, is the same refusal of the argument.
   for (const format of ['nope', 7, 0, 'toString', null]) {
     const unknown = abi.exportProof(response.text, format);
