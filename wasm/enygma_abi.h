@@ -92,7 +92,12 @@ const char* eny_lane_kernel(void);
 /* [{"name","summary","min_k","max_k","default_min_k","default_max_k","prove_route",
  *   "verify_route"}, ...]: every registered circuit family (k fields only where it has k). */
 int eny_circuits(eny_buffer* out);
-/* {"circuit","family","k","key_name","constraints","wires","public_inputs","log_domain"}. */
+/* {"circuit","family","k","key_name","constraints","wires","public_inputs","domain",
+ *  "log_domain"} ("k" only where the family has one; "domain": the Groth16 evaluation domain of
+ * this project's keys, 2^k or 3 * 2^k rows; "log_domain": log2 of snarkjs's, the smallest power of
+ * two of at least as many rows). The module's first call for a circuit builds its constraint
+ * system (kept until the next eny_load_keys, eny_unload_keys or eny_release_circuit of the
+ * circuit); later ones read the sizes kept. */
 int eny_circuit_info(const char* circuit, eny_buffer* out);
 /* {"circuit"}: the id as the module writes it ("transfer-k06" is "transfer-k6"), or ENY_REJECTED
  * for an unknown one; nothing is built (eny_circuit_info builds the constraint system). */
@@ -109,10 +114,12 @@ int eny_circuit_id(const char* circuit, eny_buffer* out);
  */
 int eny_load_keys(const char* circuit, const uint8_t* pk, size_t pk_len, const uint8_t* vk,
                   size_t vk_len, unsigned flags, eny_buffer* out);
-/* Forgets a circuit's keys (their memory is freed). */
+/* Forgets a circuit's keys (their memory is freed): ENY_OK, also where none were loaded;
+ * ENY_REJECTED for an unknown circuit (no buffer: there is no out). */
 int eny_unload_keys(const char* circuit);
 /* Frees the constraint system eny_circuit_info built for a circuit (no load since took it),
- * keeping its keys: for a key download that failed after it was built. */
+ * keeping its keys: for a key download that failed after it was built. ENY_OK, or ENY_REJECTED
+ * for an unknown circuit. */
 int eny_release_circuit(const char* circuit);
 /* The loaded proving key of a circuit re-encoded as a raw key file (fast to load: no point
  * decompression), e.g. for a browser cache. */
