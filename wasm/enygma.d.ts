@@ -105,10 +105,11 @@ export interface VerifierWarmup {
 }
 
 export interface ProverWarmup {
-  /** 'off': none asked for, or the module without threads; 'waiting': no keys loaded yet. */
+  /** 'off': none asked for, or the module without threads; 'waiting': no proving key loaded yet
+   * (or its circuit's keys unloaded, or replaced by a verifying key alone). */
   state: 'off' | 'waiting' | 'running' | 'done';
   target: number;
-  /** The circuit it proves (the first whose keys were loaded). */
+  /** The circuit it proves (the first whose proving key was loaded). */
   circuit: string | null;
   /** Warm-up proofs made, and those stopped for an operation of the page (made again later). */
   rounds: number;
@@ -156,7 +157,8 @@ export declare class Enygma {
    * it has nothing else to do, so that the engine has optimized the verifier's code before the
    * first real verification. `warmProver` (default 2, 0 for none; module with threads only):
    * after that, each time the worker has been idle for half a second, it proves a fresh random
-   * request of the first circuit whose keys were loaded, until it has made this many proofs, so
+   * request of the first circuit whose proving key was loaded (not a verifying key alone), until
+   * it has made this many proofs, so
    * that the page's first proof runs optimized code; a warm-up proof stops at its next stage
    * as soon as the page sends an operation and is made again later. `stallTimeoutMs` (default
    * 30000, 1 to 600000): a start (this one, and a restart after a cancel without threads or a

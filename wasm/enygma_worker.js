@@ -578,8 +578,8 @@ var WARMUP_IDLE_MS = 500;
 
 // ---- the prover's warm-up, for the same reason: a page's first proofs run the prover's code
 // unoptimized and take several times longer (docs/performance.md). After the verifier's warm-up
-// (or without one), the worker proves a fresh random request of the first circuit whose keys
-// were loaded (eny_prover_warmup) `target` times, each after WARMUP_IDLE_MS with no operation.
+// (or without one), the worker proves a fresh random request of the first circuit whose
+// proving key was loaded (not one with a verifying key alone) (eny_prover_warmup) `target` times, each after WARMUP_IDLE_MS with no operation.
 // A warm-up proof yields to any operation the page sends:
 // the page adds 1 to opSeq and writes the module's warm-up yield flag before posting it, the
 // proof stops at its next stage boundary, and it is made again once the worker is idle. Only
@@ -598,11 +598,21 @@ function verifierLoadFlags() {
   return warmup.state === 'waiting' ? EnygmaAbi.LOAD_FLAGS.DEFER_VERIFIER : 0;
 }
 
-function warmupStart(circuit) {
-  loadedCircuits[circuit] = true;
+// canProve: whether the keys loaded have a proving key (loadKeyBytes may load a verifying key
+// alone): the prover's warm-up proves only such a circuit.
+function warmupStart(circuit, canProve) {
+  loadedCircuits[circuit] = canProve;
+  if (!canProve && proverWarmup.state === 'running' && proverWarmup.circuit === circuit) {
+    proverWarmup.state = 'waiting'; // its proving key replaced by a verifying key alone
+  }
   if (proverWarmup.state === 'waiting') {
-    proverWarmup.circuit = circuit;
-    proverWarmup.state = 'running';
+    var provable = canProve ? circuit : Object.keys(loadedCircuits).find(function (c) {
+      return loadedCircuits[c];
+    });
+    if (provable !== undefined) {
+      proverWarmup.circuit = provable;
+      proverWarmup.state = 'running';
+    }
   }
   if (warmup.state === 'waiting') {
     var sample = abi.verifierWarmupResponse(circuit);
@@ -614,7 +624,8 @@ function warmupStart(circuit) {
   warmupSchedule();
 }
 
-// The circuits whose keys are loaded (circuitOf's ids): where a warm-up may run.
+// The circuits whose keys are loaded (circuitOf's ids): where a warm-up may run; each to whether
+// its proving key is loaded (the prover's warm-up), or only its verifying key.
 var loadedCircuits = {};
 
 // Keys unloaded: a warm-up running on them goes on with other keys still loaded, else waits for
@@ -628,7 +639,7 @@ function warmupForget(circuit) {
     warmupInput = null;
   }
   var other = Object.keys(loadedCircuits)[0];
-  if (other !== undefined) warmupStart(other);
+  if (other !== undefined) warmupStart(other, loadedCircuits[other]);
 }
 
 // One timer at a time; an operation that arrives meanwhile makes the round wait for its end
@@ -1048,7 +1059,7 @@ function run(message) {
       function (result) {
         if (message.op === 'loadKeys' || message.op === 'loadKeyBytes') {
           try {
-            warmupStart(circuitOf(message.args));
+            warmupStart(circuitOf(message.args), message.op === 'loadKeys' || result.canProve === true);
           } catch (e) { // (out of memory): no warm-up; the keys are loaded
             console.warn('enygma: the warm-up did not start: ' + String((e && e.message) || e));
           }

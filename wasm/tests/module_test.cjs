@@ -735,6 +735,10 @@ class NodeWorker {
   static abi = null; // the bound module every NodeWorker's script calls
   static postHook = null; // (data) => {}: sees each message a worker script posts first
   static warmups = false; // whether the verifier warm-up runs (init's warmVerifier), as in a page
+  // Whether the prover's warm-up runs (init's warmProver), as with threads: the page is given an
+  // opSeq and a stand-in for the shared memory, where its writes of the flags go (a warm-up
+  // proof here never yields; a cancel restarts nothing and stops no proof).
+  static proverWarmups = false;
   static source = fs.readFileSync(path.join(webDir, 'enygma_worker.js'), 'utf8');
   #terminated = false;
   #self = { location: new URL('http://localhost/enygma/enygma_worker.js'), crossOriginIsolated: false };
@@ -755,7 +759,9 @@ class NodeWorker {
     // (the worker's own init is not run: it loads the module's scripts; what it sets of the
     // verifier warm-up is set here from init's arguments)
     const script = new Function('self', 'postMessage', 'EnygmaAbi', NodeWorker.source +
-      '\nreturn { bind: (a) => { abi = a; }, warmVerifier: (n) => { warmup.target = n; warmup.state = n > 0 ? "waiting" : "off"; } };');
+      '\nreturn { bind: (a) => { abi = a; }, warmVerifier: (n) => { warmup.target = n; warmup.state = n > 0 ? "waiting" : "off"; },' +
+      ' warmProver: (n) => { proverWarmup.target = n; proverWarmup.state = n > 0 ? "waiting" : "off";' +
+      ' opSeq = new Int32Array(new SharedArrayBuffer(12)); return opSeq.buffer; } };');
     this.#script = script(this.#self, toPage, require(path.join(webDir, 'enygma_abi.js')));
     this.#script.bind(NodeWorker.abi);
   }
@@ -768,6 +774,10 @@ class NodeWorker {
     const result = { version: a.version(), poolSize: a.poolSize(), threaded: false, module: 'enygma_module_st',
       laneKernel: a.laneKernel(), crossOriginIsolated: false, memory: null, cancelFlag: a.cancelFlagAddress(),
       opSeq: null, warmupYieldFlag: a.warmupYieldFlagAddress(), initMs: 0 };
+    if (NodeWorker.proverWarmups) {
+      Object.assign(result, { opSeq: this.#script.warmProver(Math.max(0, data.args.warmProver | 0)),
+        memory: new SharedArrayBuffer(8), cancelFlag: 0, warmupYieldFlag: 4 });
+    }
     this.#deliver(() => this.onmessage({ data: { id: data.id, ok: true, result } }));
   }
   terminate() {
@@ -1293,6 +1303,44 @@ async function createWarmingVerifier(Enygma, warmVerifier, then = () => {}) {
     then();
   }
 }
+
+// The prover's warm-up proves the first circuit whose proving key is loaded: not one with a
+// verifying key alone (loadKeyBytes with pk null, a verify-only instance), which it cannot prove
+// (it tried, failed, and waited for good for the next load).
+test('page API: the prover\'s warm-up proves a circuit whose proving key is loaded, never one with a verifying key alone', async () => {
+  const { Enygma } = await api();
+  const deposit = abi.insecureDevSetup('deposit-k2', 'enygma-wasm-module-test');
+  assert.equal(deposit.status, STATUS.OK);
+  await withWorkerClass(NodeWorker, async () => {
+    NodeWorker.proverWarmups = true;
+    let enygma;
+    try {
+      enygma = await Enygma.create({ threads: 1, warmVerifier: 0, warmProver: 1 });
+    } finally {
+      NodeWorker.proverWarmups = false;
+    }
+    try {
+      assert.equal((await enygma.loadKeyBytes('deposit-k2', null, deposit.vk)).canProve, false);
+      assert.deepEqual(await enygma.proverWarmup(), { state: 'waiting', target: 1, circuit: null, rounds: 0, yielded: 0,
+        busyMs: 0, firstMs: null, lastMs: null, error: null });
+      await enygma.loadKeyBytes('deposit-k2', deposit.pk, deposit.vk);
+      assert.deepEqual(Object.values(await enygma.proverWarmup()).slice(0, 3), ['running', 1, 'deposit-k2']);
+      // its proving key replaced by a verifying key alone: waiting again, then the next circuit that proves
+      await enygma.loadKeyBytes('deposit-k2', null, deposit.vk);
+      assert.equal((await enygma.proverWarmup()).state, 'waiting');
+      await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+      let warm = await enygma.proverWarmup();
+      for (const t0 = Date.now(); warm.state !== 'done' && Date.now() - t0 < 30000;) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        warm = await enygma.proverWarmup();
+      }
+      assert.deepEqual([warm.state, warm.circuit, warm.rounds, warm.error], ['done', 'transfer-k2', 1, null], JSON.stringify(warm));
+    } finally {
+      await enygma.unloadKeys('deposit-k2');
+      enygma.terminate();
+    }
+  });
+});
 
 // Keys unloaded before the verifier's warm-up ran a round on them (a page that moves to another
 // circuit at once): the warm-up waits for the next keys loaded and runs on them (it stayed
