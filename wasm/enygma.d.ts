@@ -190,6 +190,8 @@ export declare class Enygma {
   readonly initMs: number;
 
   circuits(): Promise<CircuitFamily[]>;
+  /** One circuit's sizes, counted on its constraint system: the first call for a circuit builds it
+   * (5-45 MB, up to a second at the largest k), and does not keep it. */
   circuitInfo(circuit: CircuitId): Promise<CircuitInfo>;
   /** A circuit's keys from a manifest (default: create's `manifestUrl`, itself by default
    * 'keys/manifest.json' relative to the page), checked

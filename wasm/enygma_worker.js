@@ -837,8 +837,14 @@ var ops = {
     return check(abi.circuits()).json;
   },
 
+  // The sizes of a circuit. The module builds its constraint system to count them, the first time
+  // (5-45 MB; the sizes stay known): not kept for a page that only asks (held until an unload, a
+  // page listing every circuit's sizes would hold them all). A load builds it again if it needs it.
   circuitInfo: function (id, args) {
-    return check(abi.circuitInfo(circuitOf(args))).json;
+    var circuit = circuitOf(args);
+    var info = check(abi.circuitInfo(circuit)).json; // (an unknown circuit: nothing built)
+    abi.releaseCircuit(circuit);
+    return info;
   },
 
   // A circuit's keys from the server's manifest, through the cache of decoded keys.

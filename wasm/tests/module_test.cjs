@@ -921,6 +921,23 @@ test('page API: validate answers about the request; an unknown circuit rejects a
   }
 });
 
+// circuitInfo, a question about sizes, builds the circuit's constraint system the first time (5-45
+// MB): it is not kept (held until an unload of that circuit, which a page that only asked never
+// makes: a page listing every circuit's sizes held them all).
+test('page API: circuitInfo leaves no constraint system in the module', async () => {
+  const { enygma } = await api();
+  const inUse = async () => (await enygma.memory()).heap_in_use_bytes;
+  const idle = await inUse();
+  const info = await enygma.circuitInfo('transfer-k3'); // used by no other page API test
+  assert.equal(info.circuit, 'transfer-k3');
+  assert.ok(info.constraints > 10000, JSON.stringify(info));
+  const after = await inUse();
+  assert.ok(after - idle < 256 * 1024, `circuitInfo left ${after - idle} bytes in use`);
+  assert.deepEqual(await enygma.circuitInfo(3), info); // the sizes stay known
+  // the keys loaded are not touched: a proof still runs
+  assert.equal((await enygma.verify('transfer-k2', (await enygma.prove('transfer-k2', vector('transfer-k2.json'))).response)).valid, true);
+});
+
 test('page API: exportProof refuses an unknown format, a name or a number, naming format', async () => {
   const { enygma } = await api();
   const { response } = await enygma.prove('transfer-k2', vector('transfer-k2.json'), { testSeed: 'export' });
