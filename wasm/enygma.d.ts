@@ -249,8 +249,9 @@ export declare class Enygma {
    * the warm-up questions and unloadKeys(), which the new worker answers. */
   cancel(id?: number): boolean;
   /** {valid: false, error} for a proof that does not verify (a changed public signal, points
-   * off their curves); a response that does not parse as a proof rejects (rule 'input' for text
-   * that is not JSON, rule 'proof' naming the member of a malformed one). */
+   * off their curves); a response that does not parse as a proof rejects (rule 'input', field
+   * 'response' for text that is not JSON, as in exportProof; rule 'proof' naming the member of a
+   * malformed one). */
   verify(circuit: CircuitId, response: string | object): Promise<VerifyResult>;
   /** Another format, default 'reference'; any other format is refused (rule 'input', field
    * 'format'). 'binary_hex' (the 128 bytes of compressed points) refuses a point off its curve,

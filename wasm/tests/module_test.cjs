@@ -938,6 +938,18 @@ test('page API: circuitInfo leaves no constraint system in the module', async ()
   assert.equal((await enygma.verify('transfer-k2', (await enygma.prove('transfer-k2', vector('transfer-k2.json'))).response)).valid, true);
 });
 
+// A response that is not JSON is an argument of the wrong value: named as the argument (the
+// core's parser, shared with the server, calls it "the body", and named no field).
+test('page API: verify and exportProof name a response that is not JSON as response', async () => {
+  const { enygma } = await api();
+  for (const [call, text] of [[(r) => enygma.verify('transfer-k2', r), 'xx'], [(r) => enygma.verify('transfer-k2', r), ''],
+    [(r) => enygma.exportProof(r), '{"pi_a": '], [(r) => enygma.exportProof(r, 'binary_hex'), '[1, 2']]) {
+    await rejectsWith(() => call(text), { field: 'response', message: /^response is not valid JSON/ });
+  }
+  // a malformed proof still names its member (rule proof)
+  await rejectsWith(() => enygma.verify('transfer-k2', '{}'), { rule: 'proof', field: 'pi_a', message: /^pi_a is missing/ });
+});
+
 test('page API: exportProof refuses an unknown format, a name or a number, naming format', async () => {
   const { enygma } = await api();
   const { response } = await enygma.prove('transfer-k2', vector('transfer-k2.json'), { testSeed: 'export' });
