@@ -57,10 +57,12 @@ function terminatedError() {
 }
 
 // An options argument: an object, or nothing (undefined, null) for the defaults.
+// A member given as null is left out (its default), in every call's options alike: as
+// `threads: null` and loadKeys' `stallTimeoutMs: null` were, where `warmVerifier: null` was refused.
 function optionsOf(options, field = 'options') {
   if (options == null) return {};
   if (typeof options !== 'object') throw argumentError(field, `${field} must be an object, not ${typeof options}`);
-  return options;
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== null));
 }
 
 // A callback argument: a function, or nothing.
@@ -183,8 +185,9 @@ export class Enygma {
   // optimized the verifier's code before the first real verification (which otherwise takes
   // several times longer); 0: no warm-up. warmProver: after that, each time the worker has been
   // idle for half a second, it proves a fresh random request of the first circuit whose proving
-  // key was loaded (not a verifying key alone), until it has made this many proofs, so that the page's first proof runs
-  // optimized code (the first proofs of a page take several times longer); a warm-up proof
+  // key was loaded (not a verifying key alone), until it has made this many proofs, so that the
+  // page's first proof runs optimized code (the first proofs of a page take several times
+  // longer); a warm-up proof
   // stops at its next stage as soon as this page sends an operation, and is made again later.
   // Only with threads (a cross-origin isolated page); 0: no warm-up. stallTimeoutMs: a start
   // (create's, and a restart's) whose worker tells of no progress for this long (its scripts,

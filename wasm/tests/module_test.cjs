@@ -997,6 +997,32 @@ test('page API: loadKeyBytes checks the digests given; one that cannot be checke
   assert.equal((await enygma.prove('transfer-k2', vector('transfer-k2.json'))).response.length > 0, true);
 });
 
+// Bug: `threads: null` was its default while `warmVerifier: null`, `warmProver: null` and
+// `stallTimeoutMs: null` were refused: null is a member left out, in every call's options.
+test('page API: an option given as null is its default, as one left out', async () => {
+  const { Enygma, enygma } = await api();
+  let initArgs = null;
+  const post = NodeWorker.prototype.postMessage;
+  NodeWorker.prototype.postMessage = function (message) {
+    if (message.op === 'init') initArgs = message.args;
+    return post.call(this, message);
+  };
+  try {
+    const other = await Enygma.create({ threads: 1, workerUrl: null, relaxedSimd: null, keyStore: null, manifestUrl: null,
+      prefetchKeys: null, warmVerifier: null, warmProver: null, stallTimeoutMs: null });
+    assert.deepEqual([initArgs.warmVerifier, initArgs.warmProver, initArgs.prefetchKeys], [40, 2, []], JSON.stringify(initArgs));
+    other.terminate();
+  } finally {
+    NodeWorker.prototype.postMessage = post;
+  }
+  const request = vector('transfer-k2.json');
+  assert.deepEqual(await enygma.validate('transfer-k2', request), { valid: true });
+  const proof = await enygma.prove('transfer-k2', request, { onStage: null, testSeed: null });
+  assert.ok((await enygma.verify('transfer-k2', proof.response)).valid);
+  const made = await enygma.makeRequest('transfer-k2', { seed: null, count: null });
+  assert.deepEqual(await enygma.validate('transfer-k2', made), { valid: true });
+});
+
 test('page API: every call rejects arguments of the wrong type with an EnygmaError naming them, never throws', async () => {
   const { Enygma, enygma } = await api();
   const request = vector('transfer-k2.json');
