@@ -372,6 +372,26 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
   wasmRequests = 0;
   expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true$/);
   expect(wasmRequests).toBe(2);
+  // The keys a start prefetches: a stalled manifest fails the loadKeys that takes the prefetch
+  // after create's stallTimeoutMs, as the start would (it waited the default 30 s).
+  let stallManifest = true;
+  await page.context().route('**/keys/manifest.json', async (route) => {
+    if (stallManifest) return; // never answered
+    return route.continue();
+  });
+  const prefetched = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ stallTimeoutMs: 3000, warmVerifier: 0, warmProver: 0,
+      manifestUrl: '/keys/manifest.json', prefetchKeys: ['transfer-k2'] });
+    const t0 = performance.now();
+    const out = await e.loadKeys('transfer-k2').then(() => 'loaded',
+      (err: any) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
+    e.terminate();
+    return { out, ms: performance.now() - t0 };
+  });
+  stallManifest = false;
+  expect(prefetched.out).toMatch(/^error\/key\/manifest: GET \S+\/keys\/manifest\.json: nothing received for 3 s \(the server or the network stalled\)$/);
+  expect(prefetched.ms).toBeLessThan(15000);
 });
 
 test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {

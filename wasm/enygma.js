@@ -179,7 +179,8 @@ export class Enygma {
   // private file system is available (default 'auto': files there). manifestUrl: the key
   // manifest loadKeys uses when not given one (default 'keys/manifest.json' relative to the
   // page). prefetchKeys: circuits whose manifest entry and cached keys are read while the
-  // module starts; the first loadKeys of each with that manifest takes them. warmVerifier: once
+  // module starts (a stalled read failing after stallTimeoutMs); the first loadKeys of each with
+  // that manifest takes them. warmVerifier: once
   // the first keys are loaded and the worker has been idle for half a second, it verifies a proof
   // that does not verify this many times while it has nothing else to do, so that the engine has
   // optimized the verifier's code before the first real verification (which otherwise takes
@@ -277,7 +278,7 @@ export class Enygma {
     };
     const info = await this.#sendInit({
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
-      warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION
+      warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION, stallTimeoutMs: this.#stallMs
     });
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;

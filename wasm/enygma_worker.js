@@ -471,14 +471,21 @@ async function fetched(url, field, init, stallMs, controller) {
 // network (the headers, each chunk, the manifest's body) that gets nothing for stallMs
 // (loadKeys' stallTimeoutMs, default DEFAULT_STALL_MS) fails instead, naming the URL.
 var DEFAULT_STALL_MS = 30000;
+// Once stalled, the promise's own rejection is the stall's failure: onStall aborts the request,
+// which rejects the fetch or the body's read (an AbortError) before the failure it returns could,
+// and that rejection was reported as the network's failure ("signal is aborted without reason
+// (offline, or refused by CORS ...)") or as a manifest that is not JSON.
 function stalling(promise, stallMs, onStall) {
-  var timer = null;
+  var timer = null, failure = null;
   var stalled = new Promise(function (resolve, reject) {
     timer = setTimeout(function () {
-      reject(onStall());
+      failure = onStall();
+      reject(failure);
     }, stallMs || DEFAULT_STALL_MS);
   });
-  return Promise.race([promise, stalled]).finally(function () {
+  return Promise.race([promise, stalled]).catch(function (e) {
+    throw failure || e;
+  }).finally(function () {
     clearTimeout(timer);
   });
 }
@@ -751,7 +758,10 @@ var ops = {
     opSeq = THREADED ? new Int32Array(new SharedArrayBuffer(12)) : null;
     (args.prefetchKeys || []).forEach(function (c) {
       var circuit = circuitOf({ circuit: c });
-      var prefetch = { manifestUrl: args.prefetchManifestUrl, pending: keysFromCache(circuit, args.prefetchManifestUrl, false) };
+      // (a stalled manifest fails after create's stallTimeoutMs, as its start would: the
+      // loadKeys that takes the prefetch waits for it)
+      var prefetch = { manifestUrl: args.prefetchManifestUrl,
+        pending: keysFromCache(circuit, args.prefetchManifestUrl, false, args.stallTimeoutMs) };
       prefetch.pending.catch(function () {}); // reported by the loadKeys that takes it
       prefetchedKeys[circuit] = prefetch;
       setTimeout(function () { // not taken in time: its raw key is not held longer
