@@ -290,6 +290,9 @@ test('create options and key manifests are checked, naming the field', async ({ 
       [LIMITS[name].min - 1, LIMITS[name].max + 1].map((v) => Enygma.create({ [name]: v }).then(() => 'resolved',
         (err) => `${err.field}: ${err.message}`))));
     out.relaxed = await failure(Enygma.create({ relaxedSimd: 'no' }));
+    // an id the module does not know, refused once it has started (its prefetch began before)
+    out.unknownPrefetch = await Enygma.create({ prefetchKeys: ['transfer-k2', 'nope'], warmVerifier: 0, warmProver: 0 })
+      .then(() => 'resolved', (err) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
     const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
     out.unknown = await failure(e.loadKeys('no-such-circuit'));
     const manifest = await (await fetch('/keys/manifest.json')).json();
@@ -321,6 +324,7 @@ test('create options and key manifests are checked, naming the field', async ({ 
     'stallTimeoutMs: stallTimeoutMs must be a whole number of milliseconds from 1 to 600000',
   ]);
   expect(r.relaxed).toBe('rejected/input/relaxedSimd');
+  expect(r.unknownPrefetch).toMatch(/^rejected\/input\/prefetchKeys: prefetchKeys\[1\]: .*nope/);
   expect(r.unknown).toBe('rejected/input/circuit');
   expect(r.notJson).toMatch(/^error\/key\/manifest: GET \/test-manifest is not JSON \(/);
   expect(r.noDigest).toBe('error/key/manifest.transfer-k2.proving_key.blake2b');

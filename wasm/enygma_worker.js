@@ -814,6 +814,15 @@ var ops = {
       if (abi.init(threads) !== 0) {
         throw new Failure('error', { error: 'eny_init(' + threads + ') failed', rule: 'internal', field: '' });
       }
+      // A prefetched id the module does not know is the caller's error, as in every call (its
+      // prefetch, begun before the module, would otherwise fail unseen and be dropped).
+      (args.prefetchKeys || []).forEach(function (c, i) {
+        var known = abi.circuitId(circuitOf({ circuit: c }));
+        if (known.status !== EnygmaAbi.STATUS.OK) {
+          throw new Failure('rejected', { error: 'prefetchKeys[' + i + ']: ' + errorOf(known).error, rule: 'input',
+            field: 'prefetchKeys' });
+        }
+      });
       return {
         version: abi.version(),
         poolSize: abi.poolSize(),
