@@ -65,6 +65,7 @@ export interface CircuitInfo {
 
 export interface KeysLoaded {
   circuit: string;
+  /** The circuit's k (from its id), for the families that have one. */
   k?: number;
   source: 'cache' | 'network';
   insecureDevKeys: boolean;

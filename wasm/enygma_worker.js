@@ -878,7 +878,10 @@ var ops = {
     var circuit = circuitOf(args);
     // A circuit the module does not know is the caller's error, as in every call: before the
     // manifest is asked for (offline, an unknown id would be named as a failed request).
-    check(abi.circuitId(circuit));
+    var canonical = check(abi.circuitId(circuit)).json.circuit;
+    // k as the id names it ("transfer-k02": 2), not as the manifest writes it, which may not
+    var kMatch = /-k(\d+)$/.exec(canonical);
+    var k = kMatch ? Number(kMatch[1]) : undefined;
     var t0 = now();
     var prefetch = prefetchedKeys[circuit];
     delete prefetchedKeys[circuit];
@@ -903,7 +906,7 @@ var ops = {
           });
         }
         return {
-          circuit: circuit, k: entry.k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
+          circuit: circuit, k: k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
           circuitChecked: !checkedBefore,
           ms: { manifest: c.ms.manifest, cacheRead: c.ms.cacheRead, decode: tDecode - tRead, total: now() - t0 },
           decodeSteps: loaded.json.steps_ms, prefetched: !!prefetched
@@ -939,7 +942,7 @@ var ops = {
       }, raw.bytes);
     }
     return {
-      circuit: circuit, k: entry.k, source: 'network', insecureDevKeys: info.insecure_dev_keys, circuitChecked: true,
+      circuit: circuit, k: k, source: 'network', insecureDevKeys: info.insecure_dev_keys, circuitChecked: true,
       bytes: pk.length + vk.length,
       ms: { manifest: c.ms.manifest, download: tDownload - tRead, decode: tDecode - tDownload, total: now() - t0 },
       decodeSteps: info.steps_ms, prefetched: !!prefetched

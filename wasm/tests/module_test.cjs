@@ -1745,6 +1745,10 @@ test('page API: loadKeys past a key cache that another tab blocks; a key file lo
     served = { '/keys/manifest.json': 'manifest', '/keys/transfer-k2.pk': keys.pk, '/keys/transfer-k2.vk': keys.vk };
     assert.equal((await within(enygma.loadKeys('transfer-k02'), 10000)).circuit, 'transfer-k2');
     assert.equal((await enygma.validate('transfer-k2', vector('transfer-k2.json'))).valid, true);
+    // k is the circuit's, from its id, also where a manifest leaves it out
+    delete manifest.circuits[0].k;
+    const loaded = await within(enygma.loadKeys('transfer-k02', { noCache: true }), 10000);
+    assert.deepEqual([loaded.circuit, loaded.k], ['transfer-k2', 2]);
     enygma.terminate();
   } finally {
     delete globalThis.fetch;
