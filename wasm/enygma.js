@@ -237,6 +237,11 @@ export class Enygma {
   #opSeq = null; // with threads: added to before each operation is sent (see #post)
   #runningProof = null; // id of the proof the worker has started
   #cancelled = new Set(); // proof ids cancelled by the page
+  // Without shared memory (#cancelView null) a proof is sent only once the worker has answered
+  // every call sent before it; until then it waits here with the calls asked after it, so that
+  // cancelling it while it waits needs no restart (see #post).
+  #held = []; // [{id, op, args}], in the order asked
+  #sent = new Set(); // ids sent to the worker and not yet answered
   #terminated = false; // terminate() was called: every call rejects
   #broken = null; // the error of a restart whose new worker did not start: every later call rejects with it
   #stallMs; // create's stallTimeoutMs
@@ -488,6 +493,16 @@ export class Enygma {
   cancel(id) {
     const target = id == null ? this.#runningProof : id;
     if (!target || this.#terminated || !this.#proofs.has(target)) return false;
+    const held = this.#held.findIndex((h) => h.id === target);
+    if (held >= 0) { // never sent: dropped here, the worker knows nothing of it
+      this.#held.splice(held, 1);
+      this.#proofs.delete(target);
+      const pending = this.#pending.get(target);
+      this.#pending.delete(target);
+      pending.reject(new EnygmaError('cancelled', { error: 'the proof was cancelled before it started', rule: 'cancelled', field: '' }));
+      this.#sendHeld();
+      return true;
+    }
     this.#cancelled.add(target);
     if (this.#runningProof === target) {
       if (this.#cancelView) {
@@ -572,6 +587,8 @@ export class Enygma {
       else pending.reject(typeof error === 'function' ? error(id) : error);
     }
     this.#pending.clear();
+    this.#held = [];
+    this.#sent.clear();
     return kept;
   }
 
@@ -634,6 +651,10 @@ export class Enygma {
       const pending = { resolve, reject, onEvent, op };
       if (ASKED_AGAIN.has(op)) pending.args = args;
       this.#pending.set(id, pending);
+      if (this.#info && !this.#cancelView && (this.#held.length > 0 || (op === 'prove' && this.#sent.size > 0))) {
+        this.#held.push({ id, op, args });
+        return;
+      }
       const counted = this.#opSeq !== null && !STATE_QUESTIONS.has(op);
       if (counted) {
         // A warm-up proof running in the worker stops for this operation (the order matters:
@@ -641,14 +662,29 @@ export class Enygma {
         Atomics.add(this.#opSeq, 0, 1);
         Atomics.store(this.#cancelView, this.#info.warmupYieldFlag, 1);
       }
-      try {
-        this.#worker.postMessage({ id, op, args });
-      } catch (e) { // an argument that cannot be copied to the worker (a function, a symbol)
-        if (counted) Atomics.sub(this.#opSeq, 0, 1); // never sent: the worker counts what it receives
-        this.#pending.delete(id);
-        reject(argumentError('', `an argument of ${op} cannot be sent to the worker: ${e.message}`));
-      }
+      this.#postToWorker(id, op, args, counted);
     });
+  }
+
+  #postToWorker(id, op, args, counted = false) {
+    try {
+      this.#worker.postMessage({ id, op, args });
+      this.#sent.add(id);
+    } catch (e) { // an argument that cannot be copied to the worker (a function, a symbol)
+      if (counted) Atomics.sub(this.#opSeq, 0, 1); // never sent: the worker counts what it receives
+      const pending = this.#pending.get(id);
+      this.#pending.delete(id);
+      pending.reject(argumentError('', `an argument of ${op} cannot be sent to the worker: ${e.message}`));
+    }
+  }
+
+  // The calls held (#post) that may go now: those before the next proof, and that proof once
+  // the worker has answered everything sent before it.
+  #sendHeld() {
+    while (this.#held.length > 0 && !(this.#held[0].op === 'prove' && this.#sent.size > 0)) {
+      const { id, op, args } = this.#held.shift();
+      this.#postToWorker(id, op, args);
+    }
   }
 
   #receive(message) {
@@ -661,6 +697,8 @@ export class Enygma {
           'the prover restarted with a new one; ask again', rule: 'internal', field: '' }));
       return;
     }
+    // an answer (not an event): the calls held behind it may go
+    if (!message.event && this.#sent.delete(message.id) && this.#held.length > 0) this.#sendHeld();
     const pending = this.#pending.get(message.id);
     if (!pending) return;
     if (message.event) {

@@ -1607,6 +1607,36 @@ test('page API: a cancel that restarts the worker: the calls behind say they wer
   });
 });
 
+// Bug: without shared memory a proof cancelled while it waited behind another call restarted the
+// worker when it started (the calls behind it rejected as not run, the keys loaded again). Now
+// it waits in the page until the worker has answered what was sent before it, and a cancel
+// there drops it: the worker never sees it.
+test('page API: without shared memory a proof cancelled while it waits is dropped without a restart; the calls around it run', async () => {
+  const { Enygma } = await api();
+  const { ScriptedWorker, sent } = scriptedWorkers();
+  await withWorkerClass(ScriptedWorker, async () => {
+    const enygma = await Enygma.create({ threads: 1 });
+    await enygma.loadKeyBytes('transfer-k2', keys.pk, keys.vk);
+    const request = vector('transfer-k2.json');
+    const first = enygma.prove('transfer-k2', request, { testSeed: 'first' });
+    const queued = enygma.prove('transfer-k2', request);
+    const behind = enygma.validate('transfer-k2', request);
+    const last = enygma.prove('transfer-k2', request, { testSeed: 'last' });
+    assert.equal(queued.cancel(), true);
+    assert.equal(queued.cancel(), false); // answered: nothing left to cancel
+    await rejectsWith(() => queued, { status: 'cancelled', rule: 'cancelled', field: '', message: /^the proof was cancelled before it started$/ });
+    for (const proof of [first, last]) {
+      assert.equal((await enygma.verify('transfer-k2', (await within(proof, 30000)).response)).valid, true);
+    }
+    assert.deepEqual(await behind, { valid: true });
+    // one worker, which never saw the cancelled proof; the calls kept their order
+    assert.deepEqual(sent.map(([n, op]) => `${n} ${op}`),
+      ['1 init', '1 loadKeyBytes', '1 prove', '1 validate', '1 prove', '1 verify', '1 verify']);
+    assert.deepEqual(sent.filter(([, op]) => op === 'prove').map(([, , args]) => args.testSeed), ['first', 'last']);
+    enygma.terminate();
+  });
+});
+
 test('page API: after a cancel the new worker loads no keys unloaded before, whatever the order of the answers and the spelling of k', async () => {
   const { Enygma, enygma: shared } = await api();
   const { ScriptedWorker, sent, hooks } = scriptedWorkers();
