@@ -709,21 +709,31 @@ async function start() {
 
   // The manifest while the module starts (the keys' loads read it too: then from the cache).
   const manifestRead = fetchManifest().then((m) => m, (e) => e);
+  let prefetchRefused = false;
   try {
     const threads = wholeParam('threads', { ...LIMITS.threads, min: 1 });
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
     // the cached proving keys as Blobs in IndexedDB, not files; ?warm-prover=N: that many warm-up
     // proofs (0: none; default create's).
     const warmProver = wholeParam('warm-prover', LIMITS.warmProver);
-    demo.enygma = await Enygma.create({
+    const options = {
       threads,
       relaxedSimd: params.get('relaxed-simd') !== '0',
       keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
       ...(warmProver !== undefined ? { warmProver } : {}),
-      // The keys are read from the cache while the module starts (the circuit id is certain
-      // before the families are known only for transfer).
-      prefetchKeys: demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? [circuitId()] : []
-    });
+    };
+    // The keys are read from the cache while the module starts (the circuit id is certain
+    // before the families are known only for transfer). A ?k= the module does not know (?k=1,
+    // ?k=17) makes create refuse the prefetch (field prefetchKeys): started again without it,
+    // so that checkUrlParams refuses the ?k= (rule url) and the page shows the smallest k.
+    const prefetchKeys = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? [circuitId()] : [];
+    try {
+      demo.enygma = await Enygma.create({ ...options, prefetchKeys });
+    } catch (e) {
+      if (!(e instanceof EnygmaError && e.field === 'prefetchKeys')) throw e;
+      demo.enygma = await Enygma.create(options);
+      prefetchRefused = true;
+    }
   } catch (e) {
     $('threads').textContent = 'unavailable';
     showError(e);
@@ -736,7 +746,7 @@ async function start() {
   // the URL asked for a circuit the server does not serve, checkUrlParams picks another, whose
   // load below makes this one's outcome stale (loadKeys).
   const families = demo.enygma.circuits();
-  const early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? circuitId() : null;
+  const early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 && !prefetchRefused ? circuitId() : null;
   let keysLoaded = early !== null ? loadKeys() : null;
   demo.families = await families;
   const manifest = await manifestRead;
