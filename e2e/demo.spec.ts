@@ -668,13 +668,16 @@ test('answers about a request or a proof no longer shown change nothing: a fresh
 });
 
 // ?threads= and ?warm-prover= out of create's range are refused, named, and the defaults taken
-// (the page failed to start); a transfer offers at most k - 1 recipients.
-test('a ?threads= or ?warm-prover= out of range is refused, naming it; a transfer offers at most k - 1 recipients', async ({ page }) => {
-  await page.goto(`${base()}/?k=2&threads=100&warm-prover=x`);
+// (the page failed to start), so is a ?relaxed-simd= or ?key-store= of no known value (it was
+// taken silently as the default); a transfer offers at most k - 1 recipients.
+test('a ?threads= or ?warm-prover= out of range, or another ?relaxed-simd= or ?key-store=, is refused, naming it; a transfer offers at most k - 1 recipients', async ({ page }) => {
+  await page.goto(`${base()}/?k=2&threads=100&warm-prover=x&relaxed-simd=false&key-store=opfs`);
   await waitReady(page);
   const shown = JSON.parse(await page.locator('#error').innerText());
-  expect([shown.rule, shown.field], shown.error).toEqual(['url', 'threads,warm-prover']);
+  expect([shown.rule, shown.field], shown.error).toEqual(['url', 'threads,warm-prover,relaxed-simd,key-store']);
   expect(shown.error).toContain('?threads=100');
+  expect(shown.error).toContain('?relaxed-simd=false');
+  expect(shown.error).toContain('?key-store=opfs');
   expect(await page.evaluate(() => window.demo.poolSize)).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
   const offered = () => page.locator('#payees option').evaluateAll((o) => o.filter((x) => !(x as HTMLOptionElement).disabled)
     .map((x) => (x as HTMLOptionElement).value));

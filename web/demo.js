@@ -7,8 +7,10 @@
 //
 // URL parameters: ?circuit=transfer (initial circuit family), &k=6 (initial anonymity-set
 // size; one the server serves: another is refused, naming it, for the smallest served),
-// &threads=N (pool size; default: all cores). window.demo exposes the page's state for
-// tests and benchmarks (e2e/).
+// &threads=N (pool size; default: all cores), &warm-prover=N (warm-up proofs, 0..10),
+// &relaxed-simd=0 (the module without the f64-lane kernels), &key-store=blob (cached proving
+// keys as Blobs in IndexedDB); another value of these is refused in the error box (rule url).
+// window.demo exposes the page's state for tests and benchmarks (e2e/).
 import { Enygma, EnygmaError, LIMITS, STAGES } from './enygma/index.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -186,6 +188,16 @@ function wholeParam(name, { min, max }) {
   urlRefusals.push({ error: `?${name}=${text}: a whole number from ${min} to ${max} is expected; taking the default`,
     rule: 'url', field: name });
   return undefined;
+}
+
+// ?relaxed-simd= and ?key-store= as one of their values; another (?relaxed-simd=false) is
+// refused so too, and create's default taken, never silently.
+function choiceParam(name, choices) {
+  const text = params.get(name);
+  if (text === null || choices.includes(text)) return text;
+  urlRefusals.push({ error: `?${name}=${text}: ${choices.join(' or ')} is expected; taking the default`,
+    rule: 'url', field: name });
+  return null;
 }
 
 // The counts offered for the circuit: a transfer pays at most k - 1 recipients (the options
@@ -716,10 +728,12 @@ async function start() {
     // the cached proving keys as Blobs in IndexedDB, not files; ?warm-prover=N: that many warm-up
     // proofs (0: none; default create's).
     const warmProver = wholeParam('warm-prover', LIMITS.warmProver);
+    const relaxedSimd = choiceParam('relaxed-simd', ['0', '1']);
+    const keyStore = choiceParam('key-store', ['blob', 'auto']);
     const options = {
       threads,
-      relaxedSimd: params.get('relaxed-simd') !== '0',
-      keyStore: params.get('key-store') === 'blob' ? 'blob' : 'auto',
+      relaxedSimd: relaxedSimd !== '0',
+      keyStore: keyStore ?? 'auto',
       ...(warmProver !== undefined ? { warmProver } : {}),
     };
     // The keys are read from the cache while the module starts (the circuit id is certain
