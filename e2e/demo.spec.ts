@@ -457,7 +457,7 @@ test('an example that arrives after the circuit changed is dropped (at start and
   expect(JSON.parse(await page.locator('#request').inputValue())).toEqual(own);
 });
 
-test('an example that does not load is named in the error box; the request is kept; no unhandled rejection', async ({ page }) => {
+test('an example that does not load, or a server route that does not answer, is named in the error box; the request is kept; no unhandled rejection', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await openDemo(page, 2);
@@ -476,6 +476,23 @@ test('an example that does not load is named in the error box; the request is ke
   await page.click('#load-example');
   await expect(page.locator('#error')).toContainText('vectors/transfer-k2.json');
   await expect(page.locator('#request')).toHaveValue('{}');
+  // the server's prove and verify routes with no answer (a network failure): named in the error
+  // box (rule http, the route), the page ready again
+  const noAnswer = async (button: string, routeName: string) => {
+    await page.context().route(`**/${routeName}`, (route) => route.abort());
+    await page.click(`#${button}`);
+    await expectStatus(page, `#${button}-result`, 'error');
+    await expect(page.locator('#error')).toBeVisible();
+    const named = JSON.parse(await page.locator('#error').innerText());
+    expect(named.rule, named.error).toBe('http');
+    expect(named.field).toMatch(new RegExp(`/${routeName}$`));
+    expect(await page.evaluate(() => window.demo.state)).toBe('ready');
+    await page.context().unroute(`**/${routeName}`);
+  };
+  await noAnswer('server-prove', 'generateProofTransfer-2');
+  await page.fill('#request', before);
+  await clickAndExpect(page, 'server-prove'); // a response to verify
+  await noAnswer('verify-server', 'verifyProofTransfer-2');
   expect(errors).toEqual([]);
 });
 

@@ -556,6 +556,11 @@ function serverMs(response, metric, roundTrip) {
   return m ? Number(m[1]) : roundTrip;
 }
 
+// A request to the server that got no answer (fetch rejected: the network, the server down).
+function noAnswer(url, e) {
+  return { error: `${url}: no answer from the server (${e.message})`, rule: 'http', field: url };
+}
+
 async function post(path, body) {
   const t0 = performance.now();
   const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -574,10 +579,11 @@ async function verifyServer() {
   showError(null);
   const el = $('verify-server-result');
   setStatus(el, 'busy', 'asking the server…');
+  const url = route('verify');
   const seq = viewSeq;
   const asked = responseSeq;
   try {
-    const r = await post(route('verify'), $('response').value);
+    const r = await post(url, $('response').value);
     if (seq !== viewSeq || asked !== responseSeq) return; // the user left the circuit, or the response changed
     const t = serverMs(r.response, 'verify', r.roundTrip);
     if (r.status === 200 && r.json && typeof r.json.valid === 'boolean') {
@@ -591,7 +597,11 @@ async function verifyServer() {
       showError(r.json || { error: r.text, rule: 'http', field: String(r.status) });
     }
   } catch (e) {
-    if (seq === viewSeq && asked === responseSeq) setStatus(el, 'error', `no answer: ${e.message}`);
+    // no answer (the network, the server down): named in the error box too, as every failure
+    if (seq === viewSeq && asked === responseSeq) {
+      setStatus(el, 'error', `no answer: ${e.message}`);
+      showError(noAnswer(url, e));
+    }
   }
 }
 
@@ -602,8 +612,16 @@ async function serverProve() {
   setState('server-proving');
   // The circuit of this proof, whatever the page shows when the server answers.
   const circuit = circuitId();
+  const url = route('prove');
   try {
-    const r = await post(route('prove'), request());
+    let r;
+    try {
+      r = await post(url, request());
+    } catch (e) {
+      setStatus(el, 'error', `no answer: ${e.message}`);
+      showError(noAnswer(url, e));
+      return;
+    }
     if (r.status !== 200 || !r.json || !r.json.pi_a) {
       demo.last.serverProof = { status: r.status, error: r.json };
       setStatus(el, 'error', `server answered ${r.status}`);
