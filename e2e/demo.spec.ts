@@ -732,6 +732,9 @@ test('after a cancel no stage row runs and the bar is back at 0; status lines, t
     await expect(page.locator(`#${id}`), id).toHaveAttribute('aria-live', 'polite');
   }
   await expect(page.locator('#error')).toHaveAttribute('role', 'alert');
+  // the one button that sends the request (its secret key) off the page says so
+  await expect(page.getByRole('button', { name: /^Server proof/ })).toHaveAccessibleDescription(/sends the request, with its secret key, to the server/);
+  await expect(page.locator('.lead')).toContainText('unless you ask the server for its proof');
   const terms = await page.locator('.facts dt').allInnerTexts();
   expect(terms.length).toBeGreaterThan(3);
   expect(new Set(terms).size, terms.join(', ')).toBe(terms.length);
