@@ -587,6 +587,15 @@ test('the page offers the circuits and k values the server serves; a ?k= it does
     expect(shown.error).toContain(`?k=${k}`);
     expect(await page.evaluate(() => window.demo.circuitId())).toBe(`transfer-k${served.transfer[0]}`);
   }
+  // a family without k: a ?k= is refused too, never taken unseen
+  const withoutK = Object.keys(served).find((family) => served[family].length === 0);
+  if (withoutK) {
+    await page.goto(`${base()}/?circuit=${withoutK}&k=9`);
+    await waitReady(page);
+    const shown = JSON.parse(await page.locator('#error').innerText());
+    expect([shown.rule, shown.field, shown.error]).toEqual(['url', 'k', `?k=9: ${withoutK} has no k; ignored`]);
+    expect(await page.evaluate(() => window.demo.circuitId())).toBe(withoutK);
+  }
   // (the names of Object.prototype's members too: no family of that name)
   for (const circuit of ['bogus', 'constructor', '__proto__']) {
     await page.goto(`${base()}/?circuit=${circuit}`);

@@ -226,6 +226,8 @@ function checkUrlParams() {
     refusals.push({ error: `?k=${kParam}: ${demo.family} is served for k = ${ks.join(', ')}; showing k=${ks[0]}`,
       rule: 'url', field: 'k' });
     demo.k = ks[0];
+  } else if (!hasK() && kParam !== null) {
+    refusals.push({ error: `?k=${kParam}: ${demo.family} has no k; ignored`, rule: 'url', field: 'k' });
   }
   if (refusals.length) {
     showError(refusals.length === 1 ? refusals[0]
