@@ -720,6 +720,7 @@ test('after a cancel no stage row runs and the bar is back at 0; status lines, t
   await openDemo(page, 6);
   const { status } = await proveAndCancel(page);
   expect(status).toBe('cancelled');
+  await expect(page.locator('#memory')).toContainText('in use after the cancel');
   await expect(page.locator('#stages tr[data-state="running"]')).toHaveCount(0);
   await expect(page.locator('#progress')).toHaveAttribute('aria-valuenow', '0');
   // its width shrinks in a CSS transition (0.12 s): polled until it ends

@@ -510,6 +510,10 @@ async function prove() {
     if (e.status === 'cancelled') {
       setStatus($('prove-status'), 'cancelled', 'cancelled');
       watchWarmup(); // a worker replaced by the cancel warms its verifier up again
+      // the memory a cancelled proof held is free again: shown so (the line kept the last value)
+      demo.enygma.memory().then((m) => {
+        if (demo.state !== 'proving') showMemory(m, 'after the cancel');
+      }, () => {});
     } else {
       setStatus($('prove-status'), 'error', e.status === 'rejected' ? `rejected: ${e.rule} ${e.field}` : 'failed');
       showError(e);
