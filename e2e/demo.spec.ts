@@ -490,6 +490,16 @@ test('an example that does not load, or a server route that does not answer, is 
     await page.context().unroute(`**/${routeName}`);
   };
   await noAnswer('server-prove', 'generateProofTransfer-2');
+  // a server that does not answer at all: Cancel stops waiting (the request aborted), the page
+  // ready again, no error
+  await page.context().route('**/generateProofTransfer-2', () => {}); // never answered
+  await page.click('#server-prove');
+  await expect(page.locator('#cancel')).toBeEnabled();
+  await page.click('#cancel');
+  await expectStatus(page, '#server-prove-result', 'cancelled');
+  expect(await page.evaluate(() => window.demo.state)).toBe('ready');
+  await expect(page.locator('#cancel')).toBeDisabled();
+  await page.context().unroute('**/generateProofTransfer-2');
   await page.fill('#request', before);
   await clickAndExpect(page, 'server-prove'); // a response to verify
   await noAnswer('verify-server', 'verifyProofTransfer-2');

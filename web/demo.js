@@ -47,6 +47,7 @@ const demo = {
   verifierWarmup: null, // the worker's verifier warm-up, as last read
   proverWarmup: null, // the worker's prover warm-up, as last read
   proof: null, // the running proof (a promise with cancel())
+  serverProof: null, // the AbortController of the server proof awaited
   last: {}, // browserProof, browserVerify, serverVerify, serverProof, serverProofVerify, error
   timings: {}, // for the chart: browserProve, serverProve, browserVerify, serverVerify (ms)
 };
@@ -120,7 +121,7 @@ function updateButtons() {
   const haveResponse = $('response').value.trim().length > 0;
   const module = demo.enygma !== null;
   $('prove').disabled = busy || !demo.keysReady;
-  $('cancel').disabled = !proving;
+  $('cancel').disabled = !proving && demo.state !== 'server-proving';
   $('generate').disabled = !module || locked;
   $('validate').disabled = !module || locked;
   $('load-example').disabled = locked || !exampleUrl(false);
@@ -526,6 +527,7 @@ async function prove() {
 
 function cancel() {
   if (demo.proof) demo.proof.cancel();
+  else if (demo.serverProof) demo.serverProof.abort();
 }
 
 // ---- verification --------------------------------------------------------------------------
@@ -567,9 +569,9 @@ function noAnswer(url, e) {
   return { error: `${url}: no answer from the server (${e.message})`, rule: 'http', field: url };
 }
 
-async function post(path, body) {
+async function post(path, body, signal) {
   const t0 = performance.now();
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal });
   const text = await response.text();
   const roundTrip = performance.now() - t0;
   let json = null;
@@ -619,11 +621,19 @@ async function serverProve() {
   // The circuit of this proof, whatever the page shows when the server answers.
   const circuit = circuitId();
   const url = route('prove');
+  // Cancel stops waiting (a server that does not answer would hold the page): the request is
+  // aborted, and the server stops the proof of a client that left.
+  const abort = new AbortController();
+  demo.serverProof = abort;
   try {
     let r;
     try {
-      r = await post(url, request());
+      r = await post(url, request(), abort.signal);
     } catch (e) {
+      if (abort.signal.aborted) {
+        setStatus(el, 'cancelled', 'cancelled');
+        return;
+      }
       setStatus(el, 'error', `no answer: ${e.message}`);
       showError(noAnswer(url, e));
       return;
@@ -647,6 +657,7 @@ async function serverProve() {
     setStatus(el, 'error', `failed: ${e.message}`);
     showError(e);
   } finally {
+    demo.serverProof = null;
     setState('ready');
   }
 }
