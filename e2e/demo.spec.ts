@@ -503,6 +503,14 @@ test('an example that does not load, or a server route that does not answer, is 
   await page.fill('#request', before);
   await clickAndExpect(page, 'server-prove'); // a response to verify
   await noAnswer('verify-server', 'verifyProofTransfer-2');
+  // a module that cannot start (its worker's script missing): the lines that wait for it say
+  // so, the error box why
+  await page.context().route('**/enygma/enygma_worker.js*', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto(`${base()}/?k=2`);
+  await page.waitForFunction(() => window.demo?.state === 'failed', null, { timeout: 60_000 });
+  for (const id of ['kernel', 'threads', 'version', 'keys-status']) await expect(page.locator(`#${id}`), id).toHaveText('unavailable');
+  await expect(page.locator('#error')).toContainText('enygma_worker.js');
+  await page.context().unroute('**/enygma/enygma_worker.js*');
   expect(errors).toEqual([]);
 });
 

@@ -784,7 +784,8 @@ async function start() {
       prefetchRefused = true;
     }
   } catch (e) {
-    $('threads').textContent = 'unavailable';
+    // no module: every line that waited for it says so (they showed "…" for good)
+    for (const id of ['kernel', 'threads', 'version', 'keys-status']) $(id).textContent = 'unavailable';
     showError(e);
     setState('failed');
     return;
