@@ -769,6 +769,12 @@ test('after a cancel no stage row runs and the bar is back at 0; status lines, t
   // the progress bar follows the proof
   expect(await proveInPage(page)).toBe('ok');
   await expect(page.locator('#progress')).toHaveAttribute('aria-valuenow', '100');
+  // Prove pressed from the keyboard: the focus goes to Cancel while it runs and comes back (a
+  // disabled Prove dropped it to the start of the page)
+  await page.focus('#prove');
+  await page.keyboard.press('Enter');
+  await expectStatus(page, '#prove-status', 'ok');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prove');
 });
 
 test('one thread is "1 thread"', async ({ page }) => {

@@ -468,11 +468,15 @@ function threadsText(n) {
 }
 
 async function prove() {
+  // Prove is disabled while its proof runs: a keyboard user's focus goes to Cancel, then back
+  // (a disabled button would drop it to the start of the page).
+  const focused = document.activeElement === $('prove');
   showError(null);
   resetStages();
   requestChanged();
   setStatus($('prove-status'), 'busy', 'proving…');
   setState('proving');
+  if (focused) $('cancel').focus();
   const circuit = circuitId();
   // as written (the CLI's --test-seed takes its text as it is); empty: random blinding
   const testSeed = $('test-seed').value || undefined;
@@ -521,7 +525,9 @@ async function prove() {
     }
   } finally {
     demo.proof = null;
+    const lost = document.activeElement === $('cancel') || document.activeElement === document.body;
     setState('ready');
+    if (focused && lost) $('prove').focus();
   }
 }
 
