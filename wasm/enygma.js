@@ -180,16 +180,15 @@ export class Enygma {
   // manifest loadKeys uses when not given one (default 'keys/manifest.json' relative to the
   // page). prefetchKeys: circuits whose manifest entry and cached keys are read while the
   // module starts (a stalled read failing after stallTimeoutMs); the first loadKeys of each with
-  // that manifest takes them. warmVerifier: once
-  // the first keys are loaded and the worker has been idle for half a second, it verifies a proof
-  // that does not verify this many times while it has nothing else to do, so that the engine has
-  // optimized the verifier's code before the first real verification (which otherwise takes
-  // several times longer); 0: no warm-up. warmProver: after that, each time the worker has been
-  // idle for half a second, it proves a fresh random request of the first circuit whose proving
-  // key was loaded (not a verifying key alone), until it has made this many proofs, so that the
-  // page's first proof runs optimized code (the first proofs of a page take several times
-  // longer); a warm-up proof
-  // stops at its next stage as soon as this page sends an operation, and is made again later.
+  // that manifest takes them. warmVerifier: once the first keys are loaded and the worker has
+  // been idle for half a second, it verifies a proof that does not verify this many times while
+  // it has nothing else to do, so that the engine has optimized the verifier's code before the
+  // first real verification (which otherwise takes several times longer); 0: no warm-up.
+  // warmProver: after that, each time the worker has been idle for half a second, it proves a
+  // fresh random request of the first circuit whose proving key was loaded (not a verifying key
+  // alone), until it has made this many proofs, so that the page's first proof runs optimized
+  // code (the first proofs of a page take several times longer); a warm-up proof stops at its
+  // next stage as soon as this page sends an operation, and is made again later.
   // Only with threads (a cross-origin isolated page); 0: no warm-up. stallTimeoutMs: a start
   // (create's, and a restart's) whose worker tells of no progress for this long (its scripts,
   // the module's download, the pool's Workers: a stalled server or network) fails, naming what

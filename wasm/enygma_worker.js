@@ -593,7 +593,8 @@ var WARMUP_IDLE_MS = 500;
 // ---- the prover's warm-up, for the same reason: a page's first proofs run the prover's code
 // unoptimized and take several times longer (docs/performance.md). After the verifier's warm-up
 // (or without one), the worker proves a fresh random request of the first circuit whose
-// proving key was loaded (not one with a verifying key alone) (eny_prover_warmup) `target` times, each after WARMUP_IDLE_MS with no operation.
+// proving key was loaded, not a verifying key alone (eny_prover_warmup), `target` times, each
+// after WARMUP_IDLE_MS with no operation.
 // A warm-up proof yields to any operation the page sends:
 // the page adds 1 to opSeq and writes the module's warm-up yield flag before posting it, the
 // proof stops at its next stage boundary, and it is made again once the worker is idle. Only
