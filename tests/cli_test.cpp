@@ -913,7 +913,7 @@ TEST(Cli, OptionsAndOutputPlacesAreCheckedFirst) {
 }
 
 // The CLI's words: a proof file that is no JSON object is named by its path (not the server's
-// "the body"); --help shows outputs as printed.
+// "the body"), import-zkey's --check-vk file as the file; --help shows outputs as printed.
 TEST(Cli, ProofFilesAreNamedAndHelpShowsOutputsAsPrinted) {
   TempDir tmp;
   write(tmp / "empty.json", "");
@@ -939,6 +939,18 @@ TEST(Cli, ProofFilesAreNamedAndHelpShowsOutputsAsPrinted) {
                       std::chrono::seconds(60), "/dev/null");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("standard input is not valid JSON"), std::string::npos) << r.err;
+  const std::string zkey =
+      std::string(ENYGMA_SOURCE_DIR) + "/tests/interop/fixtures/circuit_final.zkey";
+  for (const auto& [file, says] : std::vector<std::pair<std::string, std::string>>{
+           {tmp / "empty.json", tmp / "empty.json" + ": the file is not valid JSON"},
+           {tmp / "array.json", tmp / "array.json" + ": the file must be a JSON object"}}) {
+    r = run_enygma(
+        {"import-zkey", "--k", "2", "--zkey", zkey, "--out", tmp / "keys", "--check-vk", file});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("the body"), std::string::npos) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.err)["field"], "check-vk") << r.err;
+  }
   const std::string help = run_enygma({"witness", "--help"}).out;
   EXPECT_NE(help.find("{\"satisfied\":true}"), std::string::npos) << help;
 }

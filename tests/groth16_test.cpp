@@ -546,6 +546,26 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
 
   auto err = [](const std::string& text) { return proof_from_reference_json(text).error(); };
   EXPECT_EQ(err("not json").rule, "input");
+  // A text refused as a whole is named as its reader names the document (the server's request
+  // body by default), and its field where no member is at fault; a member's refusal is its own.
+  EXPECT_EQ(err("[]").message, "the body must be a JSON object");
+  EXPECT_EQ(err("[]").field, "");
+  const JsonDocument file{"proof.json", "proof"};
+  for (const Error& e :
+       {proof_from_reference_json("[]", file).error(), proof_from_snarkjs_json("1", file).error(),
+        verifying_key_from_snarkjs_json("\"vk\"", file).error()}) {
+    EXPECT_EQ(e.message, "proof.json must be a JSON object");
+    EXPECT_EQ(e.rule, "input");
+    EXPECT_EQ(e.field, "proof");
+  }
+  for (const Error& e :
+       {proof_from_reference_json("{", file).error(), public_from_snarkjs_json("", file).error()}) {
+    EXPECT_EQ(e.message.rfind("proof.json is not valid JSON (", 0), 0u) << e.message;
+    EXPECT_EQ(e.field, "proof");
+  }
+  EXPECT_EQ(proof_from_reference_json("{\"pi_a\": 1, \"pi_a\": 2}", file).error().field, "pi_a");
+  EXPECT_EQ(proof_from_reference_json("{\"pi_a\": 1e999}", file).error().field, "pi_a");
+  EXPECT_EQ(proof_from_reference_json("{}", file).error().field, "pi_a");
   EXPECT_EQ(err("{}").field, "pi_a");
   std::string p = "21888242871839275222246405745257275088696311157297823662689037894645226208583";
   auto e =
@@ -568,6 +588,8 @@ TEST(ProofFormat, RoundTripsAndNamesBadFields) {
     EXPECT_EQ(large.rule, "input");
     EXPECT_NE(large.message.find("larger than 1048576 bytes"), std::string::npos) << large.message;
   }
+  EXPECT_EQ(proof_from_reference_json(padded, file).error().message,
+            "proof.json is larger than 1048576 bytes");
   EXPECT_TRUE(
       proof_from_reference_json("{\"padding\": [" + std::string(1000, ' ') + "], " + ref.substr(1))
           .ok());

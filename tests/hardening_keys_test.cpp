@@ -543,17 +543,17 @@ TEST(HardeningKeys, AResponseOfAnotherLengthIsMalformed) {
   ASSERT_TRUE(prover.ok()) << prover.error().message;
   auto proof = (*prover)->prove_request(test::read_vector("transfer-k2.json"), sequential_pool());
   ASSERT_TRUE(proof.ok()) << proof.error().message;
-  EXPECT_TRUE((*prover)->verify_response(proof->response_json).ok());
+  EXPECT_TRUE((*prover)->verify_response(proof->response_json, kRequestBody).ok());
   auto response = nlohmann::json::parse(proof->response_json);
   auto tampered = response;
   tampered["public_signal"][0] = "1";
-  EXPECT_EQ((*prover)->verify_response(tampered.dump()).error().rule, "invalid");
+  EXPECT_EQ((*prover)->verify_response(tampered.dump(), kRequestBody).error().rule, "invalid");
   for (size_t length : {size_t(0), size_t(17), size_t(19), size_t(50)}) {
     auto other = response;
     auto& signal = other["public_signal"];
     while (signal.size() > length) signal.erase(signal.size() - 1);
     while (signal.size() < length) signal.push_back("1");
-    const Status st = (*prover)->verify_response(other.dump());
+    const Status st = (*prover)->verify_response(other.dump(), kRequestBody);
     ASSERT_FALSE(st.ok()) << length;
     EXPECT_EQ(st.error().rule, "proof") << length;
     EXPECT_EQ(st.error().field, "public_signal") << length;

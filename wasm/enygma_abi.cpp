@@ -42,6 +42,9 @@ alignas(4) std::atomic<bool> g_cancel{false};
 alignas(4) std::atomic<bool> g_warmup_yield{false};
 
 constexpr char kVersion[] = "enygma-wasm 0.2";
+// A response text (eny_verify, eny_export_proof) refused as a whole is named as the page's
+// argument to verify and exportProof.
+constexpr JsonDocument kResponseArgument{"response", "response"};
 
 // This build catches no C++ exceptions: a failed allocation must end the call (an abort, which
 // the worker reports, and after which it runs nothing more on this instance). The plain
@@ -448,8 +451,8 @@ int eny_verify(const char* circuit, const char* response_json, size_t len, eny_b
   if (!prover) return fail(out, ENY_ERROR, no_keys(*id));
   // On the module's pool: with two threads or more the proof's pairings and the public-input
   // sum with its pairing run at once (core/groth16/verifier.hpp).
-  Status valid =
-      prover->verify_response(text_of(response_json, len), g_pool ? *g_pool : sequential_pool());
+  Status valid = prover->verify_response(text_of(response_json, len), kResponseArgument,
+                                         g_pool ? *g_pool : sequential_pool());
   if (valid) {
     return answer(out, R"({"valid":true})");
   }
@@ -492,7 +495,7 @@ int eny_export_proof(const char* response_json, size_t len, int format, eny_buff
     return fail(out, ENY_REJECTED,
                 make_error("unknown proof format " + std::to_string(format), "input", "format"));
   }
-  auto parsed = proof_from_reference_json(text_of(response_json, len));
+  auto parsed = proof_from_reference_json(text_of(response_json, len), kResponseArgument);
   if (!parsed) return fail(out, ENY_REJECTED, parsed.error());
   switch (format) {
     case ENY_PROOF_REFERENCE:

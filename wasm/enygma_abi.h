@@ -153,8 +153,9 @@ int eny_validate(const char* circuit, const char* request_json, size_t len, eny_
  * point is never lost). */
 int eny_prove(const char* circuit, const char* request_json, size_t len, const uint8_t* test_seed,
               size_t test_seed_len, eny_stage_fn on_stage, void* user, eny_buffer* out);
-/* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field).
- * Runs on the module's pool (two halves at once with two threads or more). */
+/* ENY_OK valid; ENY_INVALID not valid (out: why); ENY_REJECTED malformed (out: which field; a
+ * text that is no JSON object, or over 1 MiB: rule "input", field "response", as the page's
+ * argument). Runs on the module's pool (two halves at once with two threads or more). */
 int eny_verify(const char* circuit, const char* response_json, size_t len, eny_buffer* out);
 /* A response JSON for the circuit's loaded verifying key that parses and does not verify
  * (generator points, public inputs of full size): eny_verify on it runs every step of a real
@@ -167,7 +168,7 @@ int eny_verifier_warmup_response(const char* circuit, eny_buffer* out);
  * before); out: {"proved":true} or the error. */
 int eny_prover_warmup(const char* circuit, eny_buffer* out);
 /* A reference response JSON in another format (ENY_PROOF_*; another value: ENY_REJECTED, rule
- * "input", field "format"). Needs no keys. */
+ * "input", field "format"; a response refused as eny_verify refuses it). Needs no keys. */
 int eny_export_proof(const char* response_json, size_t len, int format, eny_buffer* out);
 
 /* Address of the cancel flag (one byte, a C++ std::atomic<bool>, 4-byte aligned): writing 1

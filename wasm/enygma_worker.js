@@ -100,13 +100,6 @@ function check(outcome) {
   return outcome;
 }
 
-// A response (verify, exportProof) that is not JSON, or too long, as the page's argument: the
-// core's parser, shared with the server, calls it "the body" and names no field.
-function responseError(error) {
-  if (error.rule !== 'input' || error.field !== '' || !/^the body /.test(error.error)) return error;
-  return { error: error.error.replace(/^the body /, 'response '), rule: error.rule, field: 'response' };
-}
-
 // An argument of the wrong type or value, as the module refuses one: status 'rejected', rule
 // 'input', the argument named.
 function argumentFailure(field, error) {
@@ -1071,12 +1064,12 @@ var ops = {
     var ms = now() - t0;
     if (outcome.status === EnygmaAbi.STATUS.OK) return { valid: true, ms: ms };
     if (outcome.status === EnygmaAbi.STATUS.INVALID) return { valid: false, ms: ms, error: errorOf(outcome) };
-    throw new Failure(outcome.statusName, responseError(errorOf(outcome)));
+    throw new Failure(outcome.statusName, errorOf(outcome));
   },
 
   exportProof: function (id, args) {
     var outcome = abi.exportProof(args.response, args.format);
-    if (outcome.status !== EnygmaAbi.STATUS.OK) throw new Failure(outcome.statusName, responseError(errorOf(outcome)));
+    if (outcome.status !== EnygmaAbi.STATUS.OK) throw new Failure(outcome.statusName, errorOf(outcome));
     return outcome.text;
   }
 };

@@ -100,28 +100,46 @@ Result<std::vector<Fr>> fr_array(const json& j, const std::string& path) {
   return out;
 }
 
-// The text's JSON object into `doc`, whose caller wipes it (WipeValuesOnExit): a proof or a key
-// holds no secret, but a client may send a request (secret keys) to a verifying route.
-// A k = 16 response is about 10 KB, a snarkjs verifying key about 30 KB: a text far larger is
-// none of them, and is refused before it is parsed (a parse takes many times its size).
-Status within_size(std::string_view text, const char* what) {
-  constexpr size_t kMaxBytes = size_t(1) << 20;
-  if (text.size() <= kMaxBytes) return ok_status();
-  return make_error(std::string(what) + " is larger than " + std::to_string(kMaxBytes) + " bytes",
-                    "input");
+// A refusal of the document as a whole: named in `what`, its field the member at fault or else
+// the document's.
+Error refused(const JsonDocument& document, const std::string& what,
+              const std::string& member_field = "") {
+  return make_error(what, "input",
+                    member_field.empty() ? std::string(document.field) : member_field);
 }
 
-Status parse_object(std::string_view text, json& doc) {
-  if (Status st = within_size(text, "the body"); !st) return st;
-  ParsedJson parsed = parse_json(text);
+Status within_size(std::string_view text, const JsonDocument& document) {
+  constexpr size_t kMaxBytes = size_t(1) << 20;
+  if (text.size() <= kMaxBytes) return ok_status();
+  return refused(document, std::string(document.name) + " is larger than " +
+                               std::to_string(kMaxBytes) + " bytes");
+}
+
+// The text parsed into `parsed`, whose caller wipes its value (WipeValuesOnExit): a proof or a
+// key holds no secret, but a client may send a request (secret keys) to a verifying route.
+// Refused when it is not JSON or gives a member twice, and when it is too large: a k = 16
+// response is about 10 KB, a snarkjs verifying key about 30 KB; a text far larger is none of
+// them, and is refused before it is parsed (a parse takes many times its size).
+Status parse_document(std::string_view text, const JsonDocument& document, ParsedJson& parsed) {
+  if (Status st = within_size(text, document); !st) return st;
+  parsed = parse_json(text);
+  if (parsed.value.is_discarded()) {
+    return refused(document, not_json_message(std::string(document.name), parsed),
+                   parsed.bad_value_field);
+  }
+  if (!parsed.duplicate.empty())
+    return refused(document, parsed.duplicate_message, parsed.duplicate);
+  return ok_status();
+}
+
+// The same for a JSON object, into `doc` (the caller wipes it).
+Status parse_object(std::string_view text, const JsonDocument& document, json& doc) {
+  ParsedJson parsed;
+  Status st = parse_document(text, document, parsed);
   doc = std::move(parsed.value);
-  if (doc.is_discarded()) {
-    return make_error(not_json_message("the body", parsed), "input", parsed.bad_value_field);
-  }
-  if (!parsed.duplicate.empty()) {
-    return make_error(parsed.duplicate_message, "input", parsed.duplicate);
-  }
-  if (!doc.is_object()) return make_error("the body must be a JSON object", "input");
+  if (!st) return st;
+  if (!doc.is_object())
+    return refused(document, std::string(document.name) + " must be a JSON object");
   return ok_status();
 }
 
@@ -181,10 +199,11 @@ std::string proof_to_reference_json(const Proof& proof, std::span<const Fr> publ
   return j.dump();
 }
 
-Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text) {
+Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text,
+                                                  const JsonDocument& document) {
   json doc;
   WipeValuesOnExit wipe(doc);
-  if (Status st = parse_object(json_text, doc); !st) return st.error();
+  if (Status st = parse_object(json_text, document, doc); !st) return st.error();
   ProofWithPublic out;
   auto a = member(doc, "pi_a");
   if (!a) return a.error();
@@ -239,10 +258,10 @@ std::string verifying_key_to_snarkjs_json(const VerifyingKey& vk) {
   return j.dump(1);
 }
 
-Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
+Result<Proof> proof_from_snarkjs_json(std::string_view json_text, const JsonDocument& document) {
   json doc;
   WipeValuesOnExit wipe(doc);
-  if (Status st = parse_object(json_text, doc); !st) return st.error();
+  if (Status st = parse_object(json_text, document, doc); !st) return st.error();
   auto a = member(doc, "pi_a");
   if (!a) return a.error();
   auto pa = g1_json(**a, "pi_a", true);
@@ -258,25 +277,19 @@ Result<Proof> proof_from_snarkjs_json(std::string_view json_text) {
   return Proof{*pa, *pb, *pc};
 }
 
-Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text) {
-  if (Status st = within_size(json_text, "the public inputs"); !st) return st.error();
-  ParsedJson parsed = parse_json(json_text);
+Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text,
+                                                 const JsonDocument& document) {
+  ParsedJson parsed;
   WipeValuesOnExit wipe(parsed.value);
-  const json& j = parsed.value;
-  if (j.is_discarded()) {
-    return make_error(not_json_message("the public inputs' text", parsed), "input",
-                      parsed.bad_value_field);
-  }
-  if (!parsed.duplicate.empty()) {
-    return make_error(parsed.duplicate_message, "input", parsed.duplicate);
-  }
-  return fr_array(j, "public");
+  if (Status st = parse_document(json_text, document, parsed); !st) return st.error();
+  return fr_array(parsed.value, "public");
 }
 
-Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text) {
+Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text,
+                                                     const JsonDocument& document) {
   json doc;
   WipeValuesOnExit wipe(doc);
-  if (Status st = parse_object(json_text, doc); !st) return st.error();
+  if (Status st = parse_object(json_text, document, doc); !st) return st.error();
   VerifyingKey vk;
   auto proto = member(doc, "protocol");
   if (!proto) return proto.error();

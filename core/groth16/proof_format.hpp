@@ -21,6 +21,16 @@
 
 namespace enygma {
 
+// A JSON document as its refusals as a whole name it ("<name> is not valid JSON", "<name> must be
+// a JSON object", "<name> is larger than ... bytes") and the field they name when none of its
+// members is at fault. The server's request body is kRequestBody ("the body", no field); a file,
+// its path and the option that names it; the browser module's argument, "response".
+struct JsonDocument {
+  std::string_view name;
+  std::string_view field;
+};
+inline constexpr JsonDocument kRequestBody{"the body", ""};
+
 struct ProofWithPublic {
   Proof proof;
   std::vector<Fr> public_inputs;
@@ -28,15 +38,21 @@ struct ProofWithPublic {
 
 // Reference JSON.
 std::string proof_to_reference_json(const Proof& proof, std::span<const Fr> public_inputs);
-Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text);
+Result<ProofWithPublic> proof_from_reference_json(std::string_view json_text,
+                                                  const JsonDocument& document = kRequestBody);
 
 // snarkjs JSON.
 std::string proof_to_snarkjs_json(const Proof& proof);
 std::string public_to_snarkjs_json(std::span<const Fr> public_inputs);
 std::string verifying_key_to_snarkjs_json(const VerifyingKey& vk);
-Result<Proof> proof_from_snarkjs_json(std::string_view json_text);
-Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text);
-Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text);
+Result<Proof> proof_from_snarkjs_json(std::string_view json_text,
+                                      const JsonDocument& document = {"the proof", ""});
+Result<std::vector<Fr>> public_from_snarkjs_json(std::string_view json_text,
+                                                 const JsonDocument& document = {
+                                                     "the public inputs' text", ""});
+Result<VerifyingKey> verifying_key_from_snarkjs_json(std::string_view json_text,
+                                                     const JsonDocument& document = {
+                                                         "the verifying key", ""});
 
 // 128-byte binary.
 inline constexpr size_t kProofBytes = 128;

@@ -177,8 +177,9 @@ Error CircuitProver::diagnose(std::span<const Fr> witness) const {
   return make_error(what, "witness");
 }
 
-Status CircuitProver::verify_response(std::string_view response_json, ThreadPool& pool) const {
-  auto parsed = proof_from_reference_json(response_json);
+Status CircuitProver::verify_response(std::string_view response_json, const JsonDocument& document,
+                                      ThreadPool& pool) const {
+  auto parsed = proof_from_reference_json(response_json, document);
   if (!parsed) return parsed.error();
   // A response of another circuit, or cut short: malformed for this one, not a proof that fails.
   if (parsed->public_inputs.size() != vk_.num_public) {
@@ -212,7 +213,7 @@ Status check_keys_prove(const CircuitId& circuit, std::span<const uint8_t> pk_fi
     return make_error("the keys of " + circuit.str() + " make no proof: " + proof.error().message,
                       "key");
   }
-  if (Status st = (*prover)->verify_response(proof->response_json, pool); !st) {
+  if (Status st = (*prover)->verify_response(proof->response_json, kRequestBody, pool); !st) {
     return make_error("the keys of " + circuit.str() + " make proofs that do not verify (" +
                           st.error().message +
                           "): a proving key point outside its subgroup, or queries of another "

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/groth16/keys.hpp"
+#include "core/groth16/proof_format.hpp"
 #include "core/groth16/prover.hpp"
 #include "core/groth16/verifier.hpp"
 #include "core/parallel/thread_pool.hpp"
@@ -79,9 +80,10 @@ class CircuitProver {
                                      const ProveOptions& options = {}) const;
 
   // A reference response JSON: Error when it is malformed (rule "proof", naming the field; a
-  // public_signal of another length than this circuit's public inputs too); otherwise ok()
-  // means valid and an Error with rule "invalid" says why it is not.
-  Status verify_response(std::string_view response_json,
+  // public_signal of another length than this circuit's public inputs too; rule "input" for a
+  // text that is no JSON object, naming `document`); otherwise ok() means valid and an Error
+  // with rule "invalid" says why it is not.
+  Status verify_response(std::string_view response_json, const JsonDocument& document,
                          ThreadPool& pool = sequential_pool()) const;
   Status verify(const Proof& proof, std::span<const Fr> public_inputs,
                 ThreadPool& pool = sequential_pool()) const;

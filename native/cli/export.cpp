@@ -91,8 +91,9 @@ int run_export_proof(int argc, char** argv) {
   }
   auto text = native::read_text_file(*args.get("proof"));
   if (!text) return cli::fail(text.error());
-  auto parsed = proof_from_reference_json(*text);
-  if (!parsed) return cli::fail(cli::naming_proof_file(parsed.error(), *args.get("proof")));
+  const std::string proof_path = *args.get("proof");
+  auto parsed = proof_from_reference_json(*text, cli::proof_file_document(proof_path));
+  if (!parsed) return cli::fail(parsed.error());
   if (circuit) {
     const size_t expected = circuit_info(*circuit).public_inputs;
     if (parsed->public_inputs.size() != expected) {

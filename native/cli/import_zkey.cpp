@@ -83,7 +83,7 @@ int run_import_zkey(int argc, char** argv) {
   if (auto check_path = args.get("check-vk")) {
     auto text = native::read_text_file(*check_path);
     if (!text) return cli::fail(text.error());
-    auto parsed = verifying_key_from_snarkjs_json(*text);
+    auto parsed = verifying_key_from_snarkjs_json(*text, {"the file", "check-vk"});
     if (!parsed) {  // not a verifying key: a bad --check-vk file, not a refused request
       return cli::fail(make_error(*check_path + ": " + parsed.error().message, "key", "check-vk"));
     }

@@ -64,14 +64,9 @@ int fail(const Error& e) {
   return exit_code_for(e);
 }
 
-Error naming_proof_file(const Error& e, const std::string& path) {
-  static const std::string kBody = "the body ";
-  if (e.message.rfind(kBody, 0) != 0) return e;
-  Error named = e;
-  named.message =
-      (path == "-" ? std::string("standard input") : path) + " " + e.message.substr(kBody.size());
-  if (named.field.empty()) named.field = path;
-  return named;
+JsonDocument proof_file_document(const std::string& path) {
+  return JsonDocument{path == "-" ? std::string_view("standard input") : std::string_view(path),
+                      path};
 }
 
 std::string request_text_line(std::string& json) {

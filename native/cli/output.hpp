@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/groth16/proof_format.hpp"
 #include "core/registry/registry.hpp"
 #include "core/util/error_json.hpp"
 #include "core/util/error_kind.hpp"
@@ -31,10 +32,10 @@ int exit_code_for(const Error& e);
 // Prints e to stderr and returns exit_code_for(e): a usage error (rule "usage") as usage_error
 // does, any other as error_json(e) (core/util/error_json.hpp).
 int fail(const Error& e);
-// A refusal of a proof file as a whole (core's "the body is not valid JSON", "the body must be a
-// JSON object", worded for the server's request body) names the file instead: "<path> is not
-// valid JSON (...)" ("-": standard input), its field the path where it names no member.
-Error naming_proof_file(const Error& e, const std::string& path);
+// A proof file (--proof PATH) as the core's parsers name it when they refuse it as a whole:
+// "<path> is not valid JSON (...)" ("-": standard input), its field the path where the refusal
+// names no member. It refers to `path`, which must outlive it.
+JsonDocument proof_file_document(const std::string& path);
 // --seed S of the wallet commands: a decimal 64-bit integer (its 8 little-endian bytes, then
 // zeros) or 64 hex digits (32 bytes). Errors: rule "usage", field "seed".
 Result<std::array<uint8_t, 32>> parse_seed(const std::string& text);

@@ -38,13 +38,14 @@ int run_verify(int argc, char** argv) {
   auto prover = native::load_circuit_prover(args.get_or("keys", "keys/dev"), *circuit, false,
                                             sequential_pool());
   if (!prover) return cli::fail(prover.error());
-  auto st = (*prover)->verify_response(*text);
+  const std::string proof_path = *args.get("proof");
+  auto st = (*prover)->verify_response(*text, cli::proof_file_document(proof_path));
   if (st) {
     printf("{\"valid\":true}\n");
     return 0;
   }
   if (st.error().rule != "invalid") {
-    return cli::fail(cli::naming_proof_file(st.error(), *args.get("proof")));
+    return cli::fail(st.error());
   }
   printf("{\"valid\":false,\"reason\":%s}\n", cli::json_string(st.error().message).c_str());
   return native::kExitFailed;

@@ -35,7 +35,7 @@ class CircuitBackend final : public ProofBackend {
   }
 
   Status verify(const CircuitId& circuit, std::string_view response_json) const override {
-    return provers_.at(circuit.str())->verify_response(response_json);
+    return provers_.at(circuit.str())->verify_response(response_json, kRequestBody);
   }
 
   std::vector<CircuitKeys> circuits_;

@@ -251,9 +251,10 @@ int cmd_verify(const Options& o) {
   if (!proof_text) return fail(proof_text.error());
   auto public_text = native::read_text_file(need(o, "public"));
   if (!public_text) return fail(public_text.error());
-  auto proof = proof_from_snarkjs_json(*proof_text);
+  const std::string proof_path = need(o, "proof"), public_path = need(o, "public");
+  auto proof = proof_from_snarkjs_json(*proof_text, {proof_path, "proof"});
   if (!proof) return fail(proof.error());
-  auto pub = public_from_snarkjs_json(*public_text);
+  auto pub = public_from_snarkjs_json(*public_text, {public_path, "public"});
   if (!pub) return fail(pub.error());
   auto st = groth16_verify(prepare_verifying_key(*vk), *proof, *pub);
   printf("{\"valid\":%s}\n", st ? "true" : "false");

@@ -939,7 +939,7 @@ test('page API: circuitInfo leaves no constraint system in the module', async ()
 });
 
 // A response that is not JSON is an argument of the wrong value: named as the argument (the
-// core's parser, shared with the server, calls it "the body", and named no field).
+// server's parser, the same core function, names its request "the body").
 test('page API: verify and exportProof name a response that is not JSON as response', async () => {
   const { enygma } = await api();
   for (const [call, text] of [[(r) => enygma.verify('transfer-k2', r), 'xx'], [(r) => enygma.verify('transfer-k2', r), ''],
