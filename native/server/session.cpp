@@ -580,20 +580,20 @@ void Session::send(AnyResponse response, bool close_after) {
         res.keep_alive(!close);
         record_.status = static_cast<int>(res.result_int());
         record_.bytes = res.payload_size().value_or(0);
-        // The header as the serializer writes it (Beast's own fields writer): what the kernel
-        // takes beyond it is body, for the access log of an answer cut short.
-        http::fields::writer header(res.base(), res.version(), res.result_int());
-        answer_header_bytes_ = beast::buffer_bytes(header.get());
         answer_written_ = 0;
+        auto start = [&](auto out) {
+          answer_ = out;
+          answer_head_ = &out->message.base();
+          write(std::move(out), close);
+        };
         if (head_) {
           // HEAD: the header of the GET answer (Content-Length included), no body.
           record_.bytes = 0;
-          return write(std::make_shared<Outgoing<http::empty_body>>(
-                           http::response<http::empty_body>(std::move(res.base()))),
-                       close);
+          return start(std::make_shared<Outgoing<http::empty_body>>(
+              http::response<http::empty_body>(std::move(res.base()))));
         }
         using Body = typename std::decay_t<decltype(res)>::body_type;
-        write(std::make_shared<Outgoing<Body>>(std::move(res)), close);
+        start(std::make_shared<Outgoing<Body>>(std::move(res)));
       },
       response);
 }
@@ -658,10 +658,19 @@ void Session::close() {
     cancel_.store(true);
     record_.status = 499;
     // bytes: the body bytes the kernel took before the client left or stopped taking them (0
-    // when it left before its answer), not the answer's size.
-    record_.bytes = state_ == State::kWriting && answer_written_ > answer_header_bytes_
-                        ? std::min<uint64_t>(record_.bytes, answer_written_ - answer_header_bytes_)
-                        : 0;
+    // when it left before its answer), not the answer's size: what it took beyond the header as
+    // the serializer writes it (Beast's own fields writer).
+    uint64_t body_bytes = 0;
+    const auto answer = answer_.lock();  // held by the write in progress
+    if (state_ == State::kWriting && answer && answer_written_ > 0) {
+      http::fields::writer header(*answer_head_, answer_head_->version(),
+                                  answer_head_->result_int());
+      const size_t header_bytes = beast::buffer_bytes(header.get());
+      if (answer_written_ > header_bytes) {
+        body_bytes = std::min<uint64_t>(record_.bytes, answer_written_ - header_bytes);
+      }
+    }
+    record_.bytes = body_bytes;
     record_.duration_ms = ms_between(request_start_, Clock::now());
     server_.metrics().count_request(metrics_endpoint(), 499);
     server_.access_log().write(record_);

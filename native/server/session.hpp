@@ -115,9 +115,11 @@ class Session : public std::enable_shared_from_this<Session> {
   bool head_ = false;
   Clock::time_point request_start_{};
   AccessRecord record_;
-  // The answer being written: its header's size and what the kernel has taken of it (header and
-  // body), so that an answer cut short (499) logs the body bytes actually written.
-  size_t answer_header_bytes_ = 0;
+  // The answer being written (alive while the write holds it) with its header, and what the
+  // kernel has taken of it (header and body): for an answer cut short (499), whose log counts
+  // the body bytes actually written (the header's size is computed then, not for every answer).
+  std::weak_ptr<void> answer_;
+  const http::response_header<>* answer_head_ = nullptr;
   size_t answer_written_ = 0;
 };
 
