@@ -90,11 +90,17 @@ TEST(Wallet, SeedDerivationIsDeterministicAndWellFormed) {
 }
 
 TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
+  using payment::WalletFault;
   const WalletInputs good = wallet_inputs_from_seed(4, uint64_t(9));
   ASSERT_TRUE(check_wallet_inputs(good).ok());
+  ASSERT_FALSE(wallet_inputs_refusal(good).has_value());
+  // The field named, and why as data (the CLI names its options from it): the fault, and the
+  // entries it concerns.
   struct Case {
     const char* field;
     void (*edit)(WalletInputs&);
+    WalletFault fault = WalletFault::kField;
+    size_t at = 0, other = 0;
   };
   const Case cases[] = {
       {"k", [](WalletInputs& in) { in.k = 1; }},
@@ -104,25 +110,42 @@ TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
       {"public_keys", [](WalletInputs& in) { in.public_keys.clear(); }},
       {"previous_commits", [](WalletInputs& in) { in.previous_commits.resize(2); }},
       {"sender_index", [](WalletInputs& in) { in.sender_index = 4; }},
-      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = 9; }},
-      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = in.sender_index; }},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = 9; },
+       WalletFault::kPayeeIndexNotBelowK},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].index = in.sender_index; },
+       WalletFault::kPayeeIsSender},
       {"payees[1]",
        [](WalletInputs& in) {
          in.payees.push_back({in.payees[0].index, Fr::zero()});
-       }},
-      {"payees[0]", [](WalletInputs& in) { in.payees[0].amount = relation::pow2(250); }},
-      {"payees", [](WalletInputs& in) { in.payees[0].amount += Fr::one(); }},
+       },
+       WalletFault::kPayeeIndexRepeated, 1, 0},
+      {"payees[2]",
+       [](WalletInputs& in) {
+         in.payees.clear();
+         in.sender_index = 0;
+         in.payees.push_back({1, in.amount});
+         in.payees.push_back({2, Fr::zero()});
+         in.payees.push_back({2, Fr::zero()});
+       },
+       WalletFault::kPayeeIndexRepeated, 2, 1},
+      {"payees[0]", [](WalletInputs& in) { in.payees[0].amount = relation::pow2(250); },
+       WalletFault::kPayeeAmountTooLarge},
+      {"payees", [](WalletInputs& in) { in.payees[0].amount += Fr::one(); },
+       WalletFault::kPayeesSumDiffers},
       {"payees",
        [](WalletInputs& in) {
          in.payees.clear();
          in.amount = in.balance = Fr::one();
-       }},
+       },
+       WalletFault::kPayeesSumDiffers},
       {"anonymity_set",
        [](WalletInputs& in) {
          in.anonymity_set[in.payees[0].index] = in.anonymity_set[in.sender_index];
-       }},
+       },
+       WalletFault::kSenderIdRepeated, good.payees[0].index},
       {"balance", [](WalletInputs& in) { in.balance = relation::pow2(250); }},
-      {"amount", [](WalletInputs& in) { in.amount = in.balance + Fr::one(); }},
+      {"amount", [](WalletInputs& in) { in.amount = in.balance + Fr::one(); },
+       WalletFault::kAmountOverBalance},
   };
   for (const Case& c : cases) {
     WalletInputs in = good;
@@ -132,6 +155,13 @@ TEST(Wallet, RefusesInputsThatCannotMakeAValidRequest) {
     EXPECT_EQ(st.error().field, c.field);
     EXPECT_EQ(st.error().rule, "wallet");
     EXPECT_FALSE(make_transfer_checked(in).ok());
+    const auto refusal = wallet_inputs_refusal(in);
+    ASSERT_TRUE(refusal.has_value()) << c.field;
+    EXPECT_EQ(refusal->error.message, st.error().message);
+    EXPECT_EQ(refusal->error.field, c.field);
+    EXPECT_EQ(refusal->fault, c.fault) << st.error().message;
+    EXPECT_EQ(refusal->at, c.at) << st.error().message;
+    EXPECT_EQ(refusal->other, c.other) << st.error().message;
   }
   // An empty previous_commits means (0, 1) for everyone but the sender.
   WalletInputs in = good;

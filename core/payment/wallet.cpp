@@ -32,9 +32,9 @@ Status check_wallet_k(unsigned k) {
                                std::to_string(kMaxK));
 }
 
-Status check_sender_inputs(const SenderInputs& in) {
+std::optional<WalletRefusal> sender_inputs_refusal(const SenderInputs& in) {
   const unsigned k = in.k;
-  if (Status st = check_wallet_k(k); !st) return st;
+  if (Status st = check_wallet_k(k); !st) return WalletRefusal{st.error()};
   auto sized = [&](const char* name, size_t n, bool may_be_empty) -> Status {
     if (n == k || (may_be_empty && n == 0)) return ok_status();
     return wallet_error(name,
@@ -44,17 +44,25 @@ Status check_sender_inputs(const SenderInputs& in) {
                     sized("shared_secrets", in.shared_secrets.size(), false),
                     sized("public_keys", in.public_keys.size(), false),
                     sized("previous_commits", in.previous_commits.size(), true)}) {
-    if (!st) return st;
+    if (!st) return WalletRefusal{st.error()};
   }
-  if (in.sender_index >= k) return wallet_error("sender_index", "is not below k");
+  if (in.sender_index >= k) return WalletRefusal{wallet_error("sender_index", "is not below k")};
   if (!relation::below_l(in.balance_random)) {
-    return wallet_error("random", "is not below l (R16; R mod l opens the same commitment)");
+    return WalletRefusal{
+        wallet_error("random", "is not below l (R16; R mod l opens the same commitment)")};
   }
   for (unsigned i = 0; i < k; ++i) {
     if (i != in.sender_index && in.anonymity_set[i] == in.anonymity_set[in.sender_index]) {
-      return wallet_error("anonymity_set", "repeats the sender's id at index " + std::to_string(i));
+      return WalletRefusal{
+          wallet_error("anonymity_set", "repeats the sender's id at index " + std::to_string(i)),
+          WalletFault::kSenderIdRepeated, i};
     }
   }
+  return std::nullopt;
+}
+
+Status check_sender_inputs(const SenderInputs& in) {
+  if (auto refusal = sender_inputs_refusal(in)) return refusal->error;
   return ok_status();
 }
 

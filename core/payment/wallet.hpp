@@ -5,7 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/field/u256.hpp"
@@ -44,10 +46,31 @@ namespace payment {
 // An Error with rule "wallet" naming the input: "<field> <what>".
 Error wallet_error(const std::string& field, const std::string& what);
 
+// Why a wallet refuses its inputs, as data beside the library's words: for a caller that names
+// the inputs in its own (the CLI names the options that gave them).
+enum class WalletFault {
+  kField,                // what the error's field names is wrong, in its message after the field
+  kSenderIdRepeated,     // anonymity_set[at] is the sender's id (R1)
+  kAmountOverBalance,    // the amount exceeds the balance (R11)
+  kPayeeIndexNotBelowK,  // payees[at].index >= k
+  kPayeeIsSender,        // payees[at].index is the sender's index
+  kPayeeIndexRepeated,   // payees[at].index is payees[other].index
+  kPayeeAmountTooLarge,  // payees[at].amount is not below 2^250 (R15)
+  kPayeesSumDiffers,     // the payees' amounts, added as integers, are not the amount (R15)
+};
+struct WalletRefusal {
+  Error error;  // rule "wallet", the input's field: "<field> <what>"
+  WalletFault fault = WalletFault::kField;
+  size_t at = 0;
+  size_t other = 0;
+};
+
 // k in kMinK..kMaxK: "k = 17 is not in 2..16" otherwise (the payment families' make_request too).
 Status check_wallet_k(unsigned k);
 
-// k (check_wallet_k), array sizes, j below k, anonymity_set[j] occurring once (R1).
+// k (check_wallet_k), array sizes, j below k, R < l (R16), anonymity_set[j] occurring once (R1).
+std::optional<WalletRefusal> sender_inputs_refusal(const SenderInputs& in);
+// The same as a Status.
 Status check_sender_inputs(const SenderInputs& in);
 
 // Every payment field of q from `in`, with sender_tx_value = amount and q.tx_values as given

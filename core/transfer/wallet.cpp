@@ -21,34 +21,52 @@ void WalletInputs::wipe_secrets() {
   for (Payee& p : payees) sodium_memzero(&p.amount, sizeof(Fr));
 }
 
-Status check_wallet_inputs(const WalletInputs& in) {
-  if (Status st = payment::check_sender_inputs(in); !st) return st;
+std::optional<payment::WalletRefusal> wallet_inputs_refusal(const WalletInputs& in) {
+  using payment::WalletFault;
+  using payment::WalletRefusal;
+  if (auto refusal = payment::sender_inputs_refusal(in)) return refusal;
   const unsigned k = in.k;
   if (!relation::below_pow2(in.balance, 250)) {
-    return wallet_error("balance", "is not below 2^250 (R11)");
+    return WalletRefusal{wallet_error("balance", "is not below 2^250 (R11)")};
   }
   if (cmp(in.amount.to_u256(), in.balance.to_u256()) > 0) {
-    return wallet_error("amount", "exceeds the balance (R11)");
+    return WalletRefusal{wallet_error("amount", "exceeds the balance (R11)"),
+                         WalletFault::kAmountOverBalance};
   }
   U256 paid;
   for (size_t p = 0; p < in.payees.size(); ++p) {
     const std::string field = "payees[" + std::to_string(p) + "]";
     const Payee& payee = in.payees[p];
-    if (payee.index >= k) return wallet_error(field, "index is not below k");
-    if (payee.index == in.sender_index) return wallet_error(field, "is the sender's index");
+    if (payee.index >= k) {
+      return WalletRefusal{wallet_error(field, "index is not below k"),
+                           WalletFault::kPayeeIndexNotBelowK, p};
+    }
+    if (payee.index == in.sender_index) {
+      return WalletRefusal{wallet_error(field, "is the sender's index"),
+                           WalletFault::kPayeeIsSender, p};
+    }
     for (size_t q = 0; q < p; ++q) {
       if (in.payees[q].index == payee.index) {
-        return wallet_error(field, "repeats the index of payees[" + std::to_string(q) + "]");
+        return WalletRefusal{
+            wallet_error(field, "repeats the index of payees[" + std::to_string(q) + "]"),
+            WalletFault::kPayeeIndexRepeated, p, q};
       }
     }
     if (!relation::below_pow2(payee.amount, 250)) {
-      return wallet_error(field, "amount is not below 2^250 (R15)");
+      return WalletRefusal{wallet_error(field, "amount is not below 2^250 (R15)"),
+                           WalletFault::kPayeeAmountTooLarge, p};
     }
     add_carry(paid, paid, payee.amount.to_u256());  // at most 15 terms below 2^250
   }
   if (paid != in.amount.to_u256()) {
-    return wallet_error("payees", "amounts do not add up to the amount (R15)");
+    return WalletRefusal{wallet_error("payees", "amounts do not add up to the amount (R15)"),
+                         WalletFault::kPayeesSumDiffers};
   }
+  return std::nullopt;
+}
+
+Status check_wallet_inputs(const WalletInputs& in) {
+  if (auto refusal = wallet_inputs_refusal(in)) return refusal->error;
   return ok_status();
 }
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/payment/wallet.hpp"
@@ -43,6 +44,8 @@ struct WalletInputs : SenderInputs {
 // R < l (R16).
 // Errors use rule "wallet" and name the input.
 Status check_wallet_inputs(const WalletInputs& in);
+// The same with why, as data (payment::WalletRefusal); nullopt when the inputs pass.
+std::optional<payment::WalletRefusal> wallet_inputs_refusal(const WalletInputs& in);
 
 // The request for `in`, or the reason check_wallet_inputs gives.
 Result<TransferRequest> make_transfer_checked(const WalletInputs& in);

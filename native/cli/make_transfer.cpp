@@ -195,52 +195,41 @@ Result<WalletInputs> explicit_inputs(const Args& args, unsigned k) {
 // The wallet's refusals (core/transfer/wallet.cpp, core/payment/wallet.cpp; rule "wallet") name
 // its inputs as the library's and the WebAssembly module's callers know them (payees[1],
 // anonymity_set); here they name the option that gave the value, in its words (an entry of
-// --recipients, a position), the rule kept. `several`: the payees came from --recipients, not
-// from --amount and --recipient-index.
-Error naming_wallet_options(const Error& e, bool several) {
-  if (e.rule != "wallet") return e;
-  const std::string& field = e.field;
-  // what the wallet said after its field's name
-  const std::string what =
-      e.message.rfind(field + " ", 0) == 0 ? e.message.substr(field.size() + 1) : e.message;
-  auto refusal = [](const std::string& option, const std::string& why) {
+// --recipients, a position), from the refusal's fault and entries, the rule kept. `several`:
+// the payees came from --recipients, not from --amount and --recipient-index.
+Error naming_wallet_options(const payment::WalletRefusal& refusal, bool several) {
+  using payment::WalletFault;
+  auto refused = [](const std::string& option, const std::string& why) {
     return make_error(option + " " + why, "wallet", option);
   };
-  if (field == "anonymity_set" && what.rfind("repeats the sender's id at index ", 0) == 0) {
-    const std::string i = what.substr(what.rfind(' ') + 1);
-    return refusal("--anonymity-set",
-                   "entry " + i + " repeats the sender's id (the entry at --sender-index)");
+  const std::string entry = "entry " + std::to_string(refusal.at);
+  switch (refusal.fault) {
+    case WalletFault::kSenderIdRepeated:
+      return refused("--anonymity-set",
+                     entry + " repeats the sender's id (the entry at --sender-index)");
+    case WalletFault::kAmountOverBalance:  // v <= V (R11)
+      if (several) return refused("--recipients", "amounts add up to more than --balance (R11)");
+      return refused("--amount", "exceeds --balance (R11)");
+    case WalletFault::kPayeesSumDiffers:
+      // v is their sum in the field: unequal as integers only when that sum wrapped past p
+      return refused("--recipients", "amounts add up to p or more (R15)");
+    case WalletFault::kPayeeIsSender:
+      if (several) return refused("--recipients", entry + " is the sender's position");
+      return refused("--recipient-index", "is --sender-index");
+    case WalletFault::kPayeeIndexNotBelowK:
+      if (several) return refused("--recipients", entry + "'s position is not below k");
+      return refused("--recipient-index", "is not below k");
+    case WalletFault::kPayeeIndexRepeated:  // several only: one payee repeats none
+      return refused("--recipients",
+                     entry + " repeats the position of entry " + std::to_string(refusal.other));
+    case WalletFault::kPayeeAmountTooLarge:
+      if (several) return refused("--recipients", entry + "'s amount is not below 2^250 (R15)");
+      return refused("--amount", "is not below 2^250 (R15)");
+    case WalletFault::kField:
+      break;
   }
-  if (field == "amount") {  // v <= V (R11)
-    if (several) return refusal("--recipients", "amounts add up to more than --balance (R11)");
-    return refusal("--amount", "exceeds --balance (R11)");
-  }
-  if (field == "payees") {
-    // v is their sum in the field: unequal as integers only when that sum wrapped past p
-    return refusal("--recipients", "amounts add up to p or more (R15)");
-  }
-  if (field.rfind("payees[", 0) == 0) {
-    const std::string entry = "entry " + field.substr(7, field.size() - 8);
-    const bool same_as_sender = what == "is the sender's index";
-    const bool beyond_k = what == "index is not below k";
-    const bool too_large = what.rfind("amount ", 0) == 0;
-    if (!several) {  // the one payee: --recipient-index receives --amount
-      if (same_as_sender) return refusal("--recipient-index", "is --sender-index");
-      if (beyond_k) return refusal("--recipient-index", "is not below k");
-      if (too_large) return refusal("--amount", what.substr(7));
-      return refusal("--recipient-index", what);
-    }
-    if (same_as_sender) return refusal("--recipients", entry + " is the sender's position");
-    if (beyond_k) return refusal("--recipients", entry + "'s position is not below k");
-    if (what.rfind("repeats the index of payees[", 0) == 0) {
-      const size_t open = what.find('[');
-      return refusal("--recipients", entry + " repeats the position of entry " +
-                                         what.substr(open + 1, what.size() - open - 2));
-    }
-    if (too_large) return refusal("--recipients", entry + "'s " + what);
-    return refusal("--recipients", entry + ": " + what);
-  }
-  // The inputs named after their option: k, sender_index, random, balance, the lists' sizes.
+  // The inputs named after their option (k, sender_index, random, balance, the lists' sizes),
+  // the wallet's words after its field's name kept ("<field> <what>", payment::wallet_error).
   static const std::pair<const char*, const char*> kOptionOf[] = {
       {"k", "--k"},
       {"sender_index", "--sender-index"},
@@ -249,8 +238,11 @@ Error naming_wallet_options(const Error& e, bool several) {
       {"anonymity_set", "--anonymity-set"},
       {"shared_secrets", "--shared-secrets"},
       {"public_keys", "--public-keys"}};
+  const Error& e = refusal.error;
   for (const auto& [name, option] : kOptionOf) {
-    if (field == name) return refusal(option, what);
+    if (e.field == name && e.message.rfind(e.field + " ", 0) == 0) {
+      return refused(option, e.message.substr(e.field.size() + 1));
+    }
   }
   return e;
 }
@@ -294,11 +286,11 @@ int run_make_transfer(int argc, char** argv) {
 
   Result<WalletInputs> in = inputs_from_args(args, unsigned(*k));
   if (!in) return fail(in.error());
-  auto request = make_transfer_checked(*in);
-  if (!request) {
-    return fail(naming_wallet_options(request.error(), args.get("recipients").has_value()));
+  if (auto refusal = wallet_inputs_refusal(*in)) {
+    return fail(naming_wallet_options(*refusal, args.get("recipients").has_value()));
   }
-  std::string json = transfer_request_to_json(*request);
+  TransferRequest request = make_transfer(*in);
+  std::string json = transfer_request_to_json(request);
   std::string text = request_text_line(json);
   return write_request_text(args, text);
 }
