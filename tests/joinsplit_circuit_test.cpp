@@ -194,7 +194,9 @@ TEST(JoinSplitCircuit, FamiliesRoutesAndMakeRequest) {
     auto too_many = fam->make_request(0, seed, 11);
     ASSERT_FALSE(too_many.ok());
     EXPECT_EQ(too_many.error().rule, "wallet");
-    EXPECT_EQ(too_many.error().field, "inputs");
+    EXPECT_EQ(too_many.error().field, "count");
+    EXPECT_EQ(too_many.error().message,
+              "count (the inputs) = 11 is not in 1..10 (0: the default, 2)");
   }
 }
 

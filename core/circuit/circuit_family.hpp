@@ -63,7 +63,8 @@ struct CircuitFamily {
   // Wallet side: a valid request JSON built from a 32-byte seed (deterministic). `count` is the
   // family's main count, 0 for its default: transfer, the recipients sharing v (1..k-1);
   // withdraw, the notes consumed (1..10); join-split, the real inputs (0..10); otherwise unused.
-  // Errors (rule "wallet") when count is out of range.
+  // Errors (rule "wallet", field "count": "count (the recipients) = 2 is not in 1..k-1") when
+  // count is out of range.
   Result<std::string> (*make_request)(unsigned k, const std::array<uint8_t, 32>& seed,
                                       unsigned count) = nullptr;
 

@@ -20,10 +20,10 @@ struct Family {
   static Result<std::string> make_request(unsigned, const std::array<uint8_t, 32>& seed,
                                           unsigned count) {
     if (count > kJoinSplitInputs) {
-      return make_error("inputs = " + std::to_string(count) + " is not in 1.." +
+      return make_error("count (the inputs) = " + std::to_string(count) + " is not in 1.." +
                             std::to_string(kJoinSplitInputs) + " (0: the default, " +
                             std::to_string(kDefaultInputs) + ")",
-                        "wallet", "inputs");
+                        "wallet", "count");
     }
     const JoinSplitRequest req =
         joinsplit_request_from_seed(F, seed, count == 0 ? kDefaultInputs : count);

@@ -18,8 +18,8 @@ R1cs build_r1cs(unsigned k) {
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
   if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > k - 1) {
-    return make_error("recipients = " + std::to_string(count) + " is not in 1..k-1", "wallet",
-                      "recipients");
+    return payment::wallet_error(
+        "count", "(the recipients) = " + std::to_string(count) + " is not in 1..k-1");
   }
   WalletInputs in = wallet_inputs_from_seed(k, seed, count == 0 ? 1 : count);
   auto req = make_transfer_checked(in);

@@ -19,7 +19,8 @@ R1cs build_r1cs(unsigned k) {
 Result<std::string> make_request(unsigned k, const std::array<uint8_t, 32>& seed, unsigned count) {
   if (Status st = payment::check_wallet_k(k); !st) return st.error();
   if (count > kNoteSlots) {
-    return payment::wallet_error("notes", "= " + std::to_string(count) + " is not in 1..10");
+    return payment::wallet_error("count",
+                                 "(the notes) = " + std::to_string(count) + " is not in 1..10");
   }
   auto req = make_withdraw_checked(withdraw_inputs_from_seed(k, seed, count == 0 ? 1 : count));
   if (!req) return req.error();

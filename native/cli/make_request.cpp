@@ -35,22 +35,13 @@ const char kMakeRequestHelp[] =
     "Exit status: 0 written, 2 the values cannot make a valid request (the error as JSON on\n"
     "standard error), 1 FILE cannot be written, 64 a usage error.\n";
 
-// The circuits' wallets refuse a count they cannot take naming it in their own words, as the
-// WebAssembly module's callers know it ("recipients = 2 is not in 1..k-1"; notes, inputs,
-// count), and a k alike: here the option that gave it (rule "wallet" kept).
+// The circuits' wallets refuse a count or a k they cannot take naming it as the WebAssembly
+// module's callers know it ("count (the recipients) = 2 is not in 1..k-1"): here the option that
+// gave it, the wallet's words after its field's name kept (rule "wallet" kept).
 Error naming_count_option(const Error& e) {
-  if (e.rule != "wallet") return e;
-  const std::string& field = e.field;
-  const std::string what =
-      e.message.rfind(field + " ", 0) == 0 ? e.message.substr(field.size() + 1) : e.message;
-  if (field == "k") return make_error("--k " + what, "wallet", "--k");
-  if (field == "count") return make_error("--count " + what, "wallet", "--count");
-  for (const char* counted : {"recipients", "notes", "inputs"}) {
-    if (field == counted) {
-      return make_error("--count (the " + field + ") " + what, "wallet", "--count");
-    }
-  }
-  return e;
+  if (e.rule != "wallet" || (e.field != "k" && e.field != "count")) return e;
+  if (e.message.rfind(e.field + " ", 0) != 0) return e;
+  return make_error("--" + e.field + e.message.substr(e.field.size()), "wallet", "--" + e.field);
 }
 
 int run_make_request(int argc, char** argv) {

@@ -897,8 +897,10 @@ test('page API: makeRequest refuses a count that is not a whole number from 0 up
   }
   await rejectsWith(() => enygma.makeTransfer(99), { field: 'k', message: /has no k = 99/ });
   assert.deepEqual(await enygma.validate('transfer-k2', await enygma.makeTransfer(2, { payees: 1, seed: 'payees' })), { valid: true });
-  // within range for the module, out of range for the family: the family's refusal
-  await rejectsWith(() => enygma.makeRequest('transfer-k2', { count: 2 }), { rule: 'wallet', field: 'recipients' });
+  // within range for the module, out of range for the family: the family's refusal, naming the
+  // argument and what it counts
+  await rejectsWith(() => enygma.makeRequest('transfer-k2', { count: 2 }),
+    { rule: 'wallet', field: 'count', message: /^count \(the recipients\) = 2 is not in 1\.\.k-1$/ });
   assert.deepEqual(await enygma.validate('transfer-k2', await enygma.makeRequest('transfer-k2', { count: 0 })), { valid: true });
 });
 
