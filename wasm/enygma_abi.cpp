@@ -260,6 +260,7 @@ int eny_circuit_id(const char* circuit, eny_buffer* out) {
   if (!id) return fail(out, ENY_REJECTED, id.error());
   nlohmann::ordered_json j;
   j["circuit"] = id->str();
+  if (id->family->has_k()) j["k"] = id->k;
   return answer(out, j.dump());
 }
 

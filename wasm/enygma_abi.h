@@ -99,8 +99,9 @@ int eny_circuits(eny_buffer* out);
  * system (kept until the next eny_load_keys, eny_unload_keys or eny_release_circuit of the
  * circuit); later ones read the sizes kept. */
 int eny_circuit_info(const char* circuit, eny_buffer* out);
-/* {"circuit"}: the id as the module writes it ("transfer-k06" is "transfer-k6"), or ENY_REJECTED
- * for an unknown one; nothing is built (eny_circuit_info builds the constraint system). */
+/* {"circuit", "k"}: the id as the module writes it ("transfer-k06" is "transfer-k6") and its k
+ * (absent for a family without k), or ENY_REJECTED for an unknown one; nothing is built
+ * (eny_circuit_info builds the constraint system). */
 int eny_circuit_id(const char* circuit, eny_buffer* out);
 
 /* Loads the keys of a circuit from key files' bytes (raw or compressed, see

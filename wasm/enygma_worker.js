@@ -872,10 +872,8 @@ var ops = {
     var circuit = circuitOf(args);
     // A circuit the module does not know is the caller's error, as in every call: before the
     // manifest is asked for (offline, an unknown id would be named as a failed request).
-    var canonical = check(abi.circuitId(circuit)).json.circuit;
-    // k as the id names it ("transfer-k02": 2), not as the manifest writes it, which may not
-    var kMatch = /-k(\d+)$/.exec(canonical);
-    var k = kMatch ? Number(kMatch[1]) : undefined;
+    // k as the module reads the id ("transfer-k02": 2), not as the manifest writes it, which may not
+    var k = check(abi.circuitId(circuit)).json.k;
     var t0 = now();
     var prefetch = prefetchedKeys[circuit];
     delete prefetchedKeys[circuit];

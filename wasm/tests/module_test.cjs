@@ -56,6 +56,10 @@ test('circuit info names the circuit and its sizes', () => {
   assert.ok(info.json.constraints > 1000);
   assert.equal(abi.circuitInfo(1).status, STATUS.REJECTED);
   assert.equal(abi.circuitInfo('no-such-circuit').status, STATUS.REJECTED);
+  // The id as the module reads it, and its k (none for a family without k); nothing built.
+  assert.deepEqual(abi.circuitId('transfer-k03').json, { circuit: 'transfer-k3', k: 3 });
+  assert.deepEqual(abi.circuitId('joinsplit-1155').json, { circuit: 'joinsplit-1155' });
+  assert.equal(abi.circuitId('transfer-k1').status, STATUS.REJECTED);
   // Every registered family is known to the module, with its routes.
   const families = abi.circuits();
   assert.equal(families.status, STATUS.OK);
