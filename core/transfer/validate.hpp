@@ -31,7 +31,7 @@ Status validate_transfer(const TransferRequest& req);
 // Every failing rule (at most one Error per rule, in rule order); empty when valid.
 std::vector<Error> validate_transfer_all(const TransferRequest& req);
 
-// The rule numbers (1..15) of errors from validate_transfer_all; 0 for a shape ("input") error.
+// The rule numbers (1..16) of errors from validate_transfer_all; 0 for a shape ("input") error.
 std::vector<int> failed_rules(const std::vector<Error>& errors);
 
 // The sender index j of R1 (the unique i with anonymity_set[i] == sender_id), if there is one.

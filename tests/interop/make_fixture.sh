@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates tests/interop/fixtures/: a tiny random circuit and a real snarkjs ceremony over it,
-# read by tests/zkey_import_test.cpp (which runs without node, natively and under WebAssembly).
+# read by tests/zkey_import_test.cpp (which runs without node, in native builds).
 #   tests/interop/make_fixture.sh BUILD_DIR
 # BUILD_DIR holds interop_tool (built by tests/interop/CMakeLists.txt). Needs node and `npm ci`.
 # The files are test data (the "witness" is a random circuit's): regenerating them changes the
