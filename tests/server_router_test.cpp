@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -417,6 +419,76 @@ TEST(ServerConfigParse, UnknownEnygmaVariablesAreFound) {
   const char* const none[] = {"HOME=/root", nullptr};
   EXPECT_TRUE(unknown_enygma_variables(none).empty());
   EXPECT_TRUE(unknown_enygma_variables(nullptr).empty());
+}
+
+// Every ENYGMA_* variable the project's own files read from the environment (the program, the
+// scripts, the Makefile, CI, the tests, e2e and the module's benchmarks) is known to serve, so
+// that none of them, exported beside a server (CI exports ENYGMA_TIMES), is warned about.
+TEST(ServerConfigParse, EveryVariableTheProjectReadsIsKnown) {
+  namespace fs = std::filesystem;
+  const fs::path root = ENYGMA_SOURCE_DIR;
+  // Reads: a shell or make expansion ($X, ${X...}, $(X)), process.env.X / ["X"], getenv("X"),
+  // os.environ / os.getenv, CMake's $ENV{X}. Not a CMake variable (${X} in CMake files: the
+  // build's options, never the environment).
+  static const std::string_view kShellReads[] = {"$", "${", "$("};
+  static const std::string_view kOtherReads[] = {
+      "process.env.", "process.env['", "process.env[\"", "getenv(\"",     "getenv('",
+      "environ[\"",   "environ['",     "environ.get(\"", "environ.get('", "$ENV{"};
+  std::set<std::string> names;
+  std::vector<std::string> files_read;
+  auto scan = [&](const fs::path& file) {
+    const std::string name = file.filename().string();
+    const bool cmake =
+        name == "CMakeLists.txt" || file.extension() == ".cmake" || name == "CMakePresets.json";
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    for (size_t at = s.find("ENYGMA_"); at != std::string::npos; at = s.find("ENYGMA_", at + 1)) {
+      const std::string_view before = std::string_view(s).substr(0, at);
+      bool read = false;
+      for (std::string_view prefix : kOtherReads) read = read || before.ends_with(prefix);
+      for (std::string_view prefix : kShellReads) {
+        read = read || (!cmake && before.ends_with(prefix));
+      }
+      if (!read) continue;
+      size_t end = at;
+      while (end < s.size() &&
+             (std::isupper(static_cast<unsigned char>(s[end])) ||
+              std::isdigit(static_cast<unsigned char>(s[end])) || s[end] == '_')) {
+        ++end;
+      }
+      names.insert(s.substr(at, end - at));
+    }
+    files_read.push_back(file.string());
+  };
+  for (const char* top : {"Makefile", ".ci/run", "CMakeLists.txt"}) scan(root / top);
+  for (const char* dir : {"scripts", "native", "core", "wasm", "web", "e2e", "tests", "deploy",
+                          "cmake", "toolchains"}) {
+    if (!fs::is_directory(root / dir)) continue;
+    for (auto it = fs::recursive_directory_iterator(root / dir); it != fs::end(it); ++it) {
+      const std::string leaf = it->path().filename().string();
+      if (it->is_directory() && (leaf == "node_modules" || leaf == "artifacts" ||
+                                 leaf == "fixtures" || leaf.rfind("test-results", 0) == 0)) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file() && it->file_size() < 1'000'000) scan(it->path());
+    }
+  }
+  ASSERT_GT(files_read.size(), 100u);
+  // the scan finds what it must: an option's variable, a script's, the benchmarks'
+  for (const char* read :
+       {"ENYGMA_DISABLE_KERNELS", "ENYGMA_LB_BIND", "ENYGMA_BENCH_RUNS", "ENYGMA_TIMES"}) {
+    EXPECT_EQ(names.count(read), 1u) << read;
+  }
+  std::vector<std::string> env_text;
+  for (const std::string& n : names) env_text.push_back(n + "=1");
+  std::vector<const char*> env;
+  for (const std::string& e : env_text) env.push_back(e.c_str());
+  env.push_back(nullptr);
+  EXPECT_EQ(unknown_enygma_variables(env.data()), std::vector<std::string>{})
+      << "read by the project but warned about by serve";
 }
 
 // An empty value is refused by name (`--keys ""` is not the root folder), but --web's, which

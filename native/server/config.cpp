@@ -403,8 +403,9 @@ std::vector<std::string> unknown_enygma_variables(const char* const* env) {
       "ENYGMA_DISABLE_KERNELS",  // native/cli/main.cpp: the x86-64 kernels switched off
       // scripts/cluster.sh and deploy/haproxy/enygma.cfg
       "ENYGMA_LB_BIND", "ENYGMA_LB_STATS_BIND", "ENYGMA_LB_SERVER_MAXCONN",
-      // scripts/build-wasm-deps.sh, scripts/check-wasm-sodium.sh, scripts/check_format.sh
-      "ENYGMA_JOBS", "ENYGMA_TESTS_REQUIRE_TOOLS",
+      // scripts/build-wasm-deps.sh, scripts/check-wasm-sodium.sh, scripts/check_format.sh; the
+      // Makefile's step times (exported by .ci/run)
+      "ENYGMA_JOBS", "ENYGMA_TESTS_REQUIRE_TOOLS", "ENYGMA_TIMES",
       // the tests and benchmarks
       "ENYGMA_SWEEP", "ENYGMA_TEST_SETUP_BINARY", "ENYGMA_FREED_SCAN_NEEDLES",
       "ENYGMA_FREED_SCAN_REPORT", "ENYGMA_SHARED_DIR",
@@ -413,7 +414,9 @@ std::vector<std::string> unknown_enygma_variables(const char* const* env) {
       "ENYGMA_E2E_SERVER_PID", "ENYGMA_E2E_SERVER_PID_NO_ISOLATION", "ENYGMA_E2E_URL",
       "ENYGMA_E2E_URL_NO_ISOLATION", "ENYGMA_CHROMIUM", "ENYGMA_CHROMIUM_ARGS",
       "ENYGMA_BENCH_QUERY", "ENYGMA_BENCH_RUNS", "ENYGMA_BENCH_THREADS", "ENYGMA_BENCH_WARMUP",
-      "ENYGMA_SHARED", "ENYGMA_SNARKJS_CACHE", "ENYGMA_SNARKJS_KS"};
+      "ENYGMA_SHARED", "ENYGMA_SNARKJS_CACHE", "ENYGMA_SNARKJS_KS",
+      // wasm/bench_prove.cjs: the module it runs
+      "ENYGMA_MODULE"};
   std::set<std::string, std::less<>> known(std::begin(kOthers), std::end(kOthers));
   for (const auto& option : kOptions) known.insert(option.env);
   std::vector<std::string> unknown;

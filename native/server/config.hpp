@@ -76,8 +76,8 @@ void print_serve_usage(FILE* out);
 // about each: a misspelled variable (ENYGMA_QUEU) is otherwise silently ignored.
 std::vector<std::string> unknown_enygma_variables(const char* const* env);
 
-// The default --web folder: the first of <exe>/../web, <exe>/../../web, ./web holding an
-// index.html; empty if none does.
+// The default --web folder: the first of <exe>/../web, <exe>/../../build-wasm/web,
+// <exe>/../../web, ./web holding an index.html; empty if none does.
 std::string default_web_dir();
 
 }  // namespace enygma::server
