@@ -339,8 +339,7 @@ export class Enygma {
   // stalled server cannot hold the calls queued behind it. -> {circuit, k, source:
   // 'cache'|'network', insecureDevKeys, circuitChecked, prefetched, ms, decodeSteps}
   async loadKeys(circuit, options) {
-    let { manifestUrl, noCache, onDownload, stallTimeoutMs } = optionsOf(options);
-    if (noCache == null) noCache = false;
+    let { manifestUrl, noCache = false, onDownload, stallTimeoutMs } = optionsOf(options);
     manifestUrl = manifestUrl == null || manifestUrl === '' ? this.#manifestUrl : manifestUrlOf(manifestUrl);
     // (a text 'false' would be true, and skip the cache)
     if (typeof noCache !== 'boolean') throw argumentError('noCache', `noCache must be true or false, not ${typeof noCache}`);

@@ -1066,9 +1066,7 @@ var ops = {
   },
 
   exportProof: function (id, args) {
-    var outcome = abi.exportProof(args.response, args.format);
-    if (outcome.status !== EnygmaAbi.STATUS.OK) throw new Failure(outcome.statusName, errorOf(outcome));
-    return outcome.text;
+    return check(abi.exportProof(args.response, args.format)).text;
   }
 };
 

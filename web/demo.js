@@ -762,7 +762,9 @@ async function start() {
 
   // The manifest while the module starts (the keys' loads read it too: then from the cache).
   const manifestRead = fetchManifest().then((m) => m, (e) => e);
-  let prefetchRefused = false;
+  // The circuit whose keys are read from the cache while the module starts, and loaded as soon
+  // as it has started (null: none).
+  let early = null;
   try {
     const threads = wholeParam('threads', { ...LIMITS.threads, min: 1 });
     // ?relaxed-simd=0: the module without the f64-lane kernel (for comparing); ?key-store=blob:
@@ -781,13 +783,13 @@ async function start() {
     // before the families are known only for transfer). A ?k= the module does not know (?k=1,
     // ?k=17) makes create refuse the prefetch (field prefetchKeys): started again without it,
     // so that checkUrlParams refuses the ?k= (rule url) and the page shows the smallest k.
-    const prefetchKeys = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? [circuitId()] : [];
+    early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? circuitId() : null;
     try {
-      demo.enygma = await Enygma.create({ ...options, prefetchKeys });
+      demo.enygma = await Enygma.create({ ...options, prefetchKeys: early !== null ? [early] : [] });
     } catch (e) {
       if (!(e instanceof EnygmaError && e.field === 'prefetchKeys')) throw e;
       demo.enygma = await Enygma.create(options);
-      prefetchRefused = true;
+      early = null;
     }
   } catch (e) {
     // no module: every line that waited for it says so (they showed "…" for good)
@@ -802,7 +804,6 @@ async function start() {
   // the URL asked for a circuit the server does not serve, checkUrlParams picks another, whose
   // load below makes this one's outcome stale (loadKeys).
   const families = demo.enygma.circuits();
-  const early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 && !prefetchRefused ? circuitId() : null;
   let keysLoaded = early !== null ? loadKeys() : null;
   demo.families = await families;
   const manifest = await manifestRead;
