@@ -506,10 +506,14 @@ test('an example that does not load, or a server route that does not answer, is 
   // a module that cannot start (its worker's script missing): the lines that wait for it say
   // so, the error box why
   await page.context().route('**/enygma/enygma_worker.js*', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.goto(`${base()}/?k=2`);
+  // (with the URL's refusals named beside it: checkUrlParams, which shows them, is not reached)
+  await page.goto(`${base()}/?k=2&threads=100`);
   await page.waitForFunction(() => window.demo?.state === 'failed', null, { timeout: 60_000 });
   for (const id of ['kernel', 'threads', 'version', 'keys-status']) await expect(page.locator(`#${id}`), id).toHaveText('unavailable');
-  await expect(page.locator('#error')).toContainText('enygma_worker.js');
+  const failed = JSON.parse(await page.locator('#error').innerText());
+  expect(failed.error).toContain('enygma_worker.js');
+  expect(failed.error).toContain('?threads=100');
+  expect(failed.field.split(',')).toContain('threads');
   await page.context().unroute('**/enygma/enygma_worker.js*');
   expect(errors).toEqual([]);
 });
@@ -595,10 +599,22 @@ test('the page offers the circuits and k values the server serves; a ?k= it does
     expect(await options('#k'), family).toEqual(served[family]);
     await waitReady(page);
   }
-  // (1 and 17: no transfer circuit the module knows, whose key prefetch create refuses)
+  // (1 and 17: no transfer circuit the module knows: no key prefetch asked for, the module
+  // started once)
+  await page.addInitScript(() => {
+    const Made = window.Worker;
+    (window as any).enygmaWorkers = 0;
+    window.Worker = class extends Made {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (options?.name === 'enygma') (window as any).enygmaWorkers++;
+      }
+    };
+  });
   for (const k of ['9', '1', '17', '2.5', '3']) {
     await page.goto(`${base()}/?k=${k}`);
     await waitReady(page);
+    expect(await page.evaluate(() => (window as any).enygmaWorkers), `?k=${k}: module starts`).toBe(1);
     await expect(page.locator('#k')).toHaveValue(served.transfer[0]);
     const shown = JSON.parse(await page.locator('#error').innerText());
     expect([shown.rule, shown.field], shown.error).toEqual(['url', 'k']);

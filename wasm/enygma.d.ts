@@ -14,6 +14,10 @@ export declare const LIMITS: {
   readonly stallTimeoutMs: { readonly min: number; readonly max: number };
 };
 
+/** The anonymity-set sizes k of the circuits with a k (transfer, deposit, withdraw): each one's
+ * `min_k`..`max_k` in `circuits()`, known before a module starts. */
+export declare const K_RANGE: { readonly min: number; readonly max: number };
+
 /** A circuit id: "transfer-k6", "deposit-k2", "withdraw-k4", "joinsplit-enygma",
  * "joinsplit-1155", "ownership-721"; a number k stands for "transfer-k<k>". */
 export type CircuitId = string | number;

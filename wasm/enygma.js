@@ -125,6 +125,11 @@ export const LIMITS = Object.freeze({
 });
 const MAX_THREADS = LIMITS.threads.max;
 
+// The anonymity-set sizes k of the circuits with a k (transfer, deposit, withdraw): the range
+// `circuits()` reports for each of them, known before a module starts (a page choosing the
+// keys to prefetch from its URL checks its k here instead of starting the module for nothing).
+export const K_RANGE = Object.freeze({ min: 2, max: 16 });
+
 // Refuses option `name` unless a whole number within LIMITS[name]; `what` qualifies the number.
 function checkWhole(name, value, what = '') {
   const { min, max } = LIMITS[name];

@@ -11,7 +11,7 @@
 // &relaxed-simd=0 (the module without the f64-lane kernels), &key-store=blob (cached proving
 // keys as Blobs in IndexedDB); another value of these is refused in the error box (rule url).
 // window.demo exposes the page's state for tests and benchmarks (e2e/).
-import { Enygma, EnygmaError, LIMITS, STAGES } from './enygma/index.mjs';
+import { Enygma, EnygmaError, K_RANGE, LIMITS, STAGES } from './enygma/index.mjs';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -92,6 +92,13 @@ function ms(x) {
   return x >= 100 ? Math.round(x) + ' ms' : x.toFixed(1) + ' ms';
 }
 
+// {error, rule, field} of an EnygmaError, of such an object, or of another Error (rule internal).
+function errorJson(error) {
+  return error instanceof EnygmaError ? error.json
+    : error.error !== undefined ? { error: error.error, rule: error.rule ?? '', field: error.field ?? '' }
+      : { error: String(error.message || error), rule: 'internal', field: '' };
+}
+
 function showError(error) {
   const box = $('error');
   if (!error) {
@@ -100,9 +107,7 @@ function showError(error) {
     demo.last.error = null;
     return;
   }
-  const json = error instanceof EnygmaError ? error.json
-    : error.error !== undefined ? { error: error.error, rule: error.rule ?? '', field: error.field ?? '' }
-      : { error: String(error.message || error), rule: 'internal', field: '' };
+  const json = errorJson(error);
   demo.last.error = json;
   box.hidden = false;
   box.textContent = JSON.stringify(json, null, 2);
@@ -780,21 +785,22 @@ async function start() {
       ...(warmProver !== undefined ? { warmProver } : {}),
     };
     // The keys are read from the cache while the module starts (the circuit id is certain
-    // before the families are known only for transfer). A ?k= the module does not know (?k=1,
-    // ?k=17) makes create refuse the prefetch (field prefetchKeys): started again without it,
-    // so that checkUrlParams refuses the ?k= (rule url) and the page shows the smallest k.
-    early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k > 0 ? circuitId() : null;
-    try {
-      demo.enygma = await Enygma.create({ ...options, prefetchKeys: early !== null ? [early] : [] });
-    } catch (e) {
-      if (!(e instanceof EnygmaError && e.field === 'prefetchKeys')) throw e;
-      demo.enygma = await Enygma.create(options);
-      early = null;
-    }
+    // before the families are known only for transfer), for a k the module knows (K_RANGE);
+    // another ?k= (?k=1, ?k=17) is refused by checkUrlParams (rule url), the smallest k shown.
+    early = demo.family === 'transfer' && Number.isInteger(demo.k) && demo.k >= K_RANGE.min && demo.k <= K_RANGE.max
+      ? circuitId() : null;
+    demo.enygma = await Enygma.create({ ...options, prefetchKeys: early !== null ? [early] : [] });
   } catch (e) {
-    // no module: every line that waited for it says so (they showed "…" for good)
+    // no module: every line that waited for it says so (they showed "…" for good); the error
+    // box says why, and names the URL's refusals too (checkUrlParams, which shows them, is not
+    // reached)
     for (const id of ['kernel', 'threads', 'version', 'keys-status']) $(id).textContent = 'unavailable';
-    showError(e);
+    const why = errorJson(e);
+    showError(urlRefusals.length === 0 ? why : {
+      error: [why.error, ...urlRefusals.map((r) => r.error)].join('; '),
+      rule: why.rule,
+      field: [why.field, ...urlRefusals.map((r) => r.field)].filter((f) => f !== '').join(','),
+    });
     setState('failed');
     return;
   }

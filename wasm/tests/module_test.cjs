@@ -1094,12 +1094,19 @@ test('page API: every call rejects arguments of the wrong type with an EnygmaErr
   assert.equal(refused.cancel(), false);
 });
 
-test('page API: the exported constants are read-only, as their declarations say', async () => {
-  const { STAGES, LIMITS } = await import(require('node:url').pathToFileURL(path.join(webDir, 'index.mjs')).href);
+test('page API: the exported constants are read-only, as their declarations say; K_RANGE is the module\'s', async () => {
+  const { STAGES, LIMITS, K_RANGE } = await import(require('node:url').pathToFileURL(path.join(webDir, 'index.mjs')).href);
   assert.deepEqual([...STAGES], ['constraints', 'quotient', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'done']);
   // (a page that changed them would change what every other user of the package reads)
   assert.ok(Object.isFrozen(STAGES), 'STAGES is frozen');
   assert.ok(Object.isFrozen(LIMITS) && Object.values(LIMITS).every(Object.isFrozen), 'LIMITS is frozen');
+  assert.ok(Object.isFrozen(K_RANGE), 'K_RANGE is frozen');
+  // every family with a k takes exactly K_RANGE's (the demo prefetches only within it)
+  const withK = abi.circuits().json.filter((f) => f.max_k !== undefined);
+  assert.deepEqual(withK.map((f) => f.name).sort(), ['deposit', 'transfer', 'withdraw']);
+  for (const f of withK) assert.deepEqual([f.min_k, f.max_k], [K_RANGE.min, K_RANGE.max], f.name);
+  for (const k of [K_RANGE.min, K_RANGE.max]) assert.equal(abi.circuitId('transfer-k' + k).status, STATUS.OK, k);
+  for (const k of [K_RANGE.min - 1, K_RANGE.max + 1]) assert.equal(abi.circuitId('transfer-k' + k).status, STATUS.REJECTED, k);
 });
 
 test('page API: terminate() rejects the calls still waiting and every later one', async () => {
