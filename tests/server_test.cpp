@@ -447,6 +447,33 @@ TEST_F(FakeServerTest, StalledBodyIs408) {
   EXPECT_LT(r.seconds, 5.0);
 }
 
+// A client that closes its sending side with its body unfinished gets 400 saying so (as nginx
+// logs it): how many of the Content-Length bytes came, or that a chunked body was cut.
+TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n"
+       "{\"sender_id\":",
+       "after 13 of its 100 bytes (Content-Length)"},
+      {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+       "5\r\nab",
+       "in the middle of the chunked body"},
+  };
+  for (const auto& [request, how] : cases) {
+    RawSocket s(port());
+    ASSERT_TRUE(s.send(request));
+    s.shutdown_send();
+    std::string answer;
+    for (std::string part; !(part = s.receive(4096)).empty();) answer += part;
+    EXPECT_EQ(answer.rfind("HTTP/1.1 400 ", 0), 0u) << answer;
+    EXPECT_NE(
+        answer.find(std::string("{\"error\":\"the request body ended early: the client closed "
+                                "its side of the connection ") +
+                    how + "\",\"rule\":\"http\",\"field\":\"body\"}"),
+        std::string::npos)
+        << answer;
+  }
+}
+
 TEST_F(FakeServerTest, IdleKeepAliveConnectionIsClosedQuietly) {
   HttpConnection c(port());
   EXPECT_EQ(c.request("GET", "/healthcheck").status, 200);

@@ -246,6 +246,18 @@ void Session::on_read_error(beast::error_code ec) {
                           std::to_string(read_buffer_limit(server_.config())) + " bytes",
                       "http", "body", true);
   }
+  // The client closed its sending side with the body unfinished (nginx, too, logs 400 for a
+  // client that closes while its body is read): said so, not "partial message".
+  if (ec == http::error::partial_message && parser_ && parser_->is_header_done()) {
+    const auto length = parser_->content_length();
+    return send_error(
+        http::status::bad_request,
+        "the request body ended early: the client closed its side of the connection " +
+            (length ? "after " + std::to_string(parser_->get().body().size()) + " of its " +
+                          std::to_string(*length) + " bytes (Content-Length)"
+                    : std::string("in the middle of the chunked body")),
+        "http", "body", true);
+  }
   // The parser takes HTTP/1.0 and 1.1 only: another major version is 505, not malformed.
   if (ec == http::error::bad_version) {
     if (const auto version = request_line_version(unparsed); version && *version / 10 != 1) {
