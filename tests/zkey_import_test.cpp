@@ -417,6 +417,32 @@ TEST(ZkeyImport, InconsistentZkeysAreRefusedByName) {
   keys.pk.b2.points = points;
   EXPECT_EQ(refusal(keys),
             "B2: zkey: wire " + std::to_string(dropped) + " has a B point in one group only");
+  // A wire's B1 (or B2) replaced by another point of its group (the generator): the two
+  // sections no longer the same exponents, whichever wire it is.
+  for (size_t at = 0; at < f.keys.pk.b1.size(); ++at) {
+    keys = f.keys;
+    std::vector<G1Affine> b1(keys.pk.b1.points.begin(), keys.pk.b1.points.end());
+    b1[at] = G1Affine::generator();
+    keys.pk.b1.points = b1;
+    EXPECT_EQ(refusal(keys),
+              "B2: zkey: the B points in G1 and in G2 (sections B1 and B2) are not the same "
+              "exponents: the sections come from different setups or the zkey is damaged")
+        << "B1 of wire " << keys.pk.b1.wires[at];
+    keys = f.keys;
+    std::vector<G2Affine> b2(keys.pk.b2.points.begin(), keys.pk.b2.points.end());
+    b2[at] = G2Affine::generator();
+    keys.pk.b2.points = b2;
+    EXPECT_NE(refusal(keys).find("B2: zkey: the B points in G1 and in G2"), std::string::npos)
+        << "B2 of wire " << keys.pk.b2.wires[at];
+  }
+  // Two wires' B points swapped in one group only: each point still one of the key's.
+  keys = f.keys;
+  {
+    std::vector<G2Affine> b2(keys.pk.b2.points.begin(), keys.pk.b2.points.end());
+    std::swap(b2.front(), b2.back());
+    keys.pk.b2.points = b2;
+  }
+  EXPECT_NE(refusal(keys).find("not the same exponents"), std::string::npos);
   // A section of another size than its count of points says (one H point too many).
   keys = f.keys;
   std::vector<G1Affine> h(keys.pk.h.begin(), keys.pk.h.end());
@@ -505,6 +531,17 @@ std::vector<uint8_t> read_fixture(const std::string& name) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// Keys of transfer-k2 on snarkjs's domain (made once: the setup takes a while).
+const Groth16Keys& transfer_k2_keys() {
+  static const Groth16Keys keys = [] {
+    ThreadPool pool(2);
+    const uint8_t seed[] = {'z', 'k', 'e', 'y'};
+    return groth16_setup_insecure_from_seed(circuit_r1cs(*parse_circuit_id("transfer-k2")), seed,
+                                            pool, DomainSizes::kPowerOfTwo);
+  }();
+  return keys;
+}
+
 // A zkey whose points are all in their groups may still make no valid proof: H queries of
 // another setup (two points swapped) import without error, and the keys' own proof shows it
 // (check_keys_prove); `enygma import-zkey` refuses them before it writes a key file (it wrote
@@ -515,9 +552,7 @@ TEST(ZkeyImport, KeysThatMakeNoValidProofAreRefused) {
   const CircuitId id = *parse_circuit_id("transfer-k2");
   const R1cs& r1cs = circuit_r1cs(id);
   ThreadPool pool(2);
-  const uint8_t seed[] = {'z', 'k', 'e', 'y'};
-  const Groth16Keys keys =
-      groth16_setup_insecure_from_seed(r1cs, seed, pool, DomainSizes::kPowerOfTwo);
+  const Groth16Keys& keys = transfer_k2_keys();
   auto checked = [&](const Groth16Keys& k) {
     return check_keys_prove(id, serialize_proving_key(k.pk, id.key_name()),
                             serialize_verifying_key(k.vk, id.key_name()), pool);
@@ -577,6 +612,72 @@ TEST(ZkeyImport, KeysThatMakeNoValidProofAreRefused) {
                         tmp / "keys2", "--check-vk", tmp / "vk.json"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("(its vk_delta_2 differs)"), std::string::npos) << r.err;
+}
+
+// A B1 (or B2) point replaced by another point of its group at a wire that the own-proof
+// check's witness (check_keys_prove: the wallet's request from the zero seed) leaves 0: that
+// proof never touches the point, so the keys pass it, yet every proof whose witness uses the
+// wire would fail verification. The import refuses it by its B1/B2 check, before any key file is
+// written.
+TEST(ZkeyImport, BPointsOfAnotherExponentAtAWireTheOwnProofLeavesZeroAreRefused) {
+  const CircuitId id = *parse_circuit_id("transfer-k2");
+  const R1cs& r1cs = circuit_r1cs(id);
+  ThreadPool pool(2);
+  const Groth16Keys& keys = transfer_k2_keys();
+  auto request = id.family->make_request(id.k, std::array<uint8_t, 32>{}, 0);
+  ASSERT_TRUE(request.ok()) << request.error().message;
+  auto witness = id.family->witness(*request, id.k);
+  ASSERT_TRUE(witness.ok()) << witness.error().message;
+  // a wire with B points that the witness leaves 0, and one it does not
+  std::optional<size_t> zero_at, used_at;
+  for (size_t i = 0; i < keys.pk.b1.size(); ++i) {
+    auto& slot = (*witness)[keys.pk.b1.wires[i]].is_zero() ? zero_at : used_at;
+    if (!slot) slot = i;
+  }
+  ASSERT_TRUE(zero_at && used_at);
+  auto checked = [&](const Groth16Keys& k) {
+    return check_keys_prove(id, serialize_proving_key(k.pk, id.key_name()),
+                            serialize_verifying_key(k.vk, id.key_name()), pool);
+  };
+  test::TempDir tmp;
+  const std::string refused =
+      "the B points in G1 and in G2 (sections B1 and B2) are not the same exponents";
+  for (const bool in_g2 : {false, true}) {
+    Groth16Keys bad = keys;
+    if (in_g2) {  // another wire's B2: in the subgroup, of another exponent
+      std::vector<G2Affine> b2(keys.pk.b2.points.begin(), keys.pk.b2.points.end());
+      b2[*zero_at] = b2[*used_at];
+      bad.pk.b2.points = std::move(b2);
+    } else {
+      std::vector<G1Affine> b1(keys.pk.b1.points.begin(), keys.pk.b1.points.end());
+      b1[*zero_at] = G1Affine::generator();
+      bad.pk.b1.points = std::move(b1);
+    }
+    const std::string what = in_g2 ? "B2" : "B1";
+    // the own proof alone does not show it
+    const Status own = checked(bad);
+    EXPECT_TRUE(own.ok()) << what << ": " << own.error().message;
+    // the import does, naming the check
+    const auto zkey = write_test_zkey(bad, r1cs);
+    auto imported = import_zkey(zkey, r1cs, pool);
+    ASSERT_FALSE(imported.ok()) << what;
+    EXPECT_EQ(imported.error().rule, "zkey");
+    EXPECT_EQ(imported.error().field, "B2");
+    EXPECT_NE(imported.error().message.find(refused), std::string::npos)
+        << imported.error().message;
+    std::ofstream(tmp / "bad.zkey", std::ios::binary)
+        .write(reinterpret_cast<const char*>(zkey.data()), std::streamsize(zkey.size()));
+    auto r = test::run_enygma(
+        {"import-zkey", "--k", "2", "--zkey", tmp / "bad.zkey", "--out", tmp / "keys"});
+    EXPECT_EQ(r.exit_code, 1) << what << ": " << r.err;
+    EXPECT_NE(r.err.find("bad.zkey: " + refused), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(tmp / "keys/transfer-k2.pk"));
+    EXPECT_FALSE(std::filesystem::exists(tmp / "keys/transfer-k2.vk"));
+  }
+  // the consistent zkey imports, and its keys prove
+  auto imported = import_zkey(write_test_zkey(keys, r1cs), r1cs, pool);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  EXPECT_TRUE(checked(imported->keys).ok());
 }
 
 TEST(ZkeyImport, RealSnarkjsCeremonyImportsProvesAndMatchesSnarkjs) {

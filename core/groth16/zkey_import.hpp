@@ -27,9 +27,13 @@
 // refused; C is not stored in a .zkey, so a circuit differing only in C shows up as proofs that
 // fail to verify), every coordinate is reduced and every point on its curve, the verifying
 // key's G2 points are in the subgroup, beta1/beta2 and delta1/delta2 are the same exponents
-// (pairing checks), and the last contribution's delta is the key's delta.
+// (pairing checks), every wire's B1 and B2 are the same exponent (one random linear
+// combination of all of them, two MSMs and a pairing check), and the last contribution's delta
+// is the key's delta.
 // What it does NOT check: the contribution chain back to the powers of tau (each
-// contribution's proof of knowledge, the H/L/C queries against the ptau). That is
+// contribution's proof of knowledge, the A/B/H/L/C queries against the ptau, which nothing in
+// the zkey alone can vouch for: see import_zkey; B1 and B2 agree, not necessarily with the
+// circuit). That is
 // `snarkjs zkey verify circuit.r1cs pot.ptau circuit.zkey`, which the ceremony's coordinator
 // and every participant should run; see README "Interoperability".
 #pragma once
