@@ -459,6 +459,7 @@ TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
        "in the middle of the chunked body"},
   };
   for (const auto& [request, how] : cases) {
+    SCOPED_TRACE(request);
     RawSocket s(port());
     ASSERT_TRUE(s.send(request));
     s.shutdown_send();
@@ -472,6 +473,33 @@ TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
         std::string::npos)
         << answer;
   }
+  // Likewise a head cut short (logged 400, with its request line when that came whole); a request
+  // followed by an empty line and the close is answered, the empty line closed quietly.
+  for (const char* request : {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Le",
+                              "GET /healthch", "\r\nGET /healthcheck HTTP/1.1\r\n"}) {
+    SCOPED_TRACE(request);
+    RawSocket s(port());
+    ASSERT_TRUE(s.send(request));
+    s.shutdown_send();
+    std::string answer;
+    for (std::string part; !(part = s.receive(4096)).empty();) answer += part;
+    EXPECT_EQ(answer.rfind("HTTP/1.1 400 ", 0), 0u) << answer;
+    EXPECT_NE(answer.find("{\"error\":\"the request header ended early: the client closed its "
+                          "side of the connection before the empty line that ends the "
+                          "header\",\"rule\":\"http\",\"field\":\"header\"}"),
+              std::string::npos)
+        << answer;
+  }
+  ASSERT_TRUE(
+      log_shows(server_->process(),
+                {"\"method\":\"POST\",\"path\":\"/generateProofTransfer-2\",\"status\":400"}, 2s));
+  RawSocket after_request(port());
+  ASSERT_TRUE(after_request.send("GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n\r\n"));
+  after_request.shutdown_send();
+  std::string answer;
+  for (std::string part; !(part = after_request.receive(4096)).empty();) answer += part;
+  EXPECT_EQ(answer.rfind("HTTP/1.1 200 ", 0), 0u) << answer;
+  EXPECT_EQ(answer.find("HTTP/1.1 400"), std::string::npos) << answer;
 }
 
 TEST_F(FakeServerTest, IdleKeepAliveConnectionIsClosedQuietly) {

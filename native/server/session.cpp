@@ -199,9 +199,15 @@ void Session::on_read_error(beast::error_code ec) {
   const bool header = state_ == State::kHeader;
   // Until the head is whole the bytes wait in the buffer, unparsed (empty lines skipped).
   const bool got_some = (parser_ && parser_->got_some()) || (header && buffer_.size() > 0);
-  if (!timed_out_ && (ec == http::error::end_of_stream || ec == asio::error::eof ||
-                      ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
-                      ec == asio::error::broken_pipe)) {
+  const bool closed = ec == http::error::end_of_stream || ec == asio::error::eof;
+  // Part of a head, then the client closed its sending side: answered 400 below (nginx logs
+  // 400 for it too), not closed unseen. (Empty lines are consumed as they come: the bytes left
+  // are a request's, or a CR whose LF never came.)
+  const bool head_cut_short =
+      header && closed && buffered().find_first_not_of("\r\n") != std::string_view::npos;
+  if (!timed_out_ && !head_cut_short &&
+      (closed || ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
+       ec == asio::error::broken_pipe)) {
     return close();
   }
   if (!got_some) return close();
@@ -215,6 +221,12 @@ void Session::on_read_error(beast::error_code ec) {
     } else if (auto line = split_request_line(unparsed)) {
       note_request_line(line->method, line->target);
     }
+  }
+  if (head_cut_short && !timed_out_) {
+    return send_error(http::status::bad_request,
+                      "the request header ended early: the client closed its side of the "
+                      "connection before the empty line that ends the header",
+                      "http", "header", true);
   }
   if (timed_out_) {
     return send_error(http::status::request_timeout,
