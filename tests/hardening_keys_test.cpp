@@ -672,6 +672,29 @@ TEST(HardeningKeys, UncheckedLoadProvesTheSameAndNamesStaleKeysAtTheFirstProof) 
   EXPECT_EQ(r.error().rule, "key");
 }
 
+// A stale key whose circuit has another number of wires (what a changed circuit usually has):
+// named as a stale key by the first proof, as one of the same size is, not as a request whose
+// witness has the wrong size (rule "input": a refused request, exit 2 in the CLI).
+TEST(HardeningKeys, UncheckedLoadNamesAStaleKeyOfAnotherWireCount) {
+  const CircuitId id = transfer_k(2);
+  const Groth16Keys other = dev_keys(transfer_k(3), "stale wires");  // 3: more wires than 2
+  CircuitLoadOptions unchecked;
+  unchecked.check_circuit_digest = false;
+  unchecked.prepare_verifier = false;
+  auto r = CircuitProver::load(id, serialize_proving_key(other.pk, id.key_name()),
+                               serialize_verifying_key(other.vk, id.key_name()), sequential_pool(),
+                               unchecked);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_NE(other.pk.num_wires, circuit_r1cs(id).num_wires);
+  auto proof = (*r)->prove_request(test::read_vector("transfer-k2.json"), sequential_pool());
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.error().rule, "key") << proof.error().message;
+  EXPECT_EQ(proof.error().field, "proving_key");
+  EXPECT_EQ(proof.error().message,
+            "the proving key was made for another version of the transfer-k2 circuit (circuit "
+            "digest differs); regenerate it");
+}
+
 // On a pool of two threads or more, prove_request checks the rules beside the witness's
 // computation: the same proof as on one thread, and for a request that breaks a rule (the first
 // of several), has another shape or does not parse, the error family.witness gives.

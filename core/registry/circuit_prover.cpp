@@ -138,9 +138,16 @@ Result<CircuitProof> CircuitProver::prove_witness(std::vector<Fr> witness, Threa
   const AtExit wipe_at_exit{[&] { wipe(witness); }};
   if (!has_pk_) return make_error("this instance has no proving key", "key");
   if (witness.size() != pk_.num_wires) {
-    return make_error("the witness has " + std::to_string(witness.size()) + " values, the " +
-                          circuit_.str() + " circuit " + std::to_string(pk_.num_wires),
-                      "input", "witness");
+    // The witness is this build's circuit's (the family computed it): a key of another size
+    // was made for another circuit, unchecked at load (CircuitLoadOptions::check_circuit_digest
+    // off). The key is at fault, not the request.
+    if (pk_.circuit_digest != circuit_digest(circuit_)) {
+      return key_mismatch("the proving key", circuit_);
+    }
+    return make_error("the proving key has " + std::to_string(pk_.num_wires) + " wires, the " +
+                          circuit_.str() + " circuit " + std::to_string(witness.size()) +
+                          "; regenerate it",
+                      "key", kProvingKey);
   }
   auto proof = pk_.shape ? groth16_prove(pk_, *pk_.shape, witness, pool, options)
                          : groth16_prove(pk_, *r1cs_, witness, pool, options);
