@@ -22,6 +22,7 @@
 #include "core/groth16/constraint_shape.hpp"
 #include "core/groth16/key_format.hpp"
 #include "core/parallel/thread_pool.hpp"
+#include "core/registry/registry.hpp"
 #include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
@@ -238,6 +239,77 @@ TEST(Cli, InvalidRequestsExitTwoWithTheRuleAsJson) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// validate --all reports every failing rule, in order, as a JSON array on standard error (its
+// first the error validate alone reports); a request that does not parse is one error, in an
+// array too. witness --explain names the first constraint the witness violates, in the gadget
+// of the rule validate names first.
+TEST(Cli, ValidateAllListsEveryFailingRuleAndExplainNamesTheConstraint) {
+  TempDir tmp;
+  const std::string bad = vector_path("transfer-k2-bad.json");
+  auto r = run_enygma({"validate", "--k", "2", "--input", bad, "--all"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto all = nlohmann::json::parse(r.err);
+  ASSERT_TRUE(all.is_array()) << r.err;
+  std::vector<std::pair<std::string, std::string>> rules;
+  for (const auto& e : all) rules.emplace_back(e["rule"], e["field"]);
+  EXPECT_EQ(rules, (std::vector<std::pair<std::string, std::string>>{
+                       {"R2", "tx_values[0]"}, {"R9", "tx_values"}, {"R13", "tx_commits[0]"}}));
+  EXPECT_EQ(all[0]["error"], "R2: tx_values[0] is not (l - sender_tx_value) mod l");
+  r = run_enygma({"validate", "--k", "2", "--input", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(nlohmann::json::parse(r.err), all[0]);
+  write(tmp / "broken.json", "{");
+  r = run_enygma({"validate", "--k", "2", "--input", tmp / "broken.json", "--all"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "[{\"error\":\"request is not valid JSON (it ends before its JSON value does)\","
+            "\"rule\":\"input\",\"field\":\"\"}]\n");
+  r = run_enygma({"validate", "--k", "2", "--input", vector_path("transfer-k2.json"), "--all"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"valid\":true}\n");
+
+  r = run_enygma({"witness", "--k", "2", "--input", bad, "--explain"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto explained = nlohmann::json::parse(r.out);
+  EXPECT_EQ(explained["satisfied"], false) << r.out;
+  EXPECT_EQ(explained["first_violated"].get<std::string>().rfind("R2/", 0), 0u) << r.out;
+}
+
+// info --digest: the circuit's R1CS digest (what scripts/dev-keys.sh compares with the keys'),
+// for one circuit (an object) and for several (an array, in the order named).
+TEST(Cli, InfoDigestIsTheCircuitsDigest) {
+  auto hex = [](const std::array<uint8_t, 32>& d) {
+    std::string s;
+    for (uint8_t b : d) {
+      static const char digits[] = "0123456789abcdef";
+      s += digits[b >> 4];
+      s += digits[b & 15];
+    }
+    return s;
+  };
+  auto digest_of = [&](const char* id) { return hex(circuit_digest(*parse_circuit_id(id))); };
+  auto r = run_enygma({"info", "--k", "2", "--digest"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto one = nlohmann::json::parse(r.out);
+  EXPECT_EQ(one["circuit"], "transfer-k2");
+  EXPECT_EQ(one["digest"], digest_of("transfer-k2"));
+  r = run_enygma({"info", "--circuit", "deposit-k2,transfer-k3", "--digest"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto list = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(list.is_array()) << r.out;
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["circuit"], "deposit-k2");
+  EXPECT_EQ(list[0]["digest"], digest_of("deposit-k2"));
+  EXPECT_EQ(list[1]["circuit"], "transfer-k3");
+  EXPECT_EQ(list[1]["digest"], digest_of("transfer-k3"));
+  EXPECT_NE(list[0]["digest"], list[1]["digest"]);
+  r = run_enygma({"info", "--k", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("digest")) << r.out;
+}
+
 // A missing required option: a usage error (exit 64) and one line naming the required options,
 // in every command the same words: "enygma COMMAND: --a and --b are required (see --help)".
 TEST(Cli, MissingRequiredOptionsAreUsageErrorsNamingThem) {
@@ -325,6 +397,8 @@ TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
         {"make-request", "--k", "2", "--seed", std::string(64, '0') + "5"},
         {"info", "--k", "17"},
         {"info", "--circuit", "transfer-k6", "--k", "2"},
+        {"validate", "--circuit", "transfer-k6", "--k", "2", "--input", "x"},
+        {"validate", "--k", "2", "--all", "--all", "--input", "x"},
         {"setup", "--k", "2", "--out", "unused", "--insecure-seed", ""},
         {"bench", "--runs", "0"}}) {
     auto r = run_enygma(args);
@@ -340,6 +414,11 @@ TEST(Cli, UsageErrorsExitSixtyFourInEveryCommand) {
   }
   auto r = run_enygma({"prove", "--k", "2", "--k", "6", "--input", "x"});
   EXPECT_NE(r.err.find("--k is given twice"), std::string::npos) << r.err;
+  r = run_enygma({"validate", "--k", "2", "--all", "--all", "--input", "x"});
+  EXPECT_EQ(r.err, "enygma validate: --all is given twice (see --help)\n");
+  r = run_enygma({"validate", "--circuit", "transfer-k6", "--k", "2", "--input", "x"});
+  EXPECT_EQ(r.err,
+            "enygma validate: --k cannot be combined with --circuit transfer-k6 (see --help)\n");
   // An empty value is a mistake, never a default or the root folder (`--keys ""` read
   // /transfer-k2.vk).
   for (const std::vector<std::string>& args :
@@ -677,6 +756,21 @@ TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
   size_t entries = 0;
   for (const auto& e : std::filesystem::directory_iterator(tmp / "limited")) {
     EXPECT_EQ(e.path().filename(), "w.wtns");
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1u);
+  // a name too long for the temporary file's suffix (NAME_MAX 255): a short temporary name in
+  // the same folder, then the file under its own name, and nothing else left
+  std::filesystem::create_directory(tmp / "long");
+  const std::string long_name = std::string(250, 'n') + ".json";
+  r = run_enygma({"make-request", "--k", "2", "--seed", "1", "--out", tmp / ("long/" + long_name)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_enygma({"make-request", "--k", "2", "--seed", "1", "--out", tmp / "short.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::read_all(tmp / ("long/" + long_name)), test::read_all(tmp / "short.json"));
+  entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(tmp / "long")) {
+    EXPECT_EQ(e.path().filename(), long_name);
     ++entries;
   }
   EXPECT_EQ(entries, 1u);
