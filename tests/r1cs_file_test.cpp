@@ -189,6 +189,18 @@ TEST(R1csFile, DamagedOrForeignFilesAreRefused) {
     for (int i = 0; i < 4; ++i) bad.push_back(uint8_t(v >> (8 * i)));
   }
   EXPECT_NE(error(bad).find("custom gates"), std::string::npos);
+  // more sections announced than the file holds: the table ends early
+  bad = good;
+  put_u32(bad, 8, 4);
+  EXPECT_EQ(error(bad), "sections: r1cs file: truncated section table");
+  // the header section alone: the constraints are missing
+  bad = {good.begin(), good.begin() + 24 + u64_at(good, 16)};
+  put_u32(bad, 8, 1);
+  EXPECT_EQ(error(bad), "section 2: r1cs file: section 2 is missing");
+  // a constraint that announces more terms than its section holds
+  bad = good;
+  put_u32(bad, 100, 0xffffffffu);  // the first constraint's A: its term count
+  EXPECT_EQ(error(bad), "constraints: r1cs file: truncated at constraint 0 A");
   // a duplicated header
   iden3::BinWriter w("r1cs", 1, 2);
   w.begin_section(1);

@@ -9,9 +9,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/groth16/key_format.hpp"
 #include "core/groth16/proof_format.hpp"
@@ -392,6 +395,62 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
 }
 
 // Refusals of a zkey whose sections are well formed but do not fit together.
+// Sections of the wrong size or missing: each refused with the section named (the header's
+// protocol and field sizes, its length, the contributions and coefficients sections).
+TEST(ZkeyImport, SectionsOfTheWrongSizeAreRefusedByName) {
+  auto f = make_fixture(46, 2, 10, 16);
+  const auto good = write_test_zkey(f.keys, f.rc.r1cs);
+  ASSERT_TRUE(import_zkey(good, f.rc.r1cs, sequential_pool()).ok());
+  auto refusal = [&](const std::vector<uint8_t>& bytes) {
+    auto r = import_zkey(bytes, f.rc.r1cs, sequential_pool());
+    EXPECT_FALSE(r.ok());
+    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
+  };
+  // The file again, with `edit` applied to its sections (id and body, in file order).
+  using Sections = std::vector<std::pair<uint32_t, std::vector<uint8_t>>>;
+  auto rebuilt = [&](const std::function<void(Sections&)>& edit) {
+    auto file = iden3::parse_bin_file(good, "zkey", 1, "zkey", "zkey");
+    EXPECT_TRUE(file.ok());
+    Sections sections;
+    for (const auto& sec : file->sections) {
+      sections.emplace_back(sec.id, std::vector<uint8_t>(sec.body.begin(), sec.body.end()));
+    }
+    edit(sections);
+    iden3::BinWriter w("zkey", 1, uint32_t(sections.size()));
+    for (const auto& [id, body] : sections) {
+      w.begin_section(id);
+      w.out().bytes(body.data(), body.size());
+      w.end_section();
+    }
+    return w.take();
+  };
+  auto section = [](Sections& sections, uint32_t id) -> std::vector<uint8_t>& {
+    for (auto& [sid, body] : sections) {
+      if (sid == id) return body;
+    }
+    ADD_FAILURE() << "no section " << id;
+    return sections.front().second;
+  };
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 1).push_back(0); })),
+            "header: zkey: malformed protocol section");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 2)[0] = 48; })),  // n8q: BLS12-381's
+            "header: zkey: the header is not of a 32-byte-field curve (expected bn128)");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 2).resize(4 + 32 + 4 + 32 + 8); })),
+            "header: zkey: truncated header");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 2).push_back(0); })),
+            "header: zkey: the header section has the wrong length");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 2).pop_back(); })),
+            "header: zkey: the header section has the wrong length");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 10).resize(60); })),
+            "contributions: zkey: truncated contributions section");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) { section(s, 4).pop_back(); })),
+            "coefficients: zkey: the coefficients section has the wrong length");
+  EXPECT_EQ(refusal(rebuilt([&](Sections& s) {
+              s.erase(std::find_if(s.begin(), s.end(), [](auto& x) { return x.first == 3; }));
+            })),
+            "section 3: zkey: section 3 is missing");
+}
+
 TEST(ZkeyImport, InconsistentZkeysAreRefusedByName) {
   auto f = make_fixture(45, 2, 10, 16);
   auto refusal = [&](const Groth16Keys& keys, const ZkeyWriterOptions& opt = {}) {
