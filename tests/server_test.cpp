@@ -1749,6 +1749,47 @@ TEST_F(DedicatedServerTest, SigtermFinishesEveryAdmittedProofThenExitsZero) {
   EXPECT_GE(report["open_connections"].get<int>(), 1) << report.dump();
 }
 
+// The drain has its limits: past --drain-timeout, or at a second SIGTERM, the server gives up
+// on the admitted proofs, says so in its log and exits 1 (not 0: work was abandoned).
+TEST_F(DedicatedServerTest, DrainTimeoutOrASecondSignalAbandonsAdmittedWorkAndExitsOne) {
+  for (const bool second_signal : {false, true}) {
+    SCOPED_TRACE(second_signal ? "second signal" : "drain timeout");
+    // Joined on every return, after the server is gone (which ends its request).
+    std::thread client;
+    struct JoinOnExit {
+      std::thread& t;
+      ~JoinOnExit() {
+        if (t.joinable()) t.join();
+      }
+    } join_client{client};
+    Server server;
+    ASSERT_TRUE(
+        server.start({"--backend", "fake", "--k", "2", "--fake-prove-time", "20s", "--max-inflight",
+                      "1", "--drain-timeout", second_signal ? "60s" : "300ms"},
+                     dir_));
+    client =
+        std::thread([&] { http_request(server.port(), "POST", "/generateProofTransfer-2", "{}"); });
+    ASSERT_TRUE(
+        wait_for([&] { return metric(server.port(), "enygma_proofs_in_flight") == 1; }, 5s));
+    server.process().send_signal(SIGTERM);
+    if (second_signal) {
+      ASSERT_TRUE(log_shows(server.process(), {"\"event\":\"draining\""}, 5s));
+      server.process().send_signal(SIGTERM);
+    }
+    const auto began = std::chrono::steady_clock::now();
+    EXPECT_EQ(server.process().wait_exit(10s), 1);
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 10s);  // not the proof's 20 s
+    const std::string out = server.process().out();
+    EXPECT_NE(
+        out.find(second_signal
+                     ? "{\"event\":\"second_signal\",\"status\":\"admitted work abandoned\"}"
+                     : "{\"event\":\"drain_timeout\",\"status\":\"admitted work abandoned\"}"),
+        std::string::npos)
+        << out;
+    EXPECT_EQ(out.find("\"event\":\"stopped\""), std::string::npos) << out;
+  }
+}
+
 TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {
   Server server;
   ASSERT_TRUE(server.start({"--backend", "fake"}, dir_,
