@@ -1790,6 +1790,27 @@ TEST_F(DedicatedServerTest, DrainTimeoutOrASecondSignalAbandonsAdmittedWorkAndEx
   }
 }
 
+// An open-files limit that cannot hold twice --max-connections (plus 64 in reserve): the limit
+// lowered to fit, said in the log (docs/server.md), and the server serves.
+TEST_F(DedicatedServerTest, MaxConnectionsIsClampedToTheOpenFilesLimit) {
+  Child server("/bin/sh",
+               {"-c", "ulimit -n 256 && exec " + enygma_binary().string() +
+                          " serve --backend fake --port 0 --web none --max-connections 1000"},
+               {});
+  ASSERT_TRUE(log_shows(server, {"\"event\":\"listening\""}, 60s)) << server.out() << server.err();
+  const std::string out = server.out();
+  // (256 - 64) / 2 = 96
+  EXPECT_NE(out.find("{\"event\":\"max_connections_clamped\",\"requested\":1000,"
+                     "\"max_connections\":96,\"open_files_limit\":256}"),
+            std::string::npos)
+      << out;
+  const auto port = listening_port(out);
+  ASSERT_TRUE(port) << out;
+  EXPECT_EQ(http_request(*port, "GET", "/healthcheck").status, 200);
+  server.send_signal(SIGTERM);
+  EXPECT_EQ(server.wait_exit(10s), 0) << server.out();
+}
+
 TEST_F(DedicatedServerTest, ConfigurationFromEnvironment) {
   Server server;
   ASSERT_TRUE(server.start({"--backend", "fake"}, dir_,
@@ -1986,12 +2007,12 @@ TEST_F(DedicatedServerTest, EmptyLinesDoNotRestartTheHeaderTimeout) {
 TEST_F(DedicatedServerTest, AStalledStdoutHoldsNeitherAnswersNorTheDrain) {
   const std::string fifo = (dir_ / "stdout.fifo").string();
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  Child server("/bin/sh",
-               {"-c", "exec " + enygma_binary().string() +
-                          " serve --port 0 --backend fake --k 2 --io-threads 2"
-                          " --access-log-queue 64KiB > " +
-                          fifo},
-               {});
+  enygma::test::Child server("/bin/sh",
+                             {"-c", "exec " + enygma_binary().string() +
+                                        " serve --port 0 --backend fake --k 2 --io-threads 2"
+                                        " --access-log-queue 64KiB > " +
+                                        fifo},
+                             {});
   const int fd = open(fifo.c_str(), O_RDONLY);  // the shell opens it for writing
   ASSERT_GE(fd, 0);
   // Read up to the port, then never again.
