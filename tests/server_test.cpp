@@ -227,6 +227,17 @@ class RawSocket {
   int fd_;
 };
 
+// What the server answers to `request` sent on a fresh connection whose sending side is then
+// shut down (everything until it closes).
+std::string answer_to_half_closed(unsigned short port, const std::string& request) {
+  RawSocket s(port);
+  if (!s.send(request)) return "(not sent)";
+  s.shutdown_send();
+  std::string answer;
+  for (std::string part; !(part = s.receive(4096)).empty();) answer += part;
+  return answer;
+}
+
 // --- the HTTP layer, with the fake backend ---------------------------------------------------
 
 class FakeServerTest : public ::testing::Test {
@@ -460,11 +471,7 @@ TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
   };
   for (const auto& [request, how] : cases) {
     SCOPED_TRACE(request);
-    RawSocket s(port());
-    ASSERT_TRUE(s.send(request));
-    s.shutdown_send();
-    std::string answer;
-    for (std::string part; !(part = s.receive(4096)).empty();) answer += part;
+    const std::string answer = answer_to_half_closed(port(), request);
     EXPECT_EQ(answer.rfind("HTTP/1.1 400 ", 0), 0u) << answer;
     EXPECT_NE(
         answer.find(std::string("{\"error\":\"the request body ended early: the client closed "
@@ -478,11 +485,7 @@ TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
   for (const char* request : {"POST /generateProofTransfer-2 HTTP/1.1\r\nHost: x\r\nContent-Le",
                               "GET /healthch", "\r\nGET /healthcheck HTTP/1.1\r\n"}) {
     SCOPED_TRACE(request);
-    RawSocket s(port());
-    ASSERT_TRUE(s.send(request));
-    s.shutdown_send();
-    std::string answer;
-    for (std::string part; !(part = s.receive(4096)).empty();) answer += part;
+    const std::string answer = answer_to_half_closed(port(), request);
     EXPECT_EQ(answer.rfind("HTTP/1.1 400 ", 0), 0u) << answer;
     EXPECT_NE(answer.find("{\"error\":\"the request header ended early: the client closed its "
                           "side of the connection before the empty line that ends the "
@@ -493,11 +496,8 @@ TEST_F(FakeServerTest, BodyCutShortByTheClientIs400SayingSo) {
   ASSERT_TRUE(
       log_shows(server_->process(),
                 {"\"method\":\"POST\",\"path\":\"/generateProofTransfer-2\",\"status\":400"}, 2s));
-  RawSocket after_request(port());
-  ASSERT_TRUE(after_request.send("GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n\r\n"));
-  after_request.shutdown_send();
-  std::string answer;
-  for (std::string part; !(part = after_request.receive(4096)).empty();) answer += part;
+  const std::string answer =
+      answer_to_half_closed(port(), "GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n\r\n");
   EXPECT_EQ(answer.rfind("HTTP/1.1 200 ", 0), 0u) << answer;
   EXPECT_EQ(answer.find("HTTP/1.1 400"), std::string::npos) << answer;
 }

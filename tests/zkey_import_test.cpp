@@ -209,6 +209,13 @@ ZkeyFixture make_fixture(uint64_t seed, uint32_t npub, uint32_t npriv, size_t m)
   return f;
 }
 
+// "field: message" of the import's refusal of `bytes` ("" and a failure when it imports).
+std::string refusal_of(const std::vector<uint8_t>& bytes, const R1cs& r1cs) {
+  auto r = import_zkey(bytes, r1cs, sequential_pool());
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
+}
+
 TEST(ZkeyImport, OurOwnKeysRoundTripThroughTheZkeyLayout) {
   auto f = make_fixture(41, 3, 30, 60);
   ZkeyWriterOptions opt;
@@ -325,11 +332,7 @@ TEST(ZkeyImport, DamagedZkeysAreRefusedWithTheSectionNamed) {
   auto f = make_fixture(44, 2, 10, 16);
   const auto good = write_test_zkey(f.keys, f.rc.r1cs);
   ASSERT_TRUE(import_zkey(good, f.rc.r1cs, sequential_pool()).ok());
-  auto field = [&](const std::vector<uint8_t>& bytes) {
-    auto r = import_zkey(bytes, f.rc.r1cs, sequential_pool());
-    EXPECT_FALSE(r.ok());
-    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
-  };
+  auto field = [&](const std::vector<uint8_t>& bytes) { return refusal_of(bytes, f.rc.r1cs); };
   // sections start at: container 12 bytes; section 1 (12 + 4); section 2 (12 + 4 + 68 + 576 ...)
   const size_t header_body = 12 + 16 + 12;  // first byte of section 2's body
   auto bad = good;
@@ -401,11 +404,7 @@ TEST(ZkeyImport, SectionsOfTheWrongSizeAreRefusedByName) {
   auto f = make_fixture(46, 2, 10, 16);
   const auto good = write_test_zkey(f.keys, f.rc.r1cs);
   ASSERT_TRUE(import_zkey(good, f.rc.r1cs, sequential_pool()).ok());
-  auto refusal = [&](const std::vector<uint8_t>& bytes) {
-    auto r = import_zkey(bytes, f.rc.r1cs, sequential_pool());
-    EXPECT_FALSE(r.ok());
-    return r.ok() ? std::string() : r.error().field + ": " + r.error().message;
-  };
+  auto refusal = [&](const std::vector<uint8_t>& bytes) { return refusal_of(bytes, f.rc.r1cs); };
   // The file again, with `edit` applied to its sections (id and body, in file order).
   using Sections = std::vector<std::pair<uint32_t, std::vector<uint8_t>>>;
   auto rebuilt = [&](const std::function<void(Sections&)>& edit) {
