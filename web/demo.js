@@ -99,6 +99,15 @@ function errorJson(error) {
       : { error: String(error.message || error), rule: 'internal', field: '' };
 }
 
+// Errors shown in one box: the first's rule, their messages and (nonempty) fields joined.
+function joined(errors) {
+  return errors.length === 1 ? errors[0] : {
+    error: errors.map((e) => e.error).join('; '),
+    rule: errors[0].rule,
+    field: errors.map((e) => e.field).filter((f) => f !== '').join(','),
+  };
+}
+
 function showError(error) {
   const box = $('error');
   if (!error) {
@@ -235,10 +244,7 @@ function checkUrlParams() {
   } else if (!hasK() && kParam !== null) {
     refusals.push({ error: `?k=${kParam}: ${demo.family} has no k; ignored`, rule: 'url', field: 'k' });
   }
-  if (refusals.length) {
-    showError(refusals.length === 1 ? refusals[0]
-      : { error: refusals.map((r) => r.error).join('; '), rule: 'url', field: refusals.map((r) => r.field).join(',') });
-  }
+  if (refusals.length) showError(joined(refusals));
 }
 
 // ---- keys -------------------------------------------------------------------------------
@@ -795,12 +801,7 @@ async function start() {
     // box says why, and names the URL's refusals too (checkUrlParams, which shows them, is not
     // reached)
     for (const id of ['kernel', 'threads', 'version', 'keys-status']) $(id).textContent = 'unavailable';
-    const why = errorJson(e);
-    showError(urlRefusals.length === 0 ? why : {
-      error: [why.error, ...urlRefusals.map((r) => r.error)].join('; '),
-      rule: why.rule,
-      field: [why.field, ...urlRefusals.map((r) => r.field)].filter((f) => f !== '').join(','),
-    });
+    showError(joined([errorJson(e), ...urlRefusals]));
     setState('failed');
     return;
   }
