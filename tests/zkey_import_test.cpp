@@ -81,6 +81,10 @@ struct ZkeyWriterOptions {
   enum class BadCoefficient { kNone, kMatrix, kValueR, kValuePlusOne };
   BadCoefficient bad_coefficient = BadCoefficient::kNone;
   size_t bad_coefficient_index = 0;
+  // A coefficient more after every one of the circuit's (B's, at the row past the public
+  // inputs' rows), or B's last one left out: the lists agree as far as the shorter goes.
+  bool extra_last_coefficient = false;
+  bool drop_last_coefficient = false;
 };
 
 std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
@@ -127,8 +131,13 @@ std::vector<uint8_t> write_test_zkey(const Groth16Keys& keys, const R1cs& r1cs,
       coefficients.emplace_back(1, uint32_t(i), t.wire, t.coeff);
     }
   }
+  if (opt.drop_last_coefficient) coefficients.pop_back();  // B's, of the last constraint
   for (uint32_t s = 0; s <= r1cs.num_public; ++s) {
     coefficients.emplace_back(0, uint32_t(r1cs.num_constraints() + s), s, Fr::one());
+  }
+  if (opt.extra_last_coefficient) {
+    coefficients.emplace_back(1, uint32_t(r1cs.num_constraints() + r1cs.num_public + 1), 0,
+                              Fr::one());
   }
   f.begin_section(4);
   w.u32(uint32_t(coefficients.size()));
@@ -579,6 +588,30 @@ TEST(ZkeyImport, MalformedContributionRecordsAndCoefficientsAreRefusedByName) {
                               "A/B coefficients differ from this circuit's at "),
             std::string::npos)
       << refusal(opt);
+  // Every coefficient the same as far as the shorter list goes: the counts differ.
+  const std::string counts = "coefficients: zkey: the zkey was made for another circuit: it has ";
+  opt = {};
+  opt.extra_last_coefficient = true;
+  const std::string more = refusal(opt);
+  EXPECT_EQ(more.rfind(counts, 0), 0u) << more;
+  opt = {};
+  opt.drop_last_coefficient = true;
+  const std::string fewer = refusal(opt);
+  EXPECT_EQ(fewer.rfind(counts, 0), 0u) << fewer;
+  // One more and one fewer than the circuit's count.
+  auto numbers = [&](const std::string& m) {
+    unsigned got = 0, want = 0;
+    EXPECT_EQ(std::sscanf(m.c_str() + counts.size(),
+                          "%u non-zero A/B coefficients, this circuit %u", &got, &want),
+              2)
+        << m;
+    return std::pair{got, want};
+  };
+  const auto [more_got, more_want] = numbers(more);
+  const auto [fewer_got, fewer_want] = numbers(fewer);
+  EXPECT_EQ(more_got, more_want + 1);
+  EXPECT_EQ(fewer_got + 1, fewer_want);
+  EXPECT_EQ(more_want, fewer_want);
 }
 
 // ---- a real snarkjs ceremony (fixture made by tests/interop/make_fixture.sh) ----------------
