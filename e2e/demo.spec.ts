@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expect, Page, Route, test } from '@playwright/test';
+import { expect, Page, Route } from '@playwright/test';
 import { proveAndCancel } from './cancel';
+import { test } from './js_coverage';
 import { cacheCheckedBy } from './key_cache';
 
 const base = () => process.env.ENYGMA_E2E_URL!;

@@ -412,9 +412,9 @@ std::vector<std::string> unknown_enygma_variables(const char* const* env) {
       // e2e/ (Playwright): the server it starts, the browser and the benchmarks
       "ENYGMA_BIN", "ENYGMA_E2E_ALLOW_MISSING", "ENYGMA_E2E_CIRCUITS", "ENYGMA_E2E_KEYS",
       "ENYGMA_E2E_SERVER_PID", "ENYGMA_E2E_SERVER_PID_NO_ISOLATION", "ENYGMA_E2E_URL",
-      "ENYGMA_E2E_URL_NO_ISOLATION", "ENYGMA_CHROMIUM", "ENYGMA_CHROMIUM_ARGS",
-      "ENYGMA_BENCH_QUERY", "ENYGMA_BENCH_RUNS", "ENYGMA_BENCH_THREADS", "ENYGMA_BENCH_WARMUP",
-      "ENYGMA_SHARED", "ENYGMA_SNARKJS_CACHE", "ENYGMA_SNARKJS_KS",
+      "ENYGMA_E2E_URL_NO_ISOLATION", "ENYGMA_E2E_JS_COVERAGE", "ENYGMA_CHROMIUM",
+      "ENYGMA_CHROMIUM_ARGS", "ENYGMA_BENCH_QUERY", "ENYGMA_BENCH_RUNS", "ENYGMA_BENCH_THREADS",
+      "ENYGMA_BENCH_WARMUP", "ENYGMA_SHARED", "ENYGMA_SNARKJS_CACHE", "ENYGMA_SNARKJS_KS",
       // wasm/bench_prove.cjs: the module it runs
       "ENYGMA_MODULE"};
   std::set<std::string, std::less<>> known(std::begin(kOthers), std::end(kOthers));
