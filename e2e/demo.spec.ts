@@ -88,6 +88,7 @@ test('the page is cross-origin isolated and its module runs a pool of several th
   expect(response!.headers()['cross-origin-embedder-policy']).toBe('require-corp');
   await waitReady(page);
   expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(true);
+  expect(await page.evaluate(() => window.demo.enygma.crossOriginIsolated)).toBe(true); // the worker's, as told
   const { poolSize, cores } = await page.evaluate(() => ({ poolSize: window.demo.poolSize, cores: navigator.hardwareConcurrency }));
   expect(poolSize).toBeGreaterThan(1);
   expect(poolSize).toBe(Math.max(cores, 1));

@@ -12,6 +12,9 @@
 //   page asks for (which is right); warmVerifier: 0 and warmProver: 0 turn them off;
 // - twenty proofs in a row, one cancelled, leave the worker's memory as it was idle; a proof
 //   asked for while another runs waits for it and both are right;
+// - the failures a wallet meets: a manifest or key file that fails or stalls (named; the keys
+//   loaded before still prove), key bytes of another digest, terminate() during a proof, a
+//   worker script that is not served;
 // - every other circuit served (deposit, withdraw, join-split, ownership) proves in the demo
 //   page with the bytes of `enygma prove` under the same test seed, and verifies on the server.
 import { execFileSync } from 'node:child_process';
@@ -105,6 +108,7 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect(response!.headers()['cross-origin-embedder-policy']).toBeUndefined();
   await openDemo(page, `${plainBase()}/?k=2`);
   expect(await page.evaluate(() => window.crossOriginIsolated)).toBe(false);
+  expect(await page.evaluate(() => window.demo.enygma.crossOriginIsolated)).toBe(false); // the worker's, as told
   expect(await page.evaluate(() => window.demo.threaded)).toBe(false);
   expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
   await expect(page.locator('#isolation')).toContainText('without threads');
@@ -397,6 +401,145 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
   stallManifest = false;
   expect(prefetched.out).toMatch(/^error\/key\/manifest: GET \S+\/keys\/manifest\.json: nothing received for 3 s \(the server or the network stalled\)$/);
   expect(prefetched.ms).toBeLessThan(15000);
+});
+
+// A download tells of its progress (onDownload: url, loaded, total, up to the manifest's size).
+// A wallet offline, or behind a proxy that holds its requests: loadKeys rejects with rule key
+// naming the URL that failed (the manifest's, a key file's), a stalled key file after its
+// stallTimeoutMs; the keys loaded before stay loaded and prove.
+test('loadKeys: a download\'s progress events; a manifest or key file that fails or stalls rejects with rule key naming the URL; the keys loaded before still prove', async ({ page }) => {
+  let keys: 'abort' | 'stall' | null = null;
+  await page.context().route('**/keys/**', async (route) => {
+    const url = route.request().url();
+    if (url.includes('/manifest.json?offline')) return route.abort('internetdisconnected');
+    if (url.includes('/manifest.json') || keys === null) return route.continue();
+    if (keys === 'abort') return route.abort('internetdisconnected');
+    // 'stall': never answered
+  });
+  await page.goto(`${base()}/enygma/package.json`);
+  const failure = (call: string) => page.evaluate(async (call) => {
+    const e = (window as any).enygma;
+    const options = { offline: { manifestUrl: '/keys/manifest.json?offline' }, again: { noCache: true },
+      stalled: { noCache: true, stallTimeoutMs: 1000 } }[call];
+    return e.loadKeys('transfer-k2', options).then(() => 'resolved', (err: any) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
+  }, call);
+  // the first load downloads (a fresh context's cache is empty), telling of its progress
+  const first = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    (window as any).enygma = e;
+    const events: any[] = [];
+    const { source } = await e.loadKeys('transfer-k2', { onDownload: ({ url, loaded, total }: any) => events.push({ url, loaded, total }) });
+    const manifest = await (await fetch('/keys/manifest.json')).json();
+    const entry = manifest.circuits.find((c: any) => c.id === 'transfer-k2');
+    const pk = { url: new URL(entry.proving_key.url, location.origin + '/keys/manifest.json').href, total: entry.proving_key.bytes };
+    return { source, events, pk };
+  });
+  expect(first.source).toBe('network');
+  const pkEvents = first.events.filter((e) => e.url === first.pk.url);
+  expect(pkEvents.length).toBeGreaterThan(0);
+  expect(pkEvents.every((e, i) => e.total === first.pk.total && e.loaded <= e.total && (i === 0 || e.loaded >= pkEvents[i - 1].loaded))).toBe(true);
+  expect(pkEvents[pkEvents.length - 1].loaded).toBe(first.pk.total);
+  const manifest = `${base()}/keys/manifest.json?offline`;
+  expect(await failure('offline')).toBe(`error/key/manifest: GET ${manifest} failed: Failed to fetch ` +
+    "(offline, or refused by CORS or the page's Content-Security-Policy connect-src)");
+  keys = 'abort';
+  expect(await failure('again')).toMatch(/^error\/key\/(\S+): GET \1 failed: Failed to fetch \(offline, /);
+  keys = 'stall';
+  expect(await failure('stalled')).toMatch(/^error\/key\/(\S+): GET \1: nothing received for 1 s \(the server or the network stalled\)$/);
+  keys = null;
+  const after = await page.evaluate(async () => {
+    const e = (window as any).enygma;
+    const request = await e.makeRequest('transfer-k2');
+    const { response } = await e.prove('transfer-k2', request);
+    return (await e.verify('transfer-k2', response)).valid;
+  });
+  expect(after).toBe(true);
+});
+
+// A wallet that ships its keys: loadKeyBytes with the manifest's digests loads them in the
+// threaded module and proves; bytes of another digest are refused (status error, rule key, field
+// pk or vk, both digests named) and the keys loaded before stay.
+test('loadKeyBytes in the page: key files with their digests prove; other bytes are refused naming pk or vk, the keys before stay', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ warmVerifier: 0, warmProver: 0 });
+    const manifestUrl = new URL('/keys/manifest.json', location.href);
+    const manifest = await (await fetch(manifestUrl)).json();
+    const entry = manifest.circuits.find((c: any) => c.id === 'transfer-k2');
+    const bytes = async (key: any) => new Uint8Array(await (await fetch(new URL(key.url, manifestUrl))).arrayBuffer());
+    const pk = await bytes(entry.proving_key), vk = await bytes(entry.verifying_key);
+    const digests = { pkBlake2b: entry.proving_key.blake2b, vkBlake2b: entry.verifying_key.blake2b };
+    const out: any = { isolated: e.crossOriginIsolated, threaded: e.threaded };
+    out.loaded = await e.loadKeyBytes('transfer-k2', pk, vk, digests);
+    const why = (err: any) => `${err.status}/${err.rule}/${err.field}: ${err.message}`;
+    const flipped = vk.slice();
+    flipped[flipped.length - 1] ^= 1;
+    out.badVk = await e.loadKeyBytes('transfer-k2', pk, flipped, digests).then(() => 'resolved', why);
+    out.wrongPk = await e.loadKeyBytes('transfer-k2', vk, vk, digests).then(() => 'resolved', why);
+    out.digests = digests;
+    const request = await e.makeRequest('transfer-k2');
+    const { response } = await e.prove('transfer-k2', request);
+    out.valid = (await e.verify('transfer-k2', response)).valid;
+    e.terminate();
+    return out;
+  });
+  expect(r.isolated).toBe(true);
+  expect(r.threaded).toBe(true);
+  expect(r.loaded).toMatchObject({ circuit: 'transfer-k2', canProve: true });
+  expect(r.badVk).toMatch(new RegExp(`^error/key/vk: the vk bytes have BLAKE2b-256 [0-9a-f]{64}, not ${r.digests.vkBlake2b}$`));
+  expect(r.wrongPk).toMatch(new RegExp(`^error/key/pk: the pk bytes have BLAKE2b-256 [0-9a-f]{64}, not ${r.digests.pkBlake2b}$`));
+  expect(r.valid).toBe(true);
+});
+
+// terminate() while a proof runs in the threaded module (a wallet whose user closed the
+// dialog): the proof and the calls queued behind it reject at once as terminated, every later
+// call too, and the worker with its module's threads ends.
+test('terminate() during a proof rejects it and the calls queued behind, and every later call; the workers end', async ({ page }) => {
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    await e.loadKeys('transfer-k6');
+    const request = await e.makeRequest('transfer-k6');
+    const why = (err: any) => `${err.name} ${err.status}/${err.rule}/${err.field}: ${err.message}`;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => { started = resolve; });
+    const proof = e.prove('transfer-k6', request, { onStage: () => started() });
+    const behind = [e.verify('transfer-k6', '{}'), e.prove('transfer-k6', request), e.memory()];
+    await running;
+    e.terminate();
+    const t0 = performance.now();
+    const answers = await Promise.all([proof, ...behind].map((p) => p.then(() => 'resolved', why)));
+    return { answers, ms: performance.now() - t0, later: await e.makeRequest('transfer-k2').then(() => 'resolved', why),
+      cancel: proof.cancel() };
+  });
+  const terminated = 'EnygmaError cancelled/cancelled/: the prover was terminated (Enygma#terminate)';
+  expect(r.answers).toEqual([terminated, terminated, terminated, terminated]);
+  expect(r.ms).toBeLessThan(1000);
+  expect(r.later).toBe(terminated);
+  expect(r.cancel).toBe(false);
+  await expect.poll(() => page.workers().length, { timeout: 10_000 }).toBe(0);
+});
+
+// A worker script the browser does not load (a 404: a package whose files were not all
+// deployed): its error event has no message; create rejects at once, naming the URL, and
+// leaves no worker behind.
+test('a worker script that is not served rejects create naming its URL (status error, rule internal)', async ({ page }) => {
+  const version = fs.readFileSync(path.join(webDir(), 'enygma', 'index.mjs'), 'utf8').match(/PACKAGE_VERSION = '(\w+)'/)![1];
+  await page.goto(`${base()}/enygma/package.json`);
+  const r = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const t0 = performance.now();
+    const out = await Enygma.create({ workerUrl: '/enygma/not-deployed.js', warmVerifier: 0, warmProver: 0 })
+      .then(() => 'resolved', (err: any) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
+    return { out, ms: performance.now() - t0 };
+  });
+  expect(r.out).toBe(`error/internal/: worker failed: its script ${base()}/enygma/not-deployed.js?v=${version} did not load ` +
+    "or run (refused by the page's Content-Security-Policy (worker-src, script-src), an HTTP error, or not served as JavaScript)");
+  expect(r.ms).toBeLessThan(10000); // not the 30 s of the start's stall timeout
+  await expect.poll(() => page.workers().length, { timeout: 10_000 }).toBe(0);
 });
 
 test('the package imports in a fresh page and proves, with progress, and verifies', async ({ page, request }) => {
