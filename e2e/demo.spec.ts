@@ -520,6 +520,25 @@ test('an example that does not load, or a server route that does not answer, is 
   expect(errors).toEqual([]);
 });
 
+// A server that is full answers 503 (rule overload, docs/server.md): the proof's and the
+// verification's lines say what the server answered, the error box shows the server's error as
+// it came; the page is ready again and the next answer shows.
+test('a server answer other than 200 (503 overload) is shown with the server\'s error; the page stays usable', async ({ page }) => {
+  await openDemo(page, 2);
+  await clickAndExpect(page, 'server-prove'); // a response to verify
+  const overload = { error: 'the server is at its limit of queued proofs; try again', rule: 'overload', field: '' };
+  for (const [button, routeName] of [['server-prove', 'generateProofTransfer-2'], ['verify-server', 'verifyProofTransfer-2']]) {
+    await page.context().route(`**/${routeName}`, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(overload) }));
+    await clickAndExpect(page, button, 'error');
+    await expect(page.locator(`#${button}-result`)).toHaveText('server answered 503');
+    expect(JSON.parse(await page.locator('#error').innerText())).toEqual(overload);
+    expect(await page.evaluate(() => window.demo.state)).toBe('ready');
+    await page.context().unroute(`**/${routeName}`);
+    await clickAndExpect(page, button);
+    await expect(page.locator('#error')).toBeHidden();
+  }
+});
+
 test('a key load that fails after the user moved on to another circuit shows nothing: the new circuit loads; a failed load is retried by its button', async ({ page }) => {
   await openDemo(page, 2);
   let failed = 0;
