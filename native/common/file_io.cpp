@@ -73,7 +73,13 @@ Result<FileHead> read_file_head(const std::string& path, size_t n) {
     ssize_t got = read(fd, head.bytes.data() + done, head.bytes.size() - done);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
-      Error e = io_error("cannot read", path);
+      // (an end before the size fstat gave sets no errno: a file that shrank while read, or a
+      // file of /sys, whose size says 4096 whatever it holds)
+      Error e = got < 0 ? io_error("cannot read", path)
+                        : make_error("cannot read " + path + ": it ends at byte " +
+                                         std::to_string(done) + ", before the " +
+                                         std::to_string(file->size) + " bytes its size says",
+                                     "io", path);
       close(fd);
       return e;
     }
@@ -240,7 +246,14 @@ Result<PendingOutput> check_output(const OutputFile& file) {
     return out;
   }
   out.target = path;
-  if (struct stat st; stat(path.c_str(), &st) == 0) {
+  struct stat st;
+  const bool exists = stat(path.c_str(), &st) == 0;
+  if (!exists && errno == ELOOP) {
+    // links that lead back to themselves name no file (a shell's `>` refuses them too): refused,
+    // not replaced by the output
+    return io_error("cannot write", path);
+  }
+  if (exists) {
     if (S_ISDIR(st.st_mode)) return make_error(path + " is a folder", "io", path);
     for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
       if (same_file(st, fd)) {
@@ -443,8 +456,13 @@ Status check_output_place(const std::string& path) {
   auto out = check_output(file);
   if (!out) return out.error();
   if (out->stream) return ok_status();
-  const std::filesystem::path folder =
-      std::filesystem::absolute(out->target).parent_path();  // (absolute: "a.json" is in ".")
+  // (absolute: "a.json" is in "."; which fails where the working folder was removed)
+  std::error_code ec;
+  const std::filesystem::path folder = std::filesystem::absolute(out->target, ec).parent_path();
+  if (ec) {
+    errno = ec.value();
+    return io_error("cannot write", path);
+  }
   if (struct stat st; stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     return make_error("cannot write " + path + ": " + folder.string() + " is not a folder", "io",
                       path);
@@ -487,8 +505,8 @@ bool same_output_place(const std::string& a, const std::string& b) {
   // leads, where the output will be written)
   std::error_code ea, eb;
   const auto place = [](const std::string& path, std::error_code& ec) {
-    return std::filesystem::weakly_canonical(std::filesystem::absolute(dangling_link_target(path)),
-                                             ec);
+    const auto absolute = std::filesystem::absolute(dangling_link_target(path), ec);
+    return ec ? absolute : std::filesystem::weakly_canonical(absolute, ec);
   };
   const auto ca = place(a, ea), cb = place(b, eb);
   return !ea && !eb && ca == cb;

@@ -73,7 +73,8 @@ struct OutputFile {
 Status write_output_files(std::span<const OutputFile> files);
 // An output file (--out): written whole to a temporary file beside it, synced, then renamed
 // over it, so that no reader ever sees half of it; through a symbolic link the file it names is
-// replaced (or created, for a link to a file not there yet); a pipe or a device (/dev/null, a
+// replaced (or created, for a link to a file not there yet; links that loop are refused, not
+// replaced); a pipe or a device (/dev/null, a
 // named pipe) is written to as it is; "-" is standard output, and so is a path to the file
 // standard output (or error) is sent to (/dev/stdout with `> file`). The temporary file has a
 // random name and is made new (never an existing file or a link) with its mode; a signal that
