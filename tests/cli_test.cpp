@@ -6,10 +6,14 @@
 
 #if !defined(__EMSCRIPTEN__)
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -1325,6 +1329,339 @@ TEST(Cli, WalletRefusalsNameTheOptionGiven) {
       EXPECT_EQ(r.err.find(internal), std::string::npos) << internal << ": " << r.err;
     }
   }
+}
+
+// The wait status of a shell script (run by /bin/sh, the way a user sets limits on a command)
+// and its captured output.
+struct ShellRun {
+  RunResult result;
+  int status = 0;
+};
+ShellRun run_shell(const std::string& script) {
+  test::Child child("/bin/sh", {"-c", script}, {});
+  ShellRun run;
+  run.result = child.wait(std::chrono::seconds(60));
+  run.status = child.wait_status();
+  return run;
+}
+
+// The names in a folder, sorted.
+std::vector<std::string> folder_names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// An input that cannot be read is named with what failed, exit 1: a request, a proof or a
+// --check-vk file whose read fails (/proc/self/mem: EIO at address 0), standard input that is a
+// folder, a key whose file ends before the size it gives (a file of /sys: 4096 bytes whatever it
+// holds), said as such, not with a stale errno ("Success").
+TEST(Cli, InputsThatCannotBeReadAreNamed) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  const std::string mem = "/proc/self/mem";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"validate", "--k", "2", "--input", mem},
+        {"witness", "--k", "2", "--input", mem, "--out", tmp / "w.wtns"},
+        {"prove", "--k", "2", "--keys", keys_dir, "--input", mem, "--out", tmp / "p.json"},
+        {"verify", "--k", "2", "--keys", keys_dir, "--proof", mem},
+        {"export-proof", "--proof", mem, "--out-proof", tmp / "a.json", "--out-public",
+         tmp / "b.json"},
+        {"import-zkey", "--k", "2", "--zkey", tmp / "any.zkey", "--out", tmp / "keys", "--check-vk",
+         mem}}) {
+    auto r = run_enygma(args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err,
+              "{\"error\":\"cannot read /proc/self/mem: Input/output error\",\"rule\":"
+              "\"io\",\"field\":\"/proc/self/mem\"}\n")
+        << args[0];
+  }
+  EXPECT_TRUE(folder_names(tmp.path().string()).empty());
+
+  auto r = run_enygma({"validate", "--k", "2", "--input", "-"}, std::chrono::seconds(60),
+                      tmp.path().string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err,
+            "{\"error\":\"cannot read standard input: Is a directory\",\"rule\":\"io\","
+            "\"field\":\"standard input\"}\n");
+
+  const std::string sys_file = "/sys/devices/system/cpu/online";
+  struct stat st;
+  const std::string held = test::read_all(sys_file);
+  if (stat(sys_file.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      size_t(st.st_size) <= held.size()) {
+    GTEST_SKIP() << sys_file << " is no file of /sys that holds less than its size";
+  }
+  r = run_enygma({"export-solidity", "--vk", sys_file, "--out", tmp / "v.sol"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(
+      r.err.find("cannot read " + sys_file + ": it ends at byte " + std::to_string(held.size()) +
+                 ", before the " + std::to_string(st.st_size) + " bytes its size says"),
+      std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "v.sol"));
+}
+
+// A proving key that cannot be mapped (here larger than the address space the process may use:
+// a sparse 16 GiB file whose header gives that size, under a 4 GiB limit) is named with the
+// reason, exit 1, and no proof file is written.
+TEST(Cli, AProvingKeyThatCannotBeMappedIsNamed) {
+  if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "the sanitizers reserve more than the limit";
+  TempDir tmp;
+  const std::string dir = tmp / "keys";
+  std::filesystem::create_directory(dir);
+  std::filesystem::copy_file(keys() / "transfer-k2.vk", dir + "/transfer-k2.vk");
+  const std::string pk = dir + "/transfer-k2.pk";
+  std::string header = test::read_all(keys() / "transfer-k2.pk").substr(0, kKeyHeaderSize);
+  const uint64_t size = uint64_t(16) << 30;
+  const uint64_t body = size - kKeyHeaderSize;
+  for (int i = 0; i < 8; ++i) header[96 + i] = char(body >> (8 * i));  // body_length, LE
+  write(pk, header);
+  ASSERT_EQ(truncate(pk.c_str(), off_t(size)), 0) << strerror(errno);
+  const auto r = run_shell("ulimit -v 4194304; exec " + test::enygma_binary().string() +
+                           " prove --k 2 --threads 1 --keys " + dir + " --input " +
+                           vector_path("transfer-k2.json") + " --out " + (tmp / "p.json"));
+  EXPECT_EQ(r.result.exit_code, 1) << r.result.err;
+  EXPECT_NE(r.result.err.find("\"error\":\"cannot map " + pk + ": Cannot allocate memory"),
+            std::string::npos)
+      << r.result.err;
+  EXPECT_NE(r.result.err.find("\"field\":\"" + pk + "\""), std::string::npos) << r.result.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "p.json"));
+}
+
+// An output to a device or stream that refuses it is exit 1 naming it: standard output on a full
+// device, a full device by name, a socket (which cannot be opened).
+TEST(Cli, OutputsThatADeviceRefusesAreErrors) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  const std::string enygma = test::enygma_binary().string();
+  for (const std::string& command :
+       {"export-vk --k 2 --keys " + keys_dir, std::string("export-r1cs --k 2")}) {
+    auto r = run_shell(enygma + " " + command + " --out - > /dev/full");
+    EXPECT_EQ(r.result.exit_code, 1) << command << ": " << r.result.err;
+    EXPECT_NE(r.result.err.find("{\"error\":\"cannot write standard output: No space left on "
+                                "device\",\"rule\":\"io\",\"field\":\"standard output\"}"),
+              std::string::npos)
+        << r.result.err;
+    r = run_shell(enygma + " " + command + " --out /dev/full");
+    EXPECT_EQ(r.result.exit_code, 1) << command << ": " << r.result.err;
+    EXPECT_NE(r.result.err.find("{\"error\":\"cannot write /dev/full: No space left on device\","
+                                "\"rule\":\"io\",\"field\":\"/dev/full\"}"),
+              std::string::npos)
+        << r.result.err;
+  }
+  struct stat st;
+  ASSERT_EQ(stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  // a socket's name: open() refuses it (ENXIO)
+  const std::string sock = tmp / "out.sock";
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(sock.size(), sizeof addr.sun_path);
+  memcpy(addr.sun_path, sock.c_str(), sock.size() + 1);
+  ASSERT_EQ(bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+  auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", sock});
+  close(fd);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("\"error\":\"cannot open " + sock + ": No such device or address\""),
+            std::string::npos)
+      << r.err;
+  ASSERT_EQ(lstat(sock.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+}
+
+// A file-size limit reached while the temporary files are written: with SIGXFSZ at its default
+// the program dies of it and its handler removes every temporary file; with SIGXFSZ ignored the
+// write fails (EFBIG), exit 1 naming the output. Either way the files already there keep their
+// contents, and nothing else is left: here export-proof's pair, its proof.json whole in its
+// temporary file before public.json's write fails (the limit, 2 blocks: 1 KiB for sh's 512-byte
+// blocks, 2 KiB for 1024-byte ones, lies between the two files' sizes).
+TEST(Cli, AFileSizeLimitKeepsThePreviousFiles) {
+  TempDir tmp;
+  auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
+                       vector_path("transfer-k2.json"), "--out", tmp / "resp.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto response = nlohmann::json::parse(test::read_all(tmp / "resp.json"));
+  const auto signals = response["public_signal"];
+  for (int i = 0; i < 3; ++i) {
+    for (const auto& v : signals) response["public_signal"].push_back(v);
+  }
+  write(tmp / "long.json", response.dump());
+  const std::string dir = tmp / "out";
+  std::filesystem::create_directory(dir);
+  const std::string proof = dir + "/proof.json", pub = dir + "/public.json";
+  const std::string export_proof = "exec " + test::enygma_binary().string() +
+                                   " export-proof --proof " + (tmp / "long.json") +
+                                   " --out-proof " + proof + " --out-public " + pub;
+  // the sizes the limit lies between
+  r = run_enygma({"export-proof", "--proof", tmp / "long.json", "--out-proof", tmp / "p.json",
+                  "--out-public", tmp / "q.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_LT(test::read_all(tmp / "p.json").size(), 1024u);
+  ASSERT_GT(test::read_all(tmp / "q.json").size(), 2048u);
+  write(proof, "old proof");
+  write(pub, "old public");
+  const std::vector<std::string> before = {"proof.json", "public.json"};
+
+  auto killed = run_shell("ulimit -f 2; " + export_proof);
+  EXPECT_TRUE(WIFSIGNALED(killed.status) && WTERMSIG(killed.status) == SIGXFSZ)
+      << killed.status << ": " << killed.result.err;
+  EXPECT_EQ(folder_names(dir), before);
+  EXPECT_EQ(test::read_all(proof), "old proof");
+  EXPECT_EQ(test::read_all(pub), "old public");
+
+  auto refused = run_shell("trap '' XFSZ; ulimit -f 2; " + export_proof);
+  EXPECT_EQ(refused.result.exit_code, 1) << refused.result.err;
+  EXPECT_EQ(refused.result.err, "{\"error\":\"cannot write " + pub +
+                                    ": File too large\",\"rule\":\"io\",\"field\":\"" + pub +
+                                    "\"}\n");
+  EXPECT_EQ(folder_names(dir), before);
+  EXPECT_EQ(test::read_all(proof), "old proof");
+  EXPECT_EQ(test::read_all(pub), "old public");
+}
+
+// Output folders that cannot be used or made are named with the reason, before any work: a path
+// through links that loop, a name too long, a folder under a file.
+TEST(Cli, OutputFoldersThatCannotBeMadeAreNamed) {
+  TempDir tmp;
+  const std::string loop = tmp / "loop";
+  ASSERT_EQ(symlink("loop", loop.c_str()), 0);
+  const std::string zkey =
+      std::string(ENYGMA_SOURCE_DIR) + "/tests/interop/fixtures/circuit_final.zkey";
+  const std::string too_long = tmp / std::string(300, 'x');
+  for (const auto& [dir, says] : std::vector<std::pair<std::string, std::string>>{
+           {loop + "/keys", "Too many levels of symbolic links"},
+           {too_long, "File name too long"}}) {
+    auto r = run_enygma({"import-zkey", "--k", "2", "--zkey", zkey, "--out", dir});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("\"error\":\"cannot use as a folder " + dir + ": " + says + "\""),
+              std::string::npos)
+        << r.err;
+  }
+  // setup makes its folder (mkdir -p): one under a file, or links that loop, cannot be
+  write(tmp / "file", "x");
+  for (const auto& [dir, says] : std::vector<std::pair<std::string, std::string>>{
+           {tmp / "file/sub", "Not a directory"}, {loop, "Too many levels of symbolic links"}}) {
+    auto r =
+        run_enygma({"setup", "--circuit", "ownership-721", "--out", dir, "--insecure-seed", "x"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.err, "{\"error\":\"cannot create folder " + dir + ": " + says +
+                         "\",\"rule\":\"io\",\"field\":\"" + dir + "\"}\n");
+  }
+  EXPECT_EQ(folder_names(tmp.path().string()), (std::vector<std::string>{"file", "loop"}));
+  EXPECT_EQ(test::read_all(tmp / "file"), "x");
+}
+
+// An output through a chain of links creates the file the last one names, the links kept; links
+// that loop name no file: refused, the link kept, not replaced by the output (as a shell's `>`
+// refuses them), also where two outputs are compared first (export-proof) or the output is
+// checked before the work (prove).
+TEST(Cli, OutputLinkChainsAndLoops) {
+  TempDir tmp;
+  const std::string keys_dir = keys().path().string();
+  ASSERT_EQ(symlink("c1", (tmp / "c0").c_str()), 0);
+  ASSERT_EQ(symlink("c2", (tmp / "c1").c_str()), 0);
+  auto r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", tmp / "c0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(test::read_all(tmp / "c2").find("vk_alpha_1"), std::string::npos);
+  struct stat st;
+  for (const char* link : {"c0", "c1"}) {
+    ASSERT_EQ(lstat((tmp / link).c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << link;
+  }
+
+  ASSERT_EQ(symlink("a", (tmp / "b").c_str()), 0);
+  ASSERT_EQ(symlink("b", (tmp / "a").c_str()), 0);
+  ASSERT_EQ(symlink("self", (tmp / "self").c_str()), 0);
+  for (const std::string& out : {tmp / "a", tmp / "self"}) {
+    const std::string refused = "{\"error\":\"cannot write " + out +
+                                ": Too many levels of symbolic links\",\"rule\":\"io\","
+                                "\"field\":\"" +
+                                out + "\"}\n";
+    r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", out});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.err.substr(r.err.find('{')), refused);
+    r = run_enygma({"export-proof", "--proof", vector_path("transfer-k2.json"), "--out-proof", out,
+                    "--out-public", tmp / "public.json"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.err, refused);
+    r = run_enygma({"prove", "--k", "2", "--keys", keys_dir, "--input",
+                    vector_path("transfer-k2-bad.json"), "--out", out});
+    EXPECT_EQ(r.exit_code, 1) << r.err;  // (the request, bad, is not read: exit 2 if it were)
+    EXPECT_EQ(r.err, refused);
+  }
+  for (const char* link : {"a", "b", "self"}) {
+    ASSERT_EQ(lstat((tmp / link).c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode)) << link;
+  }
+  EXPECT_EQ(folder_names(tmp.path().string()),
+            (std::vector<std::string>{"a", "b", "c0", "c1", "c2", "self"}));
+}
+
+// A relative output where the working folder was removed is an error naming the output, not
+// taken for the system refusing a thread.
+TEST(Cli, ARemovedWorkingFolderIsAnOutputError) {
+  TempDir tmp;
+  const std::string gone = tmp / "gone";
+  std::filesystem::create_directory(gone);
+  const std::string enygma = test::enygma_binary().string();
+  for (const auto& [command, out] : std::vector<std::pair<std::string, std::string>>{
+           {" export-proof --proof " + vector_path("transfer-k2.json") +
+                " --out-proof a.json --out-public b.json",
+            "a.json"},
+           {" prove --k 2 --keys " + keys().path().string() + " --input " +
+                vector_path("transfer-k2-bad.json") + " --out p.json",
+            "p.json"}}) {
+    std::filesystem::create_directories(gone);
+    const auto r = run_shell("cd " + gone + " && rmdir " + gone + " && exec " + enygma + command);
+    EXPECT_EQ(r.result.exit_code, 1) << r.result.err;
+    EXPECT_EQ(r.result.err, "{\"error\":\"cannot write " + out +
+                                ": No such file or directory\",\"rule\":\"io\",\"field\":\"" + out +
+                                "\"}\n");
+  }
+}
+
+// Memory the system refuses is an error that says so, exit 1, not an abort. The address-space
+// limit is raised step by step from the least at which the program starts (`enygma version`
+// runs; below it the C library or the kernel's exec fails, even by a signal) until an
+// allocation of the proof's command is refused (about 10 MiB here: where depends on the build
+// and the C library, so no fixed limit is assumed); no step may end the program by a signal,
+// and the proof (which needs more) must not be reached first.
+TEST(Cli, OutOfMemoryIsAnErrorNotAnAbort) {
+  if (ENYGMA_UNDER_SANITIZER) GTEST_SKIP() << "the sanitizers reserve more than the limit";
+  TempDir tmp;
+  const std::string enygma = test::enygma_binary().string();
+  const auto limited = [](int kib, const std::string& command) {
+    return run_shell("ulimit -v " + std::to_string(kib) + "; exec " + command);
+  };
+  int start_kib = 4096;
+  while (start_kib <= 256 * 1024 && limited(start_kib, enygma + " version").result.exit_code != 0) {
+    start_kib += 256;
+  }
+  ASSERT_LE(start_kib, 256 * 1024) << "enygma version does not start under 256 MiB";
+  const std::string prove = enygma + " prove --k 2 --keys " + keys().path().string() +
+                            " --threads 1 --input " + vector_path("transfer-k2.json") + " --out " +
+                            (tmp / "p.json");
+  bool refused = false;
+  for (int kib = start_kib; kib <= 256 * 1024 && !refused; kib += 256) {
+    const auto r = limited(kib, prove);
+    ASSERT_FALSE(WIFSIGNALED(r.status))
+        << kib << " KiB: signal " << WTERMSIG(r.status) << ": " << r.result.err;
+    ASSERT_NE(r.result.exit_code, 0) << kib << " KiB: proved without running out of memory";
+    refused = r.result.err.find("out of memory") != std::string::npos;
+    if (refused) {
+      EXPECT_EQ(r.result.exit_code, 1) << r.result.err;
+      EXPECT_EQ(r.result.err, "enygma prove: out of memory\n") << kib << " KiB";
+      EXPECT_TRUE(r.result.out.empty()) << r.result.out;
+    }
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_TRUE(folder_names(tmp.path().string()).empty());
 }
 
 }  // namespace
