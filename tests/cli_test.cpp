@@ -1585,7 +1585,7 @@ TEST(Cli, OutputLinkChainsAndLoops) {
                                 out + "\"}\n";
     r = run_enygma({"export-vk", "--k", "2", "--keys", keys_dir, "--out", out});
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    EXPECT_EQ(r.err.substr(r.err.find('{')), refused);
+    EXPECT_TRUE(r.err.ends_with(refused)) << r.err;  // (after the insecure key's warning)
     r = run_enygma({"export-proof", "--proof", vector_path("transfer-k2.json"), "--out-proof", out,
                     "--out-public", tmp / "public.json"});
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -1653,7 +1653,8 @@ TEST(Cli, OutOfMemoryIsAnErrorNotAnAbort) {
     ASSERT_FALSE(WIFSIGNALED(r.status))
         << kib << " KiB: signal " << WTERMSIG(r.status) << ": " << r.result.err;
     ASSERT_NE(r.result.exit_code, 0) << kib << " KiB: proved without running out of memory";
-    refused = r.result.err.find("out of memory") != std::string::npos;
+    // (a refused map of the key is a JSON error; the handlers' messages are plain text)
+    refused = r.result.err.rfind("enygma prove: ", 0) == 0;
     if (refused) {
       EXPECT_EQ(r.result.exit_code, 1) << r.result.err;
       EXPECT_EQ(r.result.err, "enygma prove: out of memory\n") << kib << " KiB";
