@@ -158,7 +158,7 @@ export declare class Enygma {
    * page). `prefetchKeys`: circuits whose manifest entry and cached keys are read while the
    * module starts (the first `loadKeys` of each with that manifest takes them; an id the
    * module does not know rejects `create`, field `prefetchKeys`).
-   * `warmVerifier` (default 40, 0 for none): once the first keys are loaded and the worker has
+   * `warmVerifier` (default 150, 0 for none): once the first keys are loaded and the worker has
    * been idle for half a second, it verifies a proof that does not verify this many times while
    * it has nothing else to do, so that the engine has optimized the verifier's code before the
    * first real verification. `warmProver` (default 2, 0 for none; module with threads only):

@@ -568,7 +568,8 @@ async function keysFromCache(circuit, manifestUrlText, noCache, stallMs) {
 }
 // ---- the verifier's warm-up: the engine first runs the module's code unoptimized and
 // optimizes each function once it has run enough (dynamic tiering), so in Chromium 156 the first
-// ~35 verifications of a page take 2-20 ms each instead of ~1.5 ms (docs/performance.md). Once
+// ~35 verifications of a page take 2-20 ms each, and those up to ~70 about 2.2 ms, instead of
+// ~1.2 ms (docs/performance.md): create's default target is 150. Once
 // the first keys are loaded, the worker verifies a proof that does not verify
 // (eny_verifier_warmup_response: the real path up to the failing pairing check) `target` times,
 // one verification per task and only while no operation is queued or running: an operation
