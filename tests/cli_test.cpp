@@ -71,6 +71,30 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+// The wait status of a shell script (run by /bin/sh, the way a user sets limits on a command)
+// and its captured output.
+struct ShellRun {
+  RunResult result;
+  int status = 0;
+};
+ShellRun run_shell(const std::string& script) {
+  test::Child child("/bin/sh", {"-c", script}, {});
+  ShellRun run;
+  run.result = child.wait(std::chrono::seconds(60));
+  run.status = child.wait_status();
+  return run;
+}
+
+// The names in a folder, sorted.
+std::vector<std::string> folder_names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 TEST(Cli, ProvesAndVerifiesTheReferenceRequest) {
   TempDir tmp;
   auto r = run_enygma({"prove", "--k", "2", "--keys", keys().path().string(), "--input",
@@ -694,8 +718,7 @@ TEST(Cli, OutputsGoWhereTheirPathLeads) {
     EXPECT_NE(r.err.find("--out needs a value, got an empty one"), std::string::npos) << r.err;
   }
 
-  test::Child full("/bin/sh", {"-c", test::enygma_binary().string() + " version > /dev/full"}, {});
-  const auto lost = full.wait();
+  const auto lost = run_shell(test::enygma_binary().string() + " version > /dev/full").result;
   EXPECT_EQ(lost.exit_code, 1) << lost.err;
   EXPECT_NE(lost.err.find("cannot write standard output"), std::string::npos) << lost.err;
 }
@@ -706,10 +729,7 @@ TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
   TempDir tmp;
   const std::string keys_dir = keys().path().string();
   const std::string enygma = test::enygma_binary().string();
-  auto shell = [](const std::string& script) {
-    test::Child child("/bin/sh", {"-c", script}, {});
-    return child.wait();
-  };
+  auto shell = [](const std::string& script) { return run_shell(script).result; };
   // --out /dev/stdout with standard output sent to a file: written where the shell sends it
   // (appended after the line before it), not a new file in its place
   const std::string log = tmp / "log.txt";
@@ -744,25 +764,19 @@ TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
   r = shell("ulimit -f 8; exec " + enygma + " witness --k 2 --input " +
             vector_path("transfer-k2.json") + " --out " + (tmp / "limited/w.wtns"));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_TRUE(std::filesystem::is_empty(tmp / "limited"))
-      << std::filesystem::directory_iterator(tmp / "limited")->path();
+  EXPECT_EQ(folder_names(tmp / "limited"), std::vector<std::string>{});
   // ... and a signal the caller ignores (`nohup` ignores SIGHUP) stays ignored: the write fails
   // (EFBIG), is reported, and its temporary file removed
   r = shell("trap '' XFSZ; ulimit -f 8; exec " + enygma + " witness --k 2 --input " +
             vector_path("transfer-k2.json") + " --out " + (tmp / "limited/w.wtns"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
-  EXPECT_TRUE(std::filesystem::is_empty(tmp / "limited"));
+  EXPECT_EQ(folder_names(tmp / "limited"), std::vector<std::string>{});
   // and a write that succeeds leaves nothing but its file
   r = run_enygma({"witness", "--k", "2", "--input", vector_path("transfer-k2.json"), "--out",
                   tmp / "limited/w.wtns"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  size_t entries = 0;
-  for (const auto& e : std::filesystem::directory_iterator(tmp / "limited")) {
-    EXPECT_EQ(e.path().filename(), "w.wtns");
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(folder_names(tmp / "limited"), std::vector<std::string>{"w.wtns"});
   // a name too long for the temporary file's suffix (NAME_MAX 255): a short temporary name in
   // the same folder, then the file under its own name, and nothing else left
   std::filesystem::create_directory(tmp / "long");
@@ -772,12 +786,7 @@ TEST(Cli, OutputsKeepTheirPlaceAndLeaveNoTemporaryFile) {
   r = run_enygma({"make-request", "--k", "2", "--seed", "1", "--out", tmp / "short.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(test::read_all(tmp / ("long/" + long_name)), test::read_all(tmp / "short.json"));
-  entries = 0;
-  for (const auto& e : std::filesystem::directory_iterator(tmp / "long")) {
-    EXPECT_EQ(e.path().filename(), long_name);
-    ++entries;
-  }
-  EXPECT_EQ(entries, 1u);
+  EXPECT_EQ(folder_names(tmp / "long"), std::vector<std::string>{long_name});
   // setup's folder a file: refused before the keys are made
   write(tmp / "file", "x");
   r = run_enygma({"setup", "--k", "2", "--out", tmp / "file"});
@@ -805,11 +814,9 @@ TEST(Cli, ThreadsTheSystemRefusesAreAnErrorNotAnAbort) {
                     "--prover-threads 64"),
         std::string("serve --backend fake --port 0 --circuits transfer-k2 --max-inflight 1 "
                     "--io-threads 256 --prover-threads 1")}) {
-    test::Child child("/bin/sh",
-                      {"-c", "ulimit -s 8192; ulimit -v 1000000; exec " +
-                                 test::enygma_binary().string() + " " + args},
-                      {});
-    const auto r = child.wait(std::chrono::seconds(60));
+    const auto r = run_shell("ulimit -s 8192; ulimit -v 1000000; exec " +
+                             test::enygma_binary().string() + " " + args)
+                       .result;
     EXPECT_EQ(r.exit_code, 1) << args << ": " << r.err;
     EXPECT_NE(r.err.find("the system refused a thread"), std::string::npos) << r.err;
   }
@@ -1329,30 +1336,6 @@ TEST(Cli, WalletRefusalsNameTheOptionGiven) {
       EXPECT_EQ(r.err.find(internal), std::string::npos) << internal << ": " << r.err;
     }
   }
-}
-
-// The wait status of a shell script (run by /bin/sh, the way a user sets limits on a command)
-// and its captured output.
-struct ShellRun {
-  RunResult result;
-  int status = 0;
-};
-ShellRun run_shell(const std::string& script) {
-  test::Child child("/bin/sh", {"-c", script}, {});
-  ShellRun run;
-  run.result = child.wait(std::chrono::seconds(60));
-  run.status = child.wait_status();
-  return run;
-}
-
-// The names in a folder, sorted.
-std::vector<std::string> folder_names(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    names.push_back(e.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 // An input that cannot be read is named with what failed, exit 1: a request, a proof or a
