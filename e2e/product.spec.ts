@@ -407,6 +407,35 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
 // A wallet offline, or behind a proxy that holds its requests: loadKeys rejects with rule key
 // naming the URL that failed (the manifest's, a key file's), a stalled key file after its
 // stallTimeoutMs; the keys loaded before stay loaded and prove.
+// A cached load reads the key cache while the manifest is asked for (the manifest's digests then
+// tell whether the entry is current): with the manifest held back 1 s, the cache's read (its own
+// time, from the start) lies within the manifest's wait, not after it.
+test('a cached loadKeys reads the key cache while the manifest is on its way', async ({ page }) => {
+  let holdManifest = false;
+  await page.context().route('**/keys/manifest.json', async (route) => {
+    if (holdManifest) await new Promise((resolve) => setTimeout(resolve, 1000));
+    return route.continue();
+  });
+  await page.goto(`${base()}/enygma/package.json`);
+  const load = () => page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0 });
+    const keys = await e.loadKeys('transfer-k6');
+    e.terminate();
+    return { source: keys.source, ms: keys.ms };
+  });
+  expect((await load()).source).toBe('network'); // (a fresh context: the first load fills the cache)
+  holdManifest = true;
+  const { source, ms } = await load();
+  expect(source).toBe('cache');
+  expect(ms.manifest).toBeGreaterThan(900);
+  // read one after the other, manifest + cacheRead would be the time until the keys were in
+  // hand (total - decode); read together, they overlap by the read's time
+  const overlap = ms.manifest + ms.cacheRead - (ms.total - ms.decode);
+  expect(ms.cacheRead, JSON.stringify(ms)).toBeGreaterThan(2);
+  expect(overlap, JSON.stringify(ms)).toBeGreaterThan(ms.cacheRead / 2);
+});
+
 test('loadKeys: a download\'s progress events; a manifest or key file that fails or stalls rejects with rule key naming the URL; the keys loaded before still prove', async ({ page }) => {
   let keys: 'abort' | 'stall' | null = null;
   await page.context().route('**/keys/**', async (route) => {
