@@ -184,6 +184,8 @@ test('the threaded module without the lane kernel (relaxedSimd: false) proves th
   await openDemo(page, 2, '&relaxed-simd=0');
   expect(await page.evaluate(() => window.demo.enygma.module)).toBe('enygma_module');
   expect(await page.evaluate(() => window.demo.enygma.threaded)).toBe(true);
+  // (the page compiled the module the worker picked, and handed it over)
+  expect(await page.evaluate(() => window.demo.enygma.compiledByPage)).toBe(true);
   await expect(page.locator('#kernel')).toContainText('enygma_module,');
   await page.fill('#test-seed', seed);
   expect(await proveInPage(page)).toBe('ok');

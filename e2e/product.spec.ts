@@ -113,6 +113,8 @@ test('without cross-origin isolation the page runs the module without threads: s
   expect(await page.evaluate(() => window.demo.poolSize)).toBe(1);
   await expect(page.locator('#isolation')).toContainText('without threads');
   await expect(page.locator('#kernel')).toHaveText('enygma_module_st, lane kernel: none');
+  // the page compiled that module too (a WebAssembly.Module is posted without shared memory)
+  expect(await page.evaluate(() => window.demo.enygma.compiledByPage)).toBe(true);
   // No prover warm-up without threads: a warm-up proof could not give way to the page.
   expect(await page.evaluate(async () => (await window.demo.enygma.proverWarmup()).state)).toBe('off');
   expect(await page.evaluate(() => window.demo.enygma.proverWarmupRunning)).toBe(false);
@@ -343,13 +345,15 @@ test('create options and key manifests are checked, naming the field', async ({ 
 // again, a create in the same page starts and runs.
 test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the file, also where the .wasm comes without its type; the next start runs', async ({ page }) => {
   let stall: RegExp | null = null;
-  // With `octetStream`, the .wasm comes without the application/wasm type (the worker compiles it
-  // from its bytes, fetched again), and its second request stalls when `stall` names it.
+  // With `octetStream`, the .wasm comes without the application/wasm type: the page's compile
+  // (Enygma's #compileModule) refuses it, the worker compiles it itself, from its bytes fetched
+  // again; that third request stalls when `stall` names it.
   let octetStream = false, wasmRequests = 0;
   await page.context().route('**/enygma/**', async (route) => {
     const isWasm = /\/enygma_module\w*\.wasm/.test(route.request().url());
+    if (isWasm) ++wasmRequests;
     if (octetStream && isWasm) {
-      if (++wasmRequests > 1 && stall) return; // never answered
+      if (wasmRequests > 2 && stall) return; // never answered
       const response = await route.fetch();
       return route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
     }
@@ -362,7 +366,7 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
     return Enygma.create({ stallTimeoutMs: ms, warmVerifier: 0, warmProver: 0 }).then(async (e) => {
       const valid = (await e.validate('transfer-k2', await e.makeRequest('transfer-k2'))).valid;
       e.terminate();
-      return `started, ${e.module}, valid ${valid}`;
+      return `started, ${e.module}, valid ${valid}, compiled by the ${e.compiledByPage ? 'page' : 'worker'}`;
     }, (err) => `${err.status}/${err.rule}/${err.field}: ${err.message}`);
   }, stallTimeoutMs);
   stall = /\/enygma_module\w*\.wasm/;
@@ -372,15 +376,19 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
   stall = /\/enygma_worker\.js/;
   expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the worker's script \S+\/enygma\/enygma_worker\.js/);
   stall = null;
-  expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true$/);
+  wasmRequests = 0;
+  // the page compiles the module; the worker asks for no .wasm of its own
+  expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true, compiled by the page$/);
+  expect(wasmRequests).toBe(1);
   octetStream = true;
   stall = /\/enygma_module\w*\.wasm/;
+  wasmRequests = 0;
   expect(await start(4000)).toMatch(/^error\/internal\/: the prover did not start: nothing new for 4 s while waiting for the answer to GET \S+\/enygma\/enygma_module\w*\.wasm\S* again \(to compile it from its bytes\) \(the server or the network stalled\)$/);
-  expect(wasmRequests).toBe(2);
+  expect(wasmRequests).toBe(3);
   stall = null;
   wasmRequests = 0;
-  expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true$/);
-  expect(wasmRequests).toBe(2);
+  expect(await start(30000)).toMatch(/^started, enygma_module\w*, valid true, compiled by the worker$/);
+  expect(wasmRequests).toBe(3);
   // The keys a start prefetches: a stalled manifest fails the loadKeys that takes the prefetch
   // after create's stallTimeoutMs, as the start would (it waited the default 30 s).
   let stallManifest = true;
@@ -803,9 +811,10 @@ test('the package and the demo ask for their files by version; a cached page loa
     const e = await Enygma.create({ workerUrl: '/enygma/enygma_worker.js?v=another', warmVerifier: 0, warmProver: 0 });
     const keys = await e.loadKeys('transfer-k2', { manifestUrl: '/keys/manifest.json' });
     e.terminate();
-    return { source: keys.source, circuitChecked: keys.circuitChecked };
+    return { source: keys.source, circuitChecked: keys.circuitChecked, compiledByPage: e.compiledByPage };
   });
-  expect(loaded).toEqual({ source: 'cache', circuitChecked: true });
+  // (that worker hashes the .wasm's bytes it compiles: the page does not compile it)
+  expect(loaded).toEqual({ source: 'cache', circuitChecked: true, compiledByPage: false });
   expect(await checkedBy()).toMatch(/^[0-9a-f]{64}$/);
 });
 

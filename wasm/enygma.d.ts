@@ -195,6 +195,11 @@ export declare class Enygma {
   readonly laneKernel: string;
   readonly crossOriginIsolated: boolean;
   readonly initMs: number;
+  /** Whether the module was compiled by this page (on its thread, while the worker started) and
+   * handed to the worker, or by the worker: where the page's compile failed (the .wasm served
+   * without the application/wasm type, an engine without relaxed SIMD) or for a worker of
+   * another version than this index.mjs's. */
+  readonly compiledByPage: boolean;
 
   circuits(): Promise<CircuitFamily[]>;
   /** One circuit's sizes, counted on its constraint system: the first call for a circuit builds it

@@ -249,6 +249,8 @@ export class Enygma {
   #terminated = false; // terminate() was called: every call rejects
   #broken = null; // the error of a restart whose new worker did not start: every later call rejects with it
   #stallMs; // create's stallTimeoutMs
+  #compiled = null; // {name, promise} of the WebAssembly module this page compiled (#compileModule)
+  #compileAbort = null; // aborts its download (terminate)
 
   constructor(workerUrl, threads, manifestUrl, warm, stallMs) {
     this.#workerUrl = workerUrl;
@@ -272,6 +274,7 @@ export class Enygma {
       throw new EnygmaError('error', { error: `the worker ${this.#workerUrl.href} could not be made: ${e.message}${tt}`, rule: 'internal', field: 'workerUrl' });
     }
     this.#worker = worker;
+    const compiled = this.#compileModule();
     worker.onmessage = (event) => this.#receive(event.data);
     // An error event without a message: the script did not load (a Content-Security-Policy
     // that does not allow it, an HTTP error, a type other than JavaScript) or did not run.
@@ -285,10 +288,23 @@ export class Enygma {
       // After its start, an error the worker did not catch (a thread of its module crashed).
       if (!this.#replaceFailedWorker(error)) this.#rejectPending(error);
     };
-    const info = await this.#sendInit({
+    const init = this.#sendInit({
       threads: this.#threads, prefetchKeys, prefetchManifestUrl: this.#manifestUrl, warmVerifier: this.#warm.verifier,
-      warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION, stallTimeoutMs: this.#stallMs
+      warmProver: this.#warm.prover, packageVersion: PACKAGE_VERSION, stallTimeoutMs: this.#stallMs,
+      pageModule: compiled ? compiled.name : null
     });
+    if (compiled) {
+      // (sent apart from the operations: the worker's init waits for it)
+      compiled.promise.then((module) => module, () => null).then((module) => {
+        if (this.#worker !== worker) return;
+        try {
+          worker.postMessage({ op: 'module', name: compiled.name, module });
+        } catch { // (a module that cannot be posted): the worker compiles its own
+          worker.postMessage({ op: 'module', name: compiled.name, module: null });
+        }
+      });
+    }
+    const info = await init;
     this.#info = info;
     this.#cancelView = info.memory ? new Uint8Array(info.memory) : null;
     this.#opSeq = info.opSeq && this.#cancelView ? new Int32Array(info.opSeq) : null;
@@ -328,6 +344,9 @@ export class Enygma {
   }
   get initMs() {
     return this.#info.initMs;
+  }
+  get compiledByPage() {
+    return this.#info.compiledByPage;
   }
 
   // [{name, summary, min_k, max_k, default_min_k, default_max_k, prove_route, verify_route}]
@@ -562,8 +581,41 @@ export class Enygma {
   }
   // Ends the worker. The calls still waiting reject, and so does every later call, with status
   // and rule 'cancelled'.
+  // The WebAssembly module the worker will run, compiled on this thread while the worker
+  // starts: reading the engine's compiled-code cache for it takes ~80 ms of the thread that
+  // compiles, and the worker's thread is the start's critical path (its engine, its scripts,
+  // then the module) while the page's is idle. The worker instantiates the module it is sent,
+  // and compiles its own when this one fails (no application/wasm type: it then compiles from
+  // the bytes; an engine without relaxed SIMD: it picks the module without). Only for the files
+  // of this index.mjs's version (an unversioned worker hashes its .wasm's bytes itself). A
+  // restart takes the same module. {name: the .wasm's file name, promise} or null.
+  #compileModule() {
+    const version = this.#workerUrl.searchParams.get('v');
+    if (!PACKAGE_VERSION || version !== PACKAGE_VERSION || typeof WebAssembly.compileStreaming !== 'function') return null;
+    if (this.#compiled) return this.#compiled;
+    // the module enygma_worker.js picks (MODULE_SCRIPT), where the engine has relaxed SIMD
+    const threaded = globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+    const name = !threaded ? 'enygma_module_st.wasm'
+      : this.#workerUrl.searchParams.get('relaxed-simd') === '0' ? 'enygma_module.wasm' : 'enygma_module_relaxed.wasm';
+    const url = new URL(name, this.#workerUrl);
+    url.search = '';
+    url.searchParams.set('v', version);
+    this.#compileAbort = new AbortController();
+    const promise = fetch(url, { credentials: 'same-origin', signal: this.#compileAbort.signal }).then((response) => {
+      const type = response.headers.get('Content-Type') || '';
+      if (!response.ok || !/^application\/wasm\b/i.test(type)) throw new Error(`GET ${url.href}: not a module`);
+      return WebAssembly.compileStreaming(response);
+    });
+    promise.catch(() => {
+      if (this.#compiled?.promise === promise) this.#compiled = null; // the next start tries again
+    });
+    this.#compiled = { name, promise };
+    return this.#compiled;
+  }
+
   terminate() {
     this.#terminated = true;
+    this.#compileAbort?.abort();
     this.#worker?.terminate(); // null when create's Worker could not be made
     this.#rejectPending(terminatedError());
     this.#runningProof = null;

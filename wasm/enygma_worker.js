@@ -354,6 +354,7 @@ async function download(id, url, expect, stallMs) {
 // module compared its keys with the circuit (moduleDigest): the build's version where this
 // worker runs the files of the index.mjs that started it (their version covers the .wasm's
 // bytes: wasm/stamp_versions.cmake), else the SHA-256 of the .wasm, hashed as it streams in --
+var compiledByPage = false; // the module came compiled from the page (instantiateModule)
 var moduleDigest = null; // null where there is neither (no crypto.subtle: insecure contexts)
 
 // What the module's start waits for, told to the page (init's 'starting' events): the page
@@ -385,10 +386,22 @@ function watchBody(response, onBytes) {
 
 // buildVersion: the version index.mjs was stamped with, or '' (a source checkout, another
 // worker URL). id: init's, for its 'starting' events.
-function instantiateModule(imports, buildVersion, id) {
-  var url = packageUrl(MODULE_SCRIPT.replace(/\.js$/, '.wasm'));
+function instantiateModule(imports, buildVersion, id, pageModuleName) {
+  var wasmName = MODULE_SCRIPT.replace(/\.js$/, '.wasm');
+  var url = packageUrl(wasmName);
   var versioned = !!buildVersion && buildVersion === PACKAGE_VERSION;
   startingStep(id, 'the answer to GET ' + url);
+  // The page compiles this module (Enygma's #compileModule, the same file): instantiated here as
+  // it comes; where the page's compile failed, this worker's own below.
+  if (versioned && pageModuleName === wasmName) {
+    return pageModule.then(function (module) {
+      if (!module) return instantiateModule(imports, buildVersion, id, null);
+      compiledByPage = true;
+      return WebAssembly.instantiate(module, imports).then(function (instance) {
+        return [{ instance: instance, module: module }, 'build ' + buildVersion + ' ' + MODULE_SCRIPT];
+      });
+    });
+  }
   return fetch(url, { credentials: 'same-origin' }).then(function (response) {
     if (!response.ok) throw new Error('GET ' + url + ': HTTP ' + response.status);
     var compiled = false; // then the start waits for the next step, not for these bytes
@@ -801,7 +814,8 @@ var ops = {
       failed = reject;
     });
     options.instantiateWasm = function (imports, receiveInstance) {
-      instantiateModule(imports, typeof args.packageVersion === 'string' ? args.packageVersion : '', id).then(function (r) {
+      instantiateModule(imports, typeof args.packageVersion === 'string' ? args.packageVersion : '', id,
+        args.pageModule).then(function (r) {
         moduleDigest = r[1];
         // With threads, the module then waits for its pool's Web Workers to load its script.
         startingStep(id, THREADED ? 'the ' + options.enygmaWorkers + ' Web Workers of the pool to load ' +
@@ -843,7 +857,8 @@ var ops = {
         // proof yields to it.
         opSeq: opSeq ? opSeq.buffer : null,
         warmupYieldFlag: abi.warmupYieldFlagAddress(),
-        initMs: now() - t0
+        initMs: now() - t0,
+        compiledByPage: compiledByPage
       };
     });
   },
@@ -1123,7 +1138,18 @@ function run(message) {
 // them of the new worker: STATE_QUESTIONS in enygma.js).
 var READ_ONLY_OPS = { verifierWarmup: true, proverWarmup: true, memory: true };
 
+// The module the page compiled for this worker (init's args.pageModule names it): its message
+// comes apart from the operations (init waits for it); null where the page's compile failed.
+var pageModuleArrived;
+var pageModule = new Promise(function (resolve) {
+  pageModuleArrived = resolve;
+});
+
 self.onmessage = function (event) {
+  if (event.data && event.data.op === 'module' && !('id' in event.data)) {
+    pageModuleArrived(event.data.module instanceof WebAssembly.Module ? event.data.module : null);
+    return;
+  }
   var counted = !READ_ONLY_OPS[event.data && event.data.op];
   if (counted) opsInFlight += 1;
   if (counted && event.data.op !== 'init') opsReceived += 1; // as the page counts them in opSeq[0]
