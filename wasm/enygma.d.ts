@@ -162,7 +162,7 @@ export declare class Enygma {
    * `warmVerifier` (default 150, 0 for none): once the first keys are loaded and the worker has
    * been idle for half a second, it verifies a proof that does not verify this many times while
    * it has nothing else to do, so that the engine has optimized the verifier's code before the
-   * first real verification. `warmProver` (default 2, 0 for none; module with threads only):
+   * first real verification. `warmProver` (default 6, 0 for none; module with threads only):
    * after that, each time the worker has been idle for half a second, it proves a fresh random
    * request of the first circuit whose proving key was loaded (not a verifying key alone), until
    * it has made this many proofs, so

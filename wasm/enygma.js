@@ -200,7 +200,7 @@ export class Enygma {
   // it waited for (default 30 s, as loadKeys').
   static async create(options) {
     const { threads, workerUrl, relaxedSimd = true, keyStore = 'auto', manifestUrl, prefetchKeys = [],
-      warmVerifier = 150, warmProver = 2, stallTimeoutMs = DEFAULT_STALL_MS } = optionsOf(options);
+      warmVerifier = 150, warmProver = 6, stallTimeoutMs = DEFAULT_STALL_MS } = optionsOf(options);
     const url = urlOf(workerUrl == null || workerUrl === '' ? new URL('./enygma_worker.js', import.meta.url) : workerUrl,
       'workerUrl');
     if (PACKAGE_VERSION && !url.searchParams.has('v')) url.searchParams.set('v', PACKAGE_VERSION);

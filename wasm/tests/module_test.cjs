@@ -1016,7 +1016,7 @@ test('page API: an option given as null is its default, as one left out', async 
   try {
     const other = await Enygma.create({ threads: 1, workerUrl: null, relaxedSimd: null, keyStore: null, manifestUrl: null,
       prefetchKeys: null, warmVerifier: null, warmProver: null, stallTimeoutMs: null });
-    assert.deepEqual([initArgs.warmVerifier, initArgs.warmProver, initArgs.prefetchKeys], [150, 2, []], JSON.stringify(initArgs));
+    assert.deepEqual([initArgs.warmVerifier, initArgs.warmProver, initArgs.prefetchKeys], [150, 6, []], JSON.stringify(initArgs));
     other.terminate();
   } finally {
     NodeWorker.prototype.postMessage = post;
