@@ -616,6 +616,7 @@ export class Enygma {
   terminate() {
     this.#terminated = true;
     this.#compileAbort?.abort();
+    this.#compiled = null; // (the compiled module's code is not held for a restart that cannot come)
     this.#worker?.terminate(); // null when create's Worker could not be made
     this.#rejectPending(terminatedError());
     this.#runningProof = null;
