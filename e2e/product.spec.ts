@@ -761,6 +761,33 @@ test('a wallet page elsewhere imports the package by a relative URL and proves u
 // index.html names its stylesheet, demo.js and index.mjs so too. A second load of the demo takes
 // them all from the browser's cache without a request (transferSize 0; a revalidation would
 // transfer its headers).
+// The first Web Worker of the module's pool is made as the worker's script starts, not by the
+// module once its script has loaded (a Worker's start takes ~50-100 ms here): with the module's
+// script held back 1.5 s, the pool's script is asked for before that script comes (the worker's
+// resource entries; Playwright sees no request of a worker's own Workers).
+test('the pool\'s first Web Worker starts before the module\'s script has loaded', async ({ page }) => {
+  await page.context().route(/\/enygma\/enygma_module_relaxed\.js/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return route.continue();
+  });
+  await page.goto(`${base()}/enygma/package.json`);
+  const started = await page.evaluate(async () => {
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ threads: 2, warmVerifier: 0, warmProver: 0 });
+    (window as any).enygma = e;
+    return { module: e.module, poolSize: e.poolSize };
+  });
+  expect(started).toEqual({ module: 'enygma_module_relaxed', poolSize: 2 });
+  const worker = page.workers().find((w) => w.url().includes('enygma_worker.js'))!;
+  const asked = await worker.evaluate(() => Object.fromEntries(performance.getEntriesByType('resource')
+    .map((e) => [new URL(e.name).pathname.split('/').pop(), e.startTime])));
+  await page.evaluate(() => (window as any).enygma.terminate());
+  const moduleScript = asked['enygma_module_relaxed.js'];
+  const poolScript = asked['enygma_module_relaxed.worker.js'];
+  expect(moduleScript !== undefined && poolScript !== undefined, JSON.stringify(asked)).toBe(true);
+  expect(poolScript, 'the pool\'s script asked for while the module\'s was held back').toBeLessThan(moduleScript + 1000);
+});
+
 test('the package and the demo ask for their files by version; a cached page load makes no request for them', async ({ page, request }) => {
   const index = await (await request.get(`${base()}/enygma/index.mjs`)).text();
   const version = index.match(/const PACKAGE_VERSION = '([0-9a-f]{16})';/)?.[1];

@@ -80,6 +80,42 @@ function packageUrl(name) {
   return url.href;
 }
 
+// The first Web Worker of the module's thread pool, made as this script starts: a Worker's
+// start (its engine, its script) takes ~50-100 ms here, and the module, made later by init,
+// would make it only then and wait for it after its own instantiation. Init hands it to the
+// module (every pool has one at least) in place of the one it would make; unused, it ends.
+var earlyPoolWorker = null;
+if (THREADED) {
+  try {
+    var poolScript = packageUrl(MODULE_SCRIPT.replace(/\.js$/, '.worker.js'));
+    earlyPoolWorker = { url: poolScript, worker: new Worker(poolScript) };
+  } catch (e) { // (a Content-Security-Policy that refuses it): the module makes its own, and says why
+    earlyPoolWorker = null;
+  }
+}
+
+// create(options) with earlyPoolWorker given to the module's first `new Worker` of its URL.
+function createWithEarlyWorker(create, options) {
+  var early = earlyPoolWorker;
+  earlyPoolWorker = null;
+  if (!early) return create(options);
+  var MadeWorker = self.Worker;
+  self.Worker = function (url, workerOptions) {
+    if (early && String(url) === early.url) {
+      var w = early.worker;
+      early = null;
+      return w;
+    }
+    return new MadeWorker(url, workerOptions);
+  };
+  try {
+    return create(options); // (the module makes its pool's Workers before it returns)
+  } finally {
+    self.Worker = MadeWorker;
+    if (early) early.worker.terminate(); // not the module's URL: not used
+  }
+}
+
 function now() {
   return performance.now();
 }
@@ -827,7 +863,7 @@ var ops = {
       return {}; // exports come later, through receiveInstance
     };
     var create = THREADED ? createEnygmaModule : createEnygmaModuleSingle;
-    return Promise.race([create(options), instantiateFailed]).then(function (M) {
+    return Promise.race([createWithEarlyWorker(create, options), instantiateFailed]).then(function (M) {
       abi = EnygmaAbi.bindAbi(M);
       if (abi.init(threads) !== 0) {
         throw new Failure('error', { error: 'eny_init(' + threads + ') failed', rule: 'internal', field: '' });
