@@ -79,8 +79,9 @@ export interface KeysLoaded {
    * SHA-256). */
   circuitChecked: boolean;
   bytes?: number;
-  /** manifest, cacheRead (the key cache's read, which runs beside the manifest's) or download,
-   * decode (the module's part), total. */
+  /** manifest, cacheRead (the key cache's entry and file found, beside the manifest's) and read
+   * (the cached key streamed into the module's memory), or download; decode (the module's part),
+   * total. */
   ms: Record<string, number>;
   /** The decode's steps in the module: verifying_key, r1cs (when circuitChecked), proving_key,
    * verifier. */

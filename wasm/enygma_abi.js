@@ -32,6 +32,12 @@
     return null;
   }
 
+  // Bytes in the module's memory (allocBytes): ptr 0 once the module took them or they were freed.
+  function HeapRoom(ptr, length) {
+    this.ptr = ptr;
+    this.length = length;
+  }
+
   function bindAbi(M) {
     var memory = M.enygmaMemory();
     var encoder = new TextEncoder();
@@ -214,16 +220,40 @@
       // The proving key's bytes go to the module (ENY_ADOPT_PROVING_KEY): a raw key is read where
       // they are copied in, not copied a second time. pkBytes null: no proving key (verify only);
       // no bytes: an empty key file, which the module refuses.
+      // pkBytes: bytes, null (no proving key), or allocBytes' room, which the module takes.
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(vkBytes, function (vk, vkLen) {
-            if (pkBytes != null) pkBytes = byteView(pkBytes);
-            var pk = pkBytes == null ? 0 : copyIn(pkBytes);
+            var pk = 0, pkLen = 0;
+            if (pkBytes instanceof HeapRoom) {
+              if (!pkBytes.ptr) throw new Error('enygma: these bytes were handed over before');
+              pk = pkBytes.ptr;
+              pkLen = pkBytes.length;
+              pkBytes.ptr = 0;
+            } else if (pkBytes != null) {
+              pkBytes = byteView(pkBytes);
+              pk = copyIn(pkBytes);
+              pkLen = pkBytes.length;
+            }
             clearOut();
             var all = (flags >>> 0) | (pk ? ADOPT_PROVING_KEY : 0);
-            return outcome(M._eny_load_keys(c, pk, pk ? pkBytes.length : 0, vk, vkLen, all, outBuffer));
+            return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, all, outBuffer));
           });
         });
+      },
+      // Room for bytes in the module's memory, written by the caller (heapBytes: a view of it,
+      // made per use) before loadKeys takes it; freeBytes gives back room not taken.
+      allocBytes: function (length) {
+        return new HeapRoom(allocate(length), length);
+      },
+      heapBytes: function (room) {
+        if (!room.ptr) throw new Error('enygma: these bytes were handed over before');
+        return new Uint8Array(memory.buffer, room.ptr, room.length);
+      },
+      freeBytes: function (room) {
+        if (!room.ptr) return;
+        M._free(room.ptr);
+        room.ptr = 0;
       },
       unloadKeys: function (circuit) {
         return withCircuit(circuit, function (c) {

@@ -269,8 +269,9 @@ async function keyDir() {
   }
 }
 
-// The entry's raw proving key as an ArrayBuffer, or null (missing, another size, unreadable).
-async function readRawPk(entry) {
+// The entry's raw proving key as a Blob (a File of the origin private file system, or the Blob
+// in IndexedDB), unread, or null (missing, another size, unreadable).
+async function rawPkBlob(entry) {
   try {
     var blob = entry.rawPk;
     if (entry.rawPkFile) {
@@ -279,8 +280,33 @@ async function readRawPk(entry) {
       blob = await (await dir.getFileHandle(entry.rawPkFile)).getFile();
     }
     if (!(blob instanceof Blob) || blob.size !== entry.rawPkBytes) return null;
-    return await blob.arrayBuffer();
+    return blob;
   } catch (e) {
+    return null;
+  }
+}
+
+// A cached raw proving key read into the module's memory as it streams from its file (chunks
+// copied where the module will keep them): reading it into an ArrayBuffer first and copying that
+// wrote 10 MB of fresh pages twice (~45 ms each on this VM), both on this worker's thread. The
+// room comes from abi.allocBytes, which loadKeys then hands to the module; null where the read
+// fails (the room freed: a download follows).
+async function streamRawPk(blob) {
+  var room = abi.allocBytes(blob.size);
+  try {
+    var reader = blob.stream().getReader();
+    var at = 0;
+    for (;;) {
+      var chunk = await reader.read();
+      if (chunk.done) break;
+      if (at + chunk.value.length > room.length) throw new Error('the file grew');
+      abi.heapBytes(room).set(chunk.value, at); // (a view per chunk: the memory may grow meanwhile)
+      at += chunk.value.length;
+    }
+    if (at !== room.length) throw new Error('the file shrank');
+    return room;
+  } catch (e) {
+    abi.freeBytes(room);
     return null;
   }
 }
@@ -578,7 +604,7 @@ async function keysFromCache(circuit, manifestUrlText, noCache, stallMs) {
     var cached = noCache ? null : await dbRequest(db, 'readonly', function (store) {
       return store.get(circuit);
     });
-    var rawPk = cached ? await readRawPk(cached) : null;
+    var rawPk = cached ? await rawPkBlob(cached) : null;
     return { db: db, cached: cached, rawPk: rawPk, ms: now() - t0 };
   })();
   cacheRead.catch(function () {}); // (awaited below unless the manifest fails first)
@@ -800,6 +826,25 @@ function warmupRound() {
 var prefetchedKeys = {}; // circuit -> {manifestUrl, pending: the promise of keysFromCache}
 var PREFETCH_KEEP_MS = 60000;
 
+// Once the module has started, a prefetched key starts streaming into its memory as soon as its
+// file is found (streamRawPk, ~100 ms of mostly waiting for the file's chunks here), while init's
+// answer and the page's loadKeys travel; that loadKeys then waits for what is left of it
+// (c.streamed). A prefetch dropped frees its room.
+function streamPrefetch(prefetch) {
+  prefetch.pending = prefetch.pending.then(function (c) {
+    if (c.rawPk) c.streamed = streamRawPk(c.rawPk);
+    return c;
+  });
+  prefetch.pending.catch(function () {}); // reported by the loadKeys that takes it
+}
+function dropPrefetch(prefetch) {
+  prefetch.pending.then(function (c) {
+    return c.streamed;
+  }).then(function (room) {
+    if (room) abi.freeBytes(room);
+  }, function () {});
+}
+
 var ops = {
   init: function (id, args) {
     var threads = THREADED ? Math.max(1, args.threads | 0 || navigator.hardwareConcurrency || 1) : 1;
@@ -818,7 +863,9 @@ var ops = {
       prefetch.pending.catch(function () {}); // reported by the loadKeys that takes it
       prefetchedKeys[circuit] = prefetch;
       setTimeout(function () { // not taken in time: its raw key is not held longer
-        if (prefetchedKeys[circuit] === prefetch) delete prefetchedKeys[circuit];
+        if (prefetchedKeys[circuit] !== prefetch) return;
+        delete prefetchedKeys[circuit];
+        dropPrefetch(prefetch);
       }, PREFETCH_KEEP_MS);
     });
     startingStep(id, 'the scripts ' + packageUrl('enygma_abi.js') + ' and ' + packageUrl(MODULE_SCRIPT));
@@ -876,6 +923,9 @@ var ops = {
           throw new Failure('rejected', { error: 'prefetchKeys[' + i + ']: ' + errorOf(known).error, rule: 'input',
             field: 'prefetchKeys' });
         }
+      });
+      Object.keys(prefetchedKeys).forEach(function (circuit) {
+        streamPrefetch(prefetchedKeys[circuit]);
       });
       return {
         version: abi.version(),
@@ -939,16 +989,20 @@ var ops = {
     var prefetch = prefetchedKeys[circuit];
     delete prefetchedKeys[circuit];
     var prefetched = prefetch && !args.noCache && prefetch.manifestUrl === args.manifestUrl;
+    if (prefetch && !prefetched) dropPrefetch(prefetch);
     // From a prefetch, ms.manifest and ms.cacheRead are the prefetch's, beside the module's start.
     var c = await (prefetched ? prefetch.pending
       : keysFromCache(circuit, args.manifestUrl, args.noCache, args.stallTimeoutMs));
     var entry = c.entry, pkDigest = c.pkDigest, vkDigest = c.vkDigest, db = c.db, cached = c.cached;
-    var rawPk = c.rawPk;
+    var tCache = now();
+    // (in the module's memory; a prefetch's began streaming when the module started)
+    var rawPk = c.streamed ? await c.streamed : c.rawPk ? await streamRawPk(c.rawPk) : null;
     var tRead = now();
     if (rawPk) {
       // This module compared these keys with its circuit when it cached them: not again.
       var checkedBefore = moduleDigest !== null && cached.checkedBy === moduleDigest;
-      var loaded = abi.loadKeys(circuit, new Uint8Array(rawPk), new Uint8Array(cached.vk),
+      // (the module takes the room, loaded or not)
+      var loaded = abi.loadKeys(circuit, rawPk, new Uint8Array(cached.vk),
         (checkedBefore ? EnygmaAbi.LOAD_FLAGS.KEYS_CHECKED_BY_THIS_MODULE : 0) | verifierLoadFlags());
       if (loaded.status === EnygmaAbi.STATUS.OK) {
         var tDecode = now();
@@ -961,7 +1015,8 @@ var ops = {
         return {
           circuit: circuit, k: k, source: 'cache', insecureDevKeys: loaded.json.insecure_dev_keys,
           circuitChecked: !checkedBefore,
-          ms: { manifest: c.ms.manifest, cacheRead: c.ms.cacheRead, decode: tDecode - tRead, total: now() - t0 },
+          ms: { manifest: c.ms.manifest, cacheRead: c.ms.cacheRead, read: tRead - tCache, decode: tDecode - tRead,
+            total: now() - t0 },
           decodeSteps: loaded.json.steps_ms, prefetched: !!prefetched
         };
       }
@@ -1036,7 +1091,10 @@ var ops = {
   },
 
   clearKeyCache: async function () {
-    prefetchedKeys = {}; // read from the cache before it was cleared
+    Object.keys(prefetchedKeys).forEach(function (circuit) { // read from the cache before it was cleared
+      dropPrefetch(prefetchedKeys[circuit]);
+    });
+    prefetchedKeys = {};
     var db = await keyDb();
     await dbRequest(db, 'readwrite', function (store) {
       return store.clear();
