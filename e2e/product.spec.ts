@@ -466,6 +466,40 @@ test('a prefetched cached key is in the module\'s memory before loadKeys asks fo
   expect(loads[1].ms.read, JSON.stringify(loads[1].ms)).toBeLessThan(15);
 });
 
+// create's prefetchKeys also ride in the worker script URL's fragment (no part of the HTTP
+// cache's key), so that the worker reads their key cache entries as its script starts, before
+// init's message comes: a worker made with such a URL and sent nothing has read them.
+test('the worker reads the key cache of the circuits in its URL\'s fragment as its script starts', async ({ page, request }) => {
+  const index = await (await request.get(`${base()}/enygma/index.mjs`)).text();
+  const version = index.match(/const PACKAGE_VERSION = '([0-9a-f]{16})';/)![1];
+  await page.goto(`${base()}/enygma/package.json`);
+  const made = await page.evaluate(async () => { // (fills the cache: a fresh context)
+    const { Enygma } = await import('/enygma/index.mjs');
+    const e = await Enygma.create({ manifestUrl: '/keys/manifest.json', warmVerifier: 0, warmProver: 0, prefetchKeys: ['transfer-k2'] });
+    await e.loadKeys('transfer-k2');
+    e.terminate();
+    return true;
+  });
+  expect(made).toBe(true);
+  const workerMade = page.waitForEvent('worker', (w) => w.url().includes('#prefetch='));
+  await page.evaluate((v) => {
+    (window as any).bare = new Worker(`/enygma/enygma_worker.js?v=${v}#prefetch=${encodeURIComponent(JSON.stringify(['transfer-k02', 3]))}`);
+  }, version);
+  const worker = await workerMade;
+  const read = await worker.evaluate(async () => {
+    const reads = (self as any).earlyCacheReads;
+    const k2 = await reads['transfer-k2'];
+    const k3 = await reads['transfer-k3'];
+    return { names: Object.keys(reads).sort(), k2: k2.cached?.circuit, k2Bytes: (await k2.rawPk).byteLength, k3: k3.cached };
+  });
+  await page.evaluate(() => (window as any).bare.terminate());
+  // (transfer-k02 read as the module names it; k3's keys were never cached)
+  expect(read.names).toEqual(['transfer-k2', 'transfer-k3']);
+  expect(read.k2).toBe('transfer-k2');
+  expect(read.k2Bytes).toBeGreaterThan(1_000_000);
+  expect(read.k3 ?? null).toBeNull();
+});
+
 test('loadKeys: a download\'s progress events; a manifest or key file that fails or stalls rejects with rule key naming the URL; the keys loaded before still prove', async ({ page }) => {
   let keys: 'abort' | 'stall' | null = null;
   await page.context().route('**/keys/**', async (route) => {

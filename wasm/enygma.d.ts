@@ -80,8 +80,8 @@ export interface KeysLoaded {
   circuitChecked: boolean;
   bytes?: number;
   /** manifest, cacheRead (the key cache's entry and file found, beside the manifest's) and read
-   * (the cached key streamed into the module's memory), or download; decode (the module's part),
-   * total. */
+   * (the wait for the cached key's bytes in the module's memory: 0 for a prefetched key copied
+   * there already), or download; decode (the module's part), total. */
   ms: Record<string, number>;
   /** The decode's steps in the module: verifying_key, r1cs (when circuitChecked), proving_key,
    * verifier. */

@@ -265,8 +265,15 @@ export class Enygma {
   // the bytes kept).
   async #start(prefetchKeys = []) {
     let worker;
+    // The circuits to prefetch, also in the script URL's fragment (no part of the HTTP cache's
+    // key): the worker reads their key cache entries as its script starts, before init comes.
+    const scriptUrl = new URL(this.#workerUrl);
+    if (prefetchKeys.length > 0) {
+      scriptUrl.hash = 'prefetch=' + encodeURIComponent(JSON.stringify(prefetchKeys));
+      workerUrlsMade.add(scriptUrl.href);
+    }
     try {
-      worker = new Worker(workerScriptUrl(this.#workerUrl), { name: 'enygma' });
+      worker = new Worker(workerScriptUrl(scriptUrl), { name: 'enygma' });
     } catch (e) {
       // e.g. a page that enforces Trusted Types without allowing the policy 'enygma'
       const tt = globalThis.trustedTypes && !trustedTypesPolicy
@@ -579,8 +586,6 @@ export class Enygma {
   async exportProof(response, format = 'reference') {
     return this.#call('exportProof', { response: asText(response, 'response'), format });
   }
-  // Ends the worker. The calls still waiting reject, and so does every later call, with status
-  // and rule 'cancelled'.
   // The WebAssembly module the worker will run, compiled on this thread while the worker
   // starts: reading the engine's compiled-code cache for it takes ~80 ms of the thread that
   // compiles, and the worker's thread is the start's critical path (its engine, its scripts,
@@ -613,6 +618,8 @@ export class Enygma {
     return this.#compiled;
   }
 
+  // Ends the worker. The calls still waiting reject, and so does every later call, with status
+  // and rule 'cancelled'.
   terminate() {
     this.#terminated = true;
     this.#compileAbort?.abort();

@@ -286,29 +286,23 @@ async function rawPkBlob(entry) {
   }
 }
 
-// A cached raw proving key read into the module's memory as it streams from its file (chunks
-// copied where the module will keep them): reading it into an ArrayBuffer first and copying that
-// wrote 10 MB of fresh pages twice (~45 ms each on this VM), both on this worker's thread. The
-// room comes from abi.allocBytes, which loadKeys then hands to the module; null where the read
-// fails (the room freed: a download follows).
-async function streamRawPk(blob) {
-  var room = abi.allocBytes(blob.size);
+// A cached raw proving key copied into room in the module's memory (abi.allocBytes, which
+// loadKeys then hands to the module): its bytes are read from the file as soon as the file is
+// found (bytes: the promise of that ArrayBuffer, begun by keysFromCache while the module may
+// still be starting), copied once the module has started. Read as a stream into the module's
+// memory instead, chunk by chunk, the 10 MB key took ~110-150 ms here against ~45 ms for the
+// ArrayBuffer (then ~45 ms for the copy into fresh pages). Null where the read fails (a
+// download follows).
+async function copyRawPk(bytes) {
+  var buffer;
   try {
-    var reader = blob.stream().getReader();
-    var at = 0;
-    for (;;) {
-      var chunk = await reader.read();
-      if (chunk.done) break;
-      if (at + chunk.value.length > room.length) throw new Error('the file grew');
-      abi.heapBytes(room).set(chunk.value, at); // (a view per chunk: the memory may grow meanwhile)
-      at += chunk.value.length;
-    }
-    if (at !== room.length) throw new Error('the file shrank');
-    return room;
+    buffer = await bytes;
   } catch (e) {
-    abi.freeBytes(room);
     return null;
   }
+  var room = abi.allocBytes(buffer.byteLength);
+  abi.heapBytes(room).set(new Uint8Array(buffer));
+  return room;
 }
 
 // Files the entry's raw proving key (bytes: a Uint8Array), then the entry.
@@ -592,22 +586,16 @@ function checkManifestKey(entry, name, manifestUrl) {
 var MAX_KEY_BYTES = 1 << 30;
 
 // ---- what loadKeys needs before the module: the manifest's entry of a circuit, and unless
-// noCache its cache entry with the raw proving key (rawPk null when absent or stale). init
+// noCache its cache entry with the raw proving key (rawPk: the promise of its bytes, read from
+// its file as soon as it is found; null when absent or stale). init
 // starts it for the circuits in args.prefetchKeys (with args.prefetchManifestUrl), beside the
 // module's start; the first loadKeys of such a circuit with the same manifest takes the
 // result. The cache is read while the manifest is asked for (its digests then tell whether the
 // entry is current): the read does not wait for the server. ----------------------------------
 async function keysFromCache(circuit, manifestUrlText, noCache, stallMs) {
   var t0 = now();
-  var cacheRead = (async function () {
-    var db = await keyDb();
-    var cached = noCache ? null : await dbRequest(db, 'readonly', function (store) {
-      return store.get(circuit);
-    });
-    var rawPk = cached ? await rawPkBlob(cached) : null;
-    return { db: db, cached: cached, rawPk: rawPk, ms: now() - t0 };
-  })();
-  cacheRead.catch(function () {}); // (awaited below unless the manifest fails first)
+  var cacheRead = !noCache && earlyCacheReads[circuit] ? earlyCacheReads[circuit] : readKeyCache(circuit, noCache);
+  delete earlyCacheReads[circuit];
   var manifestUrl = new URL(manifestUrlText || 'keys/manifest.json', self.location.href);
   var manifestController = new AbortController();
   var manifestResponse = await fetched(manifestUrl.href, 'manifest', { cache: 'no-cache' }, stallMs,
@@ -649,6 +637,23 @@ async function keysFromCache(circuit, manifestUrlText, noCache, stallMs) {
     // (the cache's read ran beside the manifest's: its own time, from the start)
     ms: { manifest: tManifest - t0, cacheRead: read.ms }
   };
+}
+// A circuit's key cache entry, its raw proving key's file and the promise of its bytes (read
+// from the moment the file is found), with the time it took: {db, cached, rawPk, ms}.
+function readKeyCache(circuit, noCache) {
+  var t0 = now();
+  var read = (async function () {
+    var db = await keyDb();
+    var cached = noCache ? null : await dbRequest(db, 'readonly', function (store) {
+      return store.get(circuit);
+    });
+    var blob = cached ? await rawPkBlob(cached) : null;
+    var rawPk = blob ? blob.arrayBuffer() : null; // (read from here on)
+    if (rawPk) rawPk.catch(function () {}); // (a stale entry's is not awaited)
+    return { db: db, cached: cached, rawPk: rawPk, ms: now() - t0 };
+  })();
+  read.catch(function () {}); // (awaited by keysFromCache unless the manifest fails first)
+  return read;
 }
 // ---- the verifier's warm-up: the engine first runs the module's code unoptimized and
 // optimizes each function once it has run enough (dynamic tiering), so in Chromium 156 the first
@@ -826,20 +831,19 @@ function warmupRound() {
 var prefetchedKeys = {}; // circuit -> {manifestUrl, pending: the promise of keysFromCache}
 var PREFETCH_KEEP_MS = 60000;
 
-// Once the module has started, a prefetched key starts streaming into its memory as soon as its
-// file is found (streamRawPk, ~100 ms of mostly waiting for the file's chunks here), while init's
-// answer and the page's loadKeys travel; that loadKeys then waits for what is left of it
-// (c.streamed). A prefetch dropped frees its room.
-function streamPrefetch(prefetch) {
+// Once the module has started, a prefetched key is copied into its memory as soon as its bytes
+// are read (copyRawPk), while init's answer and the page's loadKeys travel; that loadKeys then
+// finds it there (c.copied). A prefetch dropped frees its room.
+function copyPrefetch(prefetch) {
   prefetch.pending = prefetch.pending.then(function (c) {
-    if (c.rawPk) c.streamed = streamRawPk(c.rawPk);
+    if (c.rawPk) c.copied = copyRawPk(c.rawPk);
     return c;
   });
   prefetch.pending.catch(function () {}); // reported by the loadKeys that takes it
 }
 function dropPrefetch(prefetch) {
   prefetch.pending.then(function (c) {
-    return c.streamed;
+    return c.copied;
   }).then(function (room) {
     if (room) abi.freeBytes(room);
   }, function () {});
@@ -868,6 +872,7 @@ var ops = {
         dropPrefetch(prefetch);
       }, PREFETCH_KEEP_MS);
     });
+    earlyCacheReads = {}; // (read for circuits the prefetch did not name: dropped)
     startingStep(id, 'the scripts ' + packageUrl('enygma_abi.js') + ' and ' + packageUrl(MODULE_SCRIPT));
     try {
       importScripts(packageUrl('enygma_abi.js'), packageUrl(MODULE_SCRIPT));
@@ -925,7 +930,7 @@ var ops = {
         }
       });
       Object.keys(prefetchedKeys).forEach(function (circuit) {
-        streamPrefetch(prefetchedKeys[circuit]);
+        copyPrefetch(prefetchedKeys[circuit]);
       });
       return {
         version: abi.version(),
@@ -995,8 +1000,8 @@ var ops = {
       : keysFromCache(circuit, args.manifestUrl, args.noCache, args.stallTimeoutMs));
     var entry = c.entry, pkDigest = c.pkDigest, vkDigest = c.vkDigest, db = c.db, cached = c.cached;
     var tCache = now();
-    // (in the module's memory; a prefetch's began streaming when the module started)
-    var rawPk = c.streamed ? await c.streamed : c.rawPk ? await streamRawPk(c.rawPk) : null;
+    // (in the module's memory; a prefetch's was copied there once the module had started)
+    var rawPk = c.copied ? await c.copied : c.rawPk ? await copyRawPk(c.rawPk) : null;
     var tRead = now();
     if (rawPk) {
       // This module compared these keys with its circuit when it cached them: not again.
@@ -1231,6 +1236,28 @@ function run(message) {
 // activity that delays its start or its next verification (and after a restart the page asks
 // them of the new worker: STATE_QUESTIONS in enygma.js).
 var READ_ONLY_OPS = { verifierWarmup: true, proverWarmup: true, memory: true };
+
+// The circuits whose cached keys the page will load first (create's prefetchKeys, in this
+// script URL's fragment, which is no part of the HTTP cache's key): their key cache entries are
+// read as this script starts, not when init's message comes (10-70 ms later here); init's
+// prefetch takes them, and drops the others.
+var earlyCacheReads = {};
+(function () {
+  var m = /(?:^#|&)prefetch=([^&]*)/.exec(self.location.hash);
+  var list = null;
+  try {
+    list = m ? JSON.parse(decodeURIComponent(m[1])) : null;
+  } catch (e) { // (not ours): init's prefetch reads the cache itself
+  }
+  if (!Array.isArray(list)) return;
+  list.forEach(function (c) {
+    try {
+      var circuit = circuitOf({ circuit: c });
+      earlyCacheReads[circuit] = readKeyCache(circuit, false);
+    } catch (e) { // (not a circuit id: init refuses it)
+    }
+  });
+})();
 
 // The module the page compiled for this worker (init's args.pageModule names it): its message
 // comes apart from the operations (init waits for it); null where the page's compile failed.
