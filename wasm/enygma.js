@@ -302,7 +302,7 @@ export class Enygma {
     });
     if (compiled) {
       // (sent apart from the operations: the worker's init waits for it)
-      compiled.promise.then((module) => module, () => null).then((module) => {
+      compiled.promise.catch(() => null).then((module) => {
         if (this.#worker !== worker) return;
         try {
           worker.postMessage({ op: 'module', name: compiled.name, module });

@@ -32,7 +32,7 @@
     return null;
   }
 
-  // Bytes in the module's memory (allocBytes): ptr 0 once the module took them or they were freed.
+  // Bytes in the module's memory (copyBytes): ptr 0 once the module took them or they were freed.
   function HeapRoom(ptr, length) {
     this.ptr = ptr;
     this.length = length;
@@ -220,7 +220,7 @@
       // The proving key's bytes go to the module (ENY_ADOPT_PROVING_KEY): a raw key is read where
       // they are copied in, not copied a second time. pkBytes null: no proving key (verify only);
       // no bytes: an empty key file, which the module refuses.
-      // pkBytes: bytes, null (no proving key), or allocBytes' room, which the module takes.
+      // pkBytes: bytes, null (no proving key), or copyBytes' room, which the module takes.
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(vkBytes, function (vk, vkLen) {
@@ -241,14 +241,12 @@
           });
         });
       },
-      // Room for bytes in the module's memory, written by the caller (heapBytes: a view of it,
-      // made per use) before loadKeys takes it; freeBytes gives back room not taken.
-      allocBytes: function (length) {
-        return new HeapRoom(allocate(length), length);
-      },
-      heapBytes: function (room) {
-        if (!room.ptr) throw new Error('enygma: these bytes were handed over before');
-        return new Uint8Array(memory.buffer, room.ptr, room.length);
+      // Bytes copied into room in the module's memory, which a later loadKeys takes as its proving
+      // key without copying them again (the worker copies a cached key there before loadKeys
+      // comes); freeBytes gives back room not taken.
+      copyBytes: function (bytes) {
+        var view = byteView(bytes);
+        return new HeapRoom(copyIn(view), view.length);
       },
       freeBytes: function (room) {
         if (!room.ptr) return;

@@ -286,7 +286,7 @@ async function rawPkBlob(entry) {
   }
 }
 
-// A cached raw proving key copied into room in the module's memory (abi.allocBytes, which
+// A cached raw proving key copied into room in the module's memory (abi.copyBytes, which
 // loadKeys then hands to the module): its bytes are read from the file as soon as the file is
 // found (bytes: the promise of that ArrayBuffer, begun by keysFromCache while the module may
 // still be starting), copied once the module has started. Read as a stream into the module's
@@ -300,9 +300,7 @@ async function copyRawPk(bytes) {
   } catch (e) {
     return null;
   }
-  var room = abi.allocBytes(buffer.byteLength);
-  abi.heapBytes(room).set(new Uint8Array(buffer));
-  return room;
+  return abi.copyBytes(buffer);
 }
 
 // Files the entry's raw proving key (bytes: a Uint8Array), then the entry.

@@ -303,26 +303,24 @@ test('keys: raw export reloads; a raw key with a bit flipped, or empty, is refus
   assert.equal(abi.loadKeys(K, keys.pk, keys.vk).status, STATUS.OK);
 });
 
-// The worker streams a cached key into room in the module's memory (allocBytes), which loadKeys
-// hands to the module: the same keys, the same proofs; room is handed over once; room not
-// taken is freed.
-test('keys: loadKeys takes allocBytes\' room written through heapBytes; handed over once; freeBytes frees', () => {
+// The worker copies a cached key into room in the module's memory (copyBytes) before loadKeys
+// comes, which hands it to the module: the same keys, the same proofs; room is handed over once;
+// room not taken is freed; only bytes are taken.
+test('keys: loadKeys takes copyBytes\' room; handed over once; freeBytes frees', () => {
   const seed = abi.testSeedFromText('heap-room');
   const request = vector('transfer-k2.json');
   const before = abi.prove(K, request, seed, null);
   assert.equal(before.status, STATUS.OK);
-  const room = abi.allocBytes(keys.pk.length);
-  const half = keys.pk.length >> 1; // written in two parts, as a stream's chunks are
-  abi.heapBytes(room).set(keys.pk.subarray(0, half), 0);
-  abi.heapBytes(room).set(keys.pk.subarray(half), half);
+  const room = abi.copyBytes(keys.pk.buffer.slice(keys.pk.byteOffset, keys.pk.byteOffset + keys.pk.length));
+  assert.equal(room.length, keys.pk.length);
   const loaded = abi.loadKeys(K, room, keys.vk);
   assert.equal(loaded.status, STATUS.OK, loaded.text);
   assert.equal(abi.prove(K, request, seed, null).text, before.text);
   assert.throws(() => abi.loadKeys(K, room, keys.vk), /handed over before/);
-  assert.throws(() => abi.heapBytes(room), /handed over before/);
   abi.freeBytes(room); // (taken: nothing to free)
+  assert.throws(() => abi.copyBytes('not bytes'), /bytes must be a Uint8Array/);
   const inUse = abi.memoryStats().heap_in_use_bytes;
-  const unused = abi.allocBytes(1 << 20);
+  const unused = abi.copyBytes(new Uint8Array(1 << 20));
   assert.ok(abi.memoryStats().heap_in_use_bytes >= inUse + (1 << 20));
   abi.freeBytes(unused);
   abi.freeBytes(unused); // (twice: nothing more)
