@@ -364,6 +364,30 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
   expect(await proveInPage(page)).toBe('ok');
 });
 
+// A storage quota too small for the proving key (a full disk, a browser that limits the site's
+// storage): the write of the key's file and of its entry fail; the key is used as downloaded,
+// nothing of it stays cached, and the next load downloads it again, without an error.
+test('a storage quota too small for the key: the key is downloaded and used, not cached, downloaded again on the next load', async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(base()).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 1 << 20 });
+  try {
+    await openDemo(page, 2);
+    for (const load of ['first', 'reload']) {
+      expect(await page.evaluate(() => window.demo.keys['transfer-k2'].source), load).toBe('network');
+      expect(await keyFiles(page), load).toEqual([]);
+      expect(await cacheCheckedBy(page, 'transfer-k2'), load).toBeUndefined();
+      if (load === 'first') {
+        await page.reload();
+        await waitReady(page);
+      }
+    }
+    expect(await proveInPage(page)).toBe('ok');
+  } finally {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin }); // (the browser's own quota again)
+  }
+});
+
 test('the finished demo (screenshot in e2e/artifacts/demo.png)', async ({ page }) => {
   await page.setViewportSize({ width: 1200, height: 1100 });
   await openDemo(page, 6);
