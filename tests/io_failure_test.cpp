@@ -4,7 +4,7 @@
 // file (rule io), an output's old file stays as it was and no temporary file is left beside it.
 //
 // Native release builds only: the sanitizers' runtime must be the first library (the build
-// defines ENYGMA_FAIL_IO_LIBRARY where the library exists).
+// makes the library: support/preloads.hpp).
 #include <gtest/gtest.h>
 
 #if !defined(__EMSCRIPTEN__)
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "support/preloads.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
 
@@ -24,11 +25,7 @@ namespace {
 
 using test::TempDir;
 
-#if defined(ENYGMA_FAIL_IO_LIBRARY)
-constexpr const char* kFailIoLibrary = ENYGMA_FAIL_IO_LIBRARY;
-#else
-constexpr const char* kFailIoLibrary = "";  // sanitizer builds: the tests skip
-#endif
+using test::kFailIoLibrary;  // "" in sanitizer builds: the tests skip
 
 // enygma with `args`, the calls in `calls` (comma-separated) failing.
 test::RunResult run_failing(const std::string& calls, const std::vector<std::string>& args) {

@@ -6,7 +6,7 @@
 // The WebAssembly module's memory is searched likewise by wasm/tests/module_test.cjs.
 //
 // Native release builds only: the sanitizers replace malloc themselves, and their runtime must
-// be the first library (the build defines ENYGMA_FREED_SCAN_LIBRARY where the library exists).
+// be the first library (support/preloads.hpp).
 #include <gtest/gtest.h>
 
 #if !defined(__EMSCRIPTEN__)
@@ -40,6 +40,7 @@
 #include "native/common/file_io.hpp"
 #include "native/server/work_queue.hpp"
 #include "support/http_client.hpp"
+#include "support/preloads.hpp"
 #include "support/sanitizer.hpp"
 #include "support/subprocess.hpp"
 #include "support/vectors.hpp"
@@ -51,11 +52,7 @@ using test::Child;
 using test::TempDir;
 using test::vector_path;
 
-#if defined(ENYGMA_FREED_SCAN_LIBRARY)
-constexpr const char* kScanLibrary = ENYGMA_FREED_SCAN_LIBRARY;
-#else
-constexpr const char* kScanLibrary = "";  // sanitizer builds: the tests skip
-#endif
+constexpr const char* kScanLibrary = test::kFreedScanLibrary;  // "": the tests skip
 
 struct Secret {
   std::string field;  // where the request holds it ("secret_key", "keyPairsIn[0].privateKey")
