@@ -364,6 +364,40 @@ test('keys are cached: the second page load takes them from the cache (an OPFS f
   expect(await proveInPage(page)).toBe('ok');
 });
 
+// A cached proving key file damaged (a byte changed, or cut short: a failing disk, a file written
+// over): the next load refuses it (the key file's own digest, its size), downloads the key and
+// caches it again; the load after that takes it from the cache.
+test('a damaged cached key file (a byte changed, cut short) is downloaded again and cached anew', async ({ page }) => {
+  const source = () => page.evaluate(() => window.demo.keys['transfer-k2'].source);
+  await openDemo(page, 2);
+  expect(await source()).toBe('network');
+  const [name] = await keyFiles(page);
+  for (const damage of ['a byte changed', 'cut short']) {
+    await page.evaluate(async ({ name, damage }) => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('enygma-keys');
+      const handle = await dir.getFileHandle(name);
+      const file = await handle.getFile();
+      const writable = await (handle as any).createWritable({ keepExistingData: true });
+      if (damage === 'cut short') {
+        await writable.truncate(file.size - 1);
+      } else {
+        const at = file.size >> 1;
+        const byte = new Uint8Array(await file.slice(at, at + 1).arrayBuffer());
+        await writable.write({ type: 'write', position: at, data: new Uint8Array([byte[0] ^ 1]) });
+      }
+      await writable.close();
+    }, { name, damage });
+    await page.reload();
+    await waitReady(page);
+    expect(await source(), damage).toBe('network');
+    expect(await keyFiles(page), damage).toEqual([name]);
+    await page.reload();
+    await waitReady(page);
+    expect(await source(), damage).toBe('cache');
+  }
+  expect(await proveInPage(page)).toBe('ok');
+});
+
 // A storage quota too small for the proving key (a full disk, a browser that limits the site's
 // storage): the write of the key's file and of its entry fail; the key is used as downloaded,
 // nothing of it stays cached, and the next load downloads it again, without an error.
