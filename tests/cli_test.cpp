@@ -547,6 +547,37 @@ TEST(Cli, KernelsCanBeSwitchedOffWithoutChangingTheProof) {
   EXPECT_EQ(fast.out, portable.out);
 }
 
+// `version` and `bench` name the CPU they ran on as the system names it (/proc/cpuinfo's first
+// processor): the family and model with cpuid's extended values added (a Zen 5 is family 26, a
+// Zen 4 family 25), the brand without its padding.
+TEST(Cli, VersionAndBenchNameTheCpuAsTheSystemDoes) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo";
+  std::map<std::string, std::string> first;
+  for (std::string line; std::getline(cpuinfo, line) && !line.empty();) {
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    auto trim = [](std::string t) {
+      const size_t a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+      return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+    };
+    first[trim(line.substr(0, colon))] = trim(line.substr(colon + 1));
+  }
+  if (!first.count("vendor_id")) GTEST_SKIP() << "not an x86 /proc/cpuinfo";
+  const nlohmann::json expected = {{"vendor", first["vendor_id"]},
+                                   {"family", std::stoul(first["cpu family"])},
+                                   {"model", std::stoul(first["model"])},
+                                   {"stepping", std::stoul(first["stepping"])},
+                                   {"brand", first["model name"]}};
+  const auto version = run_enygma({"version"});
+  ASSERT_EQ(version.exit_code, 0) << version.err;
+  EXPECT_EQ(nlohmann::json::parse(version.out).at("cpu"), expected) << version.out;
+  const auto bench = run_enygma(
+      {"bench", "--k", "2", "--keys", keys().path().string(), "--runs", "1", "--threads", "1"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_EQ(nlohmann::json::parse(bench.out).at("cpu"), expected) << bench.out;
+}
+
 TEST(Cli, MissingCorruptOrForeignKeysAreNamed) {
   TempDir empty;
   auto r = run_enygma({"prove", "--k", "2", "--keys", empty.path().string(), "--input",

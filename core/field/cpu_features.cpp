@@ -1,10 +1,49 @@
 #include "core/field/cpu_features.hpp"
 
-#if defined(ENYGMA_HAVE_ADX_KERNEL) || defined(ENYGMA_HAVE_IFMA_KERNEL)
+#if defined(__x86_64__)
 #include <cpuid.h>
+
+#include <cstring>
 #endif
 
 namespace enygma {
+
+CpuIdentity cpu_identity() {
+  CpuIdentity id;
+#if defined(__x86_64__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return id;
+  char vendor[13] = {};
+  memcpy(vendor, &ebx, 4);
+  memcpy(vendor + 4, &edx, 4);
+  memcpy(vendor + 8, &ecx, 4);
+  id.vendor = vendor;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return id;
+  // Leaf 1 EAX: stepping 3:0, model 7:4, family 11:8, extended model 19:16, extended family
+  // 27:20. The extended family is added where the family is 0xF; the extended model is the
+  // model's high nibble where the family is 6 or 0xF.
+  const unsigned base_family = (eax >> 8) & 0xF, base_model = (eax >> 4) & 0xF;
+  id.family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
+  id.model =
+      base_family == 6 || base_family == 0xF ? (((eax >> 16) & 0xF) << 4) | base_model : base_model;
+  id.stepping = eax & 0xF;
+  id.known = true;
+  // (__get_cpuid_max returns an int in clang's cpuid.h, an unsigned in GCC's)
+  if (static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) >= 0x80000004u) {
+    char brand[49] = {};
+    for (unsigned leaf = 0; leaf < 3; ++leaf) {
+      __get_cpuid(0x80000002u + leaf, &eax, &ebx, &ecx, &edx);
+      const unsigned words[4] = {eax, ebx, ecx, edx};
+      memcpy(brand + 16 * leaf, words, sizeof words);
+    }
+    std::string b(brand);  // (up to its NUL)
+    const size_t first = b.find_first_not_of(' ');
+    const size_t last = b.find_last_not_of(' ');
+    id.brand = first == std::string::npos ? std::string() : b.substr(first, last - first + 1);
+  }
+#endif
+  return id;
+}
 
 bool cpu_supports_adx() {
 #if defined(ENYGMA_HAVE_ADX_KERNEL)

@@ -9,6 +9,8 @@
 // ENYGMA_DISABLE_KERNELS).
 #pragma once
 
+#include <string>
+
 #if !defined(ENYGMA_LIMB32) && !defined(__SIZEOF_INT128__)
 #define ENYGMA_LIMB32 1
 #endif
@@ -53,6 +55,18 @@ void set_adx_enabled(bool on);
 bool cpu_supports_ifma();
 bool ifma_enabled();
 void set_ifma_enabled(bool on);
+
+// The CPU as cpuid names it, so that a measurement can name its machine: the vendor
+// ("AuthenticAMD", "GenuineIntel"), the family and model as the OS shows them (the base values
+// with the extended ones added as the vendors define), the stepping, and the brand string
+// without its padding. known is false (and the rest empty) where there is no cpuid
+// (WebAssembly, other architectures).
+struct CpuIdentity {
+  bool known = false;
+  std::string vendor, brand;
+  unsigned family = 0, model = 0, stepping = 0;
+};
+CpuIdentity cpu_identity();
 
 // Whichever lane kernel for batch-affine additions this build has (AVX-512 IFMA on x86-64; f64
 // lanes in WebAssembly where available): whether it is in use, and a switch for tests and

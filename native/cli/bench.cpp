@@ -171,6 +171,7 @@ int run_bench(int argc, char** argv) {
   j["prove_stages_median_ms"] = st;
   j["peak_rss_mib"] = double(ru.ru_maxrss) / 1024.0;
   j["kernels"] = {{"adx", adx_enabled()}, {"ifma", ifma_enabled()}};
+  j["cpu"] = nlohmann::ordered_json::parse(cli::cpu_json());
   printf("%s\n", j.dump(2).c_str());
   sodium_memzero(request.data(), request.size());
   return 0;

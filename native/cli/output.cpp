@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/field/cpu_features.hpp"
 #include "core/field/u256.hpp"
 #include "core/util/json_parse.hpp"
 #include "native/common/file_io.hpp"
@@ -31,6 +32,15 @@ int usage_error(const std::string& message) {
 std::string json_string(const std::string& s) {
   // Paths and names are bytes (a file name in Latin-1, a zkey's contribution name).
   return json_text(nlohmann::json(s));
+}
+
+std::string cpu_json() {
+  const CpuIdentity cpu = cpu_identity();
+  if (!cpu.known) return "null";
+  return "{\"vendor\":" + json_string(cpu.vendor) + ",\"family\":" + std::to_string(cpu.family) +
+         ",\"model\":" + std::to_string(cpu.model) +
+         ",\"stepping\":" + std::to_string(cpu.stepping) + ",\"brand\":" + json_string(cpu.brand) +
+         "}";
 }
 
 void warn_if_insecure_verifying_key(const char* command, bool insecure_dev) {

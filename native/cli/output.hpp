@@ -25,6 +25,10 @@ int usage_error(const std::string& message);
 
 // A JSON string literal (quoted, escaped).
 std::string json_string(const std::string& s);
+// The CPU (cpu_identity, core/field/cpu_features.hpp) as a JSON object {"vendor", "family",
+// "model", "stepping", "brand"}, or null where there is no cpuid: `version` and `bench` name the
+// machine they ran on.
+std::string cpu_json();
 // The exit code for a failure (native/common/options.hpp): rule "usage" kExitUsage, the
 // request's (or proof file's) fault kExitRefused (core/util/error_kind.hpp) as a wallet
 // command's values that make no valid request (rule "wallet"), else kExitFailed.
