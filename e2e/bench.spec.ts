@@ -7,6 +7,8 @@
 //                       (`enygma bench`; the server's round trip when the CLI lacks it)
 //   ratio[k]            browser / native
 //   native_kernels      the kernels of that native run (`enygma bench`'s "kernels")
+//   cpu                 the CPU the benchmarks ran on (`enygma bench`'s "cpu": cpuid's vendor,
+//                       family, model, stepping and brand)
 //   native_by_kernel[k] the native proof run once more with each kernel this CPU has, the others
 //                       switched off (ENYGMA_DISABLE_KERNELS): {ifma, adx, portable}: ms, ratio
 //   verify_ms           median browser verification (k=6; 21 after 10 untimed)
@@ -51,7 +53,7 @@ async function ready(page: Page, url: string): Promise<number> {
 
 // disable: ENYGMA_DISABLE_KERNELS for the run ('' for the build's default kernels); kernels:
 // the ones the run used, as `enygma bench` reports them.
-function nativeProveMs(k: number, disable = ''): { ms: number; how: string; kernels?: any } {
+function nativeProveMs(k: number, disable = ''): { ms: number; how: string; kernels?: any; cpu?: any } {
   const request = path.join(webDir(), 'vectors', `transfer-k${k}.json`);
   const env = { ...process.env };
   if (disable) env.ENYGMA_DISABLE_KERNELS = disable;
@@ -60,7 +62,7 @@ function nativeProveMs(k: number, disable = ''): { ms: number; how: string; kern
     const out = JSON.parse(execFileSync(process.env.ENYGMA_BIN!, ['bench', '--k', String(k), '--keys',
       process.env.ENYGMA_E2E_KEYS!, '--runs', String(runs), '--threads', String(threads), '--input', request],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env }));
-    return { ms: out.median_ms.prove_total, how: 'enygma bench', kernels: out.kernels };
+    return { ms: out.median_ms.prove_total, how: 'enygma bench', kernels: out.kernels, cpu: out.cpu };
   } catch {
     return { ms: NaN, how: 'unavailable' };
   }
@@ -168,6 +170,7 @@ test('browser benchmarks', async ({ page, request }) => {
     result.native_prove_ms[k] = native.ms;
     result.native_how = native.how;
     result.native_kernels = native.kernels;
+    result.cpu = native.cpu;
     result.ratio[k] = result.prove_ms[k] / native.ms;
     if (native.how === 'enygma bench') {
       const byKernel = nativeByKernel(k, native);
