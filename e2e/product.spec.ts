@@ -411,10 +411,6 @@ test('a start whose .wasm or scripts stall fails after stallTimeoutMs naming the
   expect(prefetched.ms).toBeLessThan(15000);
 });
 
-// A download tells of its progress (onDownload: url, loaded, total, up to the manifest's size).
-// A wallet offline, or behind a proxy that holds its requests: loadKeys rejects with rule key
-// naming the URL that failed (the manifest's, a key file's), a stalled key file after its
-// stallTimeoutMs; the keys loaded before stay loaded and prove.
 // A cached load reads the key cache while the manifest is asked for (the manifest's digests then
 // tell whether the entry is current): with the manifest held back 1 s, the cache's read (its own
 // time, from the start) lies within the manifest's wait, not after it.
@@ -444,7 +440,7 @@ test('a cached loadKeys reads the key cache while the manifest is on its way', a
   expect(overlap, JSON.stringify(ms)).toBeGreaterThan(ms.cacheRead / 2);
 });
 
-// A prefetched cached key streams into the module's memory as soon as the module has started,
+// A prefetched cached key is copied into the module's memory as soon as the module has started,
 // not when loadKeys asks for it: a loadKeys a while after create finds it there.
 test('a prefetched cached key is in the module\'s memory before loadKeys asks for it', async ({ page }) => {
   await page.goto(`${base()}/enygma/package.json`);
@@ -462,7 +458,7 @@ test('a prefetched cached key is in the module\'s memory before loadKeys asks fo
     return out;
   });
   expect(loads.map((l) => [l.source, l.prefetched])).toEqual([['network', true], ['cache', true]]);
-  // (streamed on request, a 10 MB key took ~100 ms here)
+  // (read and copied on request, the 10 MB key took ~100 ms here)
   expect(loads[1].ms.read, JSON.stringify(loads[1].ms)).toBeLessThan(15);
 });
 
@@ -500,6 +496,10 @@ test('the worker reads the key cache of the circuits in its URL\'s fragment as i
   expect(read.k3 ?? null).toBeNull();
 });
 
+// A download tells of its progress (onDownload: url, loaded, total, up to the manifest's size).
+// A wallet offline, or behind a proxy that holds its requests: loadKeys rejects with rule key
+// naming the URL that failed (the manifest's, a key file's), a stalled key file after its
+// stallTimeoutMs; the keys loaded before stay loaded and prove.
 test('loadKeys: a download\'s progress events; a manifest or key file that fails or stalls rejects with rule key naming the URL; the keys loaded before still prove', async ({ page }) => {
   let keys: 'abort' | 'stall' | null = null;
   await page.context().route('**/keys/**', async (route) => {
@@ -812,11 +812,6 @@ test('a wallet page elsewhere imports the package by a relative URL and proves u
   })).toBe('TypeError');
 });
 
-// index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI
-// calls and the module with `?v=<version>`, which the server answers as immutable; the demo's
-// index.html names its stylesheet, demo.js and index.mjs so too. A second load of the demo takes
-// them all from the browser's cache without a request (transferSize 0; a revalidation would
-// transfer its headers).
 // The first Web Worker of the module's pool is made as the worker's script starts, not by the
 // module once its script has loaded (a Worker's start takes ~50-100 ms here): with the module's
 // script held back 1.5 s, the pool's script has come before that script comes (the worker's
@@ -846,6 +841,11 @@ test('the pool\'s first Web Worker starts before the module\'s script has loaded
   expect(poolScript, 'the pool\'s script came while the module\'s was held back').toBeLessThan(moduleScript - 1000);
 });
 
+// index.mjs names its build (PACKAGE_VERSION) and has the browser ask for the worker, the ABI
+// calls and the module with `?v=<version>`, which the server answers as immutable; the demo's
+// index.html names its stylesheet, demo.js and index.mjs so too. A second load of the demo takes
+// them all from the browser's cache without a request (transferSize 0; a revalidation would
+// transfer its headers).
 test('the package and the demo ask for their files by version; a cached page load makes no request for them', async ({ page, request }) => {
   const index = await (await request.get(`${base()}/enygma/index.mjs`)).text();
   const version = index.match(/const PACKAGE_VERSION = '([0-9a-f]{16})';/)?.[1];
