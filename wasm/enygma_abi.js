@@ -91,6 +91,11 @@
       heap().set(bytes, ptr);
       return ptr;
     }
+    // Bytes (byteView's) copied into room in the heap (a HeapRoom).
+    function copyBytes(bytes) {
+      var view = byteView(bytes);
+      return new HeapRoom(copyIn(view), view.length);
+    }
     // Copies bytes into the heap for the duration of fn(ptr, len), then wipes and frees them;
     // null: fn(0, 0).
     function withBytes(bytes, fn) {
@@ -224,17 +229,10 @@
       loadKeys: function (circuit, pkBytes, vkBytes, flags) {
         return withCircuit(circuit, function (c) {
           return withBytes(vkBytes, function (vk, vkLen) {
-            var pk = 0, pkLen = 0;
-            if (pkBytes instanceof HeapRoom) {
-              if (!pkBytes.ptr) throw new Error('enygma: these bytes were handed over before');
-              pk = pkBytes.ptr;
-              pkLen = pkBytes.length;
-              pkBytes.ptr = 0;
-            } else if (pkBytes != null) {
-              pkBytes = byteView(pkBytes);
-              pk = copyIn(pkBytes);
-              pkLen = pkBytes.length;
-            }
+            var room = pkBytes == null || pkBytes instanceof HeapRoom ? pkBytes : copyBytes(pkBytes);
+            if (room && !room.ptr) throw new Error('enygma: these bytes were handed over before');
+            var pk = room ? room.ptr : 0, pkLen = room ? room.length : 0;
+            if (room) room.ptr = 0; // (taken by the module, loaded or not)
             clearOut();
             var all = (flags >>> 0) | (pk ? ADOPT_PROVING_KEY : 0);
             return outcome(M._eny_load_keys(c, pk, pkLen, vk, vkLen, all, outBuffer));
@@ -244,10 +242,7 @@
       // Bytes copied into room in the module's memory, which a later loadKeys takes as its proving
       // key without copying them again (the worker copies a cached key there before loadKeys
       // comes); freeBytes gives back room not taken.
-      copyBytes: function (bytes) {
-        var view = byteView(bytes);
-        return new HeapRoom(copyIn(view), view.length);
-      },
+      copyBytes: copyBytes,
       freeBytes: function (room) {
         if (!room.ptr) return;
         M._free(room.ptr);
